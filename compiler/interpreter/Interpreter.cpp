@@ -1,0 +1,298 @@
+//===- Interpreter.cpp - the reference interpreter of tc IR ---------------===//
+//
+// Dispatches every op to its reference kernel (Kernels.h). The kernels trust
+// that the op verified, so the interpreter verifies the module before it
+// runs anything (see tools/tc-interpret).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/interpreter/Interpreter.h"
+#include "compiler/interpreter/Kernels.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace tc {
+
+std::optional<DType> dtypeOf(Type type) {
+  if (type.isF16()) return DType::F16;
+  if (type.isBF16()) return DType::BF16;
+  if (type.isF32()) return DType::F32;
+  if (type.isF64()) return DType::F64;
+  if (type.isInteger(1)) return DType::I1;
+  if (type.isInteger(32)) return DType::I32;
+  if (type.isInteger(64)) return DType::I64;
+  return std::nullopt;
+}
+
+namespace {
+
+Shape shapeOf(Type type) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(type).getShape();
+  return Shape(shape.begin(), shape.end());
+}
+
+Tensor fromAttr(ElementsAttr attr) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  Tensor t(*dtypeOf(type.getElementType()), shapeOf(type));
+  if (isFloat(t.dtype)) {
+    int64_t i = 0;
+    for (APFloat v : attr.getValues<APFloat>())
+      t.floats[i++] = v.convertToDouble();
+  } else {
+    int64_t i = 0;
+    for (APInt v : attr.getValues<APInt>())
+      t.ints[i++] = t.dtype == DType::I1 ? v.getZExtValue() : v.getSExtValue();
+  }
+  return t;
+}
+
+ref::BinaryFn binaryFn(Operation *op) {
+  return TypeSwitch<Operation *, ref::BinaryFn>(op)
+      .Case<AddOp>([](auto) { return ref::BinaryFn::Add; })
+      .Case<SubOp>([](auto) { return ref::BinaryFn::Sub; })
+      .Case<MulOp>([](auto) { return ref::BinaryFn::Mul; })
+      .Case<DivOp>([](auto) { return ref::BinaryFn::Div; })
+      .Case<MaxOp>([](auto) { return ref::BinaryFn::Max; });
+}
+
+ref::UnaryFn unaryFn(Operation *op) {
+  return TypeSwitch<Operation *, ref::UnaryFn>(op)
+      .Case<NegOp>([](auto) { return ref::UnaryFn::Neg; })
+      .Case<ExpOp>([](auto) { return ref::UnaryFn::Exp; })
+      .Case<LogOp>([](auto) { return ref::UnaryFn::Log; })
+      .Case<SqrtOp>([](auto) { return ref::UnaryFn::Sqrt; })
+      .Case<RsqrtOp>([](auto) { return ref::UnaryFn::Rsqrt; })
+      .Case<TanhOp>([](auto) { return ref::UnaryFn::Tanh; })
+      .Case<ReluOp>([](auto) { return ref::UnaryFn::Relu; });
+}
+
+ref::CompareFn compareFn(ComparePredicate predicate) {
+  switch (predicate) {
+  case ComparePredicate::eq: return ref::CompareFn::Eq;
+  case ComparePredicate::ne: return ref::CompareFn::Ne;
+  case ComparePredicate::lt: return ref::CompareFn::Lt;
+  case ComparePredicate::le: return ref::CompareFn::Le;
+  case ComparePredicate::gt: return ref::CompareFn::Gt;
+  case ComparePredicate::ge: return ref::CompareFn::Ge;
+  }
+  return ref::CompareFn::Eq;
+}
+
+ref::ReduceFn reduceFn(Operation *op) {
+  if (isa<ReduceMaxOp>(op)) return ref::ReduceFn::Max;
+  if (isa<ReduceMeanOp>(op)) return ref::ReduceFn::Mean;
+  return ref::ReduceFn::Sum;
+}
+
+Shape toShape(ArrayRef<int64_t> values) { return Shape(values.begin(), values.end()); }
+
+/// One activation of a function: the values computed so far.
+class Frame {
+public:
+  FailureOr<std::vector<Tensor>> run(func::FuncOp function,
+                                     const std::vector<Tensor> &args);
+
+private:
+  const Tensor &get(Value v) { return values.at(v); }
+  /// Evaluates one op, binding its results; fails with a diagnostic.
+  LogicalResult step(Operation *op);
+
+  llvm::DenseMap<Value, Tensor> values;
+};
+
+LogicalResult checkArgs(func::FuncOp function, const std::vector<Tensor> &args) {
+  FunctionType type = function.getFunctionType();
+  if (args.size() != type.getNumInputs())
+    return function.emitError()
+           << "@" << function.getSymName() << " takes " << type.getNumInputs()
+           << " arguments but " << args.size() << " were given";
+  for (auto [index, expected] : llvm::enumerate(type.getInputs())) {
+    auto tensorType = dyn_cast<RankedTensorType>(expected);
+    std::optional<DType> dtype =
+        tensorType ? dtypeOf(tensorType.getElementType()) : std::nullopt;
+    if (!dtype)
+      return function.emitError() << "argument #" << index << " has type "
+                                  << expected
+                                  << ", which the interpreter cannot hold";
+    bool sameKind = *dtype == args[index].dtype ||
+                    (*dtype == DType::BF16 && args[index].dtype == DType::F32);
+    if (!sameKind || shapeOf(expected) != args[index].shape) {
+      auto diag = function.emitError()
+                  << "argument #" << index;
+      if (auto name = function.getArgAttrOfType<StringAttr>(index, kParamAttrName))
+        diag << " (parameter \"" << name.getValue() << "\")";
+      diag << " expects " << expected << " but was given "
+           << dtypeName(args[index].dtype) << " "
+           << formatShape(args[index].shape);
+      return diag;
+    }
+  }
+  return success();
+}
+
+FailureOr<std::vector<Tensor>> Frame::run(func::FuncOp function,
+                                          const std::vector<Tensor> &args) {
+  if (failed(checkArgs(function, args)))
+    return failure();
+  if (function.isExternal())
+    return function.emitError() << "@" << function.getSymName()
+                                << " has no body to interpret";
+  Block &body = function.getBody().front();
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args)) {
+    Tensor t = value;
+    if (t.dtype != *dtypeOf(cast<RankedTensorType>(arg.getType()).getElementType())) {
+      t.dtype = DType::BF16; // given as f32, held as bf16
+      for (double &x : t.floats)
+        x = roundTo(DType::BF16, x);
+    }
+    values[arg] = std::move(t);
+  }
+  for (Operation &op : body.without_terminator())
+    if (failed(step(&op)))
+      return failure();
+  std::vector<Tensor> results;
+  for (Value v : body.getTerminator()->getOperands())
+    results.push_back(get(v));
+  return results;
+}
+
+LogicalResult Frame::step(Operation *op) {
+  auto resultShape = [&] { return shapeOf(op->getResult(0).getType()); };
+  auto bind = [&](Tensor t) {
+    values[op->getResult(0)] = std::move(t);
+    return success();
+  };
+  auto dataError = [&](const std::string &error) {
+    return op->emitError() << "at run time: " << error;
+  };
+
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<ConstantOp>([&](ConstantOp c) {
+        return bind(fromAttr(cast<ElementsAttr>(c.getValue())));
+      })
+      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp>([&](Operation *o) {
+        return bind(ref::binary(binaryFn(o), get(o->getOperand(0)),
+                                get(o->getOperand(1)), resultShape()));
+      })
+      .Case<NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ReluOp>(
+          [&](Operation *o) {
+            return bind(ref::unary(unaryFn(o), get(o->getOperand(0))));
+          })
+      .Case<CompareOp>([&](CompareOp c) {
+        return bind(ref::compare(compareFn(c.getPredicate()), get(c.getLhs()),
+                                 get(c.getRhs()), resultShape()));
+      })
+      .Case<SelectOp>([&](SelectOp s) {
+        return bind(ref::select(get(s.getCondition()), get(s.getOnTrue()),
+                                get(s.getOnFalse()), resultShape()));
+      })
+      .Case<ConvertOp>([&](ConvertOp c) {
+        return bind(ref::convert(
+            get(c.getInput()),
+            *dtypeOf(c.getResult().getType().getElementType())));
+      })
+      .Case<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>([&](Operation *o) {
+        auto axes = o->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+        return bind(ref::reduce(reduceFn(o), get(o->getOperand(0)),
+                                toShape(axes), o->hasAttr("keep_dims")));
+      })
+      .Case<MatmulOp>([&](MatmulOp m) {
+        return bind(ref::matmul(get(m.getLhs()), get(m.getRhs()),
+                                m.getTransposeLhs(), m.getTransposeRhs(),
+                                resultShape()));
+      })
+      .Case<SoftmaxOp>([&](SoftmaxOp s) {
+        return bind(ref::softmax(get(s.getInput()), s.getAxis()));
+      })
+      .Case<LayerNormOp>([&](LayerNormOp l) {
+        return bind(ref::layerNorm(get(l.getInput()), get(l.getGamma()),
+                                   get(l.getBeta()),
+                                   l.getEpsilon().convertToDouble()));
+      })
+      .Case<EmbeddingOp>([&](EmbeddingOp e) -> LogicalResult {
+        std::string error;
+        Tensor out = ref::embedding(get(e.getTable()), get(e.getIds()), error);
+        return error.empty() ? bind(std::move(out)) : dataError(error);
+      })
+      .Case<DropoutOp>([&](DropoutOp d) {
+        return bind(ref::dropout(get(d.getInput()), get(d.getRng()),
+                                 d.getRate().convertToDouble(), d.getKey()));
+      })
+      .Case<CausalMaskOp>(
+          [&](CausalMaskOp) { return bind(ref::causalMask(resultShape()[0])); })
+      .Case<PaddingMaskOp>([&](PaddingMaskOp p) {
+        return bind(ref::paddingMask(get(p.getIds()), p.getPadId()));
+      })
+      .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {
+        Shape shape = resultShape();
+        return bind(ref::positionalEncoding(
+            *dtypeOf(p.getResult().getType().getElementType()), shape[0],
+            shape[1]));
+      })
+      .Case<CrossEntropyOp>([&](CrossEntropyOp c) -> LogicalResult {
+        std::string error;
+        auto [loss, tokens] = ref::crossEntropy(
+            get(c.getLogits()), get(c.getTargets()),
+            c.getLabelSmoothing().convertToDouble(), c.getIgnoreIndex(), error);
+        if (!error.empty())
+          return dataError(error);
+        values[c.getLoss()] = std::move(loss);
+        values[c.getTokens()] = std::move(tokens);
+        return success();
+      })
+      .Case<ReshapeOp>([&](ReshapeOp r) {
+        return bind(ref::reshape(get(r.getInput()), resultShape()));
+      })
+      .Case<TransposeOp>([&](TransposeOp t) {
+        return bind(ref::transpose(get(t.getInput()),
+                                   toShape(t.getPermutation())));
+      })
+      .Case<BroadcastToOp>([&](BroadcastToOp b) {
+        return bind(ref::broadcastTo(get(b.getInput()), resultShape()));
+      })
+      .Case<SliceOp>([&](SliceOp s) {
+        return bind(ref::slice(get(s.getInput()), toShape(s.getOffsets()),
+                               resultShape()));
+      })
+      .Case<ConcatOp>([&](ConcatOp c) {
+        std::vector<const Tensor *> inputs;
+        for (Value v : c.getInputs())
+          inputs.push_back(&get(v));
+        return bind(ref::concat(inputs, c.getAxis()));
+      })
+      .Case<func::CallOp>([&](func::CallOp call) -> LogicalResult {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (!callee)
+          return call.emitError() << "callee @" << call.getCallee()
+                                  << " is not a function of this module";
+        std::vector<Tensor> args;
+        for (Value v : call.getOperands())
+          args.push_back(get(v));
+        FailureOr<std::vector<Tensor>> results = Frame().run(callee, args);
+        if (failed(results))
+          return call.emitError() << "in the call to @" << call.getCallee();
+        for (auto [result, value] : llvm::zip(call.getResults(), *results))
+          values[result] = std::move(value);
+        return success();
+      })
+      .Default([&](Operation *o) {
+        return o->emitError() << "the interpreter does not know '"
+                              << o->getName() << "'";
+      });
+}
+
+} // namespace
+
+FailureOr<std::vector<Tensor>> interpret(func::FuncOp function,
+                                         const std::vector<Tensor> &args) {
+  return Frame().run(function, args);
+}
+
+} // namespace tc

@@ -1,0 +1,82 @@
+//===- Kernels.h - the reference kernels of the interpreter ---------------===//
+//
+// One plain function per tc operation, on host tensors, written to be
+// obviously correct rather than fast: every sum and every normalisation is
+// taken in double precision and the result rounded once to its element type.
+// The operands have already passed the op's verifier, so shapes agree; the
+// only errors left are those that depend on the data (an id out of range),
+// reported through `error`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_INTERPRETER_KERNELS_H
+#define TC_COMPILER_INTERPRETER_KERNELS_H
+
+#include "compiler/interpreter/Tensor.h"
+
+#include <string>
+#include <utility>
+
+namespace tc::ref {
+
+enum class BinaryFn { Add, Sub, Mul, Div, Max };
+enum class UnaryFn { Neg, Exp, Log, Sqrt, Rsqrt, Tanh, Relu };
+enum class CompareFn { Eq, Ne, Lt, Le, Gt, Ge };
+enum class ReduceFn { Sum, Max, Mean };
+
+// Elementwise (ElementwiseKernels.cpp); operands broadcast to `shape`.
+Tensor binary(BinaryFn fn, const Tensor &lhs, const Tensor &rhs,
+              const Shape &shape);
+Tensor unary(UnaryFn fn, const Tensor &input);
+Tensor compare(CompareFn fn, const Tensor &lhs, const Tensor &rhs,
+               const Shape &shape);
+Tensor select(const Tensor &condition, const Tensor &onTrue,
+              const Tensor &onFalse, const Shape &shape);
+Tensor convert(const Tensor &input, DType to);
+
+// Reductions and row-wise normalisations (ReductionKernels.cpp).
+Tensor reduce(ReduceFn fn, const Tensor &input, const Shape &axes,
+              bool keepDims);
+Tensor softmax(const Tensor &input, int64_t axis);
+Tensor layerNorm(const Tensor &input, const Tensor &gamma, const Tensor &beta,
+                 double epsilon);
+/// (summed loss, token count); see tc.cross_entropy.
+std::pair<Tensor, Tensor> crossEntropy(const Tensor &logits,
+                                       const Tensor &targets,
+                                       double labelSmoothing,
+                                       int64_t ignoreIndex, std::string &error);
+
+// Matrix product (MatmulKernel.cpp).
+Tensor matmul(const Tensor &lhs, const Tensor &rhs, bool transposeLhs,
+              bool transposeRhs, const Shape &resultShape);
+
+// Transformer-specific ops (ModelKernels.cpp).
+Tensor embedding(const Tensor &table, const Tensor &ids, std::string &error);
+Tensor dropout(const Tensor &input, const Tensor &rng, double rate,
+               int64_t key);
+Tensor causalMask(int64_t length);
+Tensor paddingMask(const Tensor &ids, int64_t padId);
+Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim);
+
+// Data movement (ShapeKernels.cpp).
+Tensor reshape(const Tensor &input, const Shape &shape);
+Tensor transpose(const Tensor &input, const Shape &permutation);
+Tensor broadcastTo(const Tensor &input, const Shape &shape);
+Tensor slice(const Tensor &input, const Shape &offsets, const Shape &sizes);
+Tensor concat(const std::vector<const Tensor *> &inputs, int64_t axis);
+
+/// Maps a row-major index of a tensor of shape `to` to the index of the
+/// element it reads in a tensor of shape `from` that broadcasts to it.
+class BroadcastIndex {
+public:
+  BroadcastIndex(const Shape &from, const Shape &to);
+  int64_t operator()(int64_t index) const;
+
+private:
+  Shape toStrides;   // row-major strides of `to`
+  Shape fromStrides; // strides of `from` aligned to `to`, 0 where broadcast
+};
+
+} // namespace tc::ref
+
+#endif // TC_COMPILER_INTERPRETER_KERNELS_H

@@ -1,0 +1,64 @@
+//===- ModelKernels.cpp - embedding, dropout, masks, positions ------------===//
+
+#include "compiler/interpreter/Kernels.h"
+#include "dialects/tc/Philox.h"
+
+#include <cmath>
+
+namespace tc::ref {
+
+Tensor embedding(const Tensor &table, const Tensor &ids, std::string &error) {
+  int64_t vocab = table.shape[0], dim = table.shape[1];
+  Shape shape = ids.shape;
+  shape.push_back(dim);
+  Tensor out(table.dtype, shape);
+  for (int64_t t = 0; t < ids.size(); ++t) {
+    int64_t id = ids.ints[t];
+    if (id < 0 || id >= vocab) {
+      error = "id " + std::to_string(id) + " at position " + std::to_string(t) +
+              " is outside the table's [0, " + std::to_string(vocab) + ")";
+      return {};
+    }
+    for (int64_t d = 0; d < dim; ++d)
+      out.floats[t * dim + d] = table.floats[id * dim + d];
+  }
+  return out;
+}
+
+Tensor dropout(const Tensor &input, const Tensor &rng, double rate,
+               int64_t key) {
+  Tensor out(input.dtype, input.shape);
+  uint64_t seed = rng.ints[0], step = rng.ints[1];
+  for (int64_t i = 0; i < out.size(); ++i)
+    out.set(i, dropoutKeeps(seed, step, key, i, rate)
+                   ? input.get(i) / (1.0 - rate)
+                   : 0.0);
+  return out;
+}
+
+Tensor causalMask(int64_t length) {
+  Tensor out(DType::I1, {length, length});
+  for (int64_t i = 0; i < length; ++i)
+    for (int64_t j = 0; j < length; ++j)
+      out.setInt(i * length + j, j <= i);
+  return out;
+}
+
+Tensor paddingMask(const Tensor &ids, int64_t padId) {
+  Tensor out(DType::I1, ids.shape);
+  for (int64_t i = 0; i < ids.size(); ++i)
+    out.setInt(i, ids.ints[i] != padId);
+  return out;
+}
+
+Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim) {
+  Tensor out(dtype, {length, dim});
+  for (int64_t pos = 0; pos < length; ++pos)
+    for (int64_t c = 0; c < dim; ++c) {
+      double angle = pos / std::pow(10000.0, double(c - c % 2) / dim);
+      out.set(pos * dim + c, c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    }
+  return out;
+}
+
+} // namespace tc::ref

@@ -1,0 +1,21 @@
+//===- Passes.h - the passes over the tc dialect --------------------------===//
+
+#ifndef TC_COMPILER_TRANSFORMS_PASSES_H
+#define TC_COMPILER_TRANSFORMS_PASSES_H
+
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tc {
+
+#define GEN_PASS_DECL
+#include "compiler/transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/transforms/Passes.h.inc"
+
+} // namespace tc
+
+#endif // TC_COMPILER_TRANSFORMS_PASSES_H

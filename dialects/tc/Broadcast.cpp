@@ -1,0 +1,34 @@
+//===- Broadcast.cpp - NumPy broadcasting of static shapes ---------------===//
+
+#include "dialects/tc/Broadcast.h"
+
+#include <algorithm>
+
+namespace tc {
+
+std::optional<Shape> broadcastShapes(std::span<const int64_t> a,
+                                     std::span<const int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Dimension i counted from the end; a missing one is 1.
+    int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[rank - 1 - i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+std::string formatShape(std::span<const int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+} // namespace tc

@@ -1,0 +1,60 @@
+//===- Philox.h - the counter-based RNG that defines tc.dropout's mask ----===//
+//
+// Philox 4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
+// 3", SC 2011). A dropout mask is a pure function of (seed, step, op key,
+// element index), so every backend draws the same mask, the backward pass
+// regenerates it instead of storing it, and a resumed run is bit-identical.
+// Plain C++ with no dependencies: the interpreter, the generated kernels and
+// the runtime all follow this one definition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_DIALECT_TC_PHILOX_H
+#define TC_DIALECT_TC_PHILOX_H
+
+#include <array>
+#include <cstdint>
+
+namespace tc {
+
+using PhiloxCounter = std::array<uint32_t, 4>;
+using PhiloxKey = std::array<uint32_t, 2>;
+
+/// The ten-round Philox 4x32 bijection of `counter` under `key`.
+constexpr PhiloxCounter philox4x32(PhiloxCounter counter, PhiloxKey key) {
+  constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
+  constexpr uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      key[0] += kWeyl0;
+      key[1] += kWeyl1;
+    }
+    uint64_t p0 = uint64_t(kMul0) * counter[0];
+    uint64_t p1 = uint64_t(kMul1) * counter[2];
+    counter = {uint32_t(p1 >> 32) ^ counter[1] ^ key[0], uint32_t(p1),
+               uint32_t(p0 >> 32) ^ counter[3] ^ key[1], uint32_t(p0)};
+  }
+  return counter;
+}
+
+/// The uniform number in [0, 1), a multiple of 2^-24, that tc.dropout draws
+/// for element `index` of the op with `opKey`, in run `seed` at `step`.
+constexpr double dropoutUniform(uint64_t seed, uint64_t step, uint64_t opKey,
+                                uint64_t index) {
+  uint64_t block = index / 4;
+  PhiloxCounter words =
+      philox4x32({uint32_t(block), uint32_t(block >> 32), uint32_t(step),
+                  uint32_t(step >> 32)},
+                 {uint32_t(seed), uint32_t(opKey)});
+  return double(words[index % 4] >> 8) * (1.0 / 16777216.0);
+}
+
+/// Whether tc.dropout keeps that element at `rate`.
+constexpr bool dropoutKeeps(uint64_t seed, uint64_t step, uint64_t opKey,
+                            uint64_t index, double rate) {
+  return dropoutUniform(seed, step, opKey, index) >= rate;
+}
+
+} // namespace tc
+
+#endif // TC_DIALECT_TC_PHILOX_H

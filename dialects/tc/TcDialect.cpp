@@ -1,0 +1,127 @@
+//===- TcDialect.cpp - the tc dialect, its attributes and arg attributes --===//
+
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tc;
+
+#include "dialects/tc/TcDialect.cpp.inc"
+#include "dialects/tc/TcEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tc/TcAttrs.cpp.inc"
+
+void TcDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/tc/TcOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/tc/TcAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #tc.init<kind> and #tc.init<kind(scale)>
+//===----------------------------------------------------------------------===//
+
+static bool initKindTakesScale(InitKind kind) {
+  return kind == InitKind::normal || kind == InitKind::uniform;
+}
+
+Attribute InitAttr::parse(AsmParser &parser, Type) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&keyword))
+    return {};
+  std::optional<InitKind> kind = symbolizeInitKind(keyword);
+  if (!kind) {
+    parser.emitError(loc) << "unknown initializer '" << keyword
+                          << "'; expected zeros, ones, xavier_uniform, "
+                             "normal(std) or uniform(bound)";
+    return {};
+  }
+  double scale = 0.0;
+  if (initKindTakesScale(*kind) &&
+      (parser.parseLParen() || parser.parseFloat(scale) ||
+       parser.parseRParen()))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<InitAttr>(loc, parser.getContext(), *kind,
+                                    APFloat(scale));
+}
+
+void InitAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyInitKind(getKind());
+  if (initKindTakesScale(getKind()))
+    printer << "(" << getScale().convertToDouble() << ")";
+  printer << ">";
+}
+
+LogicalResult InitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               InitKind kind, APFloat scaleValue) {
+  double scale = scaleValue.convertToDouble();
+  if (initKindTakesScale(kind) && !(scale > 0.0))
+    return emitError() << "initializer " << stringifyInitKind(kind)
+                       << " needs a positive scale, got " << scale;
+  if (!initKindTakesScale(kind) && scale != 0.0)
+    return emitError() << "initializer " << stringifyInitKind(kind)
+                       << " takes no scale";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Parameter argument attributes: tc.param = "name", tc.init = #tc.init<...>
+//===----------------------------------------------------------------------===//
+
+LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function)
+    return op->emitError() << "'" << attr.getName()
+                           << "' is only valid on function arguments";
+  Type argType = function.getArgumentTypes()[argIndex];
+  auto tensor = dyn_cast<RankedTensorType>(argType);
+  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    return op->emitError() << "argument #" << argIndex << " carries '"
+                           << attr.getName()
+                           << "' but has type " << argType
+                           << "; parameters are floating-point tensors";
+
+  if (attr.getName() == kInitAttrName) {
+    if (!isa<InitAttr>(attr.getValue()))
+      return op->emitError() << "argument #" << argIndex
+                             << ": 'tc.init' must be an initializer such as "
+                                "#tc.init<xavier_uniform>";
+    if (!function.getArgAttr(argIndex, kParamAttrName))
+      return op->emitError() << "argument #" << argIndex
+                             << " has 'tc.init' but no 'tc.param' name";
+    return success();
+  }
+
+  if (attr.getName() == kParamAttrName) {
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!name || name.getValue().empty())
+      return op->emitError() << "argument #" << argIndex
+                             << ": 'tc.param' must be a non-empty string";
+    for (unsigned other = 0; other < argIndex; ++other)
+      if (function.getArgAttr(other, kParamAttrName) == name)
+        return op->emitError()
+               << "arguments #" << other << " and #" << argIndex
+               << " are both named parameter \"" << name.getValue()
+               << "\"; parameter names must be unique";
+    return success();
+  }
+
+  return op->emitError() << "unknown tc argument attribute '" << attr.getName()
+                         << "'; expected 'tc.param' or 'tc.init'";
+}

@@ -1,0 +1,33 @@
+//===- TcDialect.h - the tc dialect: ops, attributes, enums ---------------===//
+//
+// Include this one header to use the tc dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_DIALECT_TC_TCDIALECT_H
+#define TC_DIALECT_TC_TCDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/tc/TcDialect.h.inc"
+#include "dialects/tc/TcEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tc/TcAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/tc/TcOps.h.inc"
+
+namespace tc {
+/// Argument attribute names of a parameter: its stable name and initializer.
+inline constexpr llvm::StringLiteral kParamAttrName = "tc.param";
+inline constexpr llvm::StringLiteral kInitAttrName = "tc.init";
+} // namespace tc
+
+#endif // TC_DIALECT_TC_TCDIALECT_H

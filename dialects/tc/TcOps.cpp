@@ -1,0 +1,310 @@
+//===- TcOps.cpp - verifiers and folders of the tc operations -------------===//
+//
+// Each verifier names the operand and the expected vs actual shapes, so that a
+// wrong graph is fixed from the message alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/Broadcast.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+std::string fmt(ArrayRef<int64_t> shape) {
+  return formatShape(std::span<const int64_t>(shape.data(), shape.size()));
+}
+
+/// Checks that `actual` (the result's shape) is `expected`.
+LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
+                                StringRef why) {
+  ArrayRef<int64_t> actual = shapeOf(op->getResult(0));
+  if (actual == expected)
+    return success();
+  return op->emitOpError() << "result has shape " << fmt(actual)
+                           << " but expected " << fmt(expected) << " (" << why
+                           << ")";
+}
+
+/// `axis` is a valid dimension index of a tensor of rank `rank`.
+LogicalResult verifyAxis(Operation *op, StringRef what, int64_t axis,
+                         int64_t rank) {
+  if (axis >= 0 && axis < rank)
+    return success();
+  return op->emitOpError() << what << " " << axis << " is out of range for an "
+                           << "operand of rank " << rank << "; expected 0 to "
+                           << rank - 1;
+}
+
+} // namespace
+
+/// Elementwise ops: all operands broadcast together to the result's shape.
+static LogicalResult verifyBroadcastingOp(Operation *op) {
+  Shape shape;
+  for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+    ArrayRef<int64_t> next = shapeOf(operand);
+    std::optional<Shape> joined =
+        broadcastShapes(shape, std::span<const int64_t>(next));
+    if (!joined)
+      return op->emitOpError()
+             << "operand #" << index << " has shape " << fmt(next)
+             << ", which does not broadcast with " << fmt(shape)
+             << " (the operands before it); dimensions aligned from the last "
+                "must be equal or 1";
+    shape = *joined;
+  }
+  return verifyResultShape(op, shape, "the broadcast shape of the operands");
+}
+
+// The verifiers below are declared by ODS (hasVerifier) in TcOps.td.
+
+LogicalResult ConstantOp::verify() {
+  if (!isa<ElementsAttr>(getValue()))
+    return emitOpError() << "value must be a dense elements attribute such as "
+                            "dense<1.0> : tensor<2xf32>";
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+/// Reductions: axes distinct and in range; the result drops (or keeps as 1)
+/// the reduced dimensions.
+static LogicalResult verifyReduceOp(Operation *op) {
+  ArrayRef<int64_t> input = shapeOf(op->getOperand(0));
+  auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  bool keepDims = op->hasAttr("keep_dims");
+  if (axes.empty())
+    return op->emitOpError() << "needs at least one axis to reduce over";
+  SmallVector<bool> reduced(input.size(), false);
+  for (int64_t axis : axes) {
+    if (failed(verifyAxis(op, "axis", axis, input.size())))
+      return failure();
+    if (reduced[axis])
+      return op->emitOpError() << "axis " << axis << " is listed twice";
+    reduced[axis] = true;
+  }
+  SmallVector<int64_t> expected;
+  for (auto [dim, size] : llvm::enumerate(input)) {
+    if (!reduced[dim])
+      expected.push_back(size);
+    else if (keepDims)
+      expected.push_back(1);
+  }
+  return verifyResultShape(op, expected,
+                           keepDims ? "the input with reduced axes set to 1"
+                                    : "the input without the reduced axes");
+}
+
+LogicalResult MatmulOp::verify() {
+  ArrayRef<int64_t> lhs = shapeOf(getLhs()), rhs = shapeOf(getRhs());
+  if (lhs.size() < 2 || rhs.size() < 2)
+    return emitOpError() << "operands must have rank >= 2, got lhs "
+                         << fmt(lhs) << " and rhs " << fmt(rhs);
+  int64_t m = getTransposeLhs() ? lhs.back() : lhs[lhs.size() - 2];
+  int64_t kl = getTransposeLhs() ? lhs[lhs.size() - 2] : lhs.back();
+  int64_t kr = getTransposeRhs() ? rhs.back() : rhs[rhs.size() - 2];
+  int64_t n = getTransposeRhs() ? rhs[rhs.size() - 2] : rhs.back();
+  if (kl != kr)
+    return emitOpError() << "contraction sizes differ: lhs " << fmt(lhs)
+                         << (getTransposeLhs() ? " (transposed)" : "")
+                         << " contracts " << kl << " but rhs " << fmt(rhs)
+                         << (getTransposeRhs() ? " (transposed)" : "")
+                         << " contracts " << kr;
+  std::optional<Shape> batch =
+      broadcastShapes(std::span<const int64_t>(lhs.drop_back(2)),
+                      std::span<const int64_t>(rhs.drop_back(2)));
+  if (!batch)
+    return emitOpError() << "batch dimensions of lhs " << fmt(lhs)
+                         << " and rhs " << fmt(rhs)
+                         << " do not broadcast; they must be equal or 1";
+  Shape expected = *batch;
+  expected.push_back(m);
+  expected.push_back(n);
+  return verifyResultShape(*this, expected,
+                           "broadcast batch dimensions, then [M, N]");
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyAxis(*this, "axis", getAxis(), shapeOf(getInput()).size());
+}
+
+LogicalResult LayerNormOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  if (input.empty())
+    return emitOpError() << "input must have rank >= 1";
+  int64_t d = input.back();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"gamma", getGamma()},
+                             std::pair<StringRef, Value>{"beta", getBeta()}}) {
+    if (shapeOf(value) != ArrayRef<int64_t>{d})
+      return emitOpError() << name << " has shape " << fmt(shapeOf(value))
+                           << " but expected [" << d
+                           << "] (the last dimension of input " << fmt(input)
+                           << ")";
+  }
+  if (!(getEpsilon().convertToDouble() > 0.0))
+    return emitOpError() << "epsilon must be positive, got "
+                         << getEpsilon().convertToDouble();
+  return success();
+}
+
+LogicalResult EmbeddingOp::verify() {
+  ArrayRef<int64_t> table = shapeOf(getTable());
+  if (table.size() != 2)
+    return emitOpError() << "table must have rank 2 [vocabulary, dim], got "
+                         << fmt(table);
+  SmallVector<int64_t> expected(shapeOf(getIds()));
+  expected.push_back(table[1]);
+  return verifyResultShape(*this, expected, "the ids' shape, then the "
+                                            "table's row size");
+}
+
+LogicalResult DropoutOp::verify() {
+  double rate = getRate().convertToDouble();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return emitOpError() << "rate must be in [0, 1), got " << rate;
+  return success();
+}
+
+LogicalResult CausalMaskOp::verify() {
+  ArrayRef<int64_t> shape = shapeOf(getResult());
+  if (shape.size() != 2 || shape[0] != shape[1])
+    return emitOpError() << "result must be a square [T, T] mask, got "
+                         << fmt(shape);
+  return success();
+}
+
+LogicalResult PositionalEncodingOp::verify() {
+  ArrayRef<int64_t> shape = shapeOf(getResult());
+  if (shape.size() != 2)
+    return emitOpError() << "result must have shape [length, d_model], got "
+                         << fmt(shape);
+  return success();
+}
+
+LogicalResult CrossEntropyOp::verify() {
+  ArrayRef<int64_t> logits = shapeOf(getLogits());
+  ArrayRef<int64_t> targets = shapeOf(getTargets());
+  if (logits.empty())
+    return emitOpError() << "logits must have rank >= 1 [..., vocabulary]";
+  if (targets != logits.drop_back())
+    return emitOpError() << "targets have shape " << fmt(targets)
+                         << " but expected " << fmt(logits.drop_back())
+                         << " (the logits " << fmt(logits)
+                         << " without the vocabulary dimension)";
+  auto loss = cast<RankedTensorType>(getLoss().getType());
+  if (loss.getRank() != 0 ||
+      loss.getElementType() != getLogits().getType().getElementType())
+    return emitOpError() << "loss must be a rank-0 tensor of the logits' "
+                            "element type, got "
+                         << loss;
+  if (getTokens().getType().getRank() != 0)
+    return emitOpError() << "tokens must be a rank-0 i32 tensor, got "
+                         << getTokens().getType();
+  double eps = getLabelSmoothing().convertToDouble();
+  if (!(eps >= 0.0 && eps < 1.0))
+    return emitOpError() << "label_smoothing must be in [0, 1), got " << eps;
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError() << "cannot reshape " << fmt(in.getShape()) << " ("
+                         << in.getNumElements() << " elements) to "
+                         << fmt(out.getShape()) << " (" << out.getNumElements()
+                         << " elements); the element counts must be equal";
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  ArrayRef<int64_t> perm = getPermutation();
+  if (perm.size() != input.size())
+    return emitOpError() << "permutation " << fmt(perm) << " has "
+                         << perm.size() << " entries but the input "
+                         << fmt(input) << " has rank " << input.size();
+  SmallVector<bool> seen(input.size(), false);
+  SmallVector<int64_t> expected;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(input.size()) || seen[p])
+      return emitOpError() << "permutation " << fmt(perm)
+                           << " is not a permutation of 0.."
+                           << input.size() - 1;
+    seen[p] = true;
+    expected.push_back(input[p]);
+  }
+  return verifyResultShape(*this, expected,
+                           "the input's dimensions in permutation order");
+}
+
+LogicalResult BroadcastToOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  ArrayRef<int64_t> result = shapeOf(getResult());
+  std::optional<Shape> joined =
+      broadcastShapes(std::span<const int64_t>(input),
+                      std::span<const int64_t>(result));
+  if (input.size() > result.size() || !joined ||
+      ArrayRef<int64_t>(*joined) != result)
+    return emitOpError() << "cannot broadcast " << fmt(input) << " to "
+                         << fmt(result)
+                         << "; each input dimension, aligned from the last, "
+                            "must equal the result's or be 1";
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  ArrayRef<int64_t> result = shapeOf(getResult());
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.size() != input.size() || result.size() != input.size())
+    return emitOpError() << "offsets " << fmt(offsets) << ", input "
+                         << fmt(input) << " and result " << fmt(result)
+                         << " must have the same rank";
+  for (size_t d = 0; d < input.size(); ++d)
+    if (offsets[d] < 0 || offsets[d] + result[d] > input[d])
+      return emitOpError() << "dimension " << d << ": the box ["
+                           << offsets[d] << ", " << offsets[d] + result[d]
+                           << ") lies outside the input's [0, " << input[d]
+                           << ")";
+  return success();
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input";
+  ArrayRef<int64_t> first = shapeOf(getInputs().front());
+  int64_t axis = getAxis();
+  if (failed(verifyAxis(*this, "axis", axis, first.size())))
+    return failure();
+  SmallVector<int64_t> expected(first);
+  expected[axis] = 0;
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    ArrayRef<int64_t> shape = shapeOf(input);
+    bool agrees = shape.size() == first.size();
+    for (size_t d = 0; agrees && d < shape.size(); ++d)
+      agrees = d == static_cast<size_t>(axis) || shape[d] == first[d];
+    if (!agrees)
+      return emitOpError() << "input #" << index << " has shape " << fmt(shape)
+                           << " but must match input #0 " << fmt(first)
+                           << " in every dimension but axis " << axis;
+    expected[axis] += shape[axis];
+  }
+  return verifyResultShape(*this, expected,
+                           "the inputs joined along the axis");
+}
+
+// The generated op classes call verifyBroadcastingOp and verifyReduceOp.
+#define GET_OP_CLASSES
+#include "dialects/tc/TcOps.cpp.inc"

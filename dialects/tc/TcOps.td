@@ -1,0 +1,477 @@
+//===- TcOps.td - operations of the tc dialect -------------*- tablegen -*-===//
+//
+// Every operation the forward pass of the Transformer needs. Shapes are static;
+// verifiers check every shape rule and name the operand and the expected vs
+// actual shapes when one is broken (see TcOps.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_OPS_TD
+#define TC_OPS_TD
+
+include "TcBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// An op whose C++ verify() is one shared helper, named in `verifier`.
+class Tc_VerifiedBy<string helper> {
+  code extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() { return }] # helper # [{(*this); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Tc_ConstantOp : Tc_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let description = [{
+    ```mlir
+    %c = tc.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins TypedAttrInterface:$value);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic with broadcasting
+//===----------------------------------------------------------------------===//
+
+class Tc_BinaryOp<string mnemonic, string expr>
+    : Tc_Op<mnemonic, [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>]>,
+      Tc_VerifiedBy<"verifyBroadcastingOp"> {
+  let summary = "Elementwise " # expr # " with NumPy broadcasting";
+  let description = [{
+    `result = }] # expr # [{`, elementwise. The operands broadcast with NumPy's
+    rules (see the dialect description); the result has the broadcast shape.
+
+    ```mlir
+    %r = tc.}] # mnemonic # [{ %x, %b : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$lhs, Tc_FloatTensor:$rhs);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_AddOp : Tc_BinaryOp<"add", "lhs + rhs">;
+def Tc_SubOp : Tc_BinaryOp<"sub", "lhs - rhs">;
+def Tc_MulOp : Tc_BinaryOp<"mul", "lhs * rhs">;
+def Tc_DivOp : Tc_BinaryOp<"div", "lhs / rhs">;
+def Tc_MaxOp : Tc_BinaryOp<"max", "max(lhs, rhs)">;
+
+class Tc_UnaryOp<string mnemonic, string expr>
+    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise " # expr;
+  let description = [{
+    `result = }] # expr # [{`, elementwise.
+
+    ```mlir
+    %r = tc.}] # mnemonic # [{ %x : tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Tc_NegOp : Tc_UnaryOp<"neg", "-x">;
+def Tc_ExpOp : Tc_UnaryOp<"exp", "exp(x)">;
+def Tc_LogOp : Tc_UnaryOp<"log", "log(x)">;
+def Tc_SqrtOp : Tc_UnaryOp<"sqrt", "sqrt(x)">;
+def Tc_RsqrtOp : Tc_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Tc_TanhOp : Tc_UnaryOp<"tanh", "tanh(x)">;
+def Tc_ReluOp : Tc_UnaryOp<"relu", "max(x, 0)">;
+
+def Tc_CompareOp : Tc_Op<"compare",
+    [Pure, AllElementTypesMatch<["lhs", "rhs"]>]>,
+    Tc_VerifiedBy<"verifyBroadcastingOp"> {
+  let summary = "Elementwise comparison with NumPy broadcasting, giving a mask";
+  let description = [{
+    `result = lhs <predicate> rhs`, elementwise, as an `i1` mask. The
+    predicate is one of `eq`, `ne`, `lt`, `le`, `gt`, `ge`.
+
+    ```mlir
+    %m = tc.compare lt, %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Tc_ComparePredicate:$predicate, Tc_NumericTensor:$lhs,
+                       Tc_NumericTensor:$rhs);
+  let results = (outs Tc_MaskTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_SelectOp : Tc_Op<"select",
+    [Pure, AllElementTypesMatch<["on_true", "on_false", "result"]>]>,
+    Tc_VerifiedBy<"verifyBroadcastingOp"> {
+  let summary = "Elementwise choice by a mask, with NumPy broadcasting";
+  let description = [{
+    `result = condition ? on_true : on_false`, elementwise; all three operands
+    broadcast together. This is how masks are applied:
+
+    ```mlir
+    %neg = tc.constant dense<-1.0e9> : tensor<f32>
+    %s = tc.select %mask, %scores, %neg
+        : tensor<1x1x4x4xi1>, tensor<2x8x4x4xf32>, tensor<f32> -> tensor<2x8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Tc_MaskTensor:$condition, Tc_NumericTensor:$on_true,
+                       Tc_NumericTensor:$on_false);
+  let results = (outs Tc_NumericTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:` type($condition) `,`
+    type($on_true) `,` type($on_false) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_ConvertOp : Tc_Op<"convert", [Pure, SameOperandsAndResultShape]> {
+  let summary = "Elementwise conversion between element types";
+  let description = [{
+    Converts every element to the result's element type: integers to floats
+    exactly where representable, floats to floats by rounding to nearest,
+    floats to integers by truncation toward zero, `i1` to 0 or 1.
+
+    ```mlir
+    %f = tc.convert %count : tensor<i32> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Tc_AnyTensor:$input);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Tc_ReduceOp<string mnemonic, string what>
+    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultElementType]>,
+      Tc_VerifiedBy<"verifyReduceOp"> {
+  let summary = "The " # what # " over the given axes";
+  let description = [{
+    Reduces `input` over `axes` (distinct, each in [0, rank)). The reduced
+    dimensions are dropped from the result, or kept with size 1 when
+    `keep_dims` is present. Sums accumulate in double precision in the
+    interpreter.
+
+    ```mlir
+    %r = tc.}] # mnemonic # [{ %x axes = [1] : tensor<2x3xf32> -> tensor<2xf32>
+    %k = tc.}] # mnemonic # [{ %x axes = [1] keep_dims : tensor<2x3xf32> -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keep_dims);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_ReduceSumOp : Tc_ReduceOp<"reduce_sum", "sum">;
+def Tc_ReduceMaxOp : Tc_ReduceOp<"reduce_max", "maximum">;
+def Tc_ReduceMeanOp : Tc_ReduceOp<"reduce_mean", "mean">;
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Tc_MatmulOp : Tc_Op<"matmul",
+    [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Batched matrix product with optional transposes";
+  let description = [{
+    `result[..., m, n] = sum_k op(lhs)[..., m, k] * op(rhs)[..., k, n]`, where
+    `op` transposes the last two dimensions of an operand when
+    `transpose_lhs` / `transpose_rhs` is present. Both operands have rank >= 2;
+    their leading (batch) dimensions broadcast with NumPy's rules, so an
+    activation `[B, T, in]` times a weight `[out, in]` is
+
+    ```mlir
+    %y = tc.matmul %x, %w {transpose_rhs}
+        : tensor<2x5x8xf32>, tensor<16x8xf32> -> tensor<2x5x16xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$lhs, Tc_FloatTensor:$rhs,
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Neural-network operations
+//===----------------------------------------------------------------------===//
+
+def Tc_SoftmaxOp : Tc_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis";
+  let description = [{
+    `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`
+    (in [0, rank)).
+
+    ```mlir
+    %p = tc.softmax %scores axis = 3 : tensor<2x8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tc_LayerNormOp : Tc_Op<"layer_norm",
+    [Pure, AllTypesMatch<["input", "result"]>,
+     AllElementTypesMatch<["input", "gamma", "beta"]>]> {
+  let summary = "Layer normalisation over the last dimension";
+  let description = [{
+    `result = (x - mean) / sqrt(var + epsilon) * gamma + beta`, with the mean
+    and the biased variance taken over the last dimension `D` of `input`;
+    `gamma` and `beta` have shape `[D]`.
+
+    ```mlir
+    %y = tc.layer_norm %x, %g, %b epsilon = 1.0e-06
+        : tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, Tc_FloatTensor:$gamma,
+                       Tc_FloatTensor:$beta, F64Attr:$epsilon);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `epsilon` `=` $epsilon attr-dict `:`
+    type($input) `,` type($gamma) `,` type($beta)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_EmbeddingOp : Tc_Op<"embedding",
+    [Pure, AllElementTypesMatch<["table", "result"]>]> {
+  let summary = "Rows of an embedding table gathered by token ids";
+  let description = [{
+    `result[..., :] = table[ids[...], :]` for a table `[V, D]` and `i32` ids
+    of any shape; the result has shape `ids.shape + [D]`. An id outside
+    `[0, V)` is an error at run time.
+
+    ```mlir
+    %e = tc.embedding %table, %ids : tensor<100x8xf32>, tensor<2x5xi32> -> tensor<2x5x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$table, Tc_IdTensor:$ids);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $ids attr-dict `:` type($table) `,` type($ids) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_DropoutOp : Tc_Op<"dropout", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Dropout with a counter-based random mask";
+  let description = [{
+    Keeps each element with probability `1 - rate` and scales kept elements by
+    `1 / (1 - rate)`; `rate` is in [0, 1) and a rate of 0 is the identity.
+
+    The mask is a pure function of `(seed, step)` (the operand `rng`, a
+    `tensor<2xi64>`), the op's `key` and the element's row-major index `i`:
+    Philox 4x32-10 with key `(seed mod 2^32, key mod 2^32)` and counter
+    `(i / 4 mod 2^32, i / 4 / 2^32, step mod 2^32, step / 2^32)` gives four
+    32-bit words; word `i mod 4`, shifted right by 8 and scaled by 2^-24, is a
+    uniform `u` in [0, 1), and the element is kept when `u >= rate`. Every
+    backend draws the same mask, the backward pass regenerates it, and a
+    resumed run draws what an uninterrupted one would (dialects/tc/Philox.h).
+
+    ```mlir
+    %y = tc.dropout %x, %rng rate = 1.0e-01 key = 3
+        : tensor<2x5x8xf32>, tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, Tc_RngState:$rng, F64Attr:$rate,
+                       I64Attr:$key);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $rng `rate` `=` $rate `key` `=` $key attr-dict `:` type($input)
+    `,` type($rng)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_CausalMaskOp : Tc_Op<"causal_mask", [Pure]> {
+  let summary = "The mask that lets position i attend to positions j <= i";
+  let description = [{
+    `result[i, j] = (j <= i)` for a `[T, T]` result of `i1`: true where
+    attention is allowed.
+
+    ```mlir
+    %m = tc.causal_mask : tensor<4x4xi1>
+    ```
+  }];
+  let results = (outs Tc_MaskTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tc_PaddingMaskOp : Tc_Op<"padding_mask",
+    [Pure, SameOperandsAndResultShape]> {
+  let summary = "The mask that is true at real tokens and false at padding";
+  let description = [{
+    `result = (ids != pad_id)`, elementwise, as `i1`. Reshape it to
+    `[B, 1, 1, S]` to mask the keys of attention scores `[B, h, T, S]`.
+
+    ```mlir
+    %m = tc.padding_mask %ids pad_id = 0 : tensor<2x5xi32> -> tensor<2x5xi1>
+    ```
+  }];
+  let arguments = (ins Tc_IdTensor:$ids, I64Attr:$pad_id);
+  let results = (outs Tc_MaskTensor:$result);
+  let assemblyFormat = [{
+    $ids `pad_id` `=` $pad_id attr-dict `:` type($ids) `->` type($result)
+  }];
+}
+
+def Tc_PositionalEncodingOp : Tc_Op<"positional_encoding", [Pure]> {
+  let summary = "The sinusoidal positional encoding of Vaswani et al.";
+  let description = [{
+    For a `[T, D]` result: `PE[pos, 2i] = sin(pos / 10000^(2i / D))` and
+    `PE[pos, 2i + 1] = cos(pos / 10000^(2i / D))`.
+
+    ```mlir
+    %pe = tc.positional_encoding : tensor<5x8xf32>
+    ```
+  }];
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure]> {
+  let summary = "Label-smoothed cross-entropy, summed over non-padding tokens";
+  let description = [{
+    For logits `[..., V]` and `i32` targets `[...]`, with `logp =
+    log_softmax(logits)` along the last dimension and smoothing `eps` in
+    [0, 1), the loss of one token with target `t` is
+
+    `(1 - eps) * -logp[t] + eps * mean_v(-logp[v])`
+
+    (the definition of PyTorch's `CrossEntropyLoss(label_smoothing=eps)`).
+    Tokens whose target equals `ignore_index` contribute nothing. The results
+    are the summed loss (rank 0, the logits' element type) and the number of
+    tokens counted (rank-0 `i32`).
+
+    ```mlir
+    %loss, %tokens = tc.cross_entropy %logits, %targets label_smoothing = 1.0e-01
+        ignore_index = 0 : tensor<2x5x100xf32>, tensor<2x5xi32> -> tensor<f32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$logits, Tc_IdTensor:$targets,
+                       F64Attr:$label_smoothing, I64Attr:$ignore_index);
+  let results = (outs Tc_FloatTensor:$loss, StaticShapeTensorOf<[I32]>:$tokens);
+  let assemblyFormat = [{
+    $logits `,` $targets `label_smoothing` `=` $label_smoothing `ignore_index`
+    `=` $ignore_index attr-dict `:` type($logits) `,` type($targets) `->`
+    type($loss) `,` type($tokens)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tc_ReshapeOp : Tc_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "The same elements, in row-major order, under another shape";
+  let description = [{
+    ```mlir
+    %r = tc.reshape %x : tensor<2x5x8xf32> -> tensor<2x5x2x4xf32>
+    ```
+  }];
+  let arguments = (ins Tc_AnyTensor:$input);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tc_TransposeOp : Tc_Op<"transpose",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Permutes the dimensions";
+  let description = [{
+    `result.shape[i] = input.shape[permutation[i]]`.
+
+    ```mlir
+    %t = tc.transpose %x permutation = [0, 2, 1, 3]
+        : tensor<2x5x2x4xf32> -> tensor<2x2x5x4xf32>
+    ```
+  }];
+  let arguments = (ins Tc_AnyTensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `permutation` `=` $permutation attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_BroadcastToOp : Tc_Op<"broadcast_to",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Broadcasts to the result shape with NumPy's rules";
+  let description = [{
+    ```mlir
+    %b = tc.broadcast_to %x : tensor<1x8xf32> -> tensor<5x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_AnyTensor:$input);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tc_SliceOp : Tc_Op<"slice", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "A contiguous box of the input";
+  let description = [{
+    `result[i...] = input[offsets + i...]`; the box's size is the result
+    shape, and it must lie inside the input.
+
+    ```mlir
+    %q = tc.slice %qkv offsets = [0, 0, 0] : tensor<2x5x24xf32> -> tensor<2x5x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_AnyTensor:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `offsets` `=` $offsets attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_ConcatOp : Tc_Op<"concat", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Joins tensors along one axis";
+  let description = [{
+    All inputs have the same rank and agree on every dimension but `axis`.
+
+    ```mlir
+    %c = tc.concat %a, %b axis = 1 : tensor<2x3xf32>, tensor<2x4xf32> -> tensor<2x7xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tc_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Tc_AnyTensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` type($inputs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TC_OPS_TD

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package tc needs to build and test. Idempotent: packages already
+# present are skipped, and apt-get runs only when something is missing.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build ccache g++ pkg-config
+  # LLVM/MLIR 22: shared libraries, mlir-tblgen, lit and FileCheck
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # unit tests
+  libgtest-dev
+  # numeric references for tests (Debian's Python: /usr/bin/python3)
+  python3 python3-numpy python3-torch
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,23 @@
+//===- tc-opt.cpp - the mlir-opt of tc ------------------------------------===//
+//
+// Every tc dialect and pass, plus func and the standard MLIR options
+// (--mlir-print-ir-after-all, --split-input-file, --verify-diagnostics, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/transforms/Passes.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<tc::TcDialect, mlir::func::FuncDialect>();
+  mlir::registerTransformsPasses();
+  tc::registerTcPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
+}
