@@ -60,7 +60,7 @@ static void printTensor(llvm::raw_ostream &os, const tc::Tensor &t) {
   tc::Shape strides = tc::stridesOf(t.shape);
   for (int64_t i = 0; i < t.size(); ++i) {
     for (size_t d = 0; d < t.shape.size(); ++d)
-      if (i % strides[d] == 0)
+      if (i % (strides[d] * t.shape[d]) == 0)
         os << "[";
     char buf[32];
     if (tc::isFloat(t.dtype))
@@ -91,6 +91,7 @@ int main(int argc, char **argv) {
 
   MLIRContext context;
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  context.printOpOnDiagnostic(false); // the location says where
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =

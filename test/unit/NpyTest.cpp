@@ -1,0 +1,74 @@
+//===- NpyTest.cpp - .npy reading and writing -----------------------------===//
+
+#include "compiler/interpreter/Npy.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace {
+
+std::string tempPath(const std::string &name) {
+  return testing::TempDir() + "/tc-npy-" + name;
+}
+
+TEST(Npy, RoundTripsEveryElementType) {
+  for (tc::DType dtype : {tc::DType::F16, tc::DType::F32, tc::DType::F64,
+                          tc::DType::I1, tc::DType::I32, tc::DType::I64}) {
+    for (tc::Shape shape : {tc::Shape{}, tc::Shape{3}, tc::Shape{2, 3}}) {
+      tc::Tensor t(dtype, shape);
+      for (int64_t i = 0; i < t.size(); ++i)
+        t.set(i, tc::isFloat(dtype) ? 0.5 * i - 1.25 : (i % 2));
+      std::string path = tempPath(tc::dtypeName(dtype));
+      std::string error;
+      ASSERT_TRUE(tc::writeNpy(path, t, error)) << error;
+      std::optional<tc::Tensor> back = tc::readNpy(path, error);
+      ASSERT_TRUE(back) << error;
+      EXPECT_EQ(back->dtype, dtype);
+      EXPECT_EQ(back->shape, shape);
+      EXPECT_EQ(back->floats, t.floats);
+      EXPECT_EQ(back->ints, t.ints);
+    }
+  }
+}
+
+// The header NumPy itself writes for np.save(f, np.zeros((2, 3), np.float32)).
+TEST(Npy, ReadsNumPysOwnHeader) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+  header.append(118 - header.size() - 1, ' ');
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(118) + '\0' +
+                      header + std::string(24, '\0');
+  std::string path = tempPath("numpy-header");
+  std::ofstream(path, std::ios::binary) << bytes;
+  std::string error;
+  std::optional<tc::Tensor> t = tc::readNpy(path, error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->shape, (tc::Shape{2, 3}));
+  EXPECT_EQ(t->dtype, tc::DType::F32);
+}
+
+TEST(Npy, RejectsBadFilesWithAReason) {
+  std::string error;
+  EXPECT_FALSE(tc::readNpy(tempPath("does-not-exist"), error));
+  EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+
+  std::string path = tempPath("garbage");
+  std::ofstream(path) << "this is not numpy";
+  EXPECT_FALSE(tc::readNpy(path, error));
+  EXPECT_NE(error.find("magic"), std::string::npos) << error;
+
+  tc::Tensor t(tc::DType::F32, {4});
+  ASSERT_TRUE(tc::writeNpy(path, t, error));
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(path, std::ios::binary) << bytes.substr(0, bytes.size() - 4);
+  EXPECT_FALSE(tc::readNpy(path, error));
+  EXPECT_NE(error.find("expected 16 bytes"), std::string::npos) << error;
+}
+
+} // namespace
