@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build ccache g++ pkg-config
   # LLVM/MLIR 22: shared libraries, mlir-tblgen, lit and FileCheck
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # model descriptions (TOML)
+  libtomlplusplus-dev
   # unit tests
   libgtest-dev
   # numeric references for tests (Debian's Python: /usr/bin/python3)

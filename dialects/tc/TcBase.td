@@ -26,7 +26,8 @@ def Tc_Dialect : Dialect {
     `tc.param` (a stable, readable name such as
     `"decoder.layers.3.cross_attn.q.weight"`) and `tc.init` (how the runtime
     initialises it, e.g. `#tc.init<xavier_uniform>`), so that a graph describes
-    itself.
+    itself. Data inputs (token ids, the dropout RNG state) may carry
+    `tc.input = "source_ids"` so that a runtime binds them by name.
 
     Elementwise operations broadcast their operands with NumPy's rules: shapes
     are aligned at their last dimension, a missing leading dimension counts as

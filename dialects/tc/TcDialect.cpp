@@ -89,6 +89,16 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
   if (!function)
     return op->emitError() << "'" << attr.getName()
                            << "' is only valid on function arguments";
+  if (attr.getName() == kInputAttrName) {
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!name || name.getValue().empty())
+      return op->emitError() << "argument #" << argIndex
+                             << ": 'tc.input' must be a non-empty string";
+    if (function.getArgAttr(argIndex, kParamAttrName))
+      return op->emitError() << "argument #" << argIndex
+                             << " is both a parameter and an input";
+    return success();
+  }
   Type argType = function.getArgumentTypes()[argIndex];
   auto tensor = dyn_cast<RankedTensorType>(argType);
   if (!tensor || !isa<FloatType>(tensor.getElementType()))
@@ -123,5 +133,5 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
   }
 
   return op->emitError() << "unknown tc argument attribute '" << attr.getName()
-                         << "'; expected 'tc.param' or 'tc.init'";
+                         << "'; expected 'tc.param', 'tc.init' or 'tc.input'";
 }

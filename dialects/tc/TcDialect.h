@@ -28,6 +28,9 @@ namespace tc {
 /// Argument attribute names of a parameter: its stable name and initializer.
 inline constexpr llvm::StringLiteral kParamAttrName = "tc.param";
 inline constexpr llvm::StringLiteral kInitAttrName = "tc.init";
+/// Argument attribute naming a data input ("source_ids", "rng", ...), so that
+/// a runtime binds inputs by name.
+inline constexpr llvm::StringLiteral kInputAttrName = "tc.input";
 } // namespace tc
 
 #endif // TC_DIALECT_TC_TCDIALECT_H

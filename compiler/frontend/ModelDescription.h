@@ -1,0 +1,88 @@
+//===- ModelDescription.h - a model description file, parsed and checked -===//
+//
+// A model description (models/*.toml, documented in docs/model-description.md)
+// has three sections: [model] (every knob of Table 3 of Vaswani et al.),
+// [training] (shape buckets, Adam, the learning-rate schedule) and an optional
+// [data]. Defaults are the paper's base model. Reading one checks every key;
+// a mistake is reported as `file:line:col: error: ...` with a note on the fix.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_FRONTEND_MODELDESCRIPTION_H
+#define TC_COMPILER_FRONTEND_MODELDESCRIPTION_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tc {
+
+enum class PositionalEncoding { Sinusoid, Learned };
+
+struct ModelConfig {
+  int64_t encoderLayers = 6;
+  int64_t decoderLayers = 6;
+  int64_t dModel = 512;
+  int64_t dFF = 2048;
+  int64_t heads = 8;
+  int64_t dK = 64; ///< per head; d_model / heads unless given
+  int64_t dV = 64; ///< per head; d_model / heads unless given
+  double dropout = 0.1;          ///< P_drop: sub-layer outputs and embeddings
+  double attentionDropout = 0.0; ///< on the attention weights
+  double reluDropout = 0.0;      ///< inside the feed-forward network
+  double labelSmoothing = 0.1;
+  double layerNormEpsilon = 1e-5;
+  PositionalEncoding positionalEncoding = PositionalEncoding::Sinusoid;
+  int64_t vocabSize = 0; ///< the shared source/target vocabulary
+  bool shareEmbeddings = true; ///< one matrix for source and target tokens
+  bool tieOutput = true; ///< the output projection is the target embedding
+  int64_t maxLength = 256;
+  int64_t padId = 0;
+  int64_t bosId = 1;
+  int64_t eosId = 2;
+};
+
+/// One static shape the executable is compiled for.
+struct Bucket {
+  int64_t batch = 0;
+  int64_t sourceLength = 0;
+  int64_t targetLength = 0;
+};
+
+struct TrainingConfig {
+  int64_t steps = 100000;
+  std::vector<Bucket> buckets;
+  double adamBeta1 = 0.9;
+  double adamBeta2 = 0.98;
+  double adamEpsilon = 1e-9;
+  /// lr = scale * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5)
+  int64_t warmupSteps = 4000;
+  double learningRateScale = 1.0;
+  double gradientClip = 0.0; ///< global-norm clipping; 0 turns it off
+  int64_t accumulationSteps = 1;
+  int64_t seed = 1;
+};
+
+struct DataConfig {
+  std::string synthetic; ///< "copy" or "reverse"; empty when files are used
+  std::string train, valid, test; ///< binarised token files
+};
+
+struct ModelDescription {
+  std::string path;
+  ModelConfig model;
+  TrainingConfig training;
+  DataConfig data;
+};
+
+/// Reads and checks a description. On any mistake, prints every error found
+/// to `errors` and returns nullopt.
+std::optional<ModelDescription> readModelDescription(const std::string &path,
+                                                     llvm::raw_ostream &errors);
+
+} // namespace tc
+
+#endif // TC_COMPILER_FRONTEND_MODELDESCRIPTION_H

@@ -1,0 +1,374 @@
+//===- TransformerBuilder.cpp - model description -> tc IR ----------------===//
+//
+// The model, as in "Attention Is All You Need" (section 3):
+//   embeddings * sqrt(d_model) + positions, dropout
+//   encoder layer: x = LayerNorm(x + Dropout(SelfAttention(x)))
+//                  x = LayerNorm(x + Dropout(FFN(x)))
+//   decoder layer: the same with causal self-attention, then attention over
+//                  the encoder's memory, then the FFN
+//   logits = y E^T with E the (shared) embedding; label-smoothed
+//   cross-entropy over the target tokens that are not padding.
+// Weights are stored [out, in], as PyTorch's nn.Linear stores them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/TransformerBuilder.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace tc {
+namespace {
+
+/// A parameter: its name, shape and initializer.
+struct Param {
+  std::string name;
+  SmallVector<int64_t> shape;
+  InitKind init;
+  double scale = 0.0;
+};
+
+/// Every parameter of the model, in argument order. Q, K and V of one
+/// attention block are adjacent, so that they can share one [3d, d] buffer.
+std::vector<Param> modelParams(const ModelConfig &m) {
+  std::vector<Param> params;
+  int64_t d = m.dModel;
+  double embeddingStd = 1.0 / std::sqrt(double(d));
+  auto weight = [&](std::string name, int64_t out, int64_t in) {
+    params.push_back({name + ".weight", {out, in}, InitKind::xavier_uniform});
+  };
+  auto bias = [&](std::string name, int64_t size) {
+    params.push_back({name + ".bias", {size}, InitKind::zeros});
+  };
+  auto linear = [&](const std::string &name, int64_t out, int64_t in) {
+    weight(name, out, in);
+    bias(name, out);
+  };
+  auto layerNorm = [&](const std::string &name) {
+    params.push_back({name + ".weight", {d}, InitKind::ones});
+    bias(name, d);
+  };
+  auto attention = [&](const std::string &name) {
+    linear(name + ".q", m.heads * m.dK, d);
+    linear(name + ".k", m.heads * m.dK, d);
+    linear(name + ".v", m.heads * m.dV, d);
+    linear(name + ".out", d, m.heads * m.dV);
+    layerNorm(name + "_norm");
+  };
+  auto ffn = [&](const std::string &name) {
+    linear(name + ".fc1", m.dFF, d);
+    linear(name + ".fc2", d, m.dFF);
+    layerNorm(name + "_norm");
+  };
+  auto embedding = [&](const std::string &name, int64_t rows) {
+    params.push_back({name + ".weight", {rows, d}, InitKind::normal,
+                      embeddingStd});
+  };
+
+  if (m.shareEmbeddings) {
+    embedding("embedding", m.vocabSize);
+  } else {
+    embedding("source_embedding", m.vocabSize);
+    embedding("target_embedding", m.vocabSize);
+  }
+  if (!m.tieOutput)
+    weight("output_projection", m.vocabSize, d);
+  if (m.positionalEncoding == PositionalEncoding::Learned) {
+    embedding("source_positions", m.maxLength);
+    embedding("target_positions", m.maxLength);
+  }
+  for (int64_t i = 0; i < m.encoderLayers; ++i) {
+    std::string layer = "encoder.layers." + std::to_string(i);
+    attention(layer + ".self_attn");
+    ffn(layer + ".ffn");
+  }
+  for (int64_t i = 0; i < m.decoderLayers; ++i) {
+    std::string layer = "decoder.layers." + std::to_string(i);
+    attention(layer + ".self_attn");
+    attention(layer + ".cross_attn");
+    ffn(layer + ".ffn");
+  }
+  return params;
+}
+
+/// Builds the body of one function; `train` adds dropout and the loss.
+class GraphBuilder {
+public:
+  GraphBuilder(OpBuilder &b, const ModelConfig &m,
+               const std::vector<Param> &params, func::FuncOp function,
+               bool train)
+      : b(b), m(m), train(train), loc(function.getLoc()),
+        f32(b.getF32Type()) {
+    for (auto [param, arg] : llvm::zip(params, function.getArguments()))
+      paramValues[param.name] = arg;
+    if (train)
+      rng = function.getArguments().back();
+  }
+
+  Value param(const std::string &name) { return paramValues.at(name); }
+
+  /// [B, L] ids -> [B, L, d] scaled embeddings plus positions, dropout.
+  Value embed(Value ids, const std::string &side) {
+    auto idsType = cast<RankedTensorType>(ids.getType());
+    int64_t batch = idsType.getDimSize(0), length = idsType.getDimSize(1);
+    std::string table = m.shareEmbeddings ? "embedding" : side + "_embedding";
+    Value x = EmbeddingOp::create(b, loc, type({batch, length, m.dModel}),
+                                  param(table + ".weight"), ids);
+    x = mul(x, scalar(std::sqrt(double(m.dModel))));
+    Value positions;
+    if (m.positionalEncoding == PositionalEncoding::Sinusoid)
+      positions = PositionalEncodingOp::create(b, loc, type({length, m.dModel}));
+    else
+      positions = SliceOp::create(b, loc, type({length, m.dModel}),
+                                  param(side + "_positions.weight"),
+                                  ArrayRef<int64_t>{0, 0});
+    return dropout(add(x, positions), m.dropout);
+  }
+
+  /// The encoder stack over [B, S, d] with the key mask [B, 1, 1, S].
+  Value encoder(Value x, Value sourceMask) {
+    for (int64_t i = 0; i < m.encoderLayers; ++i) {
+      std::string layer = "encoder.layers." + std::to_string(i);
+      x = residual(x, attention(layer + ".self_attn", x, x, sourceMask),
+                   layer + ".self_attn_norm");
+      x = residual(x, feedForward(layer + ".ffn", x), layer + ".ffn_norm");
+    }
+    return x;
+  }
+
+  /// The decoder stack over [B, T, d], attending to memory [B, S, d].
+  Value decoder(Value y, Value memory, Value sourceMask) {
+    int64_t length = shape(y)[1];
+    Value causal = CausalMaskOp::create(
+        b, loc, RankedTensorType::get({length, length}, b.getI1Type()));
+    for (int64_t i = 0; i < m.decoderLayers; ++i) {
+      std::string layer = "decoder.layers." + std::to_string(i);
+      y = residual(y, attention(layer + ".self_attn", y, y, causal),
+                   layer + ".self_attn_norm");
+      y = residual(y, attention(layer + ".cross_attn", y, memory, sourceMask),
+                   layer + ".cross_attn_norm");
+      y = residual(y, feedForward(layer + ".ffn", y), layer + ".ffn_norm");
+    }
+    return y;
+  }
+
+  /// [B, S] ids -> the key mask [B, 1, 1, S], true at real tokens.
+  Value sourceMask(Value ids) {
+    ArrayRef<int64_t> s = shape(ids);
+    Value mask = PaddingMaskOp::create(
+        b, loc, RankedTensorType::get(s, b.getI1Type()), ids, m.padId);
+    return ReshapeOp::create(
+        b, loc, RankedTensorType::get({s[0], 1, 1, s[1]}, b.getI1Type()), mask);
+  }
+
+  /// [B, T, d] -> [B, T, vocab] through the (tied) output projection.
+  Value logits(Value y) {
+    std::string weight = !m.tieOutput ? "output_projection.weight"
+                         : m.shareEmbeddings ? "embedding.weight"
+                                             : "target_embedding.weight";
+    ArrayRef<int64_t> s = shape(y);
+    return MatmulOp::create(b, loc, type({s[0], s[1], m.vocabSize}), y,
+                            param(weight), false, true);
+  }
+
+  std::pair<Value, Value> loss(Value logits, Value targets) {
+    auto op = CrossEntropyOp::create(
+        b, loc, type({}), RankedTensorType::get({}, b.getI32Type()), logits,
+        targets, b.getF64FloatAttr(m.labelSmoothing),
+        b.getI64IntegerAttr(m.padId));
+    return {op.getLoss(), op.getTokens()};
+  }
+
+private:
+  RankedTensorType type(ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, f32);
+  }
+  static ArrayRef<int64_t> shape(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+  Value scalar(double value) {
+    return ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type({}), b.getF32FloatAttr(value)));
+  }
+  Value add(Value x, Value y) {
+    return AddOp::create(b, loc, x.getType(), x, y);
+  }
+  Value mul(Value x, Value y) {
+    return MulOp::create(b, loc, x.getType(), x, y);
+  }
+
+  /// x W^T + bias for a weight [out, in]: [.., in] -> [.., out].
+  Value linear(const std::string &name, Value x) {
+    Value w = param(name + ".weight");
+    SmallVector<int64_t> s(shape(x));
+    s.back() = shape(w)[0];
+    Value y = MatmulOp::create(b, loc, type(s), x, w, false, true);
+    return add(y, param(name + ".bias"));
+  }
+
+  Value dropout(Value x, double rate) {
+    if (!train || rate == 0.0)
+      return x;
+    return DropoutOp::create(b, loc, x, rng, b.getF64FloatAttr(rate),
+                             b.getI64IntegerAttr(nextDropoutKey++));
+  }
+
+  /// LayerNorm(x + Dropout(sublayer)).
+  Value residual(Value x, Value sublayer, const std::string &norm) {
+    Value sum = add(x, dropout(sublayer, m.dropout));
+    return LayerNormOp::create(b, loc, sum, param(norm + ".weight"),
+                               param(norm + ".bias"),
+                               b.getF64FloatAttr(m.layerNormEpsilon));
+  }
+
+  Value feedForward(const std::string &name, Value x) {
+    Value hidden = ReluOp::create(b, loc, linear(name + ".fc1", x));
+    return linear(name + ".fc2", dropout(hidden, m.reluDropout));
+  }
+
+  /// [B, L, h * dh] -> [B, h, L, dh]
+  Value splitHeads(Value x, int64_t headDim) {
+    ArrayRef<int64_t> s = shape(x);
+    Value r = ReshapeOp::create(b, loc, type({s[0], s[1], m.heads, headDim}), x);
+    return TransposeOp::create(b, loc, type({s[0], m.heads, s[1], headDim}), r,
+                               ArrayRef<int64_t>{0, 2, 1, 3});
+  }
+
+  /// Multi-head attention of `query` [B, T, d] over `keyValue` [B, S, d];
+  /// `mask` (i1, broadcastable to [B, h, T, S]) is true where attention is
+  /// allowed.
+  Value attention(const std::string &name, Value query, Value keyValue,
+                  Value mask) {
+    int64_t batch = shape(query)[0], t = shape(query)[1],
+            s = shape(keyValue)[1];
+    Value q = splitHeads(linear(name + ".q", query), m.dK);
+    Value k = splitHeads(linear(name + ".k", keyValue), m.dK);
+    Value v = splitHeads(linear(name + ".v", keyValue), m.dV);
+    auto scoresType = type({batch, m.heads, t, s});
+    Value scores = MatmulOp::create(b, loc, scoresType, q, k, false, true);
+    scores = mul(scores, scalar(1.0 / std::sqrt(double(m.dK))));
+    scores = SelectOp::create(b, loc, scoresType, mask, scores, scalar(-1e9));
+    Value weights = SoftmaxOp::create(b, loc, scores, 3);
+    weights = dropout(weights, m.attentionDropout);
+    Value context = MatmulOp::create(b, loc, type({batch, m.heads, t, m.dV}),
+                                     weights, v, false, false);
+    Value merged = TransposeOp::create(b, loc, type({batch, t, m.heads, m.dV}),
+                                       context, ArrayRef<int64_t>{0, 2, 1, 3});
+    merged = ReshapeOp::create(b, loc, type({batch, t, m.heads * m.dV}), merged);
+    return linear(name + ".out", merged);
+  }
+
+  OpBuilder &b;
+  const ModelConfig &m;
+  bool train;
+  Location loc;
+  Type f32;
+  Value rng;
+  int64_t nextDropoutKey = 0;
+  std::map<std::string, Value> paramValues;
+};
+
+/// A function whose leading arguments are the parameters and whose other
+/// arguments are named data inputs.
+func::FuncOp createFunction(OpBuilder &b, Location loc, const std::string &name,
+                            const std::vector<Param> &params,
+                            ArrayRef<std::pair<std::string, Type>> inputs,
+                            ArrayRef<Type> results) {
+  SmallVector<Type> argTypes;
+  for (const Param &p : params)
+    argTypes.push_back(RankedTensorType::get(p.shape, b.getF32Type()));
+  for (auto &[inputName, type] : inputs)
+    argTypes.push_back(type);
+  auto function =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, results));
+  for (auto [index, p] : llvm::enumerate(params)) {
+    function.setArgAttr(index, kParamAttrName, b.getStringAttr(p.name));
+    function.setArgAttr(index, kInitAttrName,
+                        InitAttr::get(b.getContext(), p.init,
+                                      llvm::APFloat(p.scale)));
+  }
+  for (auto [index, input] : llvm::enumerate(inputs))
+    function.setArgAttr(params.size() + index, kInputAttrName,
+                        b.getStringAttr(input.first));
+  function.addEntryBlock();
+  return function;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
+                                       const ModelDescription &description) {
+  context.loadDialect<TcDialect, func::FuncDialect>();
+  const ModelConfig &m = description.model;
+  OpBuilder b(&context);
+  Location loc = FileLineColLoc::get(&context, description.path, 1, 1);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  std::vector<Param> params = modelParams(m);
+
+  auto ids = [&](int64_t batch, int64_t length) -> Type {
+    return RankedTensorType::get({batch, length}, b.getI32Type());
+  };
+  auto f32 = [&](ArrayRef<int64_t> shape) -> Type {
+    return RankedTensorType::get(shape, b.getF32Type());
+  };
+  Type rngType = RankedTensorType::get({2}, b.getI64Type());
+
+  for (const Bucket &bucket : description.training.buckets) {
+    int64_t B = bucket.batch, S = bucket.sourceLength, T = bucket.targetLength;
+    std::string suffix = "_" + std::to_string(B) + "x" + std::to_string(S);
+    std::string fullSuffix = suffix + "x" + std::to_string(T);
+
+    {
+      func::FuncOp fn = createFunction(
+          b, loc, "forward" + fullSuffix, params,
+          {{"source_ids", ids(B, S)}, {"target_in", ids(B, T)},
+           {"target_out", ids(B, T)}, {"rng", rngType}},
+          {f32({}), RankedTensorType::get({}, b.getI32Type())});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&fn.getBody().front());
+      GraphBuilder g(b, m, params, fn, /*train=*/true);
+      auto args = fn.getArguments().drop_front(params.size());
+      Value sourceMask = g.sourceMask(args[0]);
+      Value memory = g.encoder(g.embed(args[0], "source"), sourceMask);
+      Value y = g.decoder(g.embed(args[1], "target"), memory, sourceMask);
+      auto [loss, tokens] = g.loss(g.logits(y), args[2]);
+      func::ReturnOp::create(b, loc, ValueRange{loss, tokens});
+    }
+    {
+      func::FuncOp fn =
+          createFunction(b, loc, "encode" + suffix, params,
+                         {{"source_ids", ids(B, S)}}, {f32({B, S, m.dModel})});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&fn.getBody().front());
+      GraphBuilder g(b, m, params, fn, /*train=*/false);
+      Value source = fn.getArguments().back();
+      Value memory =
+          g.encoder(g.embed(source, "source"), g.sourceMask(source));
+      func::ReturnOp::create(b, loc, memory);
+    }
+    {
+      func::FuncOp fn = createFunction(
+          b, loc, "decode" + fullSuffix, params,
+          {{"memory", f32({B, S, m.dModel})},
+           {"source_ids", ids(B, S)},
+           {"target_prefix", ids(B, T)}},
+          {f32({B, T, m.vocabSize})});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&fn.getBody().front());
+      GraphBuilder g(b, m, params, fn, /*train=*/false);
+      auto args = fn.getArguments().drop_front(params.size());
+      Value y = g.decoder(g.embed(args[2], "target"), args[0],
+                          g.sourceMask(args[1]));
+      func::ReturnOp::create(b, loc, g.logits(y));
+    }
+  }
+  return module;
+}
+
+} // namespace tc

@@ -1,0 +1,145 @@
+//===- tc-compile.cpp - model description -> tc IR -------------------------===//
+//
+//   tc-compile models/transformer_base.toml --emit=tc     # the graph
+//   tc-compile models/transformer_base.toml --stats       # JSON on stdout
+//   tc-compile graph.mlir --emit=tc                       # a tc .mlir file
+//
+// Writing executables (.tcx, --target) comes with the code generators.
+// Exit codes: 0 success, 2 bad usage or bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/ModelDescription.h"
+#include "compiler/frontend/TransformerBuilder.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tc-compile options");
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::Required,
+              cl::desc("<model description .toml or tc dialect .mlir>"),
+              cl::cat(category));
+enum class Emit { Tc, Params };
+static cl::opt<Emit> emit(
+    "emit", cl::desc("What to print on stdout"), cl::init(Emit::Tc),
+    cl::values(clEnumValN(Emit::Tc, "tc", "the graph in the tc dialect"),
+               clEnumValN(Emit::Params, "params",
+                          "the parameters as JSON: name, shape, initializer")),
+    cl::cat(category));
+enum ExitCode { kSuccess = 0, kBadInput = 2 };
+
+/// The parameters (taken from the first function: every function has the
+/// same ones): name, shape and initializer, in argument order.
+static llvm::json::Array paramTable(ModuleOp module) {
+  llvm::json::Array table;
+  auto functions = module.getOps<func::FuncOp>();
+  if (functions.empty())
+    return table;
+  func::FuncOp function = *functions.begin();
+  for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+    auto name = function.getArgAttrOfType<StringAttr>(i, tc::kParamAttrName);
+    if (!name)
+      continue;
+    auto type = cast<RankedTensorType>(function.getArgumentTypes()[i]);
+    std::string init;
+    llvm::raw_string_ostream os(init);
+    if (Attribute attr = function.getArgAttr(i, tc::kInitAttrName))
+      attr.print(os);
+    table.push_back(llvm::json::Object{{"name", name.getValue()},
+                                       {"shape", llvm::json::Array(type.getShape())},
+                                       {"elements", type.getNumElements()},
+                                       {"init", init}});
+  }
+  return table;
+}
+
+static llvm::json::Object statistics(ModuleOp module) {
+  llvm::json::Array params = paramTable(module);
+  int64_t scalars = 0;
+  for (const llvm::json::Value &p : params)
+    scalars += *p.getAsObject()->getInteger("elements");
+  llvm::json::Object functions; // name -> {"ops": {op name -> count}}
+  for (func::FuncOp function : module.getOps<func::FuncOp>()) {
+    std::map<std::string, int64_t> counts;
+    function.walk([&](Operation *op) {
+      if (op != function.getOperation())
+        ++counts[op->getName().getStringRef().str()];
+    });
+    llvm::json::Object ops;
+    for (auto &[name, count] : counts)
+      ops[name] = count;
+    functions[function.getSymName()] = llvm::json::Object{{"ops", std::move(ops)}};
+  }
+  return llvm::json::Object{{"params", scalars},
+                            {"param_tensors", int64_t(params.size())},
+                            {"functions", std::move(functions)}};
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  // LLVM registers its own -stats (pass statistics) while hiding options;
+  // tc-compile's --stats prints the model's statistics instead.
+  if (cl::Option *llvmStats = cl::getRegisteredOptions().lookup("stats"))
+    llvmStats->removeArgument();
+  cl::opt<bool> stats(
+      "stats",
+      cl::desc("Print one JSON object of statistics on stdout instead of IR: "
+               "params (scalar count), param_tensors, op counts per function"),
+      cl::cat(category));
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tc-compile: build the tc graph of a model description (.toml) or read "
+      "a tc dialect file (.mlir)\n");
+
+  MLIRContext context;
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module;
+  if (llvm::StringRef(inputFile).ends_with(".mlir")) {
+    module = parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  } else {
+    std::optional<tc::ModelDescription> description =
+        tc::readModelDescription(inputFile, llvm::errs());
+    if (!description)
+      return kBadInput;
+    module = tc::buildTransformer(context, *description);
+    if (module && failed(verify(*module))) {
+      llvm::errs() << inputFile << ": internal error: the frontend built an "
+                   << "invalid graph (see above); please report it\n";
+      return kBadInput;
+    }
+  }
+  if (!module)
+    return kBadInput;
+
+  if (stats) {
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(statistics(*module)))
+                 << "\n";
+  } else if (emit == Emit::Params) {
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(paramTable(*module)))
+                 << "\n";
+  } else {
+    module->print(llvm::outs());
+  }
+  return kSuccess;
+}
