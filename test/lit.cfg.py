@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "tc"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tc_binary_dir, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]

@@ -174,7 +174,7 @@ LogicalResult Frame::step(Operation *op) {
 
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case<ConstantOp>([&](ConstantOp c) {
-        return bind(fromAttr(cast<ElementsAttr>(c.getValue())));
+        return bind(fromAttr(c.getValue()));
       })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp>([&](Operation *o) {
         return bind(ref::binary(binaryFn(o), get(o->getOperand(0)),

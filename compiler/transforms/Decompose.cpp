@@ -27,8 +27,8 @@ Value expandSoftmax(OpBuilder &b, SoftmaxOp op) {
   Location loc = op.getLoc();
   Value x = op.getInput();
   auto type = cast<RankedTensorType>(x.getType());
-  auto reducedType = keepDimsType(type, op.getAxis());
-  SmallVector<int64_t> axes = {op.getAxis()};
+  auto reducedType = keepDimsType(type, int64_t(op.getAxis()));
+  SmallVector<int64_t> axes = {int64_t(op.getAxis())};
   Value max = ReduceMaxOp::create(b, loc, reducedType, x, axes, true);
   Value shifted = SubOp::create(b, loc, type, x, max);
   Value exp = ExpOp::create(b, loc, shifted);
@@ -65,10 +65,10 @@ Value expandLayerNorm(OpBuilder &b, LayerNormOp op) {
 struct DecomposePass : public tc::impl::TcDecomposeBase<DecomposePass> {
   using TcDecomposeBase::TcDecomposeBase;
 
-  LogicalResult initialize(MLIRContext *) override {
+  LogicalResult initialize(MLIRContext *context) override {
     for (const std::string &name : ops)
       if (name != "softmax" && name != "layer_norm")
-        return emitError(UnknownLoc::get(&getContext()))
+        return emitError(UnknownLoc::get(context))
                << "tc-decompose: unknown op '" << name
                << "' in ops=; expected softmax or layer_norm";
     return success();

@@ -87,7 +87,7 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
                                                   NamedAttribute attr) {
   auto function = dyn_cast<FunctionOpInterface>(op);
   if (!function)
-    return op->emitError() << "'" << attr.getName()
+    return op->emitError() << "'" << attr.getName().getValue()
                            << "' is only valid on function arguments";
   if (attr.getName() == kInputAttrName) {
     auto name = dyn_cast<StringAttr>(attr.getValue());
@@ -99,13 +99,21 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
                              << " is both a parameter and an input";
     return success();
   }
+  if (attr.getName() != kInitAttrName && attr.getName() != kParamAttrName)
+    return op->emitError() << "unknown tc argument attribute '"
+                           << attr.getName().getValue()
+                           << "'; expected 'tc.param', 'tc.init' or 'tc.input'";
   Type argType = function.getArgumentTypes()[argIndex];
   auto tensor = dyn_cast<RankedTensorType>(argType);
-  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+  Type element = tensor ? tensor.getElementType() : Type();
+  if (!tensor || !tensor.hasStaticShape() ||
+      !(element.isF32() || element.isF16() || element.isBF16() ||
+        element.isF64()))
     return op->emitError() << "argument #" << argIndex << " carries '"
-                           << attr.getName()
-                           << "' but has type " << argType
-                           << "; parameters are floating-point tensors";
+                           << attr.getName().getValue() << "' but has type "
+                           << argType
+                           << "; parameters are statically shaped tensors of "
+                              "f32, f16, bf16 or f64";
 
   if (attr.getName() == kInitAttrName) {
     if (!isa<InitAttr>(attr.getValue()))
@@ -131,7 +139,5 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
                << "\"; parameter names must be unique";
     return success();
   }
-
-  return op->emitError() << "unknown tc argument attribute '" << attr.getName()
-                         << "'; expected 'tc.param', 'tc.init' or 'tc.input'";
+  return success();
 }

@@ -42,6 +42,10 @@ LogicalResult verifyAxis(Operation *op, StringRef what, int64_t axis,
                          int64_t rank) {
   if (axis >= 0 && axis < rank)
     return success();
+  if (rank == 0)
+    return op->emitOpError() << what << " " << axis
+                             << " is out of range: the operand has rank 0 and "
+                                "no axes";
   return op->emitOpError() << what << " " << axis << " is out of range for an "
                            << "operand of rank " << rank << "; expected 0 to "
                            << rank - 1;
@@ -68,13 +72,6 @@ static LogicalResult verifyBroadcastingOp(Operation *op) {
 }
 
 // The verifiers below are declared by ODS (hasVerifier) in TcOps.td.
-
-LogicalResult ConstantOp::verify() {
-  if (!isa<ElementsAttr>(getValue()))
-    return emitOpError() << "value must be a dense elements attribute such as "
-                            "dense<1.0> : tensor<2xf32>";
-  return success();
-}
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
@@ -282,8 +279,6 @@ LogicalResult SliceOp::verify() {
 }
 
 LogicalResult ConcatOp::verify() {
-  if (getInputs().empty())
-    return emitOpError() << "needs at least one input";
   ArrayRef<int64_t> first = shapeOf(getInputs().front());
   int64_t axis = getAxis();
   if (failed(verifyAxis(*this, "axis", axis, first.size())))

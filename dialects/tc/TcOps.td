@@ -33,10 +33,9 @@ def Tc_ConstantOp : Tc_Op<"constant",
     %c = tc.constant dense<[1.0, 2.0]> : tensor<2xf32>
     ```
   }];
-  let arguments = (ins TypedAttrInterface:$value);
+  let arguments = (ins ElementsAttr:$value);
   let results = (outs Tc_AnyTensor:$result);
   let assemblyFormat = "attr-dict $value";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 

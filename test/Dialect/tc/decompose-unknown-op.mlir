@@ -1,10 +1,5 @@
 // An unknown op name in tc-decompose's ops= option is a clean error (non-zero
 // exit and a message naming it), not a crash.
-//
-// KNOWN ISSUE: tc-opt crashes today (SIGSEGV in DecomposePass::initialize,
-// which calls getContext() before the pass has an operation). Remove the XFAIL
-// line once it is fixed; lit reports XPASS until then.
-// XFAIL: *
 
 // RUN: not tc-opt %s --tc-decompose=ops=foo 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not tc-opt %s --tc-decompose=ops=softmax,foo 2>&1 | FileCheck %s --check-prefix=ERR
