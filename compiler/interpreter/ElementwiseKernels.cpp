@@ -32,6 +32,7 @@ static double apply(BinaryFn fn, double a, double b) {
   case BinaryFn::Mul: return a * b;
   case BinaryFn::Div: return a / b;
   case BinaryFn::Max: return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+  case BinaryFn::Min: return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
   }
   return NAN;
 }

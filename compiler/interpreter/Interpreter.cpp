@@ -58,7 +58,8 @@ ref::BinaryFn binaryFn(Operation *op) {
       .Case<SubOp>([](auto) { return ref::BinaryFn::Sub; })
       .Case<MulOp>([](auto) { return ref::BinaryFn::Mul; })
       .Case<DivOp>([](auto) { return ref::BinaryFn::Div; })
-      .Case<MaxOp>([](auto) { return ref::BinaryFn::Max; });
+      .Case<MaxOp>([](auto) { return ref::BinaryFn::Max; })
+      .Case<MinOp>([](auto) { return ref::BinaryFn::Min; });
 }
 
 ref::UnaryFn unaryFn(Operation *op) {
@@ -176,7 +177,7 @@ LogicalResult Frame::step(Operation *op) {
       .Case<ConstantOp>([&](ConstantOp c) {
         return bind(fromAttr(c.getValue()));
       })
-      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp>([&](Operation *o) {
+      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](Operation *o) {
         return bind(ref::binary(binaryFn(o), get(o->getOperand(0)),
                                 get(o->getOperand(1)), resultShape()));
       })
@@ -245,6 +246,28 @@ LogicalResult Frame::step(Operation *op) {
         values[c.getLoss()] = std::move(loss);
         values[c.getTokens()] = std::move(tokens);
         return success();
+      })
+      .Case<SoftmaxGradOp>([&](SoftmaxGradOp s) {
+        return bind(ref::softmaxGrad(get(s.getOutput()), get(s.getOutputGrad()),
+                                     s.getAxis()));
+      })
+      .Case<LayerNormGradOp>([&](LayerNormGradOp l) {
+        auto [dx, dgamma, dbeta] = ref::layerNormGrad(
+            get(l.getInput()), get(l.getGamma()), get(l.getOutputGrad()),
+            l.getEpsilon().convertToDouble());
+        values[l.getInputGrad()] = std::move(dx);
+        values[l.getGammaGrad()] = std::move(dgamma);
+        values[l.getBetaGrad()] = std::move(dbeta);
+        return success();
+      })
+      .Case<CrossEntropyGradOp>([&](CrossEntropyGradOp c) {
+        return bind(ref::crossEntropyGrad(
+            get(c.getLogits()), get(c.getTargets()), get(c.getLossGrad()),
+            c.getLabelSmoothing().convertToDouble(), c.getIgnoreIndex()));
+      })
+      .Case<EmbeddingGradOp>([&](EmbeddingGradOp e) {
+        return bind(ref::embeddingGrad(get(e.getIds()), get(e.getOutputGrad()),
+                                       resultShape()[0]));
       })
       .Case<ReshapeOp>([&](ReshapeOp r) {
         return bind(ref::reshape(get(r.getInput()), resultShape()));

@@ -15,11 +15,12 @@
 #include "compiler/interpreter/Tensor.h"
 
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace tc::ref {
 
-enum class BinaryFn { Add, Sub, Mul, Div, Max };
+enum class BinaryFn { Add, Sub, Mul, Div, Max, Min };
 enum class UnaryFn { Neg, Exp, Log, Sqrt, Rsqrt, Tanh, Relu };
 enum class CompareFn { Eq, Ne, Lt, Le, Gt, Ge };
 enum class ReduceFn { Sum, Max, Mean };
@@ -45,6 +46,20 @@ std::pair<Tensor, Tensor> crossEntropy(const Tensor &logits,
                                        const Tensor &targets,
                                        double labelSmoothing,
                                        int64_t ignoreIndex, std::string &error);
+
+// The gradients of softmax, layer_norm and cross_entropy (GradientKernels.cpp)
+Tensor softmaxGrad(const Tensor &output, const Tensor &outputGrad,
+                   int64_t axis);
+/// (input grad, gamma grad, beta grad)
+std::tuple<Tensor, Tensor, Tensor> layerNormGrad(const Tensor &input,
+                                                 const Tensor &gamma,
+                                                 const Tensor &outputGrad,
+                                                 double epsilon);
+Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
+                        const Tensor &lossGrad, double labelSmoothing,
+                        int64_t ignoreIndex);
+Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
+                     int64_t vocab);
 
 // Matrix product (MatmulKernel.cpp).
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, bool transposeLhs,

@@ -1,6 +1,7 @@
 //===- ReductionKernels.cpp - reductions and row-wise normalisations ------===//
 
 #include "compiler/interpreter/Kernels.h"
+#include "compiler/interpreter/Rows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,24 +45,6 @@ Tensor reduce(ReduceFn fn, const Tensor &input, const Shape &axes,
   return out;
 }
 
-namespace {
-/// Views a tensor as [outer, length, inner] around one axis: element k of
-/// row (o, i) is at (o * length + k) * inner + i.
-struct Rows {
-  int64_t outer = 1, length, inner = 1;
-  Rows(const Shape &shape, int64_t axis) : length(shape[axis]) {
-    for (int64_t d = 0; d < axis; ++d)
-      outer *= shape[d];
-    for (size_t d = axis + 1; d < shape.size(); ++d)
-      inner *= shape[d];
-  }
-  int64_t count() const { return outer * inner; }
-  /// Index of element k of row r (r in [0, count())).
-  int64_t at(int64_t r, int64_t k) const {
-    return ((r / inner) * length + k) * inner + r % inner;
-  }
-};
-} // namespace
 
 Tensor softmax(const Tensor &input, int64_t axis) {
   Tensor out(input.dtype, input.shape);

@@ -12,6 +12,7 @@ using namespace tc;
 
 #include "dialects/tc/TcDialect.cpp.inc"
 #include "dialects/tc/TcEnums.cpp.inc"
+#include "dialects/tc/TcInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/tc/TcAttrs.cpp.inc"

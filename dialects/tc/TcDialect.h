@@ -21,6 +21,8 @@
 #define GET_ATTRDEF_CLASSES
 #include "dialects/tc/TcAttrs.h.inc"
 
+#include "dialects/tc/TcInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/tc/TcOps.h.inc"
 

@@ -300,6 +300,53 @@ LogicalResult ConcatOp::verify() {
                            "the inputs joined along the axis");
 }
 
+LogicalResult SoftmaxGradOp::verify() {
+  return verifyAxis(*this, "axis", getAxis(), shapeOf(getOutput()).size());
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  if (input.empty() || shapeOf(getGamma()) != ArrayRef<int64_t>{input.back()})
+    return emitOpError() << "gamma has shape " << fmt(shapeOf(getGamma()))
+                         << " but expected [D] with D the last dimension of "
+                            "input "
+                         << fmt(input);
+  if (!(getEpsilon().convertToDouble() > 0.0))
+    return emitOpError() << "epsilon must be positive, got "
+                         << getEpsilon().convertToDouble();
+  return success();
+}
+
+LogicalResult CrossEntropyGradOp::verify() {
+  ArrayRef<int64_t> logits = shapeOf(getLogits());
+  if (logits.empty() || shapeOf(getTargets()) != logits.drop_back())
+    return emitOpError() << "targets have shape " << fmt(shapeOf(getTargets()))
+                         << " but expected the logits " << fmt(logits)
+                         << " without the vocabulary dimension";
+  if (!shapeOf(getLossGrad()).empty())
+    return emitOpError() << "loss_grad must be rank 0, got "
+                         << fmt(shapeOf(getLossGrad()));
+  double eps = getLabelSmoothing().convertToDouble();
+  if (!(eps >= 0.0 && eps < 1.0))
+    return emitOpError() << "label_smoothing must be in [0, 1), got " << eps;
+  return success();
+}
+
+LogicalResult EmbeddingGradOp::verify() {
+  ArrayRef<int64_t> table = shapeOf(getResult());
+  if (table.size() != 2)
+    return emitOpError() << "result must be a table [vocabulary, dim], got "
+                         << fmt(table);
+  SmallVector<int64_t> expected(shapeOf(getIds()));
+  expected.push_back(table[1]);
+  if (shapeOf(getOutputGrad()) != ArrayRef<int64_t>(expected))
+    return emitOpError() << "output_grad has shape "
+                         << fmt(shapeOf(getOutputGrad())) << " but expected "
+                         << fmt(expected) << " (the ids' shape, then the "
+                         << "table's row size)";
+  return success();
+}
+
 // The generated op classes call verifyBroadcastingOp and verifyReduceOp.
 #define GET_OP_CLASSES
 #include "dialects/tc/TcOps.cpp.inc"

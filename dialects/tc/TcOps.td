@@ -10,6 +10,7 @@
 #define TC_OPS_TD
 
 include "TcBase.td"
+include "TcInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -44,7 +45,8 @@ def Tc_ConstantOp : Tc_Op<"constant",
 //===----------------------------------------------------------------------===//
 
 class Tc_BinaryOp<string mnemonic, string expr>
-    : Tc_Op<mnemonic, [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>]>,
+    : Tc_Op<mnemonic, [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>,
+                       DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
       Tc_VerifiedBy<"verifyBroadcastingOp"> {
   let summary = "Elementwise " # expr # " with NumPy broadcasting";
   let description = [{
@@ -68,9 +70,10 @@ def Tc_SubOp : Tc_BinaryOp<"sub", "lhs - rhs">;
 def Tc_MulOp : Tc_BinaryOp<"mul", "lhs * rhs">;
 def Tc_DivOp : Tc_BinaryOp<"div", "lhs / rhs">;
 def Tc_MaxOp : Tc_BinaryOp<"max", "max(lhs, rhs)">;
+def Tc_MinOp : Tc_BinaryOp<"min", "min(lhs, rhs)">;
 
 class Tc_UnaryOp<string mnemonic, string expr>
-    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Elementwise " # expr;
   let description = [{
     `result = }] # expr # [{`, elementwise.
@@ -115,7 +118,8 @@ def Tc_CompareOp : Tc_Op<"compare",
 }
 
 def Tc_SelectOp : Tc_Op<"select",
-    [Pure, AllElementTypesMatch<["on_true", "on_false", "result"]>]>,
+    [Pure, AllElementTypesMatch<["on_true", "on_false", "result"]>,
+     DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
     Tc_VerifiedBy<"verifyBroadcastingOp"> {
   let summary = "Elementwise choice by a mask, with NumPy broadcasting";
   let description = [{
@@ -138,7 +142,8 @@ def Tc_SelectOp : Tc_Op<"select",
   let hasVerifier = 1;
 }
 
-def Tc_ConvertOp : Tc_Op<"convert", [Pure, SameOperandsAndResultShape]> {
+def Tc_ConvertOp : Tc_Op<"convert",
+    [Pure, SameOperandsAndResultShape, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Elementwise conversion between element types";
   let description = [{
     Converts every element to the result's element type: integers to floats
@@ -159,7 +164,7 @@ def Tc_ConvertOp : Tc_Op<"convert", [Pure, SameOperandsAndResultShape]> {
 //===----------------------------------------------------------------------===//
 
 class Tc_ReduceOp<string mnemonic, string what>
-    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultElementType]>,
+    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
       Tc_VerifiedBy<"verifyReduceOp"> {
   let summary = "The " # what # " over the given axes";
   let description = [{
@@ -192,7 +197,7 @@ def Tc_ReduceMeanOp : Tc_ReduceOp<"reduce_mean", "mean">;
 //===----------------------------------------------------------------------===//
 
 def Tc_MatmulOp : Tc_Op<"matmul",
-    [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+    [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Batched matrix product with optional transposes";
   let description = [{
     `result[..., m, n] = sum_k op(lhs)[..., m, k] * op(rhs)[..., k, n]`, where
@@ -219,7 +224,8 @@ def Tc_MatmulOp : Tc_Op<"matmul",
 // Neural-network operations
 //===----------------------------------------------------------------------===//
 
-def Tc_SoftmaxOp : Tc_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+def Tc_SoftmaxOp : Tc_Op<"softmax",
+    [Pure, SameOperandsAndResultType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Softmax along one axis";
   let description = [{
     `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`
@@ -237,7 +243,7 @@ def Tc_SoftmaxOp : Tc_Op<"softmax", [Pure, SameOperandsAndResultType]> {
 
 def Tc_LayerNormOp : Tc_Op<"layer_norm",
     [Pure, AllTypesMatch<["input", "result"]>,
-     AllElementTypesMatch<["input", "gamma", "beta"]>]> {
+     AllElementTypesMatch<["input", "gamma", "beta"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Layer normalisation over the last dimension";
   let description = [{
     `result = (x - mean) / sqrt(var + epsilon) * gamma + beta`, with the mean
@@ -260,7 +266,7 @@ def Tc_LayerNormOp : Tc_Op<"layer_norm",
 }
 
 def Tc_EmbeddingOp : Tc_Op<"embedding",
-    [Pure, AllElementTypesMatch<["table", "result"]>]> {
+    [Pure, AllElementTypesMatch<["table", "result"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Rows of an embedding table gathered by token ids";
   let description = [{
     `result[..., :] = table[ids[...], :]` for a table `[V, D]` and `i32` ids
@@ -279,7 +285,8 @@ def Tc_EmbeddingOp : Tc_Op<"embedding",
   let hasVerifier = 1;
 }
 
-def Tc_DropoutOp : Tc_Op<"dropout", [Pure, AllTypesMatch<["input", "result"]>]> {
+def Tc_DropoutOp : Tc_Op<"dropout",
+    [Pure, AllTypesMatch<["input", "result"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Dropout with a counter-based random mask";
   let description = [{
     Keeps each element with probability `1 - rate` and scales kept elements by
@@ -357,7 +364,7 @@ def Tc_PositionalEncodingOp : Tc_Op<"positional_encoding", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure]> {
+def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Label-smoothed cross-entropy, summed over non-padding tokens";
   let description = [{
     For logits `[..., V]` and `i32` targets `[...]`, with `logp =
@@ -391,7 +398,8 @@ def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure]> {
 // Shape manipulation
 //===----------------------------------------------------------------------===//
 
-def Tc_ReshapeOp : Tc_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+def Tc_ReshapeOp : Tc_Op<"reshape",
+    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "The same elements, in row-major order, under another shape";
   let description = [{
     ```mlir
@@ -405,7 +413,7 @@ def Tc_ReshapeOp : Tc_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
 }
 
 def Tc_TransposeOp : Tc_Op<"transpose",
-    [Pure, SameOperandsAndResultElementType]> {
+    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Permutes the dimensions";
   let description = [{
     `result.shape[i] = input.shape[permutation[i]]`.
@@ -425,7 +433,7 @@ def Tc_TransposeOp : Tc_Op<"transpose",
 }
 
 def Tc_BroadcastToOp : Tc_Op<"broadcast_to",
-    [Pure, SameOperandsAndResultElementType]> {
+    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Broadcasts to the result shape with NumPy's rules";
   let description = [{
     ```mlir
@@ -438,7 +446,8 @@ def Tc_BroadcastToOp : Tc_Op<"broadcast_to",
   let hasVerifier = 1;
 }
 
-def Tc_SliceOp : Tc_Op<"slice", [Pure, SameOperandsAndResultElementType]> {
+def Tc_SliceOp : Tc_Op<"slice",
+    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "A contiguous box of the input";
   let description = [{
     `result[i...] = input[offsets + i...]`; the box's size is the result
@@ -456,7 +465,8 @@ def Tc_SliceOp : Tc_Op<"slice", [Pure, SameOperandsAndResultElementType]> {
   let hasVerifier = 1;
 }
 
-def Tc_ConcatOp : Tc_Op<"concat", [Pure, SameOperandsAndResultElementType]> {
+def Tc_ConcatOp : Tc_Op<"concat",
+    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Joins tensors along one axis";
   let description = [{
     All inputs have the same rank and agree on every dimension but `axis`.
@@ -469,6 +479,106 @@ def Tc_ConcatOp : Tc_Op<"concat", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs Tc_AnyTensor:$result);
   let assemblyFormat = [{
     $inputs `axis` `=` $axis attr-dict `:` type($inputs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Gradients that are best expressed as one op (built by tc-autodiff)
+//===----------------------------------------------------------------------===//
+
+def Tc_SoftmaxGradOp : Tc_Op<"softmax_grad",
+    [Pure, AllTypesMatch<["output", "output_grad", "result"]>]> {
+  let summary = "The gradient of tc.softmax from its output";
+  let description = [{
+    With `y = softmax(x)` along `axis` and `dy` the gradient of `y`:
+    `dx = y * (dy - sum(dy * y))`, the sum along `axis`.
+
+    ```mlir
+    %dx = tc.softmax_grad %y, %dy axis = 3 : tensor<2x8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$output, Tc_FloatTensor:$output_grad,
+                       I64Attr:$axis);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $output `,` $output_grad `axis` `=` $axis attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_LayerNormGradOp : Tc_Op<"layer_norm_grad",
+    [Pure, AllTypesMatch<["input", "output_grad", "input_grad"]>,
+     AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>]> {
+  let summary = "The gradients of tc.layer_norm";
+  let description = [{
+    Recomputes the mean and `rstd = 1 / sqrt(var + epsilon)` of each row of
+    `input` (over the last dimension, size `D`); with `xhat = (x - mean) *
+    rstd` and `g = dy * gamma`:
+
+    * `input_grad = rstd * (g - mean(g) - xhat * mean(g * xhat))`
+    * `gamma_grad = sum over rows of dy * xhat`
+    * `beta_grad = sum over rows of dy`
+
+    ```mlir
+    %dx, %dg, %db = tc.layer_norm_grad %x, %g, %dy epsilon = 1.0e-05
+        : tensor<2x5x8xf32>, tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, Tc_FloatTensor:$gamma,
+                       Tc_FloatTensor:$output_grad, F64Attr:$epsilon);
+  let results = (outs Tc_FloatTensor:$input_grad, Tc_FloatTensor:$gamma_grad,
+                      Tc_FloatTensor:$beta_grad);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $output_grad `epsilon` `=` $epsilon attr-dict `:`
+    type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_CrossEntropyGradOp : Tc_Op<"cross_entropy_grad",
+    [Pure, AllTypesMatch<["logits", "result"]>]> {
+  let summary = "The gradient of tc.cross_entropy's summed loss w.r.t. the logits";
+  let description = [{
+    For a counted token (target `t` not `ignore_index`) with `p =
+    softmax(logits)` over the vocabulary `V`:
+    `dlogits[v] = loss_grad * (p[v] - (1 - eps) * [v == t] - eps / V)`;
+    ignored tokens get zeros. Log-probabilities are never materialised.
+
+    ```mlir
+    %dl = tc.cross_entropy_grad %logits, %targets, %dloss label_smoothing = 1.0e-01
+        ignore_index = 0 : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$logits, Tc_IdTensor:$targets,
+                       Tc_FloatTensor:$loss_grad, F64Attr:$label_smoothing,
+                       I64Attr:$ignore_index);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $logits `,` $targets `,` $loss_grad `label_smoothing` `=` $label_smoothing
+    `ignore_index` `=` $ignore_index attr-dict `:` type($logits) `,`
+    type($targets) `,` type($loss_grad)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_EmbeddingGradOp : Tc_Op<"embedding_grad",
+    [Pure, AllElementTypesMatch<["output_grad", "result"]>]> {
+  let summary = "The gradient of tc.embedding's table: a scatter-add";
+  let description = [{
+    `result[v, :] = sum of output_grad[..., :] over the positions whose id is
+    v`, for a result (the table's gradient) of shape `[V, D]`.
+
+    ```mlir
+    %dt = tc.embedding_grad %ids, %dy
+        : tensor<2x5xi32>, tensor<2x5x8xf32> -> tensor<100x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_IdTensor:$ids, Tc_FloatTensor:$output_grad);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $ids `,` $output_grad attr-dict `:` type($ids) `,` type($output_grad) `->`
+    type($result)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,171 @@
+//===- Autodiff.cpp - tc-autodiff: reverse-mode gradient functions --------===//
+
+#include "compiler/transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace tc {
+#define GEN_PASS_DEF_TCAUTODIFF
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+bool isFloatTensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && isa<FloatType>(type.getElementType());
+}
+
+/// A loss function: first result a rank-0 float tensor, and parameters.
+bool isLossFunction(func::FuncOp f) {
+  if (f.isExternal() || f.getNumResults() == 0)
+    return false;
+  auto loss = dyn_cast<RankedTensorType>(f.getResultTypes()[0]);
+  if (!loss || loss.getRank() != 0 || !isa<FloatType>(loss.getElementType()))
+    return false;
+  for (unsigned i = 0; i < f.getNumArguments(); ++i)
+    if (f.getArgAttr(i, kParamAttrName))
+      return true;
+  return false;
+}
+
+/// Removes every op of `block` whose results nothing uses (last to first, so
+/// chains of dead ops go too).
+void eraseDeadOps(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
+/// Builds @<f>_grad next to `f`; fails with a diagnostic at an op that has no
+/// reverse rule.
+LogicalResult buildGradient(func::FuncOp f) {
+  OpBuilder b(f);
+  b.setInsertionPointAfter(f);
+  auto g = cast<func::FuncOp>(b.clone(*f.getOperation()));
+  g.setSymName((f.getSymName() + "_grad").str());
+  Block &body = g.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+
+  // Forward activity: the float values that depend on a parameter.
+  llvm::DenseSet<Value> active;
+  SmallVector<BlockArgument> params;
+  for (BlockArgument arg : body.getArguments())
+    if (g.getArgAttr(arg.getArgNumber(), kParamAttrName)) {
+      active.insert(arg);
+      params.push_back(arg);
+    }
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator()) {
+    forward.push_back(&op);
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      for (Value r : op.getResults())
+        if (isFloatTensor(r))
+          active.insert(r);
+  }
+
+  // The backward, built before the return: d loss / d loss = 1.
+  b.setInsertionPoint(ret);
+  Value loss = ret.getOperand(0);
+  llvm::DenseMap<Value, Value> grads;
+  auto lossType = cast<RankedTensorType>(loss.getType());
+  grads[loss] = ConstantOp::create(
+      b, g.getLoc(),
+      DenseElementsAttr::get(lossType,
+                             b.getFloatAttr(lossType.getElementType(), 1.0)));
+  for (Operation *op : llvm::reverse(forward)) {
+    SmallVector<Value> resultGrads;
+    bool any = false;
+    for (Value r : op->getResults()) {
+      resultGrads.push_back(grads.lookup(r));
+      any |= bool(resultGrads.back());
+    }
+    if (!any || llvm::none_of(op->getOperands(),
+                              [&](Value v) { return active.contains(v); }))
+      continue;
+    auto rule = dyn_cast<ReverseOpInterface>(op);
+    if (!rule)
+      return op->emitOpError()
+             << "has no reverse rule, but the loss depends on it through a "
+                "parameter; tc-autodiff cannot differentiate "
+             << g.getSymName();
+    SmallVector<Value> operandGrads;
+    b.setInsertionPoint(ret);
+    rule.buildReverse(b, resultGrads, operandGrads);
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
+      if (!grad || !active.contains(operand))
+        continue;
+      Value &sum = grads[operand];
+      sum = sum ? AddOp::create(b, op->getLoc(), sum.getType(), sum, grad)
+                      .getResult()
+                : grad;
+    }
+  }
+
+  // Results: the original ones, then one gradient per parameter (zeros for a
+  // parameter the loss does not depend on).
+  SmallVector<Value> results(ret.getOperands());
+  for (BlockArgument param : params) {
+    Value grad = grads.lookup(param);
+    if (!grad) {
+      auto type = cast<RankedTensorType>(param.getType());
+      grad = ConstantOp::create(
+          b, g.getLoc(),
+          DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(),
+                                                      0.0)));
+    }
+    results.push_back(grad);
+  }
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+  SmallVector<Type> resultTypes;
+  for (Value v : results)
+    resultTypes.push_back(v.getType());
+  g.setType(b.getFunctionType(g.getArgumentTypes(), resultTypes));
+  for (auto [index, param] : llvm::enumerate(params))
+    g.setResultAttr(f.getNumResults() + index, "tc.grad_of",
+                    g.getArgAttr(param.getArgNumber(), kParamAttrName));
+  eraseDeadOps(body);
+  return success();
+}
+
+struct AutodiffPass : public tc::impl::TcAutodiffBase<AutodiffPass> {
+  using TcAutodiffBase::TcAutodiffBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> targets;
+    for (const std::string &name : functions) {
+      auto f = module.lookupSymbol<func::FuncOp>(name);
+      if (!f || !isLossFunction(f)) {
+        module.emitError() << "tc-autodiff: @" << name
+                           << (f ? " is not a loss function: its first "
+                                   "result must be a rank-0 float tensor and "
+                                   "it needs tc.param arguments"
+                                 : " is not a function of this module");
+        return signalPassFailure();
+      }
+      targets.push_back(f);
+    }
+    if (functions.empty())
+      for (func::FuncOp f : module.getOps<func::FuncOp>())
+        if (isLossFunction(f) &&
+            !module.lookupSymbol((f.getSymName() + "_grad").str()))
+          targets.push_back(f);
+    for (func::FuncOp f : targets)
+      if (failed(buildGradient(f)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

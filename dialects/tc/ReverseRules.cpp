@@ -1,0 +1,430 @@
+//===- ReverseRules.cpp - the reverse-mode derivative of every tc op ------===//
+//
+// Each rule builds the vector-Jacobian product of one op (see
+// ReverseOpInterface in TcInterfaces.td): from the gradient `dy` of its
+// result, the gradient of each operand, of the operand's type. Broadcast
+// operands get the gradient summed back to their shape (unbroadcast).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tc/Broadcast.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+
+namespace tc {
+namespace {
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// A constant tensor of `type` filled with `value`.
+Value splat(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), value)));
+}
+
+/// A rank-0 constant of the element type of `like`.
+Value scalar(OpBuilder &b, Location loc, Value like, double value) {
+  return splat(b, loc, RankedTensorType::get({}, typeOf(like).getElementType()),
+               value);
+}
+
+Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+  return MulOp::create(b, loc, typeOf(x), x, y);
+}
+
+/// The gradient `grad` of a value that `type` broadcast to, summed back over
+/// the broadcast dimensions and reshaped to `type`.
+Value unbroadcast(OpBuilder &b, Location loc, Value grad,
+                  RankedTensorType type) {
+  RankedTensorType gradType = typeOf(grad);
+  if (gradType.getShape() == type.getShape())
+    return grad;
+  int64_t lead = gradType.getRank() - type.getRank();
+  SmallVector<int64_t> axes, kept;
+  for (int64_t d = 0; d < gradType.getRank(); ++d) {
+    bool broadcast = d < lead || (type.getDimSize(d - lead) == 1 &&
+                                  gradType.getDimSize(d) != 1);
+    if (broadcast)
+      axes.push_back(d);
+    else
+      kept.push_back(gradType.getDimSize(d));
+  }
+  Value summed = grad;
+  if (!axes.empty())
+    summed = ReduceSumOp::create(b, loc, gradType.clone(kept), grad, axes,
+                                 false);
+  if (typeOf(summed).getShape() != type.getShape())
+    summed = ReshapeOp::create(b, loc, type, summed);
+  return summed;
+}
+
+/// select(condition, onTrue, onFalse) where either side may be 0.
+Value selectOrZero(OpBuilder &b, Location loc, Value condition, Value dy,
+                   bool dyWhenTrue) {
+  Value zero = scalar(b, loc, dy, 0.0);
+  return SelectOp::create(b, loc, typeOf(dy), condition,
+                          dyWhenTrue ? dy : zero, dyWhenTrue ? zero : dy);
+}
+
+/// The i1 mask `lhs <predicate> rhs` at the shape of `like`.
+Value compareAt(OpBuilder &b, Location loc, ComparePredicate predicate,
+                Value lhs, Value rhs, Value like) {
+  auto type = RankedTensorType::get(typeOf(like).getShape(), b.getI1Type());
+  return CompareOp::create(b, loc, type, predicate, lhs, rhs);
+}
+
+/// op(x) op(y) where op transposes the last two dimensions when asked; the
+/// batch dimensions broadcast.
+Value matmul(OpBuilder &b, Location loc, Value x, Value y, bool tx, bool ty) {
+  ArrayRef<int64_t> xs = typeOf(x).getShape(), ys = typeOf(y).getShape();
+  std::optional<Shape> batch =
+      broadcastShapes(std::span<const int64_t>(xs.drop_back(2)),
+                      std::span<const int64_t>(ys.drop_back(2)));
+  Shape shape = *batch;
+  shape.push_back(tx ? xs.back() : xs[xs.size() - 2]);
+  shape.push_back(ty ? ys[ys.size() - 2] : ys.back());
+  return MatmulOp::create(b, loc, typeOf(x).clone(shape), x, y, tx, ty);
+}
+
+/// [..., n] -> [prod(...), n]
+Value flattenRows(OpBuilder &b, Location loc, Value x) {
+  RankedTensorType type = typeOf(x);
+  int64_t cols = type.getShape().back();
+  return ReshapeOp::create(b, loc,
+                           type.clone({type.getNumElements() / cols, cols}), x);
+}
+
+/// The shape of a reduction's input with the reduced axes kept as 1.
+RankedTensorType keptType(RankedTensorType input, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> shape(input.getShape());
+  for (int64_t axis : axes)
+    shape[axis] = 1;
+  return input.clone(shape);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+void AddOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  out.push_back(unbroadcast(b, getLoc(), grads[0], typeOf(getLhs())));
+  out.push_back(unbroadcast(b, getLoc(), grads[0], typeOf(getRhs())));
+}
+
+void SubOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  Value negated = NegOp::create(b, getLoc(), grads[0]);
+  out.push_back(unbroadcast(b, getLoc(), grads[0], typeOf(getLhs())));
+  out.push_back(unbroadcast(b, getLoc(), negated, typeOf(getRhs())));
+}
+
+void MulOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  Location loc = getLoc();
+  out.push_back(unbroadcast(b, loc, mul(b, loc, grads[0], getRhs()),
+                            typeOf(getLhs())));
+  out.push_back(unbroadcast(b, loc, mul(b, loc, grads[0], getLhs()),
+                            typeOf(getRhs())));
+}
+
+void DivOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  // d(l / r) = dy / r for l and -dy * (l / r) / r for r.
+  Location loc = getLoc();
+  Value dy = grads[0];
+  Value dl = DivOp::create(b, loc, typeOf(dy), dy, getRhs());
+  Value dr = NegOp::create(
+      b, loc, DivOp::create(b, loc, typeOf(dy), mul(b, loc, dy, getResult()),
+                            getRhs()));
+  out.push_back(unbroadcast(b, loc, dl, typeOf(getLhs())));
+  out.push_back(unbroadcast(b, loc, dr, typeOf(getRhs())));
+}
+
+/// max and min: the gradient goes to the operand that was chosen (the lhs on
+/// ties, as the forward's select would).
+static void buildMinMaxReverse(OpBuilder &b, Operation *op,
+                               ComparePredicate lhsWins, Value dy,
+                               SmallVectorImpl<Value> &out) {
+  Location loc = op->getLoc();
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Value chosen = compareAt(b, loc, lhsWins, lhs, rhs, dy);
+  out.push_back(unbroadcast(b, loc, selectOrZero(b, loc, chosen, dy, true),
+                            typeOf(lhs)));
+  out.push_back(unbroadcast(b, loc, selectOrZero(b, loc, chosen, dy, false),
+                            typeOf(rhs)));
+}
+
+void MaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  buildMinMaxReverse(b, *this, ComparePredicate::ge, grads[0], out);
+}
+
+void MinOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  buildMinMaxReverse(b, *this, ComparePredicate::le, grads[0], out);
+}
+
+void NegOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  out.push_back(NegOp::create(b, getLoc(), grads[0]));
+}
+
+void ExpOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  out.push_back(mul(b, getLoc(), grads[0], getResult()));
+}
+
+void LogOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                         SmallVectorImpl<Value> &out) {
+  out.push_back(DivOp::create(b, getLoc(), typeOf(grads[0]), grads[0],
+                              getInput()));
+}
+
+void SqrtOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                          SmallVectorImpl<Value> &out) {
+  // d sqrt(x) = dy / (2 sqrt(x))
+  Location loc = getLoc();
+  Value twice = AddOp::create(b, loc, typeOf(getResult()), getResult(),
+                              getResult());
+  out.push_back(DivOp::create(b, loc, typeOf(grads[0]), grads[0], twice));
+}
+
+void RsqrtOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                           SmallVectorImpl<Value> &out) {
+  // d x^-1/2 = -1/2 x^-3/2 dy = -1/2 y^3 dy
+  Location loc = getLoc();
+  Value y = getResult();
+  Value cube = mul(b, loc, mul(b, loc, y, y), y);
+  out.push_back(mul(b, loc, mul(b, loc, grads[0], cube),
+                    scalar(b, loc, y, -0.5)));
+}
+
+void TanhOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                          SmallVectorImpl<Value> &out) {
+  // d tanh(x) = dy (1 - y^2)
+  Location loc = getLoc();
+  Value y = getResult();
+  Value oneMinus = SubOp::create(b, loc, typeOf(y), scalar(b, loc, y, 1.0),
+                                 mul(b, loc, y, y));
+  out.push_back(mul(b, loc, grads[0], oneMinus));
+}
+
+void ReluOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                          SmallVectorImpl<Value> &out) {
+  Location loc = getLoc();
+  Value positive = compareAt(b, loc, ComparePredicate::gt, getInput(),
+                             scalar(b, loc, getInput(), 0.0), getInput());
+  out.push_back(selectOrZero(b, loc, positive, grads[0], true));
+}
+
+void SelectOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                            SmallVectorImpl<Value> &out) {
+  Location loc = getLoc();
+  Value dy = grads[0];
+  out.push_back(Value()); // the mask
+  out.push_back(unbroadcast(b, loc,
+                            selectOrZero(b, loc, getCondition(), dy, true),
+                            typeOf(getOnTrue())));
+  out.push_back(unbroadcast(b, loc,
+                            selectOrZero(b, loc, getCondition(), dy, false),
+                            typeOf(getOnFalse())));
+}
+
+void ConvertOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                             SmallVectorImpl<Value> &out) {
+  RankedTensorType input = typeOf(getInput());
+  bool floats = isa<FloatType>(input.getElementType()) &&
+                isa<FloatType>(typeOf(getResult()).getElementType());
+  out.push_back(floats ? Value(ConvertOp::create(b, getLoc(), input, grads[0]))
+                       : Value());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// dy of a reduction, reshaped to the input with the reduced axes kept as 1.
+static Value keptGrad(OpBuilder &b, Operation *op, Value dy) {
+  auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  RankedTensorType kept = keptType(typeOf(op->getOperand(0)), axes);
+  if (typeOf(dy).getShape() == kept.getShape())
+    return dy;
+  return ReshapeOp::create(b, op->getLoc(), kept, dy);
+}
+
+void ReduceSumOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                               SmallVectorImpl<Value> &out) {
+  out.push_back(BroadcastToOp::create(b, getLoc(), typeOf(getInput()),
+                                      keptGrad(b, *this, grads[0])));
+}
+
+void ReduceMeanOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                                SmallVectorImpl<Value> &out) {
+  Location loc = getLoc();
+  RankedTensorType input = typeOf(getInput());
+  double count = double(input.getNumElements()) /
+                 double(typeOf(getResult()).getNumElements());
+  Value spread = BroadcastToOp::create(b, loc, input,
+                                       keptGrad(b, *this, grads[0]));
+  out.push_back(mul(b, loc, spread, scalar(b, loc, spread, 1.0 / count)));
+}
+
+void ReduceMaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                               SmallVectorImpl<Value> &out) {
+  // Every element equal to its maximum receives the gradient.
+  Location loc = getLoc();
+  Value max = keptGrad(b, *this, getResult());
+  Value isMax = compareAt(b, loc, ComparePredicate::eq, getInput(), max,
+                          getInput());
+  Value zero = scalar(b, loc, getInput(), 0.0);
+  out.push_back(SelectOp::create(b, loc, typeOf(getInput()), isMax,
+                                 keptGrad(b, *this, grads[0]), zero));
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix product and the neural-network ops
+//===----------------------------------------------------------------------===//
+
+void MatmulOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                            SmallVectorImpl<Value> &out) {
+  // C = op(A) op(B): d op(A) = dC op(B)^T and d op(B) = op(A)^T dC.
+  Location loc = getLoc();
+  Value dC = grads[0], A = getLhs(), B = getRhs();
+  bool ta = getTransposeLhs(), tb = getTransposeRhs();
+  Value dA = ta ? matmul(b, loc, B, dC, tb, true)
+                : matmul(b, loc, dC, B, false, !tb);
+  Value dB;
+  if (typeOf(B).getRank() == 2 && typeOf(A).getRank() > 2 && !ta) {
+    // A weight shared by every row of a batched activation: one 2-D GEMM
+    // over the flattened rows instead of a batch of GEMMs and a sum.
+    Value A2 = flattenRows(b, loc, A), dC2 = flattenRows(b, loc, dC);
+    dB = tb ? matmul(b, loc, dC2, A2, true, false)
+            : matmul(b, loc, A2, dC2, true, false);
+  } else {
+    dB = tb ? matmul(b, loc, dC, A, true, ta)
+            : matmul(b, loc, A, dC, !ta, false);
+  }
+  out.push_back(unbroadcast(b, loc, dA, typeOf(A)));
+  out.push_back(unbroadcast(b, loc, dB, typeOf(B)));
+}
+
+void SoftmaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                             SmallVectorImpl<Value> &out) {
+  out.push_back(SoftmaxGradOp::create(b, getLoc(), getResult(), grads[0],
+                                      getAxis()));
+}
+
+void LayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                               SmallVectorImpl<Value> &out) {
+  RankedTensorType gamma = typeOf(getGamma());
+  auto grad = LayerNormGradOp::create(b, getLoc(), typeOf(getInput()), gamma,
+                                      gamma, getInput(), getGamma(), grads[0],
+                                      getEpsilonAttr());
+  out.push_back(grad.getInputGrad());
+  out.push_back(grad.getGammaGrad());
+  out.push_back(grad.getBetaGrad());
+}
+
+void EmbeddingOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                               SmallVectorImpl<Value> &out) {
+  out.push_back(EmbeddingGradOp::create(b, getLoc(), typeOf(getTable()),
+                                        getIds(), grads[0]));
+  out.push_back(Value()); // ids
+}
+
+void DropoutOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                             SmallVectorImpl<Value> &out) {
+  // The same mask and scale: the same op on the gradient, with the same rng
+  // state and key, regenerates the forward's mask instead of storing it.
+  out.push_back(DropoutOp::create(b, getLoc(), grads[0], getRng(),
+                                  getRateAttr(), getKeyAttr()));
+  out.push_back(Value()); // rng
+}
+
+void CrossEntropyOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                                  SmallVectorImpl<Value> &out) {
+  out.push_back(grads[0] ? Value(CrossEntropyGradOp::create(
+                               b, getLoc(), typeOf(getLogits()), getLogits(),
+                               getTargets(), grads[0], getLabelSmoothingAttr(),
+                               getIgnoreIndexAttr()))
+                         : Value());
+  out.push_back(Value()); // targets
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+void ReshapeOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                             SmallVectorImpl<Value> &out) {
+  out.push_back(ReshapeOp::create(b, getLoc(), typeOf(getInput()), grads[0]));
+}
+
+void TransposeOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                               SmallVectorImpl<Value> &out) {
+  ArrayRef<int64_t> perm = getPermutation();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  out.push_back(TransposeOp::create(b, getLoc(), typeOf(getInput()), grads[0],
+                                    inverse));
+}
+
+void BroadcastToOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                                 SmallVectorImpl<Value> &out) {
+  out.push_back(unbroadcast(b, getLoc(), grads[0], typeOf(getInput())));
+}
+
+void SliceOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                           SmallVectorImpl<Value> &out) {
+  // Surround dy with zeros, one dimension at a time.
+  Location loc = getLoc();
+  ArrayRef<int64_t> input = typeOf(getInput()).getShape();
+  ArrayRef<int64_t> offsets = getOffsets();
+  Value grad = grads[0];
+  for (size_t d = 0; d < input.size(); ++d) {
+    RankedTensorType current = typeOf(grad);
+    int64_t before = offsets[d];
+    int64_t after = input[d] - offsets[d] - current.getDimSize(d);
+    if (before == 0 && after == 0)
+      continue;
+    SmallVector<Value> pieces;
+    auto zeros = [&](int64_t size) {
+      SmallVector<int64_t> shape(current.getShape());
+      shape[d] = size;
+      return splat(b, loc, current.clone(shape), 0.0);
+    };
+    if (before > 0)
+      pieces.push_back(zeros(before));
+    pieces.push_back(grad);
+    if (after > 0)
+      pieces.push_back(zeros(after));
+    SmallVector<int64_t> shape(current.getShape());
+    shape[d] = input[d];
+    grad = ConcatOp::create(b, loc, current.clone(shape), pieces, d);
+  }
+  out.push_back(grad);
+}
+
+void ConcatOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                            SmallVectorImpl<Value> &out) {
+  int64_t axis = getAxis();
+  int64_t start = 0;
+  for (Value input : getInputs()) {
+    RankedTensorType type = typeOf(input);
+    SmallVector<int64_t> offsets(type.getRank(), 0);
+    offsets[axis] = start;
+    out.push_back(SliceOp::create(b, getLoc(), type, grads[0], offsets));
+    start += type.getDimSize(axis);
+  }
+}
+
+} // namespace tc
