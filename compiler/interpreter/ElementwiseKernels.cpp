@@ -37,12 +37,31 @@ static double apply(BinaryFn fn, double a, double b) {
   return NAN;
 }
 
+static int64_t apply(BinaryFn fn, int64_t a, int64_t b) {
+  switch (fn) {
+  case BinaryFn::Add: return a + b;
+  case BinaryFn::Sub: return a - b;
+  case BinaryFn::Mul: return a * b;
+  case BinaryFn::Max: return std::max(a, b);
+  case BinaryFn::Min: return std::min(a, b);
+  case BinaryFn::Div: break; // float-only (the verifier)
+  }
+  return 0;
+}
+
 Tensor binary(BinaryFn fn, const Tensor &lhs, const Tensor &rhs,
               const Shape &shape) {
   Tensor out(lhs.dtype, shape);
   BroadcastIndex li(lhs.shape, shape), ri(rhs.shape, shape);
-  for (int64_t i = 0; i < out.size(); ++i)
-    out.set(i, apply(fn, lhs.get(li(i)), rhs.get(ri(i))));
+  for (int64_t i = 0; i < out.size(); ++i) {
+    if (isFloat(out.dtype))
+      out.set(i, apply(fn, lhs.floats[li(i)], rhs.floats[ri(i)]));
+    else // i32 wraps like the target's 32-bit arithmetic would
+      out.setInt(i, out.dtype == DType::I32
+                        ? int64_t(int32_t(apply(fn, lhs.ints[li(i)],
+                                                rhs.ints[ri(i)])))
+                        : apply(fn, lhs.ints[li(i)], rhs.ints[ri(i)]));
+  }
   return out;
 }
 

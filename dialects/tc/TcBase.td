@@ -51,6 +51,7 @@ def Tc_FloatTensor : StaticShapeTensorOf<[Tc_FloatElement]>;
 def Tc_IdTensor : StaticShapeTensorOf<[I32]>;
 def Tc_MaskTensor : StaticShapeTensorOf<[I1]>;
 def Tc_NumericTensor : StaticShapeTensorOf<[Tc_FloatElement, I32]>;
+def Tc_ArithTensor : StaticShapeTensorOf<[Tc_FloatElement, I32, I64]>;
 def Tc_AnyTensor : StaticShapeTensorOf<[Tc_FloatElement, I32, I64, I1]>;
 def Tc_RngState : TypeConstraint<
     CPred<"::llvm::isa<::mlir::RankedTensorType>($_self) && "

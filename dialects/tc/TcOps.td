@@ -44,7 +44,8 @@ def Tc_ConstantOp : Tc_Op<"constant",
 // Elementwise arithmetic with broadcasting
 //===----------------------------------------------------------------------===//
 
-class Tc_BinaryOp<string mnemonic, string expr>
+class Tc_BinaryOp<string mnemonic, string expr,
+                  TypeConstraint operandType = Tc_ArithTensor>
     : Tc_Op<mnemonic, [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>,
                        DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
       Tc_VerifiedBy<"verifyBroadcastingOp"> {
@@ -52,13 +53,15 @@ class Tc_BinaryOp<string mnemonic, string expr>
   let description = [{
     `result = }] # expr # [{`, elementwise. The operands broadcast with NumPy's
     rules (see the dialect description); the result has the broadcast shape.
+    Integer operands (`i32`, `i64`; not for `div`) compute in 64-bit integer
+    arithmetic, e.g. the step counter of the RNG state.
 
     ```mlir
     %r = tc.}] # mnemonic # [{ %x, %b : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
     ```
   }];
-  let arguments = (ins Tc_FloatTensor:$lhs, Tc_FloatTensor:$rhs);
-  let results = (outs Tc_FloatTensor:$result);
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
@@ -68,7 +71,7 @@ class Tc_BinaryOp<string mnemonic, string expr>
 def Tc_AddOp : Tc_BinaryOp<"add", "lhs + rhs">;
 def Tc_SubOp : Tc_BinaryOp<"sub", "lhs - rhs">;
 def Tc_MulOp : Tc_BinaryOp<"mul", "lhs * rhs">;
-def Tc_DivOp : Tc_BinaryOp<"div", "lhs / rhs">;
+def Tc_DivOp : Tc_BinaryOp<"div", "lhs / rhs", Tc_FloatTensor>;
 def Tc_MaxOp : Tc_BinaryOp<"max", "max(lhs, rhs)">;
 def Tc_MinOp : Tc_BinaryOp<"min", "min(lhs, rhs)">;
 

@@ -125,7 +125,7 @@ func.func @padding_mask_wrong_shape(%ids: tensor<2x3xi32>) {
 
 // A dynamic dimension is rejected: every tc tensor is statically shaped.
 func.func @dynamic_operand(%a: tensor<?x3xf32>, %b: tensor<3xf32>) {
-  // expected-error @+1 {{'tc.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float values, but got 'tensor<?x3xf32>'}}
+  // expected-error @+1 {{'tc.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?x3xf32>'}}
   %0 = tc.add %a, %b : tensor<?x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
   return
 }
@@ -150,10 +150,19 @@ func.func @dynamic_ids(%t: tensor<10x4xf32>, %ids: tensor<?xi32>) {
 
 // -----
 
-// Arithmetic is on floats only: i32 is not accepted by tc.add.
-func.func @add_i32(%a: tensor<2x3xi32>) {
-  // expected-error @+1 {{'tc.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float values, but got 'tensor<2x3xi32>'}}
-  %0 = tc.add %a, %a : tensor<2x3xi32>, tensor<2x3xi32> -> tensor<2x3xi32>
+// Division is on floats only: i32 is not accepted by tc.div.
+func.func @div_i32(%a: tensor<2x3xi32>) {
+  // expected-error @+1 {{'tc.div' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float values, but got 'tensor<2x3xi32>'}}
+  %0 = tc.div %a, %a : tensor<2x3xi32>, tensor<2x3xi32> -> tensor<2x3xi32>
+  return
+}
+
+// -----
+
+// Arithmetic does not mix element types: i32 plus i64 is rejected.
+func.func @add_mixed_ints(%a: tensor<2xi32>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.add' op failed to verify that all of {lhs, rhs, result} have same element type}}
+  %0 = tc.add %a, %b : tensor<2xi32>, tensor<2xi64> -> tensor<2xi32>
   return
 }
 

@@ -154,3 +154,24 @@ func.func @convert() -> (tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2x
   %mf = tc.convert %m : tensor<2xi1> -> tensor<2xf32>
   return %f, %t, %b, %mf : tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2xf32>
 }
+
+// Integer arithmetic is exact in 64 bits (2^53 + 1 survives); i32 wraps; min.
+// RUN: tc-interpret %s --function=integers --print | FileCheck %s --check-prefix=INT
+// INT:      result #0: i64 [2]
+// INT-NEXT: {{^}}[9007199254740993, 10]
+// INT-NEXT: result #1: i32 [1]
+// INT-NEXT: {{^}}[-2147483648]
+// INT-NEXT: result #2: i64 [2]
+// INT-NEXT: {{^}}[0, -4]
+func.func @integers() -> (tensor<2xi64>, tensor<1xi32>, tensor<2xi64>) {
+  %a = tc.constant dense<[9007199254740992, 7]> : tensor<2xi64>
+  %b = tc.constant dense<[1, 3]> : tensor<2xi64>
+  %sum = tc.add %a, %b : tensor<2xi64>, tensor<2xi64> -> tensor<2xi64>
+  %max = tc.constant dense<2147483647> : tensor<1xi32>
+  %one = tc.constant dense<1> : tensor<1xi32>
+  %wrap = tc.add %max, %one : tensor<1xi32>, tensor<1xi32> -> tensor<1xi32>
+  %c = tc.constant dense<[3, -4]> : tensor<2xi64>
+  %z = tc.constant dense<0> : tensor<i64>
+  %m = tc.min %c, %z : tensor<2xi64>, tensor<i64> -> tensor<2xi64>
+  return %sum, %wrap, %m : tensor<2xi64>, tensor<1xi32>, tensor<2xi64>
+}
