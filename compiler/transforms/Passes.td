@@ -52,4 +52,51 @@ def TcAutodiff : Pass<"tc-autodiff", "mlir::ModuleOp"> {
   ];
 }
 
+def TcBuildTrainStep : Pass<"tc-build-train-step", "mlir::ModuleOp"> {
+  let summary = "Builds the training step around every gradient function";
+  let description = [{
+    For each gradient function built by tc-autodiff (results: the summed
+    loss, the token count, then one gradient per parameter), adds
+    `@train_step_<bucket>` (for `@forward_<bucket>_grad`; otherwise
+    `@<name>_train_step`) that runs one optimizer step:
+
+    1. the gradient function on each of `accumulation-steps` micro-batches
+       (data inputs get a leading dimension of that size when it is > 1;
+       micro-batch i draws dropout masks at RNG step `step * k + i`),
+       summing losses, token counts and gradients;
+    2. gradients divided by the token count (the objective is the mean loss
+       per target token), then optionally clipped to a global L2 norm of
+       `gradient-clip` (scaled by min(1, clip / (norm + 1e-6)), as
+       torch.nn.utils.clip_grad_norm_);
+    3. the learning rate of the paper, `lr = lr-scale * d-model^-0.5 *
+       min(step^-0.5, step * warmup-steps^-1.5)`, with `step` (1-based) read
+       from the RNG state `rng = (seed, step)`;
+    4. Adam as torch.optim.Adam computes it: `m = b1 m + (1 - b1) g`,
+       `v = b2 v + (1 - b2) g^2`, `p -= lr / (1 - b1^step) * m /
+       (sqrt(v) / sqrt(1 - b2^step) + eps)`.
+
+    Arguments: the parameters, the first moments (`tc.input =
+    "adam_m.<param>"`), the second moments (`"adam_v.<param>"`), then the
+    gradient function's data inputs. Results (named by `tc.output`): the
+    updated parameters, first and second moments, then `loss` (summed),
+    `tokens` and `learning_rate`.
+  }];
+  let dependentDialects = ["::tc::TcDialect", "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"dModel", "d-model", "int64_t", "512",
+           "d_model, which scales the learning rate">,
+    Option<"warmupSteps", "warmup-steps", "int64_t", "4000",
+           "Steps of linear learning-rate warmup">,
+    Option<"learningRateScale", "lr-scale", "double", "1.0",
+           "Factor on the learning rate of the schedule">,
+    Option<"adamBeta1", "adam-beta1", "double", "0.9", "Adam's beta1">,
+    Option<"adamBeta2", "adam-beta2", "double", "0.98", "Adam's beta2">,
+    Option<"adamEpsilon", "adam-epsilon", "double", "1e-9", "Adam's epsilon">,
+    Option<"gradientClip", "gradient-clip", "double", "0.0",
+           "Clip gradients to this global L2 norm (0: no clipping)">,
+    Option<"accumulationSteps", "accumulation-steps", "int64_t", "1",
+           "Micro-batches whose gradients one step sums">
+  ];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

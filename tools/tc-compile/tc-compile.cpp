@@ -1,6 +1,7 @@
 //===- tc-compile.cpp - model description -> tc IR -------------------------===//
 //
-//   tc-compile models/transformer_base.toml --emit=tc     # the graph
+//   tc-compile models/transformer_base.toml --emit=tc     # the graphs:
+//       @forward, @encode, @decode, @forward_grad and @train_step per bucket
 //   tc-compile models/transformer_base.toml --stats       # JSON on stdout
 //   tc-compile graph.mlir --emit=tc                       # a tc .mlir file
 //
@@ -11,6 +12,7 @@
 
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -123,8 +126,10 @@ int main(int argc, char **argv) {
     if (!description)
       return kBadInput;
     module = tc::buildTransformer(context, *description);
-    if (module && failed(verify(*module))) {
-      llvm::errs() << inputFile << ": internal error: the frontend built an "
+    PassManager pm(&context);
+    tc::addTrainingPipeline(pm, *description);
+    if (failed(verify(*module)) || failed(pm.run(*module))) {
+      llvm::errs() << inputFile << ": internal error: the compiler built an "
                    << "invalid graph (see above); please report it\n";
       return kBadInput;
     }

@@ -56,35 +56,47 @@ class ReferenceTransformer(nn.Module):
         return loss, int((tgt_out != self.pad_id).sum())
 
     def tc_parameters(self):
-        """tc parameter name -> the tensor (a view) of this model that holds it."""
+        """tc parameter name -> the tensor of this model that holds it (a view
+        for Q, K and V, which PyTorch keeps in one in_proj_weight)."""
+        return {name: leaf if part is None else leaf[part]
+                for name, (leaf, part) in self._tc_layout().items()}
+
+    def tc_gradient(self, name):
+        """The gradient (after backward) of tc parameter `name`."""
+        leaf, part = self._tc_layout()[name]
+        return leaf.grad if part is None else leaf.grad[part]
+
+    def _tc_layout(self):
+        """tc parameter name -> (parameter of this model, slice of it or None)."""
         d = self.d_model
-        named = {"embedding.weight": self.embedding.weight}
+        layout = {"embedding.weight": (self.embedding.weight, None)}
 
         def attention(prefix, mha):
             for i, part in enumerate("qkv"):
-                named[f"{prefix}.{part}.weight"] = mha.in_proj_weight[i * d:(i + 1) * d]
-                named[f"{prefix}.{part}.bias"] = mha.in_proj_bias[i * d:(i + 1) * d]
-            named[f"{prefix}.out.weight"] = mha.out_proj.weight
-            named[f"{prefix}.out.bias"] = mha.out_proj.bias
+                rows = slice(i * d, (i + 1) * d)
+                layout[f"{prefix}.{part}.weight"] = (mha.in_proj_weight, rows)
+                layout[f"{prefix}.{part}.bias"] = (mha.in_proj_bias, rows)
+            layout[f"{prefix}.out.weight"] = (mha.out_proj.weight, None)
+            layout[f"{prefix}.out.bias"] = (mha.out_proj.bias, None)
 
-        def linear_norm(prefix, module):
-            named[f"{prefix}.weight"] = module.weight
-            named[f"{prefix}.bias"] = module.bias
+        def affine(prefix, module):
+            layout[f"{prefix}.weight"] = (module.weight, None)
+            layout[f"{prefix}.bias"] = (module.bias, None)
 
         for i, layer in enumerate(self.transformer.encoder.layers):
             p = f"encoder.layers.{i}"
             attention(f"{p}.self_attn", layer.self_attn)
-            linear_norm(f"{p}.self_attn_norm", layer.norm1)
-            linear_norm(f"{p}.ffn.fc1", layer.linear1)
-            linear_norm(f"{p}.ffn.fc2", layer.linear2)
-            linear_norm(f"{p}.ffn_norm", layer.norm2)
+            affine(f"{p}.self_attn_norm", layer.norm1)
+            affine(f"{p}.ffn.fc1", layer.linear1)
+            affine(f"{p}.ffn.fc2", layer.linear2)
+            affine(f"{p}.ffn_norm", layer.norm2)
         for i, layer in enumerate(self.transformer.decoder.layers):
             p = f"decoder.layers.{i}"
             attention(f"{p}.self_attn", layer.self_attn)
-            linear_norm(f"{p}.self_attn_norm", layer.norm1)
+            affine(f"{p}.self_attn_norm", layer.norm1)
             attention(f"{p}.cross_attn", layer.multihead_attn)
-            linear_norm(f"{p}.cross_attn_norm", layer.norm2)
-            linear_norm(f"{p}.ffn.fc1", layer.linear1)
-            linear_norm(f"{p}.ffn.fc2", layer.linear2)
-            linear_norm(f"{p}.ffn_norm", layer.norm3)
-        return named
+            affine(f"{p}.cross_attn_norm", layer.norm2)
+            affine(f"{p}.ffn.fc1", layer.linear1)
+            affine(f"{p}.ffn.fc2", layer.linear2)
+            affine(f"{p}.ffn_norm", layer.norm3)
+        return layout

@@ -1,0 +1,287 @@
+//===- BuildTrainStep.cpp - tc-build-train-step: gradients -> Adam step ---===//
+//
+// Wraps a gradient function (from tc-autodiff) into one optimizer step:
+// micro-batch accumulation, per-token normalisation, optional global-norm
+// clipping, the paper's learning-rate schedule and Adam, all in tc ops, so
+// that fusion and code generation see the whole step. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/transforms/Passes.h"
+#include "dialects/tc/Broadcast.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <cmath>
+
+namespace tc {
+#define GEN_PASS_DEF_TCBUILDTRAINSTEP
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// Builds tc ops with result types inferred by broadcasting.
+struct Arith {
+  OpBuilder &b;
+  Location loc;
+  Type element; ///< of the scalars built by scalar()
+
+  Value scalar(double value) {
+    auto type = RankedTensorType::get({}, element);
+    return ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+  }
+  RankedTensorType joined(Value x, Value y) {
+    return typeOf(x).clone(*broadcastShapes(
+        std::span<const int64_t>(typeOf(x).getShape()),
+        std::span<const int64_t>(typeOf(y).getShape())));
+  }
+  template <typename Op> Value binary(Value x, Value y) {
+    return Op::create(b, loc, joined(x, y), x, y);
+  }
+  Value add(Value x, Value y) { return binary<AddOp>(x, y); }
+  Value sub(Value x, Value y) { return binary<SubOp>(x, y); }
+  Value mul(Value x, Value y) { return binary<MulOp>(x, y); }
+  Value div(Value x, Value y) { return binary<DivOp>(x, y); }
+  Value min(Value x, Value y) { return binary<MinOp>(x, y); }
+  Value max(Value x, Value y) { return binary<MaxOp>(x, y); }
+  /// The sum of every element, as a rank-0 tensor.
+  Value sumAll(Value x) {
+    RankedTensorType type = typeOf(x);
+    if (type.getRank() == 0)
+      return x;
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      axes.push_back(d);
+    return ReduceSumOp::create(b, loc, type.clone(ArrayRef<int64_t>{}), x,
+                               axes, false);
+  }
+};
+
+/// The name of the step built around `grad`.
+std::string trainStepName(StringRef grad) {
+  StringRef base = grad.drop_back(strlen("_grad"));
+  if (base.consume_front("forward"))
+    return ("train_step" + base).str();
+  return (base + "_train_step").str();
+}
+
+bool isGradientFunction(func::FuncOp f) {
+  return f.getSymName().ends_with("_grad") && f.getNumResults() > 2 &&
+         f.getResultAttr(2, "tc.grad_of");
+}
+
+struct BuildTrainStepPass
+    : public tc::impl::TcBuildTrainStepBase<BuildTrainStepPass> {
+  using TcBuildTrainStepBase::TcBuildTrainStepBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> gradients;
+    for (func::FuncOp f : module.getOps<func::FuncOp>())
+      if (isGradientFunction(f) &&
+          !module.lookupSymbol(trainStepName(f.getSymName())))
+        gradients.push_back(f);
+    for (func::FuncOp f : gradients)
+      if (failed(build(f)))
+        return signalPassFailure();
+  }
+
+  LogicalResult build(func::FuncOp grad) {
+    // The gradient function: (loss, tokens, grads...) of (params, data).
+    auto tokensType = dyn_cast<RankedTensorType>(grad.getResultTypes()[1]);
+    if (!tokensType || tokensType.getRank() != 0 ||
+        !tokensType.getElementType().isInteger(32))
+      return grad.emitError()
+             << "tc-build-train-step: @" << grad.getSymName()
+             << " must return (summed loss, i32 token count, gradients...)";
+    SmallVector<unsigned> params, data;
+    for (unsigned i = 0; i < grad.getNumArguments(); ++i)
+      (grad.getArgAttr(i, kParamAttrName) ? params : data).push_back(i);
+    std::optional<unsigned> rngArg;
+    for (unsigned i : data)
+      if (auto name = grad.getArgAttrOfType<StringAttr>(i, kInputAttrName);
+          name && name.getValue() == "rng")
+        rngArg = i;
+    if (!rngArg)
+      return grad.emitError()
+             << "tc-build-train-step: @" << grad.getSymName()
+             << " has no argument with tc.input = \"rng\" (the RNG state "
+                "(seed, step) that also counts the optimizer steps)";
+    int64_t k = accumulationSteps;
+    if (k < 1)
+      return grad.emitError() << "tc-build-train-step: accumulation-steps "
+                                 "must be >= 1";
+
+    // The signature: params, m, v, data (with a leading k when k > 1).
+    OpBuilder b(grad);
+    b.setInsertionPointAfter(grad);
+    MLIRContext *context = b.getContext();
+    SmallVector<Type> argTypes;
+    SmallVector<DictionaryAttr> argAttrs;
+    auto named = [&](StringRef key, StringRef value) {
+      return DictionaryAttr::get(
+          context, {b.getNamedAttr(key, b.getStringAttr(value))});
+    };
+    auto paramName = [&](unsigned i) {
+      return grad.getArgAttrOfType<StringAttr>(i, kParamAttrName).getValue();
+    };
+    for (unsigned i : params) {
+      argTypes.push_back(grad.getArgumentTypes()[i]);
+      argAttrs.push_back(grad.getArgAttrDict(i));
+    }
+    for (StringRef moment : {"adam_m.", "adam_v."})
+      for (unsigned i : params) {
+        argTypes.push_back(grad.getArgumentTypes()[i]);
+        argAttrs.push_back(named(kInputAttrName, (moment + paramName(i)).str()));
+      }
+    for (unsigned i : data) {
+      auto type = cast<RankedTensorType>(grad.getArgumentTypes()[i]);
+      if (k > 1 && i != *rngArg) {
+        SmallVector<int64_t> shape = {k};
+        llvm::append_range(shape, type.getShape());
+        type = type.clone(shape);
+      }
+      argTypes.push_back(type);
+      argAttrs.push_back(grad.getArgAttrDict(i));
+    }
+    Type lossType = grad.getResultTypes()[0];
+    SmallVector<Type> resultTypes;
+    SmallVector<DictionaryAttr> resultAttrs;
+    for (StringRef prefix : {"param.", "adam_m.", "adam_v."})
+      for (unsigned i : params) {
+        resultTypes.push_back(grad.getArgumentTypes()[i]);
+        resultAttrs.push_back(named("tc.output", (prefix + paramName(i)).str()));
+      }
+    for (auto [type, name] : {std::pair<Type, StringRef>{lossType, "loss"},
+                              {tokensType, "tokens"},
+                              {lossType, "learning_rate"}}) {
+      resultTypes.push_back(type);
+      resultAttrs.push_back(named("tc.output", name));
+    }
+    auto step = func::FuncOp::create(
+        b, grad.getLoc(), trainStepName(grad.getSymName()),
+        b.getFunctionType(argTypes, resultTypes));
+    step.setAllArgAttrs(argAttrs);
+    step.setAllResultAttrs(resultAttrs);
+    Block *body = step.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    Arith a{b, grad.getLoc(),
+            cast<RankedTensorType>(lossType).getElementType()};
+    Location loc = grad.getLoc();
+
+    size_t n = params.size();
+    auto paramArg = [&](size_t p) { return body->getArgument(p); };
+    auto momentArg = [&](int which, size_t p) {
+      return body->getArgument((1 + which) * n + p);
+    };
+    auto dataArg = [&](size_t d) { return body->getArgument(3 * n + d); };
+    size_t rngIndex = llvm::find(data, *rngArg) - data.begin();
+    Value rng = dataArg(rngIndex);
+
+    // 1. Accumulate loss, tokens and gradients over the micro-batches.
+    Value lossSum, tokenSum;
+    SmallVector<Value> gradSums(n);
+    for (int64_t micro = 0; micro < k; ++micro) {
+      SmallVector<Value> operands(grad.getNumArguments());
+      for (size_t p = 0; p < n; ++p)
+        operands[params[p]] = paramArg(p);
+      for (size_t d = 0; d < data.size(); ++d) {
+        Value value = dataArg(d);
+        if (k > 1 && d == rngIndex) {
+          // (seed, step) -> (seed, step * k + micro)
+          auto i64 = [&](ArrayRef<int64_t> v) -> Value {
+            return ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(typeOf(rng), ArrayRef<int64_t>(v)));
+          };
+          value = a.add(a.mul(rng, i64({1, k})), i64({0, micro}));
+        } else if (k > 1) {
+          RankedTensorType full = typeOf(value);
+          SmallVector<int64_t> offsets(full.getRank(), 0);
+          offsets[0] = micro;
+          SmallVector<int64_t> one(full.getShape());
+          one[0] = 1;
+          Value slice = SliceOp::create(b, loc, full.clone(one), value, offsets);
+          value = ReshapeOp::create(b, loc, full.clone(full.getShape().drop_front()),
+                                    slice);
+        }
+        operands[data[d]] = value;
+      }
+      auto call = func::CallOp::create(b, loc, grad, operands);
+      lossSum = micro ? a.add(lossSum, call.getResult(0)) : call.getResult(0);
+      tokenSum = micro ? a.add(tokenSum, call.getResult(1)) : call.getResult(1);
+      for (size_t p = 0; p < n; ++p)
+        gradSums[p] = micro ? a.add(gradSums[p], call.getResult(2 + p))
+                            : call.getResult(2 + p);
+    }
+
+    // 2. Per-token mean, then optional global-norm clipping.
+    Value tokens = ConvertOp::create(b, loc, typeOf(lossSum), tokenSum);
+    Value perToken = a.div(a.scalar(1.0), a.max(tokens, a.scalar(1.0)));
+    SmallVector<Value> grads;
+    for (Value g : gradSums)
+      grads.push_back(a.mul(g, perToken));
+    if (gradientClip > 0.0) {
+      Value squares;
+      for (Value g : grads) {
+        Value s = a.sumAll(a.mul(g, g));
+        squares = squares ? a.add(squares, s) : s;
+      }
+      Value norm = SqrtOp::create(b, loc, squares);
+      Value factor = a.min(a.scalar(1.0), a.div(a.scalar(gradientClip),
+                                                a.add(norm, a.scalar(1e-6))));
+      for (Value &g : grads)
+        g = a.mul(g, factor);
+    }
+
+    // 3. The step (1-based, from the RNG state) and the learning rate.
+    auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
+    Value stepSlice = SliceOp::create(
+        b, loc, RankedTensorType::get({1}, b.getI64Type()), rng,
+        ArrayRef<int64_t>{1});
+    Value stepInt = ReshapeOp::create(b, loc, i64Scalar, stepSlice);
+    Value t = ConvertOp::create(b, loc, typeOf(lossSum), stepInt);
+    Value warmup = a.mul(t, a.scalar(std::pow(double(warmupSteps), -1.5)));
+    Value lr = a.mul(a.scalar(learningRateScale / std::sqrt(double(dModel))),
+                     a.min(RsqrtOp::create(b, loc, t), warmup));
+
+    // 4. Adam with torch.optim.Adam's bias corrections.
+    auto correction = [&](double beta) { // 1 - beta^t
+      return a.sub(a.scalar(1.0),
+                   ExpOp::create(b, loc, a.mul(t, a.scalar(std::log(beta)))));
+    };
+    Value stepSize = a.div(lr, correction(adamBeta1));
+    Value invSqrtCorrection2 = RsqrtOp::create(b, loc, correction(adamBeta2));
+    SmallVector<Value> newParams, newM, newV;
+    for (size_t p = 0; p < n; ++p) {
+      Value g = grads[p];
+      Value m = a.add(a.mul(momentArg(0, p), a.scalar(adamBeta1)),
+                      a.mul(g, a.scalar(1.0 - adamBeta1)));
+      Value v = a.add(a.mul(momentArg(1, p), a.scalar(adamBeta2)),
+                      a.mul(a.mul(g, g), a.scalar(1.0 - adamBeta2)));
+      Value denom = a.add(a.mul(SqrtOp::create(b, loc, v), invSqrtCorrection2),
+                          a.scalar(adamEpsilon));
+      newParams.push_back(
+          a.sub(paramArg(p), a.mul(a.div(m, denom), stepSize)));
+      newM.push_back(m);
+      newV.push_back(v);
+    }
+    SmallVector<Value> results;
+    llvm::append_range(results, newParams);
+    llvm::append_range(results, newM);
+    llvm::append_range(results, newV);
+    results.append({lossSum, tokenSum, lr});
+    func::ReturnOp::create(b, loc, results);
+    return success();
+  }
+};
+
+} // namespace
