@@ -260,15 +260,17 @@ struct BuildTrainStepPass
     };
     Value stepSize = a.div(lr, correction(adamBeta1));
     Value invSqrtCorrection2 = RsqrtOp::create(b, loc, correction(adamBeta2));
+    Value beta1 = a.scalar(adamBeta1), oneMinusBeta1 = a.scalar(1.0 - adamBeta1);
+    Value beta2 = a.scalar(adamBeta2), oneMinusBeta2 = a.scalar(1.0 - adamBeta2);
+    Value epsilon = a.scalar(adamEpsilon);
     SmallVector<Value> newParams, newM, newV;
     for (size_t p = 0; p < n; ++p) {
       Value g = grads[p];
-      Value m = a.add(a.mul(momentArg(0, p), a.scalar(adamBeta1)),
-                      a.mul(g, a.scalar(1.0 - adamBeta1)));
-      Value v = a.add(a.mul(momentArg(1, p), a.scalar(adamBeta2)),
-                      a.mul(a.mul(g, g), a.scalar(1.0 - adamBeta2)));
+      Value m = a.add(a.mul(momentArg(0, p), beta1), a.mul(g, oneMinusBeta1));
+      Value v = a.add(a.mul(momentArg(1, p), beta2),
+                      a.mul(a.mul(g, g), oneMinusBeta2));
       Value denom = a.add(a.mul(SqrtOp::create(b, loc, v), invSqrtCorrection2),
-                          a.scalar(adamEpsilon));
+                          epsilon);
       newParams.push_back(
           a.sub(paramArg(p), a.mul(a.div(m, denom), stepSize)));
       newM.push_back(m);

@@ -1,0 +1,13 @@
+// RUN: not tc-opt %s --split-input-file --tc-autodiff 2>&1 | FileCheck %s
+// RUN: not tc-opt %s --split-input-file --tc-autodiff=functions=nowhere 2>&1 | FileCheck %s --check-prefix=NAMED
+
+// An op without a reverse rule on the path from a parameter to the loss.
+// CHECK: autodiff-errors.mlir:[[@LINE+3]]:8: error: 'tc.softmax_grad' op has no reverse rule, but the loss depends on it through a parameter; tc-autodiff cannot differentiate f_grad
+func.func @f(%x: tensor<4xf32> {tc.param = "x"}) -> tensor<f32> {
+  %y = tc.softmax %x axis = 0 : tensor<4xf32>
+  %g = tc.softmax_grad %y, %x axis = 0 : tensor<4xf32>
+  %l = tc.reduce_sum %g axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// NAMED: error: tc-autodiff: @nowhere is not a function of this module

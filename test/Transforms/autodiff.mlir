@@ -1,0 +1,87 @@
+// RUN: tc-opt %s --split-input-file --tc-autodiff | FileCheck %s
+// RUN: tc-opt %s --split-input-file --tc-autodiff | tc-opt --split-input-file --verify-each > /dev/null
+
+// A linear map: d/dW sum(x W^T) = 1^T x, one GEMM with a transposed lhs.
+// CHECK-LABEL: func.func @linear_grad(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3xf32>, %[[W:.*]]: tensor<4x3xf32> {tc.param = "w"})
+// CHECK-SAME:    -> (tensor<f32>, tensor<4x3xf32> {tc.grad_of = "w"})
+// CHECK:         %[[LOSS:.*]] = tc.reduce_sum
+// CHECK:         %[[ONE:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[R:.*]] = tc.reshape %[[ONE]] : tensor<f32> -> tensor<1x1xf32>
+// CHECK-NEXT:    %[[DY:.*]] = tc.broadcast_to %[[R]] : tensor<1x1xf32> -> tensor<2x4xf32>
+// CHECK-NEXT:    %[[DW:.*]] = tc.matmul %[[DY]], %[[X]] {transpose_lhs} : tensor<2x4xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+// CHECK-NEXT:    return %[[LOSS]], %[[DW]]
+func.func @linear(%x: tensor<2x3xf32>, %w: tensor<4x3xf32> {tc.param = "w"}) -> tensor<f32> {
+  %y = tc.matmul %x, %w {transpose_rhs} : tensor<2x3xf32>, tensor<4x3xf32> -> tensor<2x4xf32>
+  %l = tc.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Softmax's gradient is one op over its output; the non-parameter %t gets none.
+// CHECK-LABEL: func.func @softmax_grad(
+// CHECK:         %[[P:.*]] = tc.softmax %arg0 axis = 1
+// CHECK:         tc.broadcast_to
+// CHECK-NEXT:    %[[DP:.*]] = tc.mul %{{.*}}, %arg1
+// CHECK-NEXT:    %[[DX:.*]] = tc.softmax_grad %[[P]], %[[DP]] axis = 1 : tensor<2x4xf32>
+// CHECK-NEXT:    return %{{.*}}, %[[DX]]
+func.func @softmax(%x: tensor<2x4xf32> {tc.param = "x"}, %t: tensor<2x4xf32>) -> tensor<f32> {
+  %p = tc.softmax %x axis = 1 : tensor<2x4xf32>
+  %m = tc.mul %p, %t : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+  %l = tc.reduce_sum %m axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// layer_norm: one gradient op gives gamma's and beta's gradients; the input's
+// is unused (not a parameter) and so is not returned.
+// CHECK-LABEL: func.func @layer_norm_grad(
+// CHECK-SAME:    -> (tensor<f32>, tensor<4xf32> {tc.grad_of = "g"}, tensor<4xf32> {tc.grad_of = "b"})
+// CHECK:         %{{.*}}, %[[DG:.*]], %[[DB:.*]] = tc.layer_norm_grad %arg0, %arg1, %{{.*}} epsilon = 1.000000e-05 : tensor<2x4xf32>, tensor<4xf32>
+// CHECK-NEXT:    return %{{.*}}, %[[DG]], %[[DB]]
+func.func @layer_norm(%x: tensor<2x4xf32>, %g: tensor<4xf32> {tc.param = "g"}, %b: tensor<4xf32> {tc.param = "b"}) -> tensor<f32> {
+  %y = tc.layer_norm %x, %g, %b epsilon = 1.0e-05 : tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>
+  %l = tc.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A residual h + dropout(h): the two gradients of h are summed; dropout's
+// backward is the same dropout (same rng operand and key) on the gradient.
+// CHECK-LABEL: func.func @residual_grad(
+// CHECK:         %[[H:.*]] = tc.matmul %arg0, %arg1 {transpose_rhs}
+// CHECK-NEXT:    tc.dropout %[[H]], %arg2 rate = 1.000000e-01 key = 7
+// CHECK:         %[[DY:.*]] = tc.broadcast_to
+// CHECK-NEXT:    %[[DD:.*]] = tc.dropout %[[DY]], %arg2 rate = 1.000000e-01 key = 7
+// CHECK-NEXT:    %[[DH:.*]] = tc.add %[[DY]], %[[DD]]
+// CHECK-NEXT:    %[[DW:.*]] = tc.matmul %[[DH]], %arg0 {transpose_lhs}
+// CHECK-NEXT:    return %{{.*}}, %[[DW]]
+func.func @residual(%x: tensor<2x4xf32>, %w: tensor<4x4xf32> {tc.param = "w"}, %rng: tensor<2xi64>) -> tensor<f32> {
+  %h = tc.matmul %x, %w {transpose_rhs} : tensor<2x4xf32>, tensor<4x4xf32> -> tensor<2x4xf32>
+  %d = tc.dropout %h, %rng rate = 1.0e-01 key = 7 : tensor<2x4xf32>, tensor<2xi64>
+  %r = tc.add %h, %d : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+  %l = tc.reduce_sum %r axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A broadcast bias: its gradient is summed over the broadcast rows. A
+// function without a loss result (@no_loss) is left alone.
+// CHECK-LABEL: func.func @bias_grad(
+// CHECK:         %[[DB:.*]] = tc.reduce_sum %{{.*}} axes = [0] : tensor<3x4xf32> -> tensor<4xf32>
+// CHECK-NEXT:    return %{{.*}}, %[[DB]]
+// CHECK-NOT:   @no_loss_grad
+func.func @bias(%x: tensor<3x4xf32>, %b: tensor<4xf32> {tc.param = "b"}) -> tensor<f32> {
+  %y = tc.add %x, %b : tensor<3x4xf32>, tensor<4xf32> -> tensor<3x4xf32>
+  %s = tc.mul %y, %y : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  %l = tc.reduce_sum %s axes = [0, 1] : tensor<3x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+func.func @no_loss(%x: tensor<4xf32>, %b: tensor<4xf32> {tc.param = "b2"}) -> tensor<4xf32> {
+  %y = tc.add %x, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -1,0 +1,54 @@
+// RUN: tc-opt %s --tc-autodiff --tc-build-train-step="d-model=4 warmup-steps=10 accumulation-steps=2 gradient-clip=1.0" | FileCheck %s
+// RUN: tc-opt %s --tc-autodiff --tc-build-train-step | FileCheck %s --check-prefix=ONE
+
+// Two micro-batches: data inputs gain a leading [2], the second draws its
+// dropout masks at RNG step 2 * step + 1; losses, tokens and gradients sum.
+// CHECK-LABEL: func.func @train_step_2(
+// CHECK-SAME: %[[W:.*]]: tensor<3xf32> {tc.init = #tc.init<zeros>, tc.param = "w"}, %[[M:.*]]: tensor<3xf32> {tc.input = "adam_m.w"}, %[[V:.*]]: tensor<3xf32> {tc.input = "adam_v.w"}, %[[X:.*]]: tensor<2x2x3xf32> {tc.input = "x"}, %[[RNG:.*]]: tensor<2xi64> {tc.input = "rng"})
+// CHECK-SAME: -> (tensor<3xf32> {tc.output = "param.w"}, tensor<3xf32> {tc.output = "adam_m.w"}, tensor<3xf32> {tc.output = "adam_v.w"}, tensor<f32> {tc.output = "loss"}, tensor<i32> {tc.output = "tokens"}, tensor<f32> {tc.output = "learning_rate"})
+// CHECK:      tc.slice %[[X]] offsets = [0, 0, 0]
+// CHECK:      %[[G0:.*]]:3 = call @forward_2_grad(
+// CHECK:      tc.slice %[[X]] offsets = [1, 0, 0]
+// CHECK:      %[[OFF:.*]] = tc.constant dense<[0, 1]> : tensor<2xi64>
+// CHECK-NEXT: %[[K:.*]] = tc.constant dense<[1, 2]> : tensor<2xi64>
+// CHECK-NEXT: %[[SK:.*]] = tc.mul %[[RNG]], %[[K]]
+// CHECK-NEXT: %[[RNG1:.*]] = tc.add %[[SK]], %[[OFF]]
+// CHECK-NEXT: %[[G1:.*]]:3 = call @forward_2_grad(%[[W]], %{{.*}}, %[[RNG1]])
+// CHECK-NEXT: %[[LOSS:.*]] = tc.add %[[G0]]#0, %[[G1]]#0
+// CHECK-NEXT: %[[TOKENS:.*]] = tc.add %[[G0]]#1, %[[G1]]#1 : tensor<i32>
+// CHECK-NEXT: tc.add %[[G0]]#2, %[[G1]]#2 : tensor<3xf32>
+// Per-token mean, then clipping to norm 1: min(1, 1 / (norm + 1e-6)).
+// CHECK:      tc.convert %[[TOKENS]] : tensor<i32> -> tensor<f32>
+// CHECK:      tc.sqrt
+// CHECK:      tc.min
+// The step comes from the RNG state; lr = 4^-0.5 * min(step^-0.5, step * 10^-1.5).
+// CHECK:      %[[STEP:.*]] = tc.slice %[[RNG]] offsets = [1] : tensor<2xi64> -> tensor<1xi64>
+// CHECK:      %[[T:.*]] = tc.convert
+// CHECK-NEXT: %[[W15:.*]] = tc.constant dense<0.0316227749> : tensor<f32>
+// CHECK-NEXT: %[[WARM:.*]] = tc.mul %[[T]], %[[W15]]
+// CHECK-NEXT: %[[INV:.*]] = tc.rsqrt %[[T]]
+// CHECK-NEXT: %[[MIN:.*]] = tc.min %[[INV]], %[[WARM]]
+// CHECK-NEXT: %[[SCALE:.*]] = tc.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-NEXT: %[[LR:.*]] = tc.mul %[[SCALE]], %[[MIN]]
+// Adam: m and v updated from the moment arguments; the parameter moves.
+// CHECK:      tc.mul %[[M]],
+// CHECK:      tc.mul %[[V]],
+// CHECK:      %[[NEW:.*]] = tc.sub %[[W]],
+// CHECK-NEXT: return %[[NEW]], %{{.*}}, %{{.*}}, %[[LOSS]], %[[TOKENS]], %[[LR]]
+
+// Without accumulation the data keeps its shape and the grad function is
+// called once with the RNG state as given; no clipping.
+// ONE-LABEL: func.func @train_step_2(
+// ONE-SAME:  %{{.*}}: tensor<2x3xf32> {tc.input = "x"}, %[[RNG:.*]]: tensor<2xi64> {tc.input = "rng"})
+// ONE:       call @forward_2_grad(%{{.*}}, %{{.*}}, %[[RNG]])
+// ONE-NOT:   call
+// ONE-NOT:   tc.sqrt {{.*}} : tensor<f32>
+// ONE:       return
+func.func @forward_2(%w: tensor<3xf32> {tc.param = "w", tc.init = #tc.init<zeros>},
+                     %x: tensor<2x3xf32> {tc.input = "x"},
+                     %rng: tensor<2xi64> {tc.input = "rng"}) -> (tensor<f32>, tensor<i32>) {
+  %y = tc.mul %x, %w : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+  %l = tc.reduce_sum %y axes = [0, 1] : tensor<2x3xf32> -> tensor<f32>
+  %n = tc.constant dense<6> : tensor<i32>
+  return %l, %n : tensor<f32>, tensor<i32>
+}
