@@ -264,6 +264,56 @@ std::vector<GradCase> cases() {
   return all;
 }
 
+// The backward of dropout applies exactly the forward's mask: the gradient of
+// sum(dropout(x) * w) is w / (1 - rate) where the forward kept x, else 0. A
+// backward that drew a new mask (another key or step) would fail this.
+TEST(AutodiffDropout, BackwardUsesTheForwardMask) {
+  MLIRContext context;
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @forward(%x: tensor<64xf64>, %rng: tensor<2xi64>) -> tensor<64xf64> {
+      %y = tc.dropout %x, %rng rate = 5.0e-01 key = 3 : tensor<64xf64>, tensor<2xi64>
+      return %y : tensor<64xf64>
+    }
+    func.func @loss(%x: tensor<64xf64> {tc.param = "x"}, %w: tensor<64xf64>,
+                    %rng: tensor<2xi64>) -> tensor<f64> {
+      %y = tc.dropout %x, %rng rate = 5.0e-01 key = 3 : tensor<64xf64>, tensor<2xi64>
+      %m = tc.mul %y, %w : tensor<64xf64>, tensor<64xf64> -> tensor<64xf64>
+      %l = tc.reduce_sum %m axes = [0] : tensor<64xf64> -> tensor<f64>
+      return %l : tensor<f64>
+    })mlir",
+                                                         &context);
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  pm.addPass(tc::createTcAutodiff());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+
+  tc::Tensor ones(tc::DType::F64, {64}), w(tc::DType::F64, {64});
+  for (int i = 0; i < 64; ++i) {
+    ones.floats[i] = 1.0;
+    w.floats[i] = 0.25 * (i + 1);
+  }
+  auto rngAt = [](int64_t step) {
+    tc::Tensor rng(tc::DType::I64, {2});
+    rng.ints = {11, step};
+    return rng;
+  };
+  auto forward = module->lookupSymbol<func::FuncOp>("forward");
+  auto grad = module->lookupSymbol<func::FuncOp>("loss_grad");
+  tc::Tensor mask = (*tc::interpret(forward, {ones, rngAt(5)}))[0];
+  tc::Tensor otherStep = (*tc::interpret(forward, {ones, rngAt(6)}))[0];
+  tc::Tensor dx = (*tc::interpret(grad, {ones, w, rngAt(5)}))[1];
+  int kept = 0;
+  for (int i = 0; i < 64; ++i) {
+    kept += mask.floats[i] != 0.0;
+    EXPECT_EQ(dx.floats[i], mask.floats[i] != 0.0 ? w.floats[i] * 2.0 : 0.0)
+        << "element " << i;
+  }
+  EXPECT_GT(kept, 16);
+  EXPECT_LT(kept, 48);
+  EXPECT_NE(mask.floats, otherStep.floats) << "the mask must depend on the step";
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDifferentiableOp, AutodiffGradient,
                          testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<GradCase> &info) {
