@@ -5,7 +5,11 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <set>
 
@@ -13,6 +17,12 @@
 
 namespace tc {
 namespace {
+
+// Upper bounds that keep every size and parameter count far from overflow.
+constexpr int64_t kMaxLayers = 1024;
+constexpr int64_t kMaxWidth = 1 << 20;  // d_model, d_ff, heads, d_k, d_v
+constexpr int64_t kMaxLength = 1 << 20; // max_length, batch
+constexpr int64_t kMaxVocab = std::numeric_limits<int32_t>::max(); // i32 ids
 
 const char *typeName(const toml::node &node) {
   switch (node.type()) {
@@ -26,33 +36,65 @@ const char *typeName(const toml::node &node) {
   }
 }
 
-/// Collects `file:line:col: error:` diagnostics, each with optional notes.
+std::string formatNumber(double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+/// The closest of `candidates` to `word`, if it is close (a typo).
+std::string nearest(llvm::StringRef word, const std::set<std::string> &candidates) {
+  std::string best;
+  unsigned bestDistance = 3;
+  for (const std::string &c : candidates) {
+    unsigned d = llvm::StringRef(c).edit_distance(word);
+    if (d < bestDistance)
+      bestDistance = d, best = c;
+  }
+  return best;
+}
+
+/// Collects `file:line:col: error:` diagnostics, each with an optional note,
+/// and prints them in the order of the file.
 class Diagnostics {
 public:
   Diagnostics(std::string path, llvm::raw_ostream &os)
       : path(std::move(path)), os(os) {}
+  ~Diagnostics() {
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry &a, const Entry &b) {
+                       return std::pair(a.line, a.column) <
+                              std::pair(b.line, b.column);
+                     });
+    for (const Entry &e : entries) {
+      std::string where = path;
+      if (e.line)
+        where += ":" + std::to_string(e.line) + ":" + std::to_string(e.column);
+      os << where << ": error: " << e.message << "\n";
+      if (!e.note.empty())
+        os << where << ": note: " << e.note << "\n";
+    }
+  }
 
-  void error(const toml::source_region &where, const std::string &message,
-             const std::string &note = "") {
-    os << path << ":" << where.begin.line << ":" << where.begin.column
-       << ": error: " << message << "\n";
-    if (!note.empty())
-      os << path << ":" << where.begin.line << ":" << where.begin.column
-         << ": note: " << note << "\n";
-    ++count;
+  void error(const toml::source_region &where, std::string message,
+             std::string note) {
+    entries.push_back({where.begin.line, where.begin.column,
+                       std::move(message), std::move(note)});
   }
-  void error(const std::string &message, const std::string &note) {
-    os << path << ": error: " << message << "\n";
-    if (!note.empty())
-      os << path << ": note: " << note << "\n";
-    ++count;
+  /// An error about the whole file (no line).
+  void error(std::string message, std::string note) {
+    entries.push_back({0, 0, std::move(message), std::move(note)});
   }
-  bool failed() const { return count > 0; }
+  bool failed() const { return !entries.empty(); }
 
 private:
+  struct Entry {
+    uint32_t line, column;
+    std::string message, note;
+  };
   std::string path;
   llvm::raw_ostream &os;
-  int count = 0;
+  std::vector<Entry> entries;
 };
 
 /// Reads the keys of one section, checking each one's type and range, and
@@ -62,32 +104,38 @@ public:
   Section(Diagnostics &diag, const toml::table &table, std::string name)
       : diag(diag), table(table), name(std::move(name)) {}
 
-  void integer(const char *key, int64_t &out, int64_t min,
-               int64_t max = std::numeric_limits<int64_t>::max()) {
+  /// Reads an integer in [min, max]; the note on a wrong value shows `out`'s
+  /// current value (the default) as an example, and `rangeWhy` says where a
+  /// bound comes from. Returns false on a mistake.
+  bool integer(const char *key, int64_t &out, int64_t min, int64_t max,
+               const std::string &rangeWhy = "") {
     const toml::node *node = find(key);
     if (!node)
-      return;
-    if (!node->is_integer())
-      return wrongType(key, *node, "an integer");
+      return true;
+    if (!node->is_integer()) {
+      wrongType(key, *node, "an integer", std::to_string(out));
+      return false;
+    }
     int64_t value = *node->value<int64_t>();
-    if (value < min || value > max)
-      return diag.error(node->source(),
-                        qualified(key) + " is " + std::to_string(value) +
-                            ", outside its range",
-                        rangeNote(std::to_string(min),
-                                  max == std::numeric_limits<int64_t>::max()
-                                      ? ""
-                                      : std::to_string(max)));
+    if (value < min || value > max) {
+      diag.error(node->source(),
+                 qualified(key) + " is " + std::to_string(value) +
+                     ", outside its range",
+                 "use a value in [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "]" + rangeWhy);
+      return false;
+    }
     out = value;
+    return true;
   }
 
-  /// A number in [min, maxExclusive) (or [min, inf) when maxExclusive is inf).
+  /// A number in [min, maxExclusive) (or [min, inf)).
   void real(const char *key, double &out, double min, double maxExclusive) {
     const toml::node *node = find(key);
     if (!node)
       return;
     if (!node->is_number())
-      return wrongType(key, *node, "a number");
+      return wrongType(key, *node, "a number", formatNumber(out));
     double value = *node->value<double>();
     if (!(value >= min && value < maxExclusive))
       return diag.error(
@@ -105,7 +153,7 @@ public:
     if (!node)
       return;
     if (!node->is_boolean())
-      return wrongType(key, *node, "true or false");
+      return wrongType(key, *node, "true or false", out ? "true" : "false");
     out = *node->value<bool>();
   }
 
@@ -116,7 +164,9 @@ public:
     if (!node)
       return;
     if (!node->is_string())
-      return wrongType(key, *node, "a string");
+      return wrongType(key, *node, "a string",
+                       "\"" + (choices.empty() ? std::string("...")
+                                               : choices.front()) + "\"");
     std::string value = *node->value<std::string>();
     if (!choices.empty() &&
         std::find(choices.begin(), choices.end(), value) == choices.end()) {
@@ -131,31 +181,26 @@ public:
     out = value;
   }
 
-  /// The node of `key` if present, marking it as read.
+  /// The node of `key` if present, marking the key as known.
   const toml::node *find(const char *key) {
     known.insert(key);
     return table.get(key);
   }
-
-  bool has(const char *key) const { return table.contains(key); }
 
   /// Reports every key that no reader asked for, with the nearest known one.
   void rejectUnknownKeys() {
     for (auto &&[key, node] : table) {
       if (known.count(std::string(key.str())))
         continue;
-      std::string best;
-      unsigned bestDistance = 3; // suggest only close matches
-      for (const std::string &k : known) {
-        unsigned d = llvm::StringRef(k).edit_distance(key.str());
-        if (d < bestDistance)
-          bestDistance = d, best = k;
-      }
+      std::string best = nearest(key.str(), known);
+      // "[model]" for a section, "training.buckets[0]" for a bucket.
+      std::string where = llvm::StringRef(name).contains('[')
+                              ? name
+                              : "[" + name + "]";
       diag.error(key.source(),
-                 "unknown key '" + std::string(key.str()) + "' in [" + name +
-                     "]",
+                 "unknown key '" + std::string(key.str()) + "' in " + where,
                  best.empty() ? "see docs/model-description.md for the keys "
-                                "of [" + name + "]"
+                                "of " + where
                               : "did you mean '" + best + "'?");
     }
   }
@@ -163,25 +208,11 @@ public:
   std::string qualified(const char *key) const { return name + "." + key; }
 
 private:
-  void wrongType(const char *key, const toml::node &node, const char *want) {
+  void wrongType(const char *key, const toml::node &node, const char *want,
+                 const std::string &example) {
     diag.error(node.source(),
                qualified(key) + " must be " + want + ", not " + typeName(node),
-               "for example: " + std::string(key) + " = " + example(want));
-  }
-  static std::string example(const std::string &want) {
-    if (want == "an integer") return "512";
-    if (want == "a number") return "0.1";
-    if (want == "true or false") return "true";
-    return "\"...\"";
-  }
-  static std::string rangeNote(const std::string &min, const std::string &max) {
-    return max.empty() ? "use a value >= " + min
-                       : "use a value in [" + min + ", " + max + "]";
-  }
-  static std::string formatNumber(double v) {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%g", v);
-    return buf;
+               "for example: " + std::string(key) + " = " + example);
   }
 
   Diagnostics &diag;
@@ -190,17 +221,22 @@ private:
   std::set<std::string> known;
 };
 
+const toml::source_region &whereOf(const toml::table &table, const char *key) {
+  const toml::node *node = table.get(key);
+  return node ? node->source() : table.source();
+}
+
 void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
   Section s(diag, table, "model");
   const double inf = std::numeric_limits<double>::infinity();
-  s.integer("encoder_layers", m.encoderLayers, 1);
-  s.integer("decoder_layers", m.decoderLayers, 1);
-  s.integer("d_model", m.dModel, 1);
-  s.integer("d_ff", m.dFF, 1);
-  s.integer("heads", m.heads, 1);
-  bool explicitDk = s.has("d_k"), explicitDv = s.has("d_v");
-  s.integer("d_k", m.dK, 1);
-  s.integer("d_v", m.dV, 1);
+  s.integer("encoder_layers", m.encoderLayers, 1, kMaxLayers);
+  s.integer("decoder_layers", m.decoderLayers, 1, kMaxLayers);
+  bool dModelOk = s.integer("d_model", m.dModel, 1, kMaxWidth);
+  s.integer("d_ff", m.dFF, 1, kMaxWidth);
+  bool headsOk = s.integer("heads", m.heads, 1, kMaxWidth);
+  bool explicitDk = table.contains("d_k"), explicitDv = table.contains("d_v");
+  s.integer("d_k", m.dK, 1, kMaxWidth);
+  s.integer("d_v", m.dV, 1, kMaxWidth);
   s.real("dropout", m.dropout, 0.0, 1.0);
   s.real("attention_dropout", m.attentionDropout, 0.0, 1.0);
   s.real("relu_dropout", m.reluDropout, 0.0, 1.0);
@@ -210,24 +246,23 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
   s.string("positional_encoding", positions, {"sinusoid", "learned"});
   m.positionalEncoding = positions == "learned" ? PositionalEncoding::Learned
                                                 : PositionalEncoding::Sinusoid;
-  const toml::node *vocab = s.find("vocab_size");
-  if (!vocab)
+  if (!s.find("vocab_size"))
     diag.error(table.source(), "[model] has no vocab_size",
                "add vocab_size = N, the size of the shared vocabulary");
   else
-    s.integer("vocab_size", m.vocabSize, 2);
+    s.integer("vocab_size", m.vocabSize, 2, kMaxVocab);
   s.boolean("share_embeddings", m.shareEmbeddings);
   s.boolean("tie_output", m.tieOutput);
-  s.integer("max_length", m.maxLength, 1);
-  s.integer("pad_id", m.padId, 0);
-  s.integer("bos_id", m.bosId, 0);
-  s.integer("eos_id", m.eosId, 0);
+  s.integer("max_length", m.maxLength, 1, kMaxLength);
+  bool idsOk = s.integer("pad_id", m.padId, 0, kMaxVocab);
+  idsOk &= s.integer("bos_id", m.bosId, 0, kMaxVocab);
+  idsOk &= s.integer("eos_id", m.eosId, 0, kMaxVocab);
   s.rejectUnknownKeys();
 
   // Per-head sizes default to d_model / heads, which must then divide.
-  if ((!explicitDk || !explicitDv) && m.heads > 0 && m.dModel % m.heads != 0)
-    diag.error(table.get("heads") ? table.get("heads")->source()
-                                  : table.source(),
+  if ((!explicitDk || !explicitDv) && dModelOk && headsOk &&
+      m.dModel % m.heads != 0)
+    diag.error(whereOf(table, table.contains("heads") ? "heads" : "d_model"),
                "d_model " + std::to_string(m.dModel) +
                    " is not divisible by heads " + std::to_string(m.heads),
                "choose heads dividing d_model, or set d_k and d_v (the "
@@ -236,14 +271,26 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
     m.dK = m.dModel / m.heads;
   if (!explicitDv && m.dModel % m.heads == 0)
     m.dV = m.dModel / m.heads;
-  for (auto [key, id] : {std::pair{"pad_id", m.padId}, {"bos_id", m.bosId},
-                         {"eos_id", m.eosId}})
+
+  if (!idsOk)
+    return;
+  const std::pair<const char *, int64_t> ids[] = {
+      {"pad_id", m.padId}, {"bos_id", m.bosId}, {"eos_id", m.eosId}};
+  for (auto [key, id] : ids)
     if (m.vocabSize > 0 && id >= m.vocabSize)
-      diag.error(table.get(key) ? table.get(key)->source() : table.source(),
+      diag.error(whereOf(table, key),
                  std::string("model.") + key + " " + std::to_string(id) +
                      " is outside the vocabulary of " +
                      std::to_string(m.vocabSize) + " tokens",
                  "ids are in [0, vocab_size)");
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (ids[i].second == ids[j].second)
+        diag.error(whereOf(table, ids[i].first),
+                   std::string("model.") + ids[i].first + " " +
+                       std::to_string(ids[i].second) + " equals model." +
+                       ids[j].first,
+                   "padding, begin and end of sentence need distinct ids");
 }
 
 void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
@@ -263,7 +310,10 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
                std::string("for example: ") + example);
     return;
   }
-  for (const toml::node &item : *array) {
+  std::string lengthWhy =
+      " (up to model.max_length = " + std::to_string(model.maxLength) + ")";
+  for (size_t index = 0; index < array->size(); ++index) {
+    const toml::node &item = *array->get(index);
     const toml::table *table = item.as_table();
     if (!table) {
       diag.error(item.source(),
@@ -271,16 +321,32 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
                  std::string("for example: ") + example);
       continue;
     }
-    Section b(diag, *table, "training.buckets");
+    std::string name = "training.buckets[" + std::to_string(index) + "]";
+    Section b(diag, *table, name);
     Bucket bucket;
+    bool complete = true;
     for (const char *key : {"batch", "source_length", "target_length"})
-      if (!table->contains(key))
-        diag.error(item.source(), std::string("a bucket has no ") + key,
+      if (!table->contains(key)) {
+        diag.error(item.source(), name + " has no " + key,
                    std::string("for example: ") + example);
-    b.integer("batch", bucket.batch, 1);
-    b.integer("source_length", bucket.sourceLength, 1, model.maxLength);
-    b.integer("target_length", bucket.targetLength, 1, model.maxLength);
+        complete = false;
+      }
+    complete &= b.integer("batch", bucket.batch, 1, kMaxLength);
+    complete &= b.integer("source_length", bucket.sourceLength, 1,
+                          model.maxLength, lengthWhy);
+    complete &= b.integer("target_length", bucket.targetLength, 1,
+                          model.maxLength, lengthWhy);
     b.rejectUnknownKeys();
+    if (!complete)
+      continue;
+    for (size_t other = 0; other < buckets.size(); ++other)
+      if (buckets[other].batch == bucket.batch &&
+          buckets[other].sourceLength == bucket.sourceLength &&
+          buckets[other].targetLength == bucket.targetLength)
+        diag.error(item.source(),
+                   name + " repeats an earlier bucket with the same batch, "
+                          "source_length and target_length",
+                   "remove one of them");
     buckets.push_back(bucket);
   }
 }
@@ -289,16 +355,17 @@ void readTraining(Diagnostics &diag, const toml::table &table,
                   const ModelConfig &model, TrainingConfig &t) {
   Section s(diag, table, "training");
   const double inf = std::numeric_limits<double>::infinity();
-  s.integer("steps", t.steps, 1);
+  s.integer("steps", t.steps, 1, std::numeric_limits<int32_t>::max());
   readBuckets(diag, s, table, model, t.buckets);
   s.real("adam_beta1", t.adamBeta1, 0.0, 1.0);
   s.real("adam_beta2", t.adamBeta2, 0.0, 1.0);
   s.real("adam_epsilon", t.adamEpsilon, 0.0, inf);
-  s.integer("warmup_steps", t.warmupSteps, 1);
+  s.integer("warmup_steps", t.warmupSteps, 1,
+            std::numeric_limits<int32_t>::max());
   s.real("learning_rate_scale", t.learningRateScale, 0.0, inf);
   s.real("gradient_clip", t.gradientClip, 0.0, inf);
-  s.integer("accumulation_steps", t.accumulationSteps, 1);
-  s.integer("seed", t.seed, 0);
+  s.integer("accumulation_steps", t.accumulationSteps, 1, 1024);
+  s.integer("seed", t.seed, 0, std::numeric_limits<int64_t>::max());
   s.rejectUnknownKeys();
 }
 
@@ -319,46 +386,64 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 std::optional<ModelDescription> readModelDescription(const std::string &path,
                                                      llvm::raw_ostream &errors) {
   Diagnostics diag(path, errors);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    diag.error("cannot read: it is a directory",
+               "give the path of a model description (.toml) file");
+    return std::nullopt;
+  }
+  if (!std::ifstream(path)) {
+    diag.error(std::string("cannot open: ") + std::strerror(errno),
+               "see models/ for the shipped descriptions");
+    return std::nullopt;
+  }
   toml::table root;
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error &e) {
-    if (!e.source().begin) // the file could not be read at all
-      diag.error(std::string(e.description()), "");
-    else
-      diag.error(e.source(), std::string(e.description()),
-                 "the file must be TOML; see docs/model-description.md");
+    diag.error(e.source(), "invalid TOML: " + std::string(e.description()),
+               "see docs/model-description.md for the format");
     return std::nullopt;
   }
-  ModelDescription description;
-  description.path = path;
 
-  for (auto &&[key, node] : root)
-    if (key.str() != "model" && key.str() != "training" && key.str() != "data")
-      diag.error(key.source(),
-                 "unknown section or key '" + std::string(key.str()) +
-                     "' at the top level",
-                 "a description has the sections [model], [training] and "
-                 "[data]");
-
-  const char *required[] = {"model", "training"};
-  for (const char *name : required)
-    if (!root.contains(name) || !root.get(name)->is_table())
+  const std::set<std::string> sections = {"model", "training", "data"};
+  std::set<std::string> misspelt; // sections named by a near-miss key
+  for (auto &&[key, node] : root) {
+    if (sections.count(std::string(key.str())))
+      continue;
+    std::string best = nearest(key.str(), sections);
+    if (!best.empty() && !root.contains(best))
+      misspelt.insert(best);
+    diag.error(key.source(),
+               "unknown section or key '" + std::string(key.str()) +
+                   "' at the top level",
+               best.empty() ? "a description has the sections [model], "
+                              "[training] and [data]"
+                            : "did you mean [" + best + "]?");
+  }
+  for (const char *name : {"model", "training", "data"}) {
+    const toml::node *node = root.get(name);
+    if (node && !node->is_table())
+      diag.error(node->source(),
+                 std::string(name) + " must be a section [" + name +
+                     "], not " + typeName(*node),
+                 std::string("write [") + name + "] on its own line, then "
+                 "its keys; see models/tiny.toml");
+    else if (!node && std::string(name) != "data" && !misspelt.count(name))
       diag.error("missing section [" + std::string(name) + "]",
                  std::string("add [") + name +
                      "]; see models/transformer_base.toml for an example");
+  }
   if (diag.failed())
     return std::nullopt;
 
+  ModelDescription description;
+  description.path = path;
   readModel(diag, *root.get("model")->as_table(), description.model);
   readTraining(diag, *root.get("training")->as_table(), description.model,
                description.training);
-  if (const toml::node *data = root.get("data")) {
-    if (const toml::table *table = data->as_table())
-      readData(diag, *table, description.data);
-    else
-      diag.error(data->source(), "data must be a section [data]", "");
-  }
+  if (const toml::table *data = root["data"].as_table())
+    readData(diag, *data, description.data);
   if (diag.failed())
     return std::nullopt;
   return description;

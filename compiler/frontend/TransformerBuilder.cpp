@@ -19,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <cmath>
+#include <set>
 
 using namespace mlir;
 
@@ -319,6 +320,7 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
   };
   Type rngType = RankedTensorType::get({2}, b.getI64Type());
 
+  std::set<std::pair<int64_t, int64_t>> encoders; // one @encode per (B, S)
   for (const Bucket &bucket : description.training.buckets) {
     int64_t B = bucket.batch, S = bucket.sourceLength, T = bucket.targetLength;
     std::string suffix = "_" + std::to_string(B) + "x" + std::to_string(S);
@@ -340,7 +342,7 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       auto [loss, tokens] = g.loss(g.logits(y), args[2]);
       func::ReturnOp::create(b, loc, ValueRange{loss, tokens});
     }
-    {
+    if (encoders.insert({B, S}).second) {
       func::FuncOp fn =
           createFunction(b, loc, "encode" + suffix, params,
                          {{"source_ids", ids(B, S)}}, {f32({B, S, m.dModel})});
