@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <cmath>
 
@@ -215,12 +216,20 @@ struct BuildTrainStepPass
         }
         operands[data[d]] = value;
       }
-      auto call = func::CallOp::create(b, loc, grad, operands);
-      lossSum = micro ? a.add(lossSum, call.getResult(0)) : call.getResult(0);
-      tokenSum = micro ? a.add(tokenSum, call.getResult(1)) : call.getResult(1);
+      // The gradient function's body, inlined, so that the fusion passes
+      // see the whole step.
+      IRMapping mapping;
+      Block &gradBody = grad.getBody().front();
+      mapping.map(gradBody.getArguments(), operands);
+      for (Operation &op : gradBody.without_terminator())
+        b.clone(op, mapping);
+      SmallVector<Value> out;
+      for (Value v : gradBody.getTerminator()->getOperands())
+        out.push_back(mapping.lookup(v));
+      lossSum = micro ? a.add(lossSum, out[0]) : out[0];
+      tokenSum = micro ? a.add(tokenSum, out[1]) : out[1];
       for (size_t p = 0; p < n; ++p)
-        gradSums[p] = micro ? a.add(gradSums[p], call.getResult(2 + p))
-                            : call.getResult(2 + p);
+        gradSums[p] = micro ? a.add(gradSums[p], out[2 + p]) : out[2 + p];
     }
 
     // 2. Per-token mean, then optional global-norm clipping.

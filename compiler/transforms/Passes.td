@@ -60,7 +60,7 @@ def TcBuildTrainStep : Pass<"tc-build-train-step", "mlir::ModuleOp"> {
     `@train_step_<bucket>` (for `@forward_<bucket>_grad`; otherwise
     `@<name>_train_step`) that runs one optimizer step:
 
-    1. the gradient function on each of `accumulation-steps` micro-batches
+    1. the gradient function, inlined, on each of `accumulation-steps` micro-batches
        (data inputs get a leading dimension of that size when it is > 1;
        micro-batch i draws dropout masks at RNG step `step * k + i`),
        summing losses, token counts and gradients;

@@ -1,22 +1,29 @@
 // RUN: tc-opt %s --tc-autodiff --tc-build-train-step="d-model=4 warmup-steps=10 accumulation-steps=2 gradient-clip=1.0" | FileCheck %s
 // RUN: tc-opt %s --tc-autodiff --tc-build-train-step | FileCheck %s --check-prefix=ONE
 
-// Two micro-batches: data inputs gain a leading [2], the second draws its
-// dropout masks at RNG step 2 * step + 1; losses, tokens and gradients sum.
+// Two micro-batches: data inputs gain a leading [2], the gradient function is
+// inlined once per micro-batch, and the second draws its dropout masks at RNG
+// step 2 * step + 1; losses, tokens and gradients sum.
 // CHECK-LABEL: func.func @train_step_2(
 // CHECK-SAME: %[[W:.*]]: tensor<3xf32> {tc.init = #tc.init<zeros>, tc.param = "w"}, %[[M:.*]]: tensor<3xf32> {tc.input = "adam_m.w"}, %[[V:.*]]: tensor<3xf32> {tc.input = "adam_v.w"}, %[[X:.*]]: tensor<2x2x3xf32> {tc.input = "x"}, %[[RNG:.*]]: tensor<2xi64> {tc.input = "rng"})
 // CHECK-SAME: -> (tensor<3xf32> {tc.output = "param.w"}, tensor<3xf32> {tc.output = "adam_m.w"}, tensor<3xf32> {tc.output = "adam_v.w"}, tensor<f32> {tc.output = "loss"}, tensor<i32> {tc.output = "tokens"}, tensor<f32> {tc.output = "learning_rate"})
-// CHECK:      tc.slice %[[X]] offsets = [0, 0, 0]
-// CHECK:      %[[G0:.*]]:3 = call @forward_2_grad(
-// CHECK:      tc.slice %[[X]] offsets = [1, 0, 0]
+// CHECK:      %[[S0:.*]] = tc.slice %[[X]] offsets = [0, 0, 0]
+// CHECK:      %[[X0:.*]] = tc.reshape %[[S0]]
+// CHECK:      tc.mul %[[X0]], %[[W]]
+// CHECK:      %[[L0:.*]] = tc.reduce_sum {{.*}} axes = [0, 1]
+// CHECK:      %[[N0:.*]] = tc.constant dense<6> : tensor<i32>
+// CHECK:      %[[G0:.*]] = tc.reduce_sum {{.*}} axes = [0] : tensor<2x3xf32> -> tensor<3xf32>
+// CHECK:      %[[S1:.*]] = tc.slice %[[X]] offsets = [1, 0, 0]
 // CHECK:      %[[OFF:.*]] = tc.constant dense<[0, 1]> : tensor<2xi64>
 // CHECK-NEXT: %[[K:.*]] = tc.constant dense<[1, 2]> : tensor<2xi64>
 // CHECK-NEXT: %[[SK:.*]] = tc.mul %[[RNG]], %[[K]]
-// CHECK-NEXT: %[[RNG1:.*]] = tc.add %[[SK]], %[[OFF]]
-// CHECK-NEXT: %[[G1:.*]]:3 = call @forward_2_grad(%[[W]], %{{.*}}, %[[RNG1]])
-// CHECK-NEXT: %[[LOSS:.*]] = tc.add %[[G0]]#0, %[[G1]]#0
-// CHECK-NEXT: %[[TOKENS:.*]] = tc.add %[[G0]]#1, %[[G1]]#1 : tensor<i32>
-// CHECK-NEXT: tc.add %[[G0]]#2, %[[G1]]#2 : tensor<3xf32>
+// CHECK-NEXT: tc.add %[[SK]], %[[OFF]]
+// CHECK:      %[[L1:.*]] = tc.reduce_sum {{.*}} axes = [0, 1]
+// CHECK:      %[[N1:.*]] = tc.constant dense<6> : tensor<i32>
+// CHECK:      %[[G1:.*]] = tc.reduce_sum {{.*}} axes = [0] : tensor<2x3xf32> -> tensor<3xf32>
+// CHECK-NEXT: %[[LOSS:.*]] = tc.add %[[L0]], %[[L1]]
+// CHECK-NEXT: %[[TOKENS:.*]] = tc.add %[[N0]], %[[N1]] : tensor<i32>
+// CHECK-NEXT: tc.add %[[G0]], %[[G1]] : tensor<3xf32>
 // Per-token mean, then clipping to norm 1: min(1, 1 / (norm + 1e-6)).
 // CHECK:      tc.convert %[[TOKENS]] : tensor<i32> -> tensor<f32>
 // CHECK:      tc.sqrt
@@ -36,12 +43,12 @@
 // CHECK:      %[[NEW:.*]] = tc.sub %[[W]],
 // CHECK-NEXT: return %[[NEW]], %{{.*}}, %{{.*}}, %[[LOSS]], %[[TOKENS]], %[[LR]]
 
-// Without accumulation the data keeps its shape and the grad function is
-// called once with the RNG state as given; no clipping.
+// Without accumulation the data keeps its shape and the gradient function is
+// inlined once; no clipping.
 // ONE-LABEL: func.func @train_step_2(
-// ONE-SAME:  %{{.*}}: tensor<2x3xf32> {tc.input = "x"}, %[[RNG:.*]]: tensor<2xi64> {tc.input = "rng"})
-// ONE:       call @forward_2_grad(%{{.*}}, %{{.*}}, %[[RNG]])
-// ONE-NOT:   call
+// ONE-SAME:  %[[W:arg[0-9]+]]: tensor<3xf32> {{.*}}, %[[X:arg[0-9]+]]: tensor<2x3xf32> {tc.input = "x"}, %{{.*}}: tensor<2xi64> {tc.input = "rng"})
+// ONE-NEXT:  tc.mul %[[X]], %[[W]]
+// ONE-NOT:   tc.slice %[[X]]
 // ONE-NOT:   tc.sqrt {{.*}} : tensor<f32>
 // ONE:       return
 func.func @forward_2(%w: tensor<3xf32> {tc.param = "w", tc.init = #tc.init<zeros>},
