@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/analysis/KernelCount.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/Pipeline.h"
@@ -72,12 +73,19 @@ static llvm::json::Array paramTable(ModuleOp module) {
   return table;
 }
 
+static llvm::json::Object kernelsJson(const tc::KernelCount &count) {
+  return llvm::json::Object{{"generated", count.generated},
+                            {"gemm", count.gemm}};
+}
+
 static llvm::json::Object statistics(ModuleOp module) {
   llvm::json::Array params = paramTable(module);
   int64_t scalars = 0;
   for (const llvm::json::Value &p : params)
     scalars += *p.getAsObject()->getInteger("elements");
-  llvm::json::Object functions; // name -> {"ops": {op name -> count}}
+  // name -> {"ops": {op name -> count}, "kernels": ..., "non_gemm_bytes": ...}
+  llvm::json::Object functions;
+  std::optional<tc::KernelCount> firstStep; // of the first bucket
   for (func::FuncOp function : module.getOps<func::FuncOp>()) {
     std::map<std::string, int64_t> counts;
     function.walk([&](Operation *op) {
@@ -87,11 +95,22 @@ static llvm::json::Object statistics(ModuleOp module) {
     llvm::json::Object ops;
     for (auto &[name, count] : counts)
       ops[name] = count;
-    functions[function.getSymName()] = llvm::json::Object{{"ops", std::move(ops)}};
+    tc::KernelCount kernels = tc::countKernels(function);
+    functions[function.getSymName()] = llvm::json::Object{
+        {"ops", std::move(ops)},
+        {"kernels", kernelsJson(kernels)},
+        {"non_gemm_bytes", kernels.nonGemmBytes}};
+    if (!firstStep && function.getSymName().starts_with("train_step"))
+      firstStep = kernels;
   }
-  return llvm::json::Object{{"params", scalars},
-                            {"param_tensors", int64_t(params.size())},
-                            {"functions", std::move(functions)}};
+  llvm::json::Object stats{{"params", scalars},
+                           {"param_tensors", int64_t(params.size())},
+                           {"functions", std::move(functions)}};
+  if (firstStep) { // one training step of the first bucket
+    stats["kernels"] = kernelsJson(*firstStep);
+    stats["non_gemm_bytes"] = firstStep->nonGemmBytes;
+  }
+  return stats;
 }
 
 int main(int argc, char **argv) {
@@ -104,7 +123,9 @@ int main(int argc, char **argv) {
   cl::opt<bool> stats(
       "stats",
       cl::desc("Print one JSON object of statistics on stdout instead of IR: "
-               "params (scalar count), param_tensors, op counts per function"),
+               "params (scalar count), param_tensors, per function the op "
+               "counts, kernels (generated, gemm) and non_gemm_bytes, and "
+               "those of the first bucket's training step"),
       cl::cat(category));
   cl::ParseCommandLineOptions(
       argc, argv,

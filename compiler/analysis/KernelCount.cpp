@@ -1,0 +1,76 @@
+//===- KernelCount.cpp - how many kernels a function becomes ---------------===//
+
+#include "compiler/analysis/KernelCount.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace tc {
+
+namespace {
+
+int64_t bytesOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return 0;
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
+}
+
+/// A slice that is one contiguous run of its input: after the first
+/// dimension it cuts, every dimension is whole, and before it every result
+/// dimension is 1.
+bool isContiguousSlice(SliceOp slice) {
+  ArrayRef<int64_t> in = slice.getInput().getType().getShape();
+  ArrayRef<int64_t> out = slice.getResult().getType().getShape();
+  size_t d = 0;
+  while (d < in.size() && out[d] == 1 && in[d] != 1)
+    ++d; // leading single rows
+  if (d < in.size() && out[d] != in[d])
+    ++d; // the one dimension cut in a range
+  for (; d < in.size(); ++d)
+    if (out[d] != in[d])
+      return false;
+  return true;
+}
+
+} // namespace
+
+KernelKind kernelKindOf(Operation *op) {
+  return TypeSwitch<Operation *, KernelKind>(op)
+      .Case<ConstantOp, ReshapeOp, func::ReturnOp>(
+          [](auto) { return KernelKind::None; })
+      .Case<SliceOp>([](SliceOp s) {
+        return isContiguousSlice(s) ? KernelKind::None : KernelKind::Generated;
+      })
+      .Case<MatmulOp>([](auto) { return KernelKind::Gemm; })
+      .Default([](Operation *o) {
+        return isa<TcDialect>(o->getDialect()) ? KernelKind::Generated
+                                               : KernelKind::None;
+      });
+}
+
+KernelCount countKernels(func::FuncOp function) {
+  KernelCount count;
+  for (Operation &op : function.getBody().front()) {
+    switch (kernelKindOf(&op)) {
+    case KernelKind::None:
+      break;
+    case KernelKind::Gemm:
+      ++count.gemm;
+      break;
+    case KernelKind::Generated:
+      ++count.generated;
+      for (Value v : op.getOperands())
+        count.nonGemmBytes += bytesOf(v);
+      for (Value v : op.getResults())
+        count.nonGemmBytes += bytesOf(v);
+      break;
+    }
+  }
+  return count;
+}
+
+} // namespace tc

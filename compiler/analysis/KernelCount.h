@@ -1,0 +1,39 @@
+//===- KernelCount.h - how many kernels a function becomes, and their traffic -===//
+//
+// The cost model behind `tc-compile --stats`: every op of a function becomes a
+// library GEMM call, one generated kernel, or nothing (a view). The bytes that
+// generated kernels read and write measure the memory traffic fusion removes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_ANALYSIS_KERNELCOUNT_H
+#define TC_COMPILER_ANALYSIS_KERNELCOUNT_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <cstdint>
+
+namespace tc {
+
+enum class KernelKind {
+  None,      ///< a view or a constant: no kernel, no traffic
+  Gemm,      ///< a library GEMM (matmul, with a fused epilogue if any)
+  Generated, ///< one generated kernel
+};
+
+/// What `op` becomes.
+KernelKind kernelKindOf(mlir::Operation *op);
+
+struct KernelCount {
+  int64_t generated = 0;
+  int64_t gemm = 0;
+  /// Bytes read and written by the generated kernels: each operand and result
+  /// once, at its own size.
+  int64_t nonGemmBytes = 0;
+};
+
+KernelCount countKernels(mlir::func::FuncOp function);
+
+} // namespace tc
+
+#endif // TC_COMPILER_ANALYSIS_KERNELCOUNT_H
