@@ -100,6 +100,8 @@ public:
                                      const std::vector<Tensor> &args);
 
 private:
+  FailureOr<std::vector<Tensor>> runBlock(Block &body,
+                                          const std::vector<Tensor> &args);
   const Tensor &get(Value v) { return values.at(v); }
   /// Evaluates one op, binding its results; fails with a diagnostic.
   LogicalResult step(Operation *op);
@@ -144,16 +146,23 @@ FailureOr<std::vector<Tensor>> Frame::run(func::FuncOp function,
   if (function.isExternal())
     return function.emitError() << "@" << function.getSymName()
                                 << " has no body to interpret";
-  Block &body = function.getBody().front();
-  for (auto [arg, value] : llvm::zip(body.getArguments(), args)) {
+  std::vector<Tensor> held;
+  for (auto [arg, value] : llvm::zip(function.getArguments(), args)) {
     Tensor t = value;
     if (t.dtype != *dtypeOf(cast<RankedTensorType>(arg.getType()).getElementType())) {
       t.dtype = DType::BF16; // given as f32, held as bf16
       for (double &x : t.floats)
         x = roundTo(DType::BF16, x);
     }
-    values[arg] = std::move(t);
+    held.push_back(std::move(t));
   }
+  return runBlock(function.getBody().front(), held);
+}
+
+FailureOr<std::vector<Tensor>> Frame::runBlock(Block &body,
+                                               const std::vector<Tensor> &args) {
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    values[arg] = value;
   for (Operation &op : body.without_terminator())
     if (failed(step(&op)))
       return failure();
@@ -288,6 +297,37 @@ LogicalResult Frame::step(Operation *op) {
         for (Value v : c.getInputs())
           inputs.push_back(&get(v));
         return bind(ref::concat(inputs, c.getAxis()));
+      })
+      .Case<AdamOp>([&](AdamOp adam) {
+        auto all = [&](OperandRange range) {
+          std::vector<const Tensor *> tensors;
+          for (Value v : range)
+            tensors.push_back(&get(v));
+          return tensors;
+        };
+        ref::AdamStep step{adam.getBeta1().convertToDouble(),
+                           adam.getBeta2().convertToDouble(),
+                           adam.getEpsilon().convertToDouble(),
+                           get(adam.getStepSize()).get(0),
+                           get(adam.getRsqrtCorrection2()).get(0)};
+        std::vector<Tensor> out =
+            ref::adam(step, all(adam.getParams()), all(adam.getGrads()),
+                      all(adam.getFirstMoments()), all(adam.getSecondMoments()));
+        for (auto [result, value] : llvm::zip(adam.getResults(), out))
+          values[result] = std::move(value);
+        return success();
+      })
+      .Case<FusedOp>([&](FusedOp fused) -> LogicalResult {
+        std::vector<Tensor> args;
+        for (Value v : fused.getInputs())
+          args.push_back(get(v));
+        FailureOr<std::vector<Tensor>> results =
+            Frame().runBlock(fused.getBody().front(), args);
+        if (failed(results))
+          return failure();
+        for (auto [result, value] : llvm::zip(fused.getResults(), *results))
+          values[result] = std::move(value);
+        return success();
       })
       .Case<func::CallOp>([&](func::CallOp call) -> LogicalResult {
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(

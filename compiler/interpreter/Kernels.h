@@ -61,6 +61,19 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
                      int64_t vocab);
 
+// Fused optimizer (OptimizerKernels.cpp).
+struct AdamStep {
+  double beta1, beta2, epsilon;
+  double stepSize;         ///< lr / (1 - beta1^t)
+  double rsqrtCorrection2; ///< 1 / sqrt(1 - beta2^t)
+};
+/// The new parameters, then first moments, then second moments.
+std::vector<Tensor> adam(const AdamStep &step,
+                         const std::vector<const Tensor *> &params,
+                         const std::vector<const Tensor *> &grads,
+                         const std::vector<const Tensor *> &firstMoments,
+                         const std::vector<const Tensor *> &secondMoments);
+
 // Matrix product (MatmulKernel.cpp).
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, bool transposeLhs,
               bool transposeRhs, const Shape &resultShape);

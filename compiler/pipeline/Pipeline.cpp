@@ -3,10 +3,39 @@
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 namespace tc {
 
+const std::vector<std::string> &fusionNames() {
+  static const std::vector<std::string> names = {"adam", "elementwise"};
+  return names;
+}
+
+std::optional<std::set<std::string>> parseFusions(const std::string &spec,
+                                                  std::string &error) {
+  const std::vector<std::string> &known = fusionNames();
+  if (spec == "all")
+    return std::set<std::string>(known.begin(), known.end());
+  std::set<std::string> chosen;
+  if (spec == "none")
+    return chosen;
+  for (llvm::StringRef name : llvm::split(spec, ',')) {
+    name = name.trim();
+    name.consume_front("tc-fuse-");
+    if (llvm::find(known, name.str()) == known.end()) {
+      error = "unknown fusion '" + name.str() + "'; use none, all, or a comma "
+              "list of " + llvm::join(known, ", ");
+      return std::nullopt;
+    }
+    chosen.insert(name.str());
+  }
+  return chosen;
+}
+
 void addTrainingPipeline(mlir::OpPassManager &pm,
-                         const ModelDescription &description) {
+                         const ModelDescription &description,
+                         const std::set<std::string> &fusions) {
   const ModelConfig &m = description.model;
   const TrainingConfig &t = description.training;
   pm.addPass(createTcAutodiff());
@@ -20,6 +49,10 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
   step.gradientClip = t.gradientClip;
   step.accumulationSteps = t.accumulationSteps;
   pm.addPass(createTcBuildTrainStep(step));
+  if (fusions.count("adam"))
+    pm.addPass(createTcFuseAdam());
+  if (fusions.count("elementwise"))
+    pm.addPass(createTcFuseElementwise());
 }
 
 } // namespace tc

@@ -7,12 +7,27 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <optional>
+#include <set>
+#include <string>
+
 namespace tc {
 
+/// The fusion passes by their short names (`--fusion=adam,elementwise`), in
+/// the order the pipeline runs them.
+const std::vector<std::string> &fusionNames();
+
+/// Parses `none`, `all` or a comma list of fusion names (short, or the pass
+/// name such as `tc-fuse-adam`). On a mistake, returns nullopt and says why.
+std::optional<std::set<std::string>> parseFusions(const std::string &spec,
+                                                  std::string &error);
+
 /// Adds the passes that turn the frontend's graph into training steps:
-/// tc-autodiff, then tc-build-train-step configured from the description.
+/// the forward fusions, tc-autodiff, tc-build-train-step configured from the
+/// description, then the fusions of the whole step.
 void addTrainingPipeline(mlir::OpPassManager &pm,
-                         const ModelDescription &description);
+                         const ModelDescription &description,
+                         const std::set<std::string> &fusions);
 
 } // namespace tc
 

@@ -1,6 +1,7 @@
 //===- Autodiff.cpp - tc-autodiff: reverse-mode gradient functions --------===//
 
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -33,17 +34,6 @@ bool isLossFunction(func::FuncOp f) {
     if (f.getArgAttr(i, kParamAttrName))
       return true;
   return false;
-}
-
-/// Removes every op of `block` whose results nothing uses (last to first, so
-/// chains of dead ops go too).
-void eraseDeadOps(Block &block) {
-  SmallVector<Operation *> ops;
-  for (Operation &op : block.without_terminator())
-    ops.push_back(&op);
-  for (Operation *op : llvm::reverse(ops))
-    if (isOpTriviallyDead(op))
-      op->erase();
 }
 
 /// Builds @<f>_grad next to `f`; fails with a diagnostic at an op that has no

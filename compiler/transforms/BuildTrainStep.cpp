@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
 #include "dialects/tc/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
@@ -25,8 +26,6 @@ using namespace mlir;
 using namespace tc;
 
 namespace {
-
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 /// Builds tc ops with result types inferred by broadcasting.
 struct Arith {

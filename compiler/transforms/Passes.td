@@ -99,4 +99,39 @@ def TcBuildTrainStep : Pass<"tc-build-train-step", "mlir::ModuleOp"> {
   ];
 }
 
+def TcFuseAdam : Pass<"tc-fuse-adam", "mlir::ModuleOp"> {
+  let summary = "Fuses the per-parameter Adam updates into one multi-tensor op";
+  let description = [{
+    Matches, for each parameter, the chain tc-build-train-step emits
+
+    ```
+    m' = m * b1 + g * (1 - b1)
+    v' = v * b2 + g * g * (1 - b2)
+    p' = p - m' / (sqrt(v') * c2 + eps) * step_size
+    ```
+
+    and replaces all of them (those sharing b1, b2, eps, step_size and c2)
+    with one `tc.adam`: one kernel reading p, g, m, v and writing p', m', v'
+    once, instead of about a dozen kernels per parameter. Chains that differ
+    in shape from this are left untouched.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
+def TcFuseElementwise : Pass<"tc-fuse-elementwise", "mlir::ModuleOp"> {
+  let summary = "Groups producer-consumer chains of elementwise ops into "
+                "tc.fused kernels";
+  let description = [{
+    Walks the function in order and adds an elementwise op (arithmetic,
+    unary functions, compare, select, convert, dropout, broadcast_to) to the
+    group of a producer of one of its operands when they compute the same
+    shape and every other operand is a constant, already in the group, or
+    defined before the group starts. Each group of two or more ops becomes a
+    `tc.fused` op placed where the group starts: one kernel that reads each
+    input once and writes only the values used outside the group. Ops of
+    other kinds (GEMMs, reductions, the fused row-wise ops) are left alone.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

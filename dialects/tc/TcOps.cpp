@@ -347,6 +347,55 @@ LogicalResult EmbeddingGradOp::verify() {
   return success();
 }
 
+LogicalResult AdamOp::verify() {
+  size_t n = getParams().size();
+  if (getGrads().size() != n || getFirstMoments().size() != n ||
+      getSecondMoments().size() != n || getNewParams().size() != n ||
+      getNewFirstMoments().size() != n || getNewSecondMoments().size() != n)
+    return emitOpError() << "needs as many gradients, moments and results as "
+                            "parameters ("
+                         << n << ")";
+  for (size_t i = 0; i < n; ++i) {
+    Type type = getParams()[i].getType();
+    for (Value v : {Value(getGrads()[i]), Value(getFirstMoments()[i]),
+                    Value(getSecondMoments()[i]), Value(getNewParams()[i]),
+                    Value(getNewFirstMoments()[i]),
+                    Value(getNewSecondMoments()[i])})
+      if (v.getType() != type)
+        return emitOpError() << "parameter #" << i << " has type " << type
+                             << " but its gradient, moments or results have "
+                             << v.getType();
+  }
+  if (!shapeOf(getStepSize()).empty() ||
+      !shapeOf(getRsqrtCorrection2()).empty())
+    return emitOpError() << "step_size and rsqrt_correction2 must be rank 0";
+  return success();
+}
+
+LogicalResult FusedOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << body.getNumArguments()
+                         << " arguments for " << getInputs().size()
+                         << " inputs";
+  for (auto [arg, input] : llvm::zip(body.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError() << "body argument " << arg.getType()
+                           << " does not match input " << input.getType();
+  Operation *yield = body.getTerminator();
+  if (yield->getOperandTypes() != getResultTypes())
+    return emitOpError() << "yields " << yield->getNumOperands()
+                         << " values whose types differ from the results";
+  for (Operation &op : body.without_terminator())
+    if (!isa<TcDialect>(op.getDialect()) || op.getNumRegions() != 0)
+      return emitOpError() << "body may hold only tc ops without regions, "
+                              "found '"
+                           << op.getName() << "'";
+  return success();
+}
+
+RegionKind FusedOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
+
 // The generated op classes call verifyBroadcastingOp and verifyReduceOp.
 #define GET_OP_CLASSES
 #include "dialects/tc/TcOps.cpp.inc"

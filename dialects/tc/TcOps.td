@@ -586,4 +586,6 @@ def Tc_EmbeddingGradOp : Tc_Op<"embedding_grad",
   let hasVerifier = 1;
 }
 
+include "TcFusedOps.td"
+
 #endif // TC_OPS_TD

@@ -13,6 +13,7 @@
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
+#include "compiler/pipeline/IRDump.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "dialects/tc/TcDialect.h"
 
@@ -46,6 +47,18 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Params, "params",
                           "the parameters as JSON: name, shape, initializer")),
     cl::cat(category));
+static cl::opt<std::string> fusion(
+    "fusion",
+    cl::desc("Fusion passes to run: all (default), none, or a comma list of "
+             "adam, elementwise (for A/B comparisons)"),
+    cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
+static cl::opt<std::string> dumpIR(
+    "dump-ir",
+    cl::desc("Write the IR after the frontend and after every pass into DIR, "
+             "one numbered file per pass (00-frontend.mlir, 01-tc-autodiff.mlir, "
+             "...)"),
+    cl::value_desc("DIR"), cl::cat(category));
+
 enum ExitCode { kSuccess = 0, kBadInput = 2 };
 
 /// The parameters (taken from the first function: every function has the
@@ -146,9 +159,22 @@ int main(int argc, char **argv) {
         tc::readModelDescription(inputFile, llvm::errs());
     if (!description)
       return kBadInput;
+    std::string error;
+    std::optional<std::set<std::string>> fusions =
+        tc::parseFusions(fusion, error);
+    if (!fusions) {
+      llvm::errs() << "tc-compile: error: --fusion=" << fusion << ": " << error
+                   << "\n";
+      return kBadInput;
+    }
     module = tc::buildTransformer(context, *description);
     PassManager pm(&context);
-    tc::addTrainingPipeline(pm, *description);
+    tc::addTrainingPipeline(pm, *description, *fusions);
+    if (!dumpIR.empty() &&
+        !tc::enableIRDump(pm, *module, dumpIR, "frontend", error)) {
+      llvm::errs() << "tc-compile: error: --dump-ir: " << error << "\n";
+      return kBadInput;
+    }
     if (failed(verify(*module)) || failed(pm.run(*module))) {
       llvm::errs() << inputFile << ": internal error: the compiler built an "
                    << "invalid graph (see above); please report it\n";

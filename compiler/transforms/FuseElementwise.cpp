@@ -1,0 +1,137 @@
+//===- FuseElementwise.cpp - tc-fuse-elementwise: chains -> tc.fused ------===//
+
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tc {
+#define GEN_PASS_DEF_TCFUSEELEMENTWISE
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+/// Ops whose every result element depends only on the same (or broadcast)
+/// element of each operand.
+bool isElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
+             SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
+             DropoutOp, BroadcastToOp>(op);
+}
+
+bool isSplatConstant(Value v) {
+  auto constant = v.getDefiningOp<ConstantOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  return dense && dense.isSplat();
+}
+
+struct Group {
+  SmallVector<Operation *> ops;
+  llvm::SmallPtrSet<Operation *, 16> members;
+  ArrayRef<int64_t> shape;
+};
+
+/// Whether `value` can feed an op joining `group`: made inside it, a splat
+/// constant (cloned into the kernel), or available where the group starts.
+bool availableTo(const Group &group, Value value) {
+  Operation *def = value.getDefiningOp();
+  return !def || group.members.contains(def) || isSplatConstant(value) ||
+         def->isBeforeInBlock(group.ops.front());
+}
+
+/// Replaces the ops of `group` with one tc.fused placed where it starts.
+void outline(Group &group) {
+  llvm::SetVector<Value> inputs, outputs;
+  for (Operation *op : group.ops) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if ((!def || !group.members.contains(def)) && !isSplatConstant(operand))
+        inputs.insert(operand);
+    }
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !group.members.contains(user);
+          }))
+        outputs.insert(result);
+  }
+  OpBuilder b(group.ops.front());
+  SmallVector<Type> resultTypes;
+  for (Value v : outputs)
+    resultTypes.push_back(v.getType());
+  auto fused = FusedOp::create(b, group.ops.front()->getLoc(), resultTypes,
+                               inputs.getArrayRef());
+  Block *body = new Block();
+  fused.getBody().push_back(body);
+  IRMapping mapping;
+  for (Value input : inputs)
+    mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
+  OpBuilder inside = OpBuilder::atBlockEnd(body);
+  for (Operation *op : group.ops) {
+    for (Value operand : op->getOperands())
+      if (!mapping.contains(operand) && isSplatConstant(operand))
+        mapping.map(operand, inside.clone(*operand.getDefiningOp())->getResult(0));
+    inside.clone(*op, mapping);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : outputs)
+    yielded.push_back(mapping.lookup(v));
+  YieldOp::create(inside, fused.getLoc(), yielded);
+  for (auto [output, result] : llvm::zip(outputs, fused.getResults())) {
+    Value value = output;
+    value.replaceUsesWithIf(result, [&](OpOperand &use) {
+      return !group.members.contains(use.getOwner());
+    });
+  }
+  for (Operation *op : llvm::reverse(group.ops))
+    op->erase();
+}
+
+void fuseElementwise(Block &block) {
+  std::vector<Group> groups;
+  llvm::DenseMap<Operation *, size_t> groupOf;
+  for (Operation &op : block.without_terminator()) {
+    if (!isElementwise(&op))
+      continue;
+    ArrayRef<int64_t> shape = typeOf(op.getResult(0)).getShape();
+    std::optional<size_t> join;
+    for (Value operand : op.getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      auto it = def ? groupOf.find(def) : groupOf.end();
+      if (it != groupOf.end() && groups[it->second].shape == shape &&
+          llvm::all_of(op.getOperands(), [&](Value v) {
+            return availableTo(groups[it->second], v);
+          })) {
+        join = it->second;
+        break;
+      }
+    }
+    if (!join) {
+      join = groups.size();
+      groups.push_back(Group{{}, {}, shape});
+    }
+    groups[*join].ops.push_back(&op);
+    groups[*join].members.insert(&op);
+    groupOf[&op] = *join;
+  }
+  for (Group &group : groups)
+    if (group.ops.size() > 1)
+      outline(group);
+  eraseDeadOps(block); // splat constants now cloned into the kernels
+}
+
+struct FuseElementwisePass
+    : public tc::impl::TcFuseElementwiseBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    for (func::FuncOp function : getOperation().getOps<func::FuncOp>())
+      fuseElementwise(function.getBody().front());
+  }
+};
+
+} // namespace
