@@ -45,7 +45,7 @@ KernelKind kernelKindOf(Operation *op) {
       .Case<SliceOp>([](SliceOp s) {
         return isContiguousSlice(s) ? KernelKind::None : KernelKind::Generated;
       })
-      .Case<MatmulOp>([](auto) { return KernelKind::Gemm; })
+      .Case<MatmulOp, LinearOp>([](auto) { return KernelKind::Gemm; })
       .Default([](Operation *o) {
         return isa<TcDialect>(o->getDialect()) ? KernelKind::Generated
                                                : KernelKind::None;
@@ -61,13 +61,17 @@ KernelCount countKernels(func::FuncOp function) {
     case KernelKind::Gemm:
       ++count.gemm;
       break;
-    case KernelKind::Generated:
+    case KernelKind::Generated: {
       ++count.generated;
+      int64_t bytes = 0;
       for (Value v : op.getOperands())
-        count.nonGemmBytes += bytesOf(v);
+        bytes += bytesOf(v);
       for (Value v : op.getResults())
-        count.nonGemmBytes += bytesOf(v);
+        bytes += bytesOf(v);
+      count.nonGemmBytes += bytes;
+      count.bytesByOp[op.getName().getStringRef().str()] += bytes;
       break;
+    }
     }
   }
   return count;

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 namespace tc {
 
@@ -30,6 +32,8 @@ struct KernelCount {
   /// Bytes read and written by the generated kernels: each operand and result
   /// once, at its own size.
   int64_t nonGemmBytes = 0;
+  /// nonGemmBytes by op name ("tc.fused", "tc.transpose", ...).
+  std::map<std::string, int64_t> bytesByOp;
 };
 
 KernelCount countKernels(mlir::func::FuncOp function);

@@ -298,6 +298,46 @@ LogicalResult Frame::step(Operation *op) {
           inputs.push_back(&get(v));
         return bind(ref::concat(inputs, c.getAxis()));
       })
+      .Case<LinearOp>([&](LinearOp l) {
+        return bind(ref::linear(get(l.getInput()), get(l.getWeight()),
+                                get(l.getBias()), l.getRelu()));
+      })
+      .Case<ResidualLayerNormOp>([&](ResidualLayerNormOp r) {
+        auto [y, mean, rstd] = ref::residualLayerNorm(
+            get(r.getResidual()), get(r.getSublayer()), get(r.getGamma()),
+            get(r.getBeta()), get(r.getRng()), r.getRate().convertToDouble(),
+            r.getKey(), r.getEpsilon().convertToDouble());
+        values[r.getResult()] = std::move(y);
+        values[r.getMean()] = std::move(mean);
+        values[r.getRstd()] = std::move(rstd);
+        return success();
+      })
+      .Case<ResidualLayerNormGradOp>([&](ResidualLayerNormGradOp r) {
+        auto [dres, dsub, dgamma, dbeta] = ref::residualLayerNormGrad(
+            get(r.getResidual()), get(r.getSublayer()), get(r.getGamma()),
+            get(r.getMean()), get(r.getRstd()), get(r.getOutputGrad()),
+            get(r.getRng()), r.getRate().convertToDouble(), r.getKey());
+        values[r.getResidualGrad()] = std::move(dres);
+        values[r.getSublayerGrad()] = std::move(dsub);
+        values[r.getGammaGrad()] = std::move(dgamma);
+        values[r.getBetaGrad()] = std::move(dbeta);
+        return success();
+      })
+      .Case<MaskedSoftmaxOp>([&](MaskedSoftmaxOp m) {
+        auto [out, probs] = ref::maskedSoftmax(
+            get(m.getScores()), get(m.getMask()), get(m.getRng()),
+            m.getScale().convertToDouble(), m.getFill().convertToDouble(),
+            m.getRate().convertToDouble(), m.getKey());
+        values[m.getResult()] = std::move(out);
+        values[m.getProbs()] = std::move(probs);
+        return success();
+      })
+      .Case<MaskedSoftmaxGradOp>([&](MaskedSoftmaxGradOp m) {
+        return bind(ref::maskedSoftmaxGrad(
+            get(m.getProbs()), get(m.getOutputGrad()), get(m.getMask()),
+            get(m.getRng()), m.getScale().convertToDouble(),
+            m.getRate().convertToDouble(), m.getKey()));
+      })
       .Case<AdamOp>([&](AdamOp adam) {
         auto all = [&](OperandRange range) {
           std::vector<const Tensor *> tensors;

@@ -61,6 +61,29 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
                      int64_t vocab);
 
+// Fused forward ops and their gradients (FusedKernels.cpp).
+Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias,
+              bool relu);
+/// (result, mean, rstd)
+std::tuple<Tensor, Tensor, Tensor>
+residualLayerNorm(const Tensor &residual, const Tensor &sublayer,
+                  const Tensor &gamma, const Tensor &beta, const Tensor &rng,
+                  double rate, int64_t key, double epsilon);
+/// (residual grad, sublayer grad, gamma grad, beta grad)
+std::tuple<Tensor, Tensor, Tensor, Tensor>
+residualLayerNormGrad(const Tensor &residual, const Tensor &sublayer,
+                      const Tensor &gamma, const Tensor &mean,
+                      const Tensor &rstd, const Tensor &outputGrad,
+                      const Tensor &rng, double rate, int64_t key);
+/// (result, probs)
+std::pair<Tensor, Tensor> maskedSoftmax(const Tensor &scores,
+                                        const Tensor &mask, const Tensor &rng,
+                                        double scale, double fill, double rate,
+                                        int64_t key);
+Tensor maskedSoftmaxGrad(const Tensor &probs, const Tensor &outputGrad,
+                         const Tensor &mask, const Tensor &rng, double scale,
+                         double rate, int64_t key);
+
 // Fused optimizer (OptimizerKernels.cpp).
 struct AdamStep {
   double beta1, beta2, epsilon;

@@ -8,7 +8,8 @@
 namespace tc {
 
 const std::vector<std::string> &fusionNames() {
-  static const std::vector<std::string> names = {"adam", "elementwise"};
+  static const std::vector<std::string> names = {
+      "linear", "masked-softmax", "residual-layer-norm", "adam", "elementwise"};
   return names;
 }
 
@@ -38,6 +39,14 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
                          const std::set<std::string> &fusions) {
   const ModelConfig &m = description.model;
   const TrainingConfig &t = description.training;
+  // The forward fusions run before autodiff: each fused op's reverse rule
+  // then builds the fused backward.
+  if (fusions.count("linear"))
+    pm.addPass(createTcFuseLinear());
+  if (fusions.count("masked-softmax"))
+    pm.addPass(createTcFuseMaskedSoftmax());
+  if (fusions.count("residual-layer-norm"))
+    pm.addPass(createTcFuseResidualLayerNorm());
   pm.addPass(createTcAutodiff());
   TcBuildTrainStepOptions step;
   step.dModel = m.dModel;

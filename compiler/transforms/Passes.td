@@ -99,6 +99,46 @@ def TcBuildTrainStep : Pass<"tc-build-train-step", "mlir::ModuleOp"> {
   ];
 }
 
+def TcFuseLinear : Pass<"tc-fuse-linear", "mlir::ModuleOp"> {
+  let summary = "Fuses bias addition and ReLU into the GEMM before them";
+  let description = [{
+    Rewrites `relu?(x W^T + b)` — a `tc.matmul` with `transpose_rhs` and a
+    rank-2 weight, whose only user adds a rank-1 bias, optionally followed
+    by the add's only user `tc.relu` — into one `tc.linear`: a GEMM with a
+    bias (and ReLU) epilogue. Its reverse rule masks the gradient with the
+    ReLU's output, and computes the input and weight gradients with two
+    GEMMs and the bias gradient with one row sum. Runs on the forward graph,
+    before autodiff, so the backward is fused by construction.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
+def TcFuseResidualLayerNorm : Pass<"tc-fuse-residual-layer-norm",
+                                   "mlir::ModuleOp"> {
+  let summary = "Fuses dropout + residual add + LayerNorm into one op";
+  let description = [{
+    Rewrites `layer_norm(x + dropout(s))` (or `layer_norm(x + s)`) whose
+    add and dropout have no other users into `tc.residual_layer_norm`, which
+    also returns each row's mean and rstd; its reverse rule is one
+    `tc.residual_layer_norm_grad` that reuses them and regenerates the
+    dropout mask. Runs before autodiff.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
+def TcFuseMaskedSoftmax : Pass<"tc-fuse-masked-softmax", "mlir::ModuleOp"> {
+  let summary = "Fuses attention's scale, mask, softmax and dropout";
+  let description = [{
+    Rewrites `dropout?(softmax(select(mask, scores * c, fill)))` over the
+    last axis, with splat constants `c` and `fill` and no other users of the
+    intermediate values, into `tc.masked_softmax`; its reverse rule is one
+    `tc.masked_softmax_grad` that regenerates the dropout mask. A softmax
+    whose output is also used elsewhere keeps its dropout separate. Runs
+    before autodiff.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcFuseAdam : Pass<"tc-fuse-adam", "mlir::ModuleOp"> {
   let summary = "Fuses the per-parameter Adam updates into one multi-tensor op";
   let description = [{

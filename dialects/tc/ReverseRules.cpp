@@ -94,6 +94,8 @@ Value matmul(OpBuilder &b, Location loc, Value x, Value y, bool tx, bool ty) {
 /// [..., n] -> [prod(...), n]
 Value flattenRows(OpBuilder &b, Location loc, Value x) {
   RankedTensorType type = typeOf(x);
+  if (type.getRank() == 2)
+    return x;
   int64_t cols = type.getShape().back();
   return ReshapeOp::create(b, loc,
                            type.clone({type.getNumElements() / cols, cols}), x);
@@ -357,6 +359,53 @@ void CrossEntropyOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                                getIgnoreIndexAttr()))
                          : Value());
   out.push_back(Value()); // targets
+}
+
+//===----------------------------------------------------------------------===//
+// Fused ops (built by the fusion passes before autodiff, so that the
+// backward is fused by construction)
+//===----------------------------------------------------------------------===//
+
+void LinearOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                            SmallVectorImpl<Value> &out) {
+  // y = act(x W^T + b): g = dy * act'(y); dx = g W; dW = g^T x; db = sum g.
+  Location loc = getLoc();
+  Value g = grads[0];
+  if (getRelu()) {
+    Value positive = compareAt(b, loc, ComparePredicate::gt, getResult(),
+                               scalar(b, loc, g, 0.0), g);
+    g = selectOrZero(b, loc, positive, g, true);
+  }
+  out.push_back(matmul(b, loc, g, getWeight(), false, false));
+  out.push_back(matmul(b, loc, flattenRows(b, loc, g),
+                       flattenRows(b, loc, getInput()), true, false));
+  out.push_back(unbroadcast(b, loc, g, typeOf(getBias())));
+}
+
+void ResidualLayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                                       SmallVectorImpl<Value> &out) {
+  // mean and rstd are saved for the backward only: their gradients are not
+  // propagated (the fusion pass builds the op with nothing else using them).
+  RankedTensorType x = typeOf(getResidual()), gamma = typeOf(getGamma());
+  auto grad = ResidualLayerNormGradOp::create(
+      b, getLoc(), x, x, gamma, gamma, getResidual(), getSublayer(),
+      getGamma(), getMean(), getRstd(), grads[0], getRng(), getRateAttr(),
+      getKeyAttr());
+  out.push_back(grad.getResidualGrad());
+  out.push_back(grad.getSublayerGrad());
+  out.push_back(grad.getGammaGrad());
+  out.push_back(grad.getBetaGrad());
+  out.push_back(Value()); // rng
+}
+
+void MaskedSoftmaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                                   SmallVectorImpl<Value> &out) {
+  // probs is saved for the backward only (see the note above).
+  out.push_back(MaskedSoftmaxGradOp::create(
+      b, getLoc(), typeOf(getScores()), getProbs(), grads[0], getMask(),
+      getRng(), getScaleAttr(), getRateAttr(), getKeyAttr()));
+  out.push_back(Value()); // mask
+  out.push_back(Value()); // rng
 }
 
 //===----------------------------------------------------------------------===//

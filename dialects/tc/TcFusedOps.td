@@ -79,4 +79,125 @@ def Tc_YieldOp : Tc_Op<"yield", [Pure, Terminator, HasParent<"FusedOp">]> {
   let builders = [OpBuilder<(ins), [{ /* empty */ }]>];
 }
 
+def Tc_LinearOp : Tc_Op<"linear", [Pure,
+    AllElementTypesMatch<["input", "weight", "bias", "result"]>,
+    DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+  let summary = "A GEMM with a bias (and ReLU) epilogue: act(x W^T + b)";
+  let description = [{
+    `result = act(input W^T + bias)` for `input [..., in]`, `weight [out, in]`
+    (stored as PyTorch stores it) and `bias [out]`; `act` is ReLU when
+    `relu` is present, else the identity. One library GEMM whose epilogue
+    adds the bias and applies the activation (cuBLASLt's RELU_BIAS). Built by
+    tc-fuse-linear.
+
+    ```mlir
+    %h = tc.linear %x, %w, %b {relu} : tensor<2x5x8xf32>, tensor<32x8xf32>, tensor<32xf32> -> tensor<2x5x32xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, Tc_FloatTensor:$weight,
+                       Tc_FloatTensor:$bias, UnitAttr:$relu);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $bias attr-dict `:` type($input) `,` type($weight)
+    `,` type($bias) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure,
+    AllTypesMatch<["residual", "sublayer", "result"]>,
+    AllTypesMatch<["mean", "rstd"]>, AllTypesMatch<["gamma", "beta"]>,
+    DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+  let summary = "LayerNorm(residual + Dropout(sublayer)), keeping mean and rstd";
+  let description = [{
+    `s = residual + dropout(sublayer)` (dropout as tc.dropout with `rng`,
+    `rate` and `key`), then `result = layer_norm(s)` over the last dimension
+    with `gamma`, `beta` and `epsilon`. Also returns the mean and `rstd = 1 /
+    sqrt(var + epsilon)` of every row ([..., 1]), which the backward reuses.
+    Built by tc-fuse-residual-layer-norm.
+  }];
+  let arguments = (ins Tc_FloatTensor:$residual, Tc_FloatTensor:$sublayer,
+                       Tc_FloatTensor:$gamma, Tc_FloatTensor:$beta,
+                       Tc_RngState:$rng, F64Attr:$rate, I64Attr:$key,
+                       F64Attr:$epsilon);
+  let results = (outs Tc_FloatTensor:$result, Tc_FloatTensor:$mean,
+                      Tc_FloatTensor:$rstd);
+  let assemblyFormat = [{
+    $residual `,` $sublayer `,` $gamma `,` $beta `,` $rng `rate` `=` $rate
+    `key` `=` $key `epsilon` `=` $epsilon attr-dict `:` type($residual) `,`
+    type($gamma) `,` type($rng) `->` type($mean)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure,
+    AllTypesMatch<["residual", "sublayer", "output_grad", "residual_grad",
+                   "sublayer_grad"]>,
+    AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>,
+    AllTypesMatch<["mean", "rstd"]>]> {
+  let summary = "The gradients of tc.residual_layer_norm";
+  let description = [{
+    Recomputes `xhat = (residual + dropout(sublayer) - mean) * rstd` from the
+    saved row statistics; with `g = output_grad * gamma`:
+    `residual_grad = rstd * (g - mean(g) - xhat * mean(g * xhat))`,
+    `sublayer_grad = dropout(residual_grad)` (the forward's mask),
+    `gamma_grad = sum of output_grad * xhat`, `beta_grad = sum of
+    output_grad` over the rows.
+  }];
+  let arguments = (ins Tc_FloatTensor:$residual, Tc_FloatTensor:$sublayer,
+                       Tc_FloatTensor:$gamma, Tc_FloatTensor:$mean,
+                       Tc_FloatTensor:$rstd, Tc_FloatTensor:$output_grad,
+                       Tc_RngState:$rng, F64Attr:$rate, I64Attr:$key);
+  let results = (outs Tc_FloatTensor:$residual_grad,
+                      Tc_FloatTensor:$sublayer_grad,
+                      Tc_FloatTensor:$gamma_grad, Tc_FloatTensor:$beta_grad);
+  let assemblyFormat = [{
+    $residual `,` $sublayer `,` $gamma `,` $mean `,` $rstd `,` $output_grad
+    `,` $rng `rate` `=` $rate `key` `=` $key attr-dict `:` type($residual)
+    `,` type($gamma) `,` type($mean) `,` type($rng)
+  }];
+}
+
+def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure,
+    AllTypesMatch<["scores", "result", "probs"]>,
+    DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+  let summary = "Scale, mask, softmax and dropout of attention scores";
+  let description = [{
+    `probs = softmax(select(mask, scores * scale, fill))` along the last
+    dimension, `result = dropout(probs)` (with `rng`, `rate`, `key`; the
+    identity at rate 0). `mask` (i1) broadcasts to the scores and is true
+    where attention is allowed. `probs` is kept for the backward. Built by
+    tc-fuse-masked-softmax.
+  }];
+  let arguments = (ins Tc_FloatTensor:$scores, Tc_MaskTensor:$mask,
+                       Tc_RngState:$rng, F64Attr:$scale, F64Attr:$fill,
+                       F64Attr:$rate, I64Attr:$key);
+  let results = (outs Tc_FloatTensor:$result, Tc_FloatTensor:$probs);
+  let assemblyFormat = [{
+    $scores `,` $mask `,` $rng `scale` `=` $scale `fill` `=` $fill `rate` `=`
+    $rate `key` `=` $key attr-dict `:` type($scores) `,` type($mask) `,`
+    type($rng)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure,
+    AllTypesMatch<["probs", "output_grad", "result"]>]> {
+  let summary = "The gradient of tc.masked_softmax w.r.t. the scores";
+  let description = [{
+    `dp = dropout(output_grad)` (the forward's mask), then `result = scale *
+    select(mask, probs * (dp - sum(dp * probs)), 0)` along the last
+    dimension.
+  }];
+  let arguments = (ins Tc_FloatTensor:$probs, Tc_FloatTensor:$output_grad,
+                       Tc_MaskTensor:$mask, Tc_RngState:$rng, F64Attr:$scale,
+                       F64Attr:$rate, I64Attr:$key);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $probs `,` $output_grad `,` $mask `,` $rng `scale` `=` $scale `rate` `=`
+    $rate `key` `=` $key attr-dict `:` type($probs) `,` type($mask) `,`
+    type($rng)
+  }];
+}
+
 #endif // TC_FUSED_OPS_TD

@@ -396,6 +396,59 @@ LogicalResult FusedOp::verify() {
 
 RegionKind FusedOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
 
+LogicalResult LinearOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput()), weight = shapeOf(getWeight());
+  if (input.empty() || weight.size() != 2 || weight[1] != input.back())
+    return emitOpError() << "weight has shape " << fmt(weight)
+                         << " but expected [out, " << (input.empty() ? 0 : input.back())
+                         << "] for input " << fmt(input);
+  if (shapeOf(getBias()) != ArrayRef<int64_t>{weight[0]})
+    return emitOpError() << "bias has shape " << fmt(shapeOf(getBias()))
+                         << " but expected [" << weight[0] << "]";
+  SmallVector<int64_t> expected(input);
+  expected.back() = weight[0];
+  return verifyResultShape(*this, expected, "the input with its last "
+                                            "dimension replaced by out");
+}
+
+/// [..., D] -> [..., 1]: the shape of per-row statistics.
+static SmallVector<int64_t> rowStatShape(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> rows(shape);
+  rows.back() = 1;
+  return rows;
+}
+
+LogicalResult ResidualLayerNormOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getResidual());
+  if (input.empty() || shapeOf(getGamma()) != ArrayRef<int64_t>{input.back()} ||
+      shapeOf(getBeta()) != ArrayRef<int64_t>{input.back()})
+    return emitOpError() << "gamma and beta must have shape [" 
+                         << (input.empty() ? 0 : input.back()) << "]";
+  SmallVector<int64_t> rows = rowStatShape(input);
+  if (shapeOf(getMean()) != ArrayRef<int64_t>(rows) ||
+      shapeOf(getRstd()) != ArrayRef<int64_t>(rows))
+    return emitOpError() << "mean and rstd must have shape " << fmt(rows);
+  double rate = getRate().convertToDouble();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return emitOpError() << "rate must be in [0, 1), got " << rate;
+  return success();
+}
+
+LogicalResult MaskedSoftmaxOp::verify() {
+  ArrayRef<int64_t> scores = shapeOf(getScores());
+  std::optional<Shape> joined = broadcastShapes(
+      std::span<const int64_t>(shapeOf(getMask())),
+      std::span<const int64_t>(scores));
+  if (!joined || ArrayRef<int64_t>(*joined) != scores)
+    return emitOpError() << "mask " << fmt(shapeOf(getMask()))
+                         << " does not broadcast to the scores "
+                         << fmt(scores);
+  double rate = getRate().convertToDouble();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return emitOpError() << "rate must be in [0, 1), got " << rate;
+  return success();
+}
+
 // The generated op classes call verifyBroadcastingOp and verifyReduceOp.
 #define GET_OP_CLASSES
 #include "dialects/tc/TcOps.cpp.inc"

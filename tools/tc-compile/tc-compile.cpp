@@ -50,7 +50,8 @@ static cl::opt<Emit> emit(
 static cl::opt<std::string> fusion(
     "fusion",
     cl::desc("Fusion passes to run: all (default), none, or a comma list of "
-             "adam, elementwise (for A/B comparisons)"),
+             "linear, masked-softmax, residual-layer-norm, adam, elementwise "
+             "(for A/B comparisons)"),
     cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
@@ -109,10 +110,14 @@ static llvm::json::Object statistics(ModuleOp module) {
     for (auto &[name, count] : counts)
       ops[name] = count;
     tc::KernelCount kernels = tc::countKernels(function);
+    llvm::json::Object bytesByOp;
+    for (auto &[name, bytes] : kernels.bytesByOp)
+      bytesByOp[name] = bytes;
     functions[function.getSymName()] = llvm::json::Object{
         {"ops", std::move(ops)},
         {"kernels", kernelsJson(kernels)},
-        {"non_gemm_bytes", kernels.nonGemmBytes}};
+        {"non_gemm_bytes", kernels.nonGemmBytes},
+        {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
     if (!firstStep && function.getSymName().starts_with("train_step"))
       firstStep = kernels;
   }

@@ -1,0 +1,75 @@
+//===- FuseMaskedSoftmax.cpp - tc-fuse-masked-softmax ----------------------===//
+
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace tc {
+#define GEN_PASS_DEF_TCFUSEMASKEDSOFTMAX
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+struct FuseMaskedSoftmaxPass
+    : public tc::impl::TcFuseMaskedSoftmaxBase<FuseMaskedSoftmaxPass> {
+  void runOnOperation() override {
+    SmallVector<SoftmaxOp> softmaxes;
+    getOperation().walk([&](SoftmaxOp s) { softmaxes.push_back(s); });
+    for (SoftmaxOp softmax : softmaxes) {
+      // softmax(select(mask, scores * c, fill)) over the last axis.
+      if (int64_t(softmax.getAxis()) != typeOf(softmax.getInput()).getRank() - 1)
+        continue;
+      auto select = softmax.getInput().getDefiningOp<SelectOp>();
+      if (!select || !select->hasOneUse() ||
+          select.getType() != select.getOnTrue().getType())
+        continue;
+      std::optional<double> fill = splatValue(select.getOnFalse());
+      auto scaled = select.getOnTrue().getDefiningOp<MulOp>();
+      std::optional<double> scale =
+          scaled ? splatValue(scaled.getRhs()) : std::nullopt;
+      if (!fill || !scaled || !scale || !scaled->hasOneUse() ||
+          scaled.getType() != scaled.getLhs().getType())
+        continue;
+      DropoutOp dropout;
+      if (softmax->hasOneUse())
+        dropout = dyn_cast<DropoutOp>(*softmax->getUsers().begin());
+
+      OpBuilder b(dropout ? dropout.getOperation() : softmax.getOperation());
+      Location loc = softmax.getLoc();
+      Value rng;
+      if (dropout) {
+        rng = dropout.getRng();
+      } else { // rate 0 never reads the RNG state
+        auto type = RankedTensorType::get({2}, b.getI64Type());
+        rng = ConstantOp::create(
+            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{0, 0}));
+      }
+      Value scores = scaled.getLhs();
+      auto fused = MaskedSoftmaxOp::create(
+          b, loc, scores.getType(), scores.getType(), scores,
+          select.getCondition(), rng, b.getF64FloatAttr(*scale),
+          b.getF64FloatAttr(*fill),
+          b.getF64FloatAttr(dropout ? dropout.getRate().convertToDouble() : 0.0),
+          b.getI64IntegerAttr(dropout ? int64_t(dropout.getKey()) : 0));
+      if (dropout) {
+        dropout.getResult().replaceAllUsesWith(fused.getResult());
+        dropout->erase();
+      } else {
+        softmax.getResult().replaceAllUsesWith(fused.getResult());
+      }
+      softmax->erase();
+      select->erase();
+      scaled->erase();
+    }
+    for (func::FuncOp function : getOperation().getOps<func::FuncOp>())
+      eraseDeadOps(function.getBody().front()); // the scale and fill constants
+  }
+};
+
+} // namespace

@@ -1,0 +1,67 @@
+//===- FuseResidualLayerNorm.cpp - tc-fuse-residual-layer-norm -------------===//
+
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace tc {
+#define GEN_PASS_DEF_TCFUSERESIDUALLAYERNORM
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+struct FuseResidualLayerNormPass
+    : public tc::impl::TcFuseResidualLayerNormBase<FuseResidualLayerNormPass> {
+  void runOnOperation() override {
+    SmallVector<LayerNormOp> norms;
+    getOperation().walk([&](LayerNormOp norm) { norms.push_back(norm); });
+    for (LayerNormOp norm : norms) {
+      auto add = norm.getInput().getDefiningOp<AddOp>();
+      if (!add || !add->hasOneUse() ||
+          add.getLhs().getType() != add.getRhs().getType())
+        continue;
+      // The sub-layer side is the one behind a dropout, else the rhs.
+      Value residual = add.getLhs(), branch = add.getRhs();
+      if (add.getLhs().getDefiningOp<DropoutOp>() &&
+          !add.getRhs().getDefiningOp<DropoutOp>())
+        std::swap(residual, branch);
+      auto dropout = branch.getDefiningOp<DropoutOp>();
+      if (dropout && !dropout->hasOneUse())
+        dropout = DropoutOp();
+
+      OpBuilder b(norm);
+      Location loc = norm.getLoc();
+      Value rng;
+      if (dropout) {
+        rng = dropout.getRng();
+      } else { // rate 0 never reads the RNG state
+        auto type = RankedTensorType::get({2}, b.getI64Type());
+        rng = ConstantOp::create(
+            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{0, 0}));
+      }
+      SmallVector<int64_t> rows(typeOf(residual).getShape());
+      rows.back() = 1;
+      auto statType = typeOf(residual).clone(rows);
+      auto fused = ResidualLayerNormOp::create(
+          b, loc, typeOf(residual), statType, statType, residual,
+          dropout ? dropout.getInput() : branch, norm.getGamma(),
+          norm.getBeta(), rng,
+          b.getF64FloatAttr(dropout ? dropout.getRate().convertToDouble() : 0.0),
+          b.getI64IntegerAttr(dropout ? int64_t(dropout.getKey()) : 0),
+          norm.getEpsilonAttr());
+      norm.getResult().replaceAllUsesWith(fused.getResult());
+      norm->erase();
+      add->erase();
+      if (dropout)
+        dropout->erase();
+    }
+  }
+};
+
+} // namespace
