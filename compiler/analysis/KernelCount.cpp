@@ -36,6 +36,31 @@ bool isContiguousSlice(SliceOp slice) {
   return true;
 }
 
+/// Pieces along the outermost dimension that is not 1 are contiguous runs.
+bool isContiguousSplit(SplitOp split) {
+  ArrayRef<int64_t> in = split.getInput().getType().getShape();
+  for (int64_t d = 0; d < int64_t(split.getAxis()); ++d)
+    if (in[d] != 1)
+      return false;
+  return true;
+}
+
+/// A concat along axis 0 of consecutive function arguments: the memory plan
+/// lays consecutive parameters out contiguously (one flat buffer, in
+/// argument order), so the concat is a view of that buffer.
+bool isConcatOfAdjacentArguments(ConcatOp concat) {
+  if (concat.getAxis() != 0)
+    return false;
+  std::optional<unsigned> previous;
+  for (Value input : concat.getInputs()) {
+    auto arg = dyn_cast<BlockArgument>(input);
+    if (!arg || (previous && arg.getArgNumber() != *previous + 1))
+      return false;
+    previous = arg.getArgNumber();
+  }
+  return true;
+}
+
 } // namespace
 
 KernelKind kernelKindOf(Operation *op) {
@@ -44,6 +69,13 @@ KernelKind kernelKindOf(Operation *op) {
           [](auto) { return KernelKind::None; })
       .Case<SliceOp>([](SliceOp s) {
         return isContiguousSlice(s) ? KernelKind::None : KernelKind::Generated;
+      })
+      .Case<SplitOp>([](SplitOp s) {
+        return isContiguousSplit(s) ? KernelKind::None : KernelKind::Generated;
+      })
+      .Case<ConcatOp>([](ConcatOp c) {
+        return isConcatOfAdjacentArguments(c) ? KernelKind::None
+                                              : KernelKind::Generated;
       })
       .Case<MatmulOp, LinearOp>([](auto) { return KernelKind::Gemm; })
       .Default([](Operation *o) {

@@ -34,8 +34,7 @@ struct Param {
   double scale = 0.0;
 };
 
-/// Every parameter of the model, in argument order. Q, K and V of one
-/// attention block are adjacent, so that they can share one [3d, d] buffer.
+/// Every parameter of the model, in argument order.
 std::vector<Param> modelParams(const ModelConfig &m) {
   std::vector<Param> params;
   int64_t d = m.dModel;
@@ -55,9 +54,14 @@ std::vector<Param> modelParams(const ModelConfig &m) {
     bias(name, d);
   };
   auto attention = [&](const std::string &name) {
-    linear(name + ".q", m.heads * m.dK, d);
-    linear(name + ".k", m.heads * m.dK, d);
-    linear(name + ".v", m.heads * m.dV, d);
+    // The Q, K and V weights are adjacent (then their biases), so that one
+    // [3 h d_k, d_model] block holds them (see tc-fuse-qkv).
+    weight(name + ".q", m.heads * m.dK, d);
+    weight(name + ".k", m.heads * m.dK, d);
+    weight(name + ".v", m.heads * m.dV, d);
+    bias(name + ".q", m.heads * m.dK);
+    bias(name + ".k", m.heads * m.dK);
+    bias(name + ".v", m.heads * m.dV);
     linear(name + ".out", d, m.heads * m.dV);
     layerNorm(name + "_norm");
   };

@@ -292,6 +292,16 @@ LogicalResult Frame::step(Operation *op) {
         return bind(ref::slice(get(s.getInput()), toShape(s.getOffsets()),
                                resultShape()));
       })
+      .Case<SplitOp>([&](SplitOp split) {
+        const Tensor &input = get(split.getInput());
+        Shape offsets(input.shape.size(), 0);
+        for (Value result : split.getResults()) {
+          Shape sizes = shapeOf(result.getType());
+          values[result] = ref::slice(input, offsets, sizes);
+          offsets[split.getAxis()] += sizes[split.getAxis()];
+        }
+        return success();
+      })
       .Case<ConcatOp>([&](ConcatOp c) {
         std::vector<const Tensor *> inputs;
         for (Value v : c.getInputs())
@@ -349,7 +359,8 @@ LogicalResult Frame::step(Operation *op) {
                            adam.getBeta2().convertToDouble(),
                            adam.getEpsilon().convertToDouble(),
                            get(adam.getStepSize()).get(0),
-                           get(adam.getRsqrtCorrection2()).get(0)};
+                           get(adam.getRsqrtCorrection2()).get(0),
+                           get(adam.getGradScale()).get(0)};
         std::vector<Tensor> out =
             ref::adam(step, all(adam.getParams()), all(adam.getGrads()),
                       all(adam.getFirstMoments()), all(adam.getSecondMoments()));

@@ -89,6 +89,7 @@ struct AdamStep {
   double beta1, beta2, epsilon;
   double stepSize;         ///< lr / (1 - beta1^t)
   double rsqrtCorrection2; ///< 1 / sqrt(1 - beta2^t)
+  double gradScale;        ///< applied to every gradient as it is read
 };
 /// The new parameters, then first moments, then second moments.
 std::vector<Tensor> adam(const AdamStep &step,

@@ -9,7 +9,8 @@ namespace tc {
 
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
-      "linear", "masked-softmax", "residual-layer-norm", "adam", "elementwise"};
+      "linear", "qkv", "masked-softmax", "residual-layer-norm", "adam",
+      "elementwise"};
   return names;
 }
 
@@ -43,6 +44,11 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
   // then builds the fused backward.
   if (fusions.count("linear"))
     pm.addPass(createTcFuseLinear());
+  if (fusions.count("qkv")) { // needs the projections as tc.linear
+    if (!fusions.count("linear"))
+      pm.addPass(createTcFuseLinear());
+    pm.addPass(createTcFuseQkv());
+  }
   if (fusions.count("masked-softmax"))
     pm.addPass(createTcFuseMaskedSoftmax());
   if (fusions.count("residual-layer-norm"))

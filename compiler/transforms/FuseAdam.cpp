@@ -105,6 +105,28 @@ void fuseAdam(func::FuncOp function) {
 
   Operation *terminator = function.getBody().front().getTerminator();
   OpBuilder b(terminator);
+  // Gradients all scaled by one rank-0 value: scale them as Adam reads them.
+  Value gradScale;
+  auto scaleOf = [](Value grad) -> Value {
+    auto mul = grad.getDefiningOp<MulOp>();
+    return mul && typeOf(mul.getRhs()).getRank() == 0 &&
+                   mul.getLhs().getType() == grad.getType()
+               ? mul.getRhs()
+               : Value();
+  };
+  if (Value shared = scaleOf(chains[0].grad);
+      shared && llvm::all_of(chains, [&](const Chain &c) {
+        return scaleOf(c.grad) == shared;
+      })) {
+    gradScale = shared;
+    for (Chain &c : chains)
+      c.grad = c.grad.getDefiningOp<MulOp>().getLhs();
+  } else {
+    auto scalar = typeOf(chains[0].stepSize);
+    gradScale = ConstantOp::create(
+        b, function.getLoc(),
+        DenseElementsAttr::get(scalar, b.getFloatAttr(scalar.getElementType(), 1.0)));
+  }
   SmallVector<Value> params, grads, ms, vs;
   SmallVector<Type> types;
   for (const Chain &c : chains) {
@@ -116,7 +138,7 @@ void fuseAdam(func::FuncOp function) {
   }
   auto adam = AdamOp::create(
       b, function.getLoc(), types, types, types, params, grads, ms, vs,
-      chains[0].stepSize, chains[0].rsqrtCorrection2,
+      chains[0].stepSize, chains[0].rsqrtCorrection2, gradScale,
       b.getF64FloatAttr(chains[0].beta1), b.getF64FloatAttr(chains[0].beta2),
       b.getF64FloatAttr(chains[0].epsilon));
   for (auto [i, c] : llvm::enumerate(chains)) {

@@ -113,6 +113,22 @@ def TcFuseLinear : Pass<"tc-fuse-linear", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcFuseQkv : Pass<"tc-fuse-qkv", "mlir::ModuleOp"> {
+  let summary = "Fuses the Q, K and V projections into one GEMM";
+  let description = [{
+    Finds two or three `tc.linear` projections of the same input whose
+    weights are parameters, each followed by the head split
+    `reshape [B, L, h, dh]` + `transpose [0, 2, 1, 3]` (self-attention's Q,
+    K, V; encoder-decoder attention's K, V), and computes them with one
+    GEMM over the concatenated weight `[n * out, in]` (adjacent parameters,
+    so a view of the parameter buffer) and bias, one head split of all of
+    them to `[n, B, h, L, dh]` and a `tc.split` along axis 0 (contiguous
+    views). The backward is then one GEMM for the weight gradient and one for
+    the input gradient. Runs after tc-fuse-linear, before autodiff.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcFuseResidualLayerNorm : Pass<"tc-fuse-residual-layer-norm",
                                    "mlir::ModuleOp"> {
   let summary = "Fuses dropout + residual add + LayerNorm into one op";
@@ -152,8 +168,10 @@ def TcFuseAdam : Pass<"tc-fuse-adam", "mlir::ModuleOp"> {
 
     and replaces all of them (those sharing b1, b2, eps, step_size and c2)
     with one `tc.adam`: one kernel reading p, g, m, v and writing p', m', v'
-    once, instead of about a dozen kernels per parameter. Chains that differ
-    in shape from this are left untouched.
+    once, instead of about a dozen kernels per parameter. When every g is
+    `raw * s` with one rank-0 `s` (the per-token mean, or the clipping
+    factor), Adam reads `raw` and applies `s` itself (`grad_scale`). Chains
+    that differ in shape from this are left untouched.
   }];
   let dependentDialects = ["::tc::TcDialect"];
 }

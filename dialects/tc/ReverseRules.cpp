@@ -463,6 +463,16 @@ void SliceOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   out.push_back(grad);
 }
 
+void SplitOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                           SmallVectorImpl<Value> &out) {
+  // One concat of the pieces' gradients (zeros for a piece without one).
+  SmallVector<Value> pieces;
+  for (auto [result, grad] : llvm::zip(getResults(), grads))
+    pieces.push_back(grad ? grad : splat(b, getLoc(), typeOf(result), 0.0));
+  out.push_back(ConcatOp::create(b, getLoc(), typeOf(getInput()), pieces,
+                                 getAxis()));
+}
+
 void ConcatOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                             SmallVectorImpl<Value> &out) {
   int64_t axis = getAxis();

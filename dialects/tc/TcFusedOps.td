@@ -14,7 +14,8 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
                                 AttrSizedResultSegments]> {
   let summary = "One Adam step over every parameter (multi-tensor)";
   let description = [{
-    For each parameter `p` with gradient `g` and moments `m`, `v`:
+    For each parameter `p` with gradient `grad` and moments `m`, `v`, with
+    `g = grad * grad_scale`:
 
     ```
     m' = beta1 * m + (1 - beta1) * g
@@ -23,8 +24,10 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
     ```
 
     with the rank-0 `step_size = lr / (1 - beta1^t)` and `rsqrt_correction2
-    = 1 / sqrt(1 - beta2^t)` computed once per step. Built by tc-fuse-adam
-    from the per-parameter chains of tc-build-train-step.
+    = 1 / sqrt(1 - beta2^t)` computed once per step; the rank-0
+    `grad_scale` (the per-token normalisation, or the clipping factor) is
+    applied as the gradients are read instead of in a pass of its own. Built
+    by tc-fuse-adam from the per-parameter chains of tc-build-train-step.
   }];
   let arguments = (ins Variadic<Tc_FloatTensor>:$params,
                        Variadic<Tc_FloatTensor>:$grads,
@@ -32,6 +35,7 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
                        Variadic<Tc_FloatTensor>:$second_moments,
                        Tc_FloatTensor:$step_size,
                        Tc_FloatTensor:$rsqrt_correction2,
+                       Tc_FloatTensor:$grad_scale,
                        F64Attr:$beta1, F64Attr:$beta2, F64Attr:$epsilon);
   let results = (outs Variadic<Tc_FloatTensor>:$new_params,
                       Variadic<Tc_FloatTensor>:$new_first_moments,
@@ -39,7 +43,8 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
   let assemblyFormat = [{
     `params` `(` $params `)` `grads` `(` $grads `)` `m` `(` $first_moments `)`
     `v` `(` $second_moments `)` `step_size` `(` $step_size `)`
-    `rsqrt_correction2` `(` $rsqrt_correction2 `)` attr-dict `:`
+    `rsqrt_correction2` `(` $rsqrt_correction2 `)` `grad_scale` `(`
+    $grad_scale `)` attr-dict `:`
     functional-type(operands, results)
   }];
   let hasVerifier = 1;

@@ -367,8 +367,10 @@ LogicalResult AdamOp::verify() {
                              << v.getType();
   }
   if (!shapeOf(getStepSize()).empty() ||
-      !shapeOf(getRsqrtCorrection2()).empty())
-    return emitOpError() << "step_size and rsqrt_correction2 must be rank 0";
+      !shapeOf(getRsqrtCorrection2()).empty() ||
+      !shapeOf(getGradScale()).empty())
+    return emitOpError()
+           << "step_size, rsqrt_correction2 and grad_scale must be rank 0";
   return success();
 }
 
@@ -446,6 +448,34 @@ LogicalResult MaskedSoftmaxOp::verify() {
   double rate = getRate().convertToDouble();
   if (!(rate >= 0.0 && rate < 1.0))
     return emitOpError() << "rate must be in [0, 1), got " << rate;
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  int64_t axis = getAxis();
+  if (failed(verifyAxis(*this, "axis", axis, input.size())))
+    return failure();
+  if (getResults().empty())
+    return emitOpError() << "needs at least one result";
+  int64_t total = 0;
+  for (auto [index, result] : llvm::enumerate(getResults())) {
+    ArrayRef<int64_t> shape = shapeOf(result);
+    bool agrees = shape.size() == input.size() &&
+                  getElementTypeOrSelf(result) == getElementTypeOrSelf(getInput());
+    for (size_t d = 0; agrees && d < shape.size(); ++d)
+      agrees = d == size_t(axis) || shape[d] == input[d];
+    if (!agrees)
+      return emitOpError() << "result #" << index << " " << fmt(shape)
+                           << " must match the input " << fmt(input)
+                           << " (and its element type) in every dimension "
+                              "but axis "
+                           << axis;
+    total += shape[axis];
+  }
+  if (total != input[axis])
+    return emitOpError() << "the pieces cover " << total << " of the input's "
+                         << input[axis] << " along axis " << axis;
   return success();
 }
 

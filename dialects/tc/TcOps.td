@@ -486,6 +486,27 @@ def Tc_ConcatOp : Tc_Op<"concat",
   let hasVerifier = 1;
 }
 
+def Tc_SplitOp : Tc_Op<"split",
+    [Pure, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+  let summary = "Cuts a tensor into consecutive pieces along one axis";
+  let description = [{
+    The results are consecutive slices of `input` along `axis`, in order;
+    they cover it exactly and agree with it in every other dimension. Along
+    axis 0 every piece is a contiguous view.
+
+    ```mlir
+    %q, %k, %v = tc.split %qkv axis = 0
+        : tensor<3x2x4x5x8xf32> -> tensor<1x2x4x5x8xf32>, tensor<1x2x4x5x8xf32>, tensor<1x2x4x5x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_AnyTensor:$input, I64Attr:$axis);
+  let results = (outs Variadic<Tc_AnyTensor>:$results);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis attr-dict `:` type($input) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Gradients that are best expressed as one op (built by tc-autodiff)
 //===----------------------------------------------------------------------===//

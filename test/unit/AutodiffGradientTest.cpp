@@ -243,6 +243,26 @@ std::vector<GradCase> cases() {
            "  %y, %n = tc.cross_entropy %p0, %ids label_smoothing = 1.0e-01 ignore_index = 3 "
            ": tensor<2x3x5xf64>, tensor<2x3xi32> -> tensor<f64>, tensor<i32>",
        "tensor<f64>"},
+      // The fused ops built by the fusion passes, through their own rules.
+      {"linear_relu",
+       {"tensor<2x3x4xf64>", "tensor<5x4xf64>", "tensor<5xf64>"},
+       "  %y = tc.linear %p0, %p1, %p2 {relu} : tensor<2x3x4xf64>, "
+       "tensor<5x4xf64>, tensor<5xf64> -> tensor<2x3x5xf64>",
+       "tensor<2x3x5xf64>"},
+      {"residual_layer_norm",
+       {"tensor<2x3x5xf64>", "tensor<2x3x5xf64>", "tensor<5xf64>", "tensor<5xf64>"},
+       "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
+       "  %y, %m, %r = tc.residual_layer_norm %p0, %p1, %p2, %p3, %rng rate = 2.0e-01 "
+       "key = 4 epsilon = 1.0e-05 : tensor<2x3x5xf64>, tensor<5xf64>, tensor<2xi64> "
+       "-> tensor<2x3x1xf64>",
+       "tensor<2x3x5xf64>"},
+      {"masked_softmax",
+       {"tensor<2x2x3x4xf64>"},
+       "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
+       "  %mask = tc.constant dense<[[true, true, false, true]]> : tensor<1x4xi1>\n"
+       "  %y, %p = tc.masked_softmax %p0, %mask, %rng scale = 5.0e-01 fill = -1.0e+09 "
+       "rate = 2.0e-01 key = 4 : tensor<2x2x3x4xf64>, tensor<1x4xi1>, tensor<2xi64>",
+       "tensor<2x2x3x4xf64>"},
       {"reshape", {t234}, "  %y = tc.reshape %p0 : " + t234 + " -> tensor<6x4xf64>",
        "tensor<6x4xf64>"},
       {"transpose",

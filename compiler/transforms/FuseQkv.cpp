@@ -1,0 +1,121 @@
+//===- FuseQkv.cpp - tc-fuse-qkv: Q, K, V projections -> one GEMM ---------===//
+
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tc {
+#define GEN_PASS_DEF_TCFUSEQKV
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+/// A projection followed by its head split: linear -> [B, L, h, dh] ->
+/// [B, h, L, dh].
+struct Projection {
+  LinearOp linear;
+  ReshapeOp split;
+  TransposeOp heads;
+};
+
+std::optional<Projection> matchProjection(LinearOp linear) {
+  if (linear.getRelu() || !linear->hasOneUse() ||
+      !isa<BlockArgument>(linear.getWeight()) ||
+      !isa<BlockArgument>(linear.getBias()) ||
+      typeOf(linear.getResult()).getRank() != 3)
+    return std::nullopt;
+  auto split = dyn_cast<ReshapeOp>(*linear->getUsers().begin());
+  if (!split || !split->hasOneUse() || typeOf(split.getResult()).getRank() != 4)
+    return std::nullopt;
+  auto heads = dyn_cast<TransposeOp>(*split->getUsers().begin());
+  if (!heads || heads.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
+    return std::nullopt;
+  return Projection{linear, split, heads};
+}
+
+/// Adjacent arguments, in order: their concat is a view of the parameters.
+bool adjacent(ArrayRef<Value> values) {
+  for (size_t i = 1; i < values.size(); ++i)
+    if (cast<BlockArgument>(values[i]).getArgNumber() !=
+        cast<BlockArgument>(values[i - 1]).getArgNumber() + 1)
+      return false;
+  return true;
+}
+
+void fuse(SmallVector<Projection> group) { // a copy: the ops are mutated
+  Operation *first = group.front().linear;
+  for (Projection p : group)
+    if (p.linear->isBeforeInBlock(first))
+      first = p.linear;
+  OpBuilder b(first);
+  Location loc = first->getLoc();
+  int64_t n = group.size();
+  RankedTensorType out = typeOf(group[0].linear.getResult());   // [B, L, o]
+  RankedTensorType split = typeOf(group[0].split.getResult());  // [B, L, h, dh]
+  RankedTensorType heads = typeOf(group[0].heads.getResult());  // [B, h, L, dh]
+  RankedTensorType weight = typeOf(group[0].linear.getWeight()); // [o, in]
+  int64_t o = out.getDimSize(2);
+
+  SmallVector<Value> weights, biases;
+  for (Projection p : group) {
+    weights.push_back(p.linear.getWeight());
+    biases.push_back(p.linear.getBias());
+  }
+  Value w = ConcatOp::create(
+      b, loc, weight.clone({n * o, weight.getDimSize(1)}), weights, 0);
+  Value bias = ConcatOp::create(b, loc, out.clone({n * o}), biases, 0);
+  Value y = LinearOp::create(
+      b, loc, out.clone({out.getDimSize(0), out.getDimSize(1), n * o}),
+      group[0].linear.getInput(), w, bias, false);
+  int64_t B = split.getDimSize(0), L = split.getDimSize(1),
+          h = split.getDimSize(2), dh = split.getDimSize(3);
+  Value r = ReshapeOp::create(b, loc, out.clone({B, L, n, h, dh}), y);
+  Value t = TransposeOp::create(b, loc, out.clone({n, B, h, L, dh}), r,
+                                ArrayRef<int64_t>{2, 0, 3, 1, 4});
+  SmallVector<Type> pieces(n, out.clone({1, B, h, L, dh}));
+  auto parts = SplitOp::create(b, loc, pieces, t, 0);
+  SmallVector<Value> values; // all built before anything is erased
+  for (Value part : parts.getResults())
+    values.push_back(ReshapeOp::create(b, loc, heads, part));
+  for (auto [p, value] : llvm::zip(group, values)) {
+    p.heads.getResult().replaceAllUsesWith(value);
+    p.heads->erase();
+    p.split->erase();
+    p.linear->erase();
+  }
+}
+
+struct FuseQkvPass : public tc::impl::TcFuseQkvBase<FuseQkvPass> {
+  void runOnOperation() override {
+    for (func::FuncOp function : getOperation().getOps<func::FuncOp>()) {
+      // Projections grouped by their input, in order.
+      llvm::MapVector<Value, SmallVector<Projection>> byInput;
+      function.walk([&](LinearOp linear) {
+        if (std::optional<Projection> p = matchProjection(linear))
+          byInput[linear.getInput()].push_back(*p);
+      });
+      for (auto &[input, group] : byInput) {
+        SmallVector<Value> weights, biases;
+        for (Projection p : group) {
+          weights.push_back(p.linear.getWeight());
+          biases.push_back(p.linear.getBias());
+        }
+        bool sameShapes = llvm::all_of(group, [&](Projection p) {
+          return p.linear.getType() == group[0].linear.getType() &&
+                 p.split.getType() == group[0].split.getType();
+        });
+        if (group.size() >= 2 && group.size() <= 3 && sameShapes &&
+            adjacent(weights) && adjacent(biases))
+          fuse(group);
+      }
+    }
+  }
+};
+
+} // namespace
