@@ -38,11 +38,15 @@ struct Group {
   ArrayRef<int64_t> shape;
 };
 
-/// Whether `value` can feed an op joining `group`: made inside it, a splat
-/// constant (cloned into the kernel), or available where the group starts.
+/// Whether `value` can feed an op joining `group`: made inside it (but not
+/// by a reduction, which ends the kernel's work over the group's shape), a
+/// splat constant (cloned into the kernel), or available where the group
+/// starts.
 bool availableTo(const Group &group, Value value) {
   Operation *def = value.getDefiningOp();
-  return !def || group.members.contains(def) || isSplatConstant(value) ||
+  if (def && group.members.contains(def))
+    return !isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(def);
+  return !def || isSplatConstant(value) ||
          def->isBeforeInBlock(group.ops.front());
 }
 
@@ -97,9 +101,13 @@ void fuseElementwise(Block &block) {
   std::vector<Group> groups;
   llvm::DenseMap<Operation *, size_t> groupOf;
   for (Operation &op : block.without_terminator()) {
-    if (!isElementwise(&op))
+    // A reduction joins the group that makes its input, as the group's last
+    // step over that shape (the kernel reduces what it computed).
+    bool reduction = isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op);
+    if (!isElementwise(&op) && !reduction)
       continue;
-    ArrayRef<int64_t> shape = typeOf(op.getResult(0)).getShape();
+    ArrayRef<int64_t> shape =
+        typeOf(reduction ? op.getOperand(0) : op.getResult(0)).getShape();
     std::optional<size_t> join;
     for (Value operand : op.getOperands()) {
       Operation *def = operand.getDefiningOp();
@@ -112,6 +120,8 @@ void fuseElementwise(Block &block) {
         break;
       }
     }
+    if (!join && reduction)
+      continue; // a reduction alone is its own kernel already
     if (!join) {
       join = groups.size();
       groups.push_back(Group{{}, {}, shape});

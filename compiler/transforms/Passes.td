@@ -184,10 +184,12 @@ def TcFuseElementwise : Pass<"tc-fuse-elementwise", "mlir::ModuleOp"> {
     unary functions, compare, select, convert, dropout, broadcast_to) to the
     group of a producer of one of its operands when they compute the same
     shape and every other operand is a constant, already in the group, or
-    defined before the group starts. Each group of two or more ops becomes a
-    `tc.fused` op placed where the group starts: one kernel that reads each
-    input once and writes only the values used outside the group. Ops of
-    other kinds (GEMMs, reductions, the fused row-wise ops) are left alone.
+    defined before the group starts. A reduction (sum, max, mean) whose
+    input a group computes joins it too, as a last step over that shape.
+    Each group of two or more ops becomes a `tc.fused` op placed where the
+    group starts: one kernel that reads each input once and writes only the
+    values used outside the group. Ops of other kinds (GEMMs, the fused
+    row-wise ops, data movement) are left alone.
   }];
   let dependentDialects = ["::tc::TcDialect"];
 }
