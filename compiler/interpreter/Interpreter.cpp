@@ -333,6 +333,14 @@ LogicalResult Frame::step(Operation *op) {
         values[r.getBetaGrad()] = std::move(dbeta);
         return success();
       })
+      .Case<EmbedOp>([&](EmbedOp e) -> LogicalResult {
+        std::string error;
+        Tensor out = ref::embed(get(e.getTable()), get(e.getIds()),
+                                get(e.getPositions()), get(e.getRng()),
+                                e.getScale().convertToDouble(),
+                                e.getRate().convertToDouble(), e.getKey(), error);
+        return error.empty() ? bind(std::move(out)) : dataError(error);
+      })
       .Case<MaskedSoftmaxOp>([&](MaskedSoftmaxOp m) {
         auto [out, probs] = ref::maskedSoftmax(
             get(m.getScores()), get(m.getMask()), get(m.getRng()),

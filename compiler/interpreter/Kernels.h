@@ -84,6 +84,10 @@ Tensor maskedSoftmaxGrad(const Tensor &probs, const Tensor &outputGrad,
                          const Tensor &mask, const Tensor &rng, double scale,
                          double rate, int64_t key);
 
+Tensor embed(const Tensor &table, const Tensor &ids, const Tensor &positions,
+             const Tensor &rng, double scale, double rate, int64_t key,
+             std::string &error);
+
 // Fused optimizer (OptimizerKernels.cpp).
 struct AdamStep {
   double beta1, beta2, epsilon;

@@ -9,8 +9,8 @@ namespace tc {
 
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
-      "linear", "qkv", "masked-softmax", "residual-layer-norm", "adam",
-      "elementwise"};
+      "embedding", "linear", "qkv", "masked-softmax", "residual-layer-norm",
+      "adam", "elementwise"};
   return names;
 }
 
@@ -42,6 +42,8 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
   const TrainingConfig &t = description.training;
   // The forward fusions run before autodiff: each fused op's reverse rule
   // then builds the fused backward.
+  if (fusions.count("embedding"))
+    pm.addPass(createTcFuseEmbedding());
   if (fusions.count("linear"))
     pm.addPass(createTcFuseLinear());
   if (fusions.count("qkv")) { // needs the projections as tc.linear

@@ -155,6 +155,19 @@ def TcFuseMaskedSoftmax : Pass<"tc-fuse-masked-softmax", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcFuseEmbedding : Pass<"tc-fuse-embedding", "mlir::ModuleOp"> {
+  let summary = "Fuses embedding lookup, scale, positions and dropout";
+  let description = [{
+    Rewrites `dropout?(embedding(table, ids) * c + positions)` — `c` a splat
+    constant, `positions` a `[T, D]` tensor added to every sentence, no
+    other users of the intermediate values — into one `tc.embed`. Its
+    reverse rule regenerates the dropout mask, scatters `c * dy` into the
+    table's gradient and sums `dy` over the batch for learned positions.
+    Runs before autodiff.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcFuseAdam : Pass<"tc-fuse-adam", "mlir::ModuleOp"> {
   let summary = "Fuses the per-parameter Adam updates into one multi-tensor op";
   let description = [{

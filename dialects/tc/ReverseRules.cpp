@@ -398,6 +398,22 @@ void ResidualLayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   out.push_back(Value()); // rng
 }
 
+void EmbedOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
+                           SmallVectorImpl<Value> &out) {
+  // d = dropout(dy) (the forward's mask); the table gets scale * d scattered
+  // by id, the positions the sum of d over the batch.
+  Location loc = getLoc();
+  Value d = grads[0];
+  if (getRate().convertToDouble() > 0.0)
+    d = DropoutOp::create(b, loc, d, getRng(), getRateAttr(), getKeyAttr());
+  Value scaled = mul(b, loc, d, scalar(b, loc, d, getScale().convertToDouble()));
+  out.push_back(EmbeddingGradOp::create(b, loc, typeOf(getTable()), getIds(),
+                                        scaled));
+  out.push_back(Value()); // ids
+  out.push_back(unbroadcast(b, loc, d, typeOf(getPositions())));
+  out.push_back(Value()); // rng
+}
+
 void MaskedSoftmaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                                    SmallVectorImpl<Value> &out) {
   // probs is saved for the backward only (see the note above).

@@ -205,4 +205,26 @@ def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure,
   }];
 }
 
+def Tc_EmbedOp : Tc_Op<"embed", [Pure,
+    AllElementTypesMatch<["table", "positions", "result"]>,
+    DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+  let summary = "Embedding lookup * scale + positions, then dropout";
+  let description = [{
+    `result[b, t, :] = dropout(table[ids[b, t], :] * scale + positions[t, :])`
+    for ids `[B, T]`, a table `[V, D]` and positions `[T, D]` (sinusoids or
+    a slice of a learned table); dropout as tc.dropout with `rng`, `rate`
+    and `key`. One kernel. Built by tc-fuse-embedding.
+  }];
+  let arguments = (ins Tc_FloatTensor:$table, Tc_IdTensor:$ids,
+                       Tc_FloatTensor:$positions, Tc_RngState:$rng,
+                       F64Attr:$scale, F64Attr:$rate, I64Attr:$key);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $ids `,` $positions `,` $rng `scale` `=` $scale `rate` `=`
+    $rate `key` `=` $key attr-dict `:` type($table) `,` type($ids) `,`
+    type($positions) `,` type($rng) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TC_FUSED_OPS_TD

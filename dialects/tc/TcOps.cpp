@@ -479,6 +479,23 @@ LogicalResult SplitOp::verify() {
   return success();
 }
 
+LogicalResult EmbedOp::verify() {
+  ArrayRef<int64_t> table = shapeOf(getTable()), ids = shapeOf(getIds());
+  if (table.size() != 2 || ids.size() != 2)
+    return emitOpError() << "needs a table [V, D] and ids [B, T], got "
+                         << fmt(table) << " and " << fmt(ids);
+  SmallVector<int64_t> positions = {ids[1], table[1]};
+  if (shapeOf(getPositions()) != ArrayRef<int64_t>(positions))
+    return emitOpError() << "positions have shape "
+                         << fmt(shapeOf(getPositions())) << " but expected "
+                         << fmt(positions);
+  double rate = getRate().convertToDouble();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return emitOpError() << "rate must be in [0, 1), got " << rate;
+  return verifyResultShape(*this, {ids[0], ids[1], table[1]},
+                           "[B, T, D] for ids [B, T] and a table [V, D]");
+}
+
 // The generated op classes call verifyBroadcastingOp and verifyReduceOp.
 #define GET_OP_CLASSES
 #include "dialects/tc/TcOps.cpp.inc"

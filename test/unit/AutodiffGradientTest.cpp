@@ -263,6 +263,13 @@ std::vector<GradCase> cases() {
        "  %y, %p = tc.masked_softmax %p0, %mask, %rng scale = 5.0e-01 fill = -1.0e+09 "
        "rate = 2.0e-01 key = 4 : tensor<2x2x3x4xf64>, tensor<1x4xi1>, tensor<2xi64>",
        "tensor<2x2x3x4xf64>"},
+      {"embed_learned_positions",
+       {"tensor<5x4xf64>", "tensor<3x4xf64>"},
+       std::string(kIds) +
+           "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
+           "  %y = tc.embed %p0, %ids, %p1, %rng scale = 2.0e+00 rate = 2.0e-01 key = 4 "
+           ": tensor<5x4xf64>, tensor<2x3xi32>, tensor<3x4xf64>, tensor<2xi64> -> tensor<2x3x4xf64>",
+       "tensor<2x3x4xf64>"},
       {"reshape", {t234}, "  %y = tc.reshape %p0 : " + t234 + " -> tensor<6x4xf64>",
        "tensor<6x4xf64>"},
       {"transpose",

@@ -50,7 +50,8 @@ static cl::opt<Emit> emit(
 static cl::opt<std::string> fusion(
     "fusion",
     cl::desc("Fusion passes to run: all (default), none, or a comma list of "
-             "linear, qkv (implies linear), masked-softmax, residual-layer-norm, adam, "
+             "embedding, linear, qkv (implies linear), masked-softmax, "
+             "residual-layer-norm, adam, "
              "elementwise "
              "(for A/B comparisons)"),
     cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
