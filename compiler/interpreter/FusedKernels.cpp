@@ -162,21 +162,15 @@ Tensor maskedSoftmaxGrad(const Tensor &probs, const Tensor &outputGrad,
 Tensor embed(const Tensor &table, const Tensor &ids, const Tensor &positions,
              const Tensor &rng, double scale, double rate, int64_t key,
              std::string &error) {
-  int64_t vocab = table.shape[0], dim = table.shape[1], length = ids.shape[1];
-  Tensor out(table.dtype, {ids.shape[0], length, dim});
-  for (int64_t t = 0; t < ids.size(); ++t) {
-    int64_t id = ids.ints[t];
-    if (id < 0 || id >= vocab) {
-      error = "id " + std::to_string(id) + " at position " + std::to_string(t) +
-              " is outside the table's [0, " + std::to_string(vocab) + ")";
-      return {};
-    }
-    for (int64_t d = 0; d < dim; ++d) {
-      int64_t i = t * dim + d;
-      double x = table.get(id * dim + d) * scale +
-                 positions.get((t % length) * dim + d);
-      out.set(i, x * keepFactor(rng, key, rate, i));
-    }
+  Tensor rows = embedding(table, ids, error);
+  if (!error.empty())
+    return {};
+  int64_t dim = table.shape[1], length = ids.shape[1];
+  Tensor out(table.dtype, rows.shape);
+  for (int64_t i = 0; i < out.size(); ++i) {
+    int64_t t = i / dim, d = i % dim;
+    double x = rows.get(i) * scale + positions.get((t % length) * dim + d);
+    out.set(i, x * keepFactor(rng, key, rate, i));
   }
   return out;
 }

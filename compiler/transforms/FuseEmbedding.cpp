@@ -48,19 +48,10 @@ struct FuseEmbeddingPass
       Operation *last = dropout ? dropout.getOperation() : sum.getOperation();
       OpBuilder b(last);
       Location loc = lookup.getLoc();
-      Value rng;
-      if (dropout) {
-        rng = dropout.getRng();
-      } else { // rate 0 never reads the RNG state
-        auto type = RankedTensorType::get({2}, b.getI64Type());
-        rng = ConstantOp::create(
-            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{0, 0}));
-      }
+      DropoutParams drop = dropoutParams(b, loc, dropout);
       auto embed = EmbedOp::create(
           b, loc, lookup.getType(), lookup.getTable(), lookup.getIds(),
-          positions, rng, b.getF64FloatAttr(*scale),
-          b.getF64FloatAttr(dropout ? dropout.getRate().convertToDouble() : 0.0),
-          b.getI64IntegerAttr(dropout ? int64_t(dropout.getKey()) : 0));
+          positions, drop.rng, b.getF64FloatAttr(*scale), drop.rate, drop.key);
       last->getResult(0).replaceAllUsesWith(embed.getResult());
       if (dropout)
         dropout->erase();

@@ -42,21 +42,12 @@ struct FuseMaskedSoftmaxPass
 
       OpBuilder b(dropout ? dropout.getOperation() : softmax.getOperation());
       Location loc = softmax.getLoc();
-      Value rng;
-      if (dropout) {
-        rng = dropout.getRng();
-      } else { // rate 0 never reads the RNG state
-        auto type = RankedTensorType::get({2}, b.getI64Type());
-        rng = ConstantOp::create(
-            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{0, 0}));
-      }
+      DropoutParams drop = dropoutParams(b, loc, dropout);
       Value scores = scaled.getLhs();
       auto fused = MaskedSoftmaxOp::create(
           b, loc, scores.getType(), scores.getType(), scores,
-          select.getCondition(), rng, b.getF64FloatAttr(*scale),
-          b.getF64FloatAttr(*fill),
-          b.getF64FloatAttr(dropout ? dropout.getRate().convertToDouble() : 0.0),
-          b.getI64IntegerAttr(dropout ? int64_t(dropout.getKey()) : 0));
+          select.getCondition(), drop.rng, b.getF64FloatAttr(*scale),
+          b.getF64FloatAttr(*fill), drop.rate, drop.key);
       if (dropout) {
         dropout.getResult().replaceAllUsesWith(fused.getResult());
         dropout->erase();

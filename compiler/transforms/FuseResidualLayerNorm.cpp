@@ -37,24 +37,14 @@ struct FuseResidualLayerNormPass
 
       OpBuilder b(norm);
       Location loc = norm.getLoc();
-      Value rng;
-      if (dropout) {
-        rng = dropout.getRng();
-      } else { // rate 0 never reads the RNG state
-        auto type = RankedTensorType::get({2}, b.getI64Type());
-        rng = ConstantOp::create(
-            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{0, 0}));
-      }
+      DropoutParams drop = dropoutParams(b, loc, dropout);
       SmallVector<int64_t> rows(typeOf(residual).getShape());
       rows.back() = 1;
       auto statType = typeOf(residual).clone(rows);
       auto fused = ResidualLayerNormOp::create(
           b, loc, typeOf(residual), statType, statType, residual,
           dropout ? dropout.getInput() : branch, norm.getGamma(),
-          norm.getBeta(), rng,
-          b.getF64FloatAttr(dropout ? dropout.getRate().convertToDouble() : 0.0),
-          b.getI64IntegerAttr(dropout ? int64_t(dropout.getKey()) : 0),
-          norm.getEpsilonAttr());
+          norm.getBeta(), drop.rng, drop.rate, drop.key, norm.getEpsilonAttr());
       norm.getResult().replaceAllUsesWith(fused.getResult());
       norm->erase();
       add->erase();

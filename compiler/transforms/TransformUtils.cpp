@@ -19,6 +19,15 @@ std::optional<double> splatValue(Value v) {
   return dense.getSplatValue<APFloat>().convertToDouble();
 }
 
+DropoutParams dropoutParams(OpBuilder &b, Location loc, DropoutOp dropout) {
+  if (dropout)
+    return {dropout.getRng(), dropout.getRateAttr(), dropout.getKeyAttr()};
+  auto type = RankedTensorType::get({2}, b.getI64Type());
+  Value placeholder = ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{0, 0}));
+  return {placeholder, b.getF64FloatAttr(0.0), b.getI64IntegerAttr(0)};
+}
+
 void eraseDeadOps(Block &block) {
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator())

@@ -3,7 +3,10 @@
 #ifndef TC_COMPILER_TRANSFORMS_TRANSFORMUTILS_H
 #define TC_COMPILER_TRANSFORMS_TRANSFORMUTILS_H
 
+#include "dialects/tc/TcDialect.h"
+
 #include "mlir/IR/Block.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <optional>
@@ -16,6 +19,17 @@ inline mlir::RankedTensorType typeOf(mlir::Value v) {
 
 /// The value of a floating-point splat constant (tc.constant), if `v` is one.
 std::optional<double> splatValue(mlir::Value v);
+
+/// What a fused op takes from the tc.dropout it absorbs: its RNG state, rate
+/// and key; without a dropout, a placeholder RNG state with rate 0 (which
+/// never reads it).
+struct DropoutParams {
+  mlir::Value rng;
+  mlir::FloatAttr rate;
+  mlir::IntegerAttr key;
+};
+DropoutParams dropoutParams(mlir::OpBuilder &b, mlir::Location loc,
+                            DropoutOp dropout);
 
 /// Removes every op of `block` whose results nothing uses (last to first, so
 /// chains of dead ops go too).
