@@ -39,15 +39,6 @@ std::optional<Projection> matchProjection(LinearOp linear) {
   return Projection{linear, split, heads};
 }
 
-/// Adjacent arguments, in order: their concat is a view of the parameters.
-bool adjacent(ArrayRef<Value> values) {
-  for (size_t i = 1; i < values.size(); ++i)
-    if (cast<BlockArgument>(values[i]).getArgNumber() !=
-        cast<BlockArgument>(values[i - 1]).getArgNumber() + 1)
-      return false;
-  return true;
-}
-
 void fuse(SmallVector<Projection> group) { // a copy: the ops are mutated
   Operation *first = group.front().linear;
   for (Projection p : group)
@@ -100,19 +91,37 @@ struct FuseQkvPass : public tc::impl::TcFuseQkvBase<FuseQkvPass> {
         if (std::optional<Projection> p = matchProjection(linear))
           byInput[linear.getInput()].push_back(*p);
       });
-      for (auto &[input, group] : byInput) {
-        SmallVector<Value> weights, biases;
-        for (Projection p : group) {
-          weights.push_back(p.linear.getWeight());
-          biases.push_back(p.linear.getBias());
-        }
-        bool sameShapes = llvm::all_of(group, [&](Projection p) {
-          return p.linear.getType() == group[0].linear.getType() &&
-                 p.split.getType() == group[0].split.getType();
+      // Within one input (the encoder's memory feeds the K and V of every
+      // decoder layer), fuse each run of projections with adjacent weights.
+      for (auto &[input, projections] : byInput) {
+        auto argNumber = [](Value v) {
+          return cast<BlockArgument>(v).getArgNumber();
+        };
+        llvm::sort(projections, [&](Projection a, Projection b) {
+          return argNumber(a.linear.getWeight()) < argNumber(b.linear.getWeight());
         });
-        if (group.size() >= 2 && group.size() <= 3 && sameShapes &&
-            adjacent(weights) && adjacent(biases))
-          fuse(group);
+        SmallVector<Projection> run;
+        auto flush = [&] {
+          if (run.size() >= 2 && run.size() <= 3)
+            fuse(run);
+          run.clear();
+        };
+        for (Projection p : projections) {
+          if (!run.empty()) {
+            Projection last = run.back();
+            bool continues =
+                argNumber(p.linear.getWeight()) ==
+                    argNumber(last.linear.getWeight()) + 1 &&
+                argNumber(p.linear.getBias()) ==
+                    argNumber(last.linear.getBias()) + 1 &&
+                p.linear.getType() == last.linear.getType() &&
+                p.split.getType() == last.split.getType();
+            if (!continues)
+              flush();
+          }
+          run.push_back(p);
+        }
+        flush();
       }
     }
   }
