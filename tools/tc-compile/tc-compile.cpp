@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/analysis/KernelCount.h"
+#include "compiler/analysis/MemoryPlan.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -102,6 +103,7 @@ static llvm::json::Object statistics(ModuleOp module) {
   // name -> {"ops": {op name -> count}, "kernels": ..., "non_gemm_bytes": ...}
   llvm::json::Object functions;
   std::optional<tc::KernelCount> firstStep; // of the first bucket
+  std::optional<tc::MemoryPlan> firstPlan;
   for (func::FuncOp function : module.getOps<func::FuncOp>()) {
     std::map<std::string, int64_t> counts;
     function.walk([&](Operation *op) {
@@ -120,8 +122,10 @@ static llvm::json::Object statistics(ModuleOp module) {
         {"kernels", kernelsJson(kernels)},
         {"non_gemm_bytes", kernels.nonGemmBytes},
         {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
-    if (!firstStep && function.getSymName().starts_with("train_step"))
+    if (!firstStep && function.getSymName().starts_with("train_step")) {
       firstStep = kernels;
+      firstPlan = tc::planMemory(function);
+    }
   }
   llvm::json::Object stats{{"params", scalars},
                            {"param_tensors", int64_t(params.size())},
@@ -129,6 +133,9 @@ static llvm::json::Object statistics(ModuleOp module) {
   if (firstStep) { // one training step of the first bucket
     stats["kernels"] = kernelsJson(*firstStep);
     stats["non_gemm_bytes"] = firstStep->nonGemmBytes;
+    stats["peak_activation_bytes"] = firstPlan->peakBytes;
+    stats["arena_bytes"] = firstPlan->arenaBytes;
+    stats["no_reuse_bytes"] = firstPlan->noReuseBytes;
   }
   return stats;
 }
@@ -145,7 +152,8 @@ int main(int argc, char **argv) {
       cl::desc("Print one JSON object of statistics on stdout instead of IR: "
                "params (scalar count), param_tensors, per function the op "
                "counts, kernels (generated, gemm) and non_gemm_bytes, and "
-               "those of the first bucket's training step"),
+               "those of the first bucket's training step with its memory "
+               "plan: peak_activation_bytes, arena_bytes, no_reuse_bytes"),
       cl::cat(category));
   cl::ParseCommandLineOptions(
       argc, argv,
