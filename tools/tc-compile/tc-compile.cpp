@@ -1,7 +1,8 @@
 //===- tc-compile.cpp - model description -> tc IR -------------------------===//
 //
 //   tc-compile models/transformer_base.toml --emit=tc     # the graphs:
-//       @forward, @encode, @decode, @forward_grad and @train_step per bucket
+//       @forward, @encode, @decode, @forward_grad and @train_step per bucket,
+//       after the fusion passes (--fusion) and autodiff (--dump-ir shows each)
 //   tc-compile models/transformer_base.toml --stats       # JSON on stdout
 //   tc-compile graph.mlir --emit=tc                       # a tc .mlir file
 //
@@ -52,9 +53,7 @@ static cl::opt<std::string> fusion(
     "fusion",
     cl::desc("Fusion passes to run: all (default), none, or a comma list of "
              "embedding, linear, qkv (implies linear), masked-softmax, "
-             "residual-layer-norm, adam, "
-             "elementwise "
-             "(for A/B comparisons)"),
+             "residual-layer-norm, adam, elementwise (for A/B comparisons)"),
     cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
@@ -168,6 +167,14 @@ int main(int argc, char **argv) {
 
   OwningOpRef<ModuleOp> module;
   if (llvm::StringRef(inputFile).ends_with(".mlir")) {
+    if (fusion.getNumOccurrences() || dumpIR.getNumOccurrences()) {
+      llvm::errs() << "tc-compile: error: --fusion and --dump-ir apply to "
+                      "model descriptions (.toml)\n"
+                   << "note: to run passes on a .mlir file, use tc-opt "
+                      "(e.g. tc-opt " << inputFile
+                   << " --tc-fuse-elementwise --mlir-print-ir-after-all)\n";
+      return kBadInput;
+    }
     module = parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
   } else {
     std::optional<tc::ModelDescription> description =
