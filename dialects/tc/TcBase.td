@@ -33,7 +33,7 @@ def Tc_Dialect : Dialect {
     are aligned at their last dimension, a missing leading dimension counts as
     1, and two dimensions are compatible when they are equal or one of them is
     1. The result type must be exactly the broadcast shape; the verifier checks
-    it.
+    it. `tc.max` and `tc.min` propagate NaN, as `torch.maximum` does.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;

@@ -41,11 +41,15 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
                       Variadic<Tc_FloatTensor>:$new_first_moments,
                       Variadic<Tc_FloatTensor>:$new_second_moments);
   let assemblyFormat = [{
-    `params` `(` $params `)` `grads` `(` $grads `)` `m` `(` $first_moments `)`
-    `v` `(` $second_moments `)` `step_size` `(` $step_size `)`
-    `rsqrt_correction2` `(` $rsqrt_correction2 `)` `grad_scale` `(`
-    $grad_scale `)` attr-dict `:`
-    functional-type(operands, results)
+    `params` `(` ($params^ `:` type($params))? `)`
+    `grads` `(` ($grads^ `:` type($grads))? `)`
+    `m` `(` ($first_moments^ `:` type($first_moments))? `)`
+    `v` `(` ($second_moments^ `:` type($second_moments))? `)`
+    `step_size` `(` $step_size `:` type($step_size) `)`
+    `rsqrt_correction2` `(` $rsqrt_correction2 `:` type($rsqrt_correction2) `)`
+    `grad_scale` `(` $grad_scale `:` type($grad_scale) `)` attr-dict `->`
+    `(` type($new_params) `)` `,` `(` type($new_first_moments) `)` `,`
+    `(` type($new_second_moments) `)`
   }];
   let hasVerifier = 1;
 }
@@ -161,6 +165,7 @@ def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure,
     `,` $rng `rate` `=` $rate `key` `=` $key attr-dict `:` type($residual)
     `,` type($gamma) `,` type($mean) `,` type($rng)
   }];
+  let hasVerifier = 1;
 }
 
 def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure,
@@ -203,6 +208,7 @@ def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure,
     $rate `key` `=` $key attr-dict `:` type($probs) `,` type($mask) `,`
     type($rng)
   }];
+  let hasVerifier = 1;
 }
 
 def Tc_EmbedOp : Tc_Op<"embed", [Pure,

@@ -53,6 +53,21 @@ LogicalResult verifyAxis(Operation *op, StringRef what, int64_t axis,
 
 } // namespace
 
+/// A dropout rate in [0, 1).
+static LogicalResult verifyRate(Operation *op, APFloat rateValue) {
+  double rate = rateValue.convertToDouble();
+  if (rate >= 0.0 && rate < 1.0)
+    return success();
+  return op->emitOpError() << "rate must be in [0, 1), got " << rate;
+}
+
+/// [..., D] -> [..., 1]: the shape of per-row statistics.
+static SmallVector<int64_t> rowStatShape(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> rows(shape);
+  rows.back() = 1;
+  return rows;
+}
+
 /// Elementwise ops: all operands broadcast together to the result's shape.
 static LogicalResult verifyBroadcastingOp(Operation *op) {
   Shape shape;
@@ -323,9 +338,11 @@ LogicalResult CrossEntropyGradOp::verify() {
     return emitOpError() << "targets have shape " << fmt(shapeOf(getTargets()))
                          << " but expected the logits " << fmt(logits)
                          << " without the vocabulary dimension";
-  if (!shapeOf(getLossGrad()).empty())
-    return emitOpError() << "loss_grad must be rank 0, got "
-                         << fmt(shapeOf(getLossGrad()));
+  if (!shapeOf(getLossGrad()).empty() ||
+      getElementTypeOrSelf(getLossGrad()) != getElementTypeOrSelf(getLogits()))
+    return emitOpError() << "loss_grad must be a rank-0 tensor of the logits' "
+                            "element type, got "
+                         << getLossGrad().getType();
   double eps = getLabelSmoothing().convertToDouble();
   if (!(eps >= 0.0 && eps < 1.0))
     return emitOpError() << "label_smoothing must be in [0, 1), got " << eps;
@@ -366,6 +383,15 @@ LogicalResult AdamOp::verify() {
                              << " but its gradient, moments or results have "
                              << v.getType();
   }
+  for (auto [name, value, low, high] :
+       {std::tuple<StringRef, double, double, double>{
+            "beta1", getBeta1().convertToDouble(), 0.0, 1.0},
+        {"beta2", getBeta2().convertToDouble(), 0.0, 1.0}})
+    if (!(value >= low && value < high))
+      return emitOpError() << name << " must be in [0, 1), got " << value;
+  if (!(getEpsilon().convertToDouble() >= 0.0))
+    return emitOpError() << "epsilon must be >= 0, got "
+                         << getEpsilon().convertToDouble();
   if (!shapeOf(getStepSize()).empty() ||
       !shapeOf(getRsqrtCorrection2()).empty() ||
       !shapeOf(getGradScale()).empty())
@@ -378,16 +404,21 @@ LogicalResult FusedOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "body has " << body.getNumArguments()
-                         << " arguments for " << getInputs().size()
-                         << " inputs";
+                         << " argument(s) for " << getInputs().size()
+                         << " input(s)";
   for (auto [arg, input] : llvm::zip(body.getArguments(), getInputs()))
     if (arg.getType() != input.getType())
       return emitOpError() << "body argument " << arg.getType()
                            << " does not match input " << input.getType();
   Operation *yield = body.getTerminator();
-  if (yield->getOperandTypes() != getResultTypes())
+  if (yield->getNumOperands() != getNumResults())
     return emitOpError() << "yields " << yield->getNumOperands()
-                         << " values whose types differ from the results";
+                         << " value(s) for " << getNumResults() << " result(s)";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(yield->getOperandTypes(), getResultTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError() << "yields " << std::get<0>(pair) << " for result #"
+                           << index << " of type " << std::get<1>(pair);
   for (Operation &op : body.without_terminator())
     if (!isa<TcDialect>(op.getDialect()) || op.getNumRegions() != 0)
       return emitOpError() << "body may hold only tc ops without regions, "
@@ -400,9 +431,11 @@ RegionKind FusedOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
 
 LogicalResult LinearOp::verify() {
   ArrayRef<int64_t> input = shapeOf(getInput()), weight = shapeOf(getWeight());
-  if (input.empty() || weight.size() != 2 || weight[1] != input.back())
+  if (input.empty())
+    return emitOpError() << "input must have rank >= 1";
+  if (weight.size() != 2 || weight[1] != input.back())
     return emitOpError() << "weight has shape " << fmt(weight)
-                         << " but expected [out, " << (input.empty() ? 0 : input.back())
+                         << " but expected [out, " << input.back()
                          << "] for input " << fmt(input);
   if (shapeOf(getBias()) != ArrayRef<int64_t>{weight[0]})
     return emitOpError() << "bias has shape " << fmt(shapeOf(getBias()))
@@ -413,42 +446,68 @@ LogicalResult LinearOp::verify() {
                                             "dimension replaced by out");
 }
 
-/// [..., D] -> [..., 1]: the shape of per-row statistics.
-static SmallVector<int64_t> rowStatShape(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> rows(shape);
-  rows.back() = 1;
-  return rows;
+/// The row-wise operands of residual_layer_norm and its gradient: gamma
+/// (and beta) [D] and the saved statistics [..., 1] of a residual [..., D].
+static LogicalResult verifyResidualRows(Operation *op, Value residual,
+                                        ArrayRef<Value> perColumn,
+                                        StringRef perColumnNames,
+                                        ArrayRef<Value> stats) {
+  ArrayRef<int64_t> input = shapeOf(residual);
+  if (input.empty())
+    return op->emitOpError() << "residual must have rank >= 1";
+  for (Value v : perColumn)
+    if (shapeOf(v) != ArrayRef<int64_t>{input.back()})
+      return op->emitOpError() << perColumnNames << " must have shape ["
+                               << input.back() << "]";
+  SmallVector<int64_t> rows = rowStatShape(input);
+  for (Value v : stats)
+    if (shapeOf(v) != ArrayRef<int64_t>(rows))
+      return op->emitOpError() << "mean and rstd must have shape "
+                               << fmt(rows);
+  return success();
 }
 
 LogicalResult ResidualLayerNormOp::verify() {
-  ArrayRef<int64_t> input = shapeOf(getResidual());
-  if (input.empty() || shapeOf(getGamma()) != ArrayRef<int64_t>{input.back()} ||
-      shapeOf(getBeta()) != ArrayRef<int64_t>{input.back()})
-    return emitOpError() << "gamma and beta must have shape [" 
-                         << (input.empty() ? 0 : input.back()) << "]";
-  SmallVector<int64_t> rows = rowStatShape(input);
-  if (shapeOf(getMean()) != ArrayRef<int64_t>(rows) ||
-      shapeOf(getRstd()) != ArrayRef<int64_t>(rows))
-    return emitOpError() << "mean and rstd must have shape " << fmt(rows);
-  double rate = getRate().convertToDouble();
-  if (!(rate >= 0.0 && rate < 1.0))
-    return emitOpError() << "rate must be in [0, 1), got " << rate;
-  return success();
+  if (failed(verifyResidualRows(*this, getResidual(), {getGamma(), getBeta()},
+                                "gamma and beta", {getMean(), getRstd()})))
+    return failure();
+  if (!(getEpsilon().convertToDouble() > 0.0))
+    return emitOpError() << "epsilon must be positive, got "
+                         << getEpsilon().convertToDouble();
+  return verifyRate(*this, getRate());
+}
+
+LogicalResult ResidualLayerNormGradOp::verify() {
+  if (failed(verifyResidualRows(*this, getResidual(), {getGamma()}, "gamma",
+                                {getMean(), getRstd()})))
+    return failure();
+  return verifyRate(*this, getRate());
+}
+
+/// A mask broadcasts to `target` (the scores, or the probabilities).
+static LogicalResult verifyMask(Operation *op, Value mask, Value target,
+                                StringRef targetName) {
+  ArrayRef<int64_t> shape = shapeOf(target);
+  std::optional<Shape> joined =
+      broadcastShapes(std::span<const int64_t>(shapeOf(mask)),
+                      std::span<const int64_t>(shape));
+  if (joined && ArrayRef<int64_t>(*joined) == shape)
+    return success();
+  return op->emitOpError() << "mask " << fmt(shapeOf(mask))
+                           << " does not broadcast to the " << targetName
+                           << " " << fmt(shape);
 }
 
 LogicalResult MaskedSoftmaxOp::verify() {
-  ArrayRef<int64_t> scores = shapeOf(getScores());
-  std::optional<Shape> joined = broadcastShapes(
-      std::span<const int64_t>(shapeOf(getMask())),
-      std::span<const int64_t>(scores));
-  if (!joined || ArrayRef<int64_t>(*joined) != scores)
-    return emitOpError() << "mask " << fmt(shapeOf(getMask()))
-                         << " does not broadcast to the scores "
-                         << fmt(scores);
-  double rate = getRate().convertToDouble();
-  if (!(rate >= 0.0 && rate < 1.0))
-    return emitOpError() << "rate must be in [0, 1), got " << rate;
-  return success();
+  if (failed(verifyMask(*this, getMask(), getScores(), "scores")))
+    return failure();
+  return verifyRate(*this, getRate());
+}
+
+LogicalResult MaskedSoftmaxGradOp::verify() {
+  if (failed(verifyMask(*this, getMask(), getProbs(), "probs")))
+    return failure();
+  return verifyRate(*this, getRate());
 }
 
 LogicalResult SplitOp::verify() {

@@ -11,7 +11,7 @@
 // CHECK:         %[[INV:.*]] = tc.div %{{.*}}, %{{.*}} : tensor<f32>, tensor<f32> -> tensor<f32>
 // CHECK-NOT:     tc.mul {{.*}}%[[INV]]
 // CHECK-NOT:     tc.sqrt {{.*}} : tensor<3xf32>
-// CHECK:         %[[P:.*]]:2, %[[M:.*]]:2, %[[V:.*]]:2 = tc.adam params(%[[W]], %[[B]]) grads(%{{.*}}, %{{.*}}) m(%[[MW]], %[[MB]]) v(%[[VW]], %[[VB]]) step_size(%{{.*}}) rsqrt_correction2(%{{.*}}) grad_scale(%[[INV]]) {beta1 = 0.89999997615814208 : f64, beta2 = 0.98000001907348633 : f64, epsilon = 9.9999997171806853E-10 : f64
+// CHECK:         %[[P:.*]]:2, %[[M:.*]]:2, %[[V:.*]]:2 = tc.adam params(%[[W]], %[[B]] : tensor<3xf32>, tensor<2xf32>) grads(%{{.*}}, %{{.*}} : tensor<3xf32>, tensor<2xf32>) m(%[[MW]], %[[MB]] : {{.*}}) v(%[[VW]], %[[VB]] : {{.*}}) step_size(%{{.*}} : tensor<f32>) rsqrt_correction2(%{{.*}} : tensor<f32>) grad_scale(%[[INV]] : tensor<f32>) {beta1 = 0.89999997615814208 : f64, beta2 = 0.98000001907348633 : f64, epsilon = 9.9999997171806853E-10 : f64} -> (tensor<3xf32>, tensor<2xf32>), (tensor<3xf32>, tensor<2xf32>), (tensor<3xf32>, tensor<2xf32>)
 // CHECK-NEXT:    return %[[P]]#0, %[[P]]#1, %[[M]]#0, %[[M]]#1, %[[V]]#0, %[[V]]#1,
 func.func @forward_2(%w: tensor<3xf32> {tc.param = "w", tc.init = #tc.init<zeros>},
                      %b: tensor<2xf32> {tc.param = "b", tc.init = #tc.init<zeros>},

@@ -13,6 +13,7 @@
 
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/analysis/MemoryPlan.h"
+#include "compiler/codegen/HostKernel.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -42,12 +43,16 @@ static cl::opt<std::string>
     inputFile(cl::Positional, cl::Required,
               cl::desc("<model description .toml or tc dialect .mlir>"),
               cl::cat(category));
-enum class Emit { Tc, Params };
+enum class Emit { Tc, Params, Cpp };
 static cl::opt<Emit> emit(
     "emit", cl::desc("What to print on stdout"), cl::init(Emit::Tc),
     cl::values(clEnumValN(Emit::Tc, "tc", "the graph in the tc dialect"),
                clEnumValN(Emit::Params, "params",
-                          "the parameters as JSON: name, shape, initializer")),
+                          "the parameters as JSON: name, shape, initializer"),
+               clEnumValN(Emit::Cpp, "cpp",
+                          "host C++ of the training steps' fused groups (one "
+                          "function each; the other kernels are not "
+                          "generated yet)")),
     cl::cat(category));
 static cl::opt<std::string> fusion(
     "fusion",
@@ -209,6 +214,27 @@ int main(int argc, char **argv) {
   if (stats) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(statistics(*module)))
                  << "\n";
+  } else if (emit == Emit::Cpp) {
+    llvm::outs() << tc::codegen::hostKernelPrelude();
+    for (func::FuncOp function : module->getOps<func::FuncOp>()) {
+      if (!function.getSymName().starts_with("train_step"))
+        continue;
+      int index = 0;
+      WalkResult walk = function.walk([&](tc::FusedOp fused) {
+        std::string error;
+        std::string name = (function.getSymName() + "_k" + Twine(index++)).str();
+        FailureOr<std::string> text =
+            tc::codegen::emitHostKernel(fused, name, error);
+        if (failed(text)) {
+          fused.emitError() << "cannot generate host C++: " << error;
+          return WalkResult::interrupt();
+        }
+        llvm::outs() << "\n" << *text;
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return kBadInput;
+    }
   } else if (emit == Emit::Params) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(paramTable(*module)))
                  << "\n";

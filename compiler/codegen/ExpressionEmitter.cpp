@@ -1,0 +1,120 @@
+//===- ExpressionEmitter.cpp - tc ops as C++ expressions -------------------===//
+
+#include "compiler/codegen/ExpressionEmitter.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace tc::codegen {
+
+std::string cppType(Type type) {
+  if (type.isF32()) return "float";
+  if (type.isF64()) return "double";
+  if (type.isInteger(1)) return "bool";
+  if (type.isInteger(32)) return "int32_t";
+  if (type.isInteger(64)) return "int64_t";
+  return "";
+}
+
+namespace {
+
+Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// A splat constant as a C++ literal of its type.
+std::string literal(ConstantOp constant) {
+  auto dense = cast<DenseElementsAttr>(constant.getValue());
+  Type type = dense.getElementType();
+  if (isa<FloatType>(type)) {
+    double v = dense.getSplatValue<APFloat>().convertToDouble();
+    std::string text = llvm::formatv("{0:e17}", v).str();
+    return type.isF32() ? "float(" + text + ")" : text;
+  }
+  APInt v = dense.getSplatValue<APInt>();
+  if (type.isInteger(1))
+    return v.isZero() ? "false" : "true";
+  return "int64_t(" + std::to_string(v.getSExtValue()) + ")";
+}
+
+} // namespace
+
+LogicalResult ExpressionEmitter::emitBody(Block &body, StringRef index,
+                                          StringRef seed, StringRef step,
+                                          raw_ostream &os, std::string &error) {
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
+      continue; // accumulated by the skeleton, which knows the loop
+    Value result = op.getResult(0);
+    std::string type = cppType(elementOf(result));
+    if (type.empty()) {
+      error = "element type of '" + op.getName().getStringRef().str() +
+              "' has no C++ type here";
+      return failure();
+    }
+    auto in = [&](unsigned i) { return names.at(op.getOperand(i)); };
+    std::string expr =
+        TypeSwitch<Operation *, std::string>(&op)
+            .Case<ConstantOp>([&](ConstantOp c) {
+              auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+              return dense && dense.isSplat() ? literal(c) : std::string();
+            })
+            .Case<AddOp>([&](auto) { return in(0) + " + " + in(1); })
+            .Case<SubOp>([&](auto) { return in(0) + " - " + in(1); })
+            .Case<MulOp>([&](auto) { return in(0) + " * " + in(1); })
+            .Case<DivOp>([&](auto) { return in(0) + " / " + in(1); })
+            .Case<MaxOp>([&](auto) {
+              return "tc::maximum<" + type + ">(" + in(0) + ", " + in(1) + ")";
+            })
+            .Case<MinOp>([&](auto) {
+              return "tc::minimum<" + type + ">(" + in(0) + ", " + in(1) + ")";
+            })
+            .Case<NegOp>([&](auto) { return "-" + in(0); })
+            .Case<ExpOp>([&](auto) { return "std::exp(" + in(0) + ")"; })
+            .Case<LogOp>([&](auto) { return "std::log(" + in(0) + ")"; })
+            .Case<SqrtOp>([&](auto) { return "std::sqrt(" + in(0) + ")"; })
+            .Case<RsqrtOp>([&](auto) {
+              return type + "(1) / std::sqrt(" + in(0) + ")";
+            })
+            .Case<TanhOp>([&](auto) { return "std::tanh(" + in(0) + ")"; })
+            .Case<ReluOp>([&](auto) {
+              return in(0) + " > " + type + "(0) ? " + in(0) + " : " + type +
+                     "(0)";
+            })
+            .Case<CompareOp>([&](CompareOp c) {
+              const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
+              return in(0) + " " + ops[int(c.getPredicate())] + " " + in(1);
+            })
+            .Case<SelectOp>([&](auto) {
+              return in(0) + " ? " + in(1) + " : " + in(2);
+            })
+            .Case<ConvertOp>([&](auto) {
+              return "static_cast<" + type + ">(" + in(0) + ")";
+            })
+            .Case<BroadcastToOp>([&](auto) { return in(0); })
+            .Case<DropoutOp>([&](DropoutOp d) {
+              double rate = d.getRate().convertToDouble();
+              return llvm::formatv("tc::dropoutKeeps({0}, {1}, {2}, {3}, {4:e17}) ? "
+                                   "{5} * {6}({7:e17}) : {6}(0)",
+                                   seed, step, int64_t(d.getKey()), index, rate,
+                                   in(0), type, 1.0 / (1.0 - rate))
+                  .str();
+            })
+            .Default([](Operation *) { return std::string(); });
+    if (expr.empty()) {
+      error = "no C++ expression for '" + op.getName().getStringRef().str() +
+              "'";
+      return failure();
+    }
+    std::string name = "v" + std::to_string(next++);
+    os << "    const " << type << " " << name << " = " << expr << ";\n";
+    names[result] = name;
+  }
+  return success();
+}
+
+} // namespace tc::codegen

@@ -1,0 +1,49 @@
+//===- ExpressionEmitter.h - tc ops as C++ expressions ---------------------===//
+//
+// Prints the body of a fused elementwise group as C++ statements that compute
+// one element: every value becomes a local of its element type, every op an
+// expression over them. The same statements serve every target; only the
+// skeleton around them (a host loop, a CUDA grid-stride loop) differs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H
+#define TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H
+
+#include "mlir/IR/Block.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace tc::codegen {
+
+/// The C++ type of a tensor element type: float, double, bool, int32_t, ...
+/// (empty for a type the emitter does not handle).
+std::string cppType(mlir::Type elementType);
+
+class ExpressionEmitter {
+public:
+  /// Names the value `v` already holds in the generated code (an input
+  /// loaded by the skeleton).
+  void bind(mlir::Value v, std::string name) { names[v] = std::move(name); }
+
+  /// Prints one statement per op of `body` (all but its terminator and the
+  /// reductions, which the skeleton accumulates), with
+  /// `index` the name of the element's linear index (dropout's counter) and
+  /// `seed`, `step` the names of the RNG state. Fails, saying why, on an op
+  /// it does not know.
+  mlir::LogicalResult emitBody(mlir::Block &body, llvm::StringRef index,
+                               llvm::StringRef seed, llvm::StringRef step,
+                               llvm::raw_ostream &os, std::string &error);
+
+  const std::string &nameOf(mlir::Value v) const { return names.at(v); }
+
+private:
+  llvm::DenseMap<mlir::Value, std::string> names;
+  int next = 0;
+};
+
+} // namespace tc::codegen
+
+#endif // TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H

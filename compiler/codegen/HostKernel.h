@@ -1,0 +1,32 @@
+//===- HostKernel.h - C++ for the host: one function per fused group -------===//
+//
+// The host skeleton around the expression emitter: a loop over the elements
+// of the group's shape (OpenMP across threads), loading each input (with its
+// broadcast index), computing the body and storing each output. The ABI of
+// every kernel is `extern "C" void name(void **buffers)`, buffers holding the
+// inputs then the outputs in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_CODEGEN_HOSTKERNEL_H
+#define TC_COMPILER_CODEGEN_HOSTKERNEL_H
+
+#include "dialects/tc/TcDialect.h"
+
+#include <string>
+
+namespace tc::codegen {
+
+/// Includes and the Philox RNG (dialects/tc/Philox.h) every kernel file
+/// starts with.
+std::string hostKernelPrelude();
+
+/// The C++ function `name` computing `fused`, or failure (saying why in
+/// `error`) for a group the host emitter does not handle yet (reductions).
+mlir::FailureOr<std::string> emitHostKernel(FusedOp fused,
+                                            llvm::StringRef name,
+                                            std::string &error);
+
+} // namespace tc::codegen
+
+#endif // TC_COMPILER_CODEGEN_HOSTKERNEL_H

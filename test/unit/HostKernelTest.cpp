@@ -1,0 +1,191 @@
+//===- HostKernelTest.cpp - generated host kernels == the interpreter -----===//
+//
+// Every tc.fused group (elementwise ops, and reductions as their last step)
+// of a tiny model's training step (all fusions, every dropout on) is emitted
+// as C++, compiled by the system
+// compiler into a shared object, run on random inputs and compared with the
+// interpreter evaluating the same group. Tolerance: f32 results within
+// 1e-5 relative + 1e-6 absolute (the kernel rounds after each f32 op, the
+// interpreter once per op in double: a few ulps apart); exact for integers
+// and booleans.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/codegen/HostKernel.h"
+#include "compiler/frontend/ModelDescription.h"
+#include "compiler/frontend/TransformerBuilder.h"
+#include "compiler/interpreter/Interpreter.h"
+#include "compiler/pipeline/Pipeline.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace {
+
+using namespace mlir;
+
+const char *kModel = R"toml(
+[model]
+encoder_layers = 1
+decoder_layers = 1
+d_model = 16
+d_ff = 32
+heads = 4
+dropout = 0.1
+attention_dropout = 0.1
+relu_dropout = 0.1
+vocab_size = 24
+max_length = 16
+[training]
+buckets = [{ batch = 2, source_length = 6, target_length = 5 }]
+gradient_clip = 1.0
+)toml";
+
+/// A function that runs a clone of `fused` on its own arguments.
+func::FuncOp wrap(ModuleOp module, tc::FusedOp fused, StringRef name) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto function = func::FuncOp::create(
+      b, fused.getLoc(), name,
+      b.getFunctionType(fused.getOperandTypes(), fused.getResultTypes()));
+  Block *entry = function.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  mapping.map(fused.getInputs(), entry->getArguments());
+  Operation *clone = b.clone(*fused, mapping);
+  func::ReturnOp::create(b, fused.getLoc(), clone->getResults());
+  return function;
+}
+
+TEST(HostKernels, EveryFusedGroupOfATinyStepMatchesTheInterpreter) {
+  std::string dir = testing::TempDir() + "/tc-host-kernels";
+  std::filesystem::create_directories(dir);
+  std::string description = dir + "/model.toml";
+  std::ofstream(description) << kModel;
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::optional<tc::ModelDescription> model =
+      tc::readModelDescription(description, errorStream);
+  ASSERT_TRUE(model) << errors;
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = tc::buildTransformer(context, *model);
+  PassManager pm(&context);
+  std::string error;
+  tc::addTrainingPipeline(pm, *model, *tc::parseFusions("all", error));
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  auto step = module->lookupSymbol<func::FuncOp>("train_step_2x6x5");
+  ASSERT_TRUE(step);
+
+  // Emit every group; wrap each for the interpreter.
+  OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
+  std::string source = tc::codegen::hostKernelPrelude();
+  std::vector<std::pair<std::string, tc::FusedOp>> kernels;
+  int skipped = 0;
+  step.walk([&](tc::FusedOp fused) {
+    std::string name = "k" + std::to_string(kernels.size() + skipped);
+    FailureOr<std::string> text = tc::codegen::emitHostKernel(fused, name, error);
+    if (failed(text)) {
+      ADD_FAILURE() << "group " << name << " not emitted: " << error;
+      ++skipped;
+      return;
+    }
+    source += *text;
+    kernels.push_back({name, fused});
+  });
+  ASSERT_GE(kernels.size(), 20u) << "too few fused groups in the tiny step";
+  std::ofstream(dir + "/kernels.cpp") << source;
+  std::string command = "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -o " + dir +
+                        "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
+                        "/compile.log";
+  ASSERT_EQ(std::system(command.c_str()), 0)
+      << "the generated kernels do not compile; see " << dir << "/compile.log";
+  void *library = dlopen((dir + "/kernels.so").c_str(), RTLD_NOW);
+  ASSERT_TRUE(library) << dlerror();
+
+  std::mt19937_64 rng(11);
+  for (auto [name, fused] : kernels) {
+    // Random inputs; the RNG state is (seed, step).
+    std::vector<tc::Tensor> inputs;
+    std::vector<std::vector<char>> storage;
+    for (Value input : fused.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      tc::Tensor t(*tc::dtypeOf(type.getElementType()),
+                   tc::Shape(type.getShape().begin(), type.getShape().end()));
+      for (int64_t i = 0; i < t.size(); ++i) {
+        if (tc::isFloat(t.dtype))
+          t.set(i, std::uniform_real_distribution<double>(0.1, 2.0)(rng) *
+                       (rng() % 2 ? 1 : -1));
+        else
+          t.setInt(i, t.dtype == tc::DType::I64 ? int64_t(rng() % 1000)
+                                                : int64_t(rng() % 2));
+      }
+      inputs.push_back(t);
+    }
+    func::FuncOp wrapper = wrap(*wrappers, fused, name);
+    FailureOr<std::vector<tc::Tensor>> want = tc::interpret(wrapper, inputs);
+    ASSERT_TRUE(succeeded(want)) << name;
+
+    // The same inputs in the kernel's layout: f32, f64, i1 (bool), i32, i64.
+    std::vector<void *> buffers;
+    auto pack = [&](const tc::Tensor &t) {
+      size_t bytes = t.dtype == tc::DType::F64 || t.dtype == tc::DType::I64 ? 8
+                     : t.dtype == tc::DType::I1 ? 1 : 4;
+      storage.emplace_back(t.size() * bytes);
+      char *p = storage.back().data();
+      for (int64_t i = 0; i < t.size(); ++i) {
+        switch (t.dtype) {
+        case tc::DType::F32: reinterpret_cast<float *>(p)[i] = t.floats[i]; break;
+        case tc::DType::F64: reinterpret_cast<double *>(p)[i] = t.floats[i]; break;
+        case tc::DType::I1: reinterpret_cast<bool *>(p)[i] = t.ints[i]; break;
+        case tc::DType::I32: reinterpret_cast<int32_t *>(p)[i] = t.ints[i]; break;
+        case tc::DType::I64: reinterpret_cast<int64_t *>(p)[i] = t.ints[i]; break;
+        default: ADD_FAILURE() << "unexpected element type";
+        }
+      }
+      buffers.push_back(p);
+    };
+    for (const tc::Tensor &t : inputs)
+      pack(t);
+    for (const tc::Tensor &t : *want)
+      pack(tc::Tensor(t.dtype, t.shape));
+    auto kernel = reinterpret_cast<void (*)(void **)>(dlsym(library, name.c_str()));
+    ASSERT_TRUE(kernel) << name;
+    kernel(buffers.data());
+
+    for (size_t r = 0; r < want->size(); ++r) {
+      const tc::Tensor &expected = (*want)[r];
+      const char *got = static_cast<const char *>(buffers[inputs.size() + r]);
+      for (int64_t i = 0; i < expected.size(); ++i) {
+        double value;
+        switch (expected.dtype) {
+        case tc::DType::F32: value = reinterpret_cast<const float *>(got)[i]; break;
+        case tc::DType::F64: value = reinterpret_cast<const double *>(got)[i]; break;
+        case tc::DType::I1: value = reinterpret_cast<const bool *>(got)[i]; break;
+        case tc::DType::I32: value = reinterpret_cast<const int32_t *>(got)[i]; break;
+        default: value = reinterpret_cast<const int64_t *>(got)[i]; break;
+        }
+        double e = expected.get(i);
+        if (std::isnan(e)) {
+          EXPECT_TRUE(std::isnan(value)) << name << " result " << r << "[" << i << "]";
+          continue;
+        }
+        EXPECT_NEAR(value, e, 1e-6 + 1e-5 * std::abs(e))
+            << name << " result " << r << "[" << i << "]";
+      }
+    }
+  }
+  std::cout << kernels.size() << " fused kernels match the interpreter\n";
+  // No dlclose: the library brought OpenMP's thread pool into the process,
+  // whose threads must not outlive its code.
+}
+
+} // namespace
