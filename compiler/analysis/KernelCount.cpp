@@ -9,8 +9,6 @@ using namespace mlir;
 
 namespace tc {
 
-namespace {
-
 int64_t bytesOf(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type)
@@ -19,6 +17,8 @@ int64_t bytesOf(Value v) {
   return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
 }
 
+namespace {
+
 /// A slice that is one contiguous run of its input: after the first
 /// dimension it cuts, every dimension is whole, and before it every result
 /// dimension is 1.
@@ -26,7 +26,7 @@ bool isContiguousSlice(SliceOp slice) {
   ArrayRef<int64_t> in = slice.getInput().getType().getShape();
   ArrayRef<int64_t> out = slice.getResult().getType().getShape();
   size_t d = 0;
-  while (d < in.size() && out[d] == 1 && in[d] != 1)
+  while (d < in.size() && out[d] == 1)
     ++d; // leading single rows
   if (d < in.size() && out[d] != in[d])
     ++d; // the one dimension cut in a range
@@ -45,16 +45,19 @@ bool isContiguousSplit(SplitOp split) {
   return true;
 }
 
-/// A concat along axis 0 of consecutive function arguments: the memory plan
-/// lays consecutive parameters out contiguously (one flat buffer, in
-/// argument order), so the concat is a view of that buffer.
-bool isConcatOfAdjacentArguments(ConcatOp concat) {
+/// A concat along axis 0 of consecutive parameters: the runtime must keep
+/// the parameters in one flat buffer in argument order (the design's flat
+/// parameter buffers), which makes the concat a view of that buffer.
+bool isConcatOfAdjacentParameters(ConcatOp concat) {
   if (concat.getAxis() != 0)
     return false;
   std::optional<unsigned> previous;
   for (Value input : concat.getInputs()) {
     auto arg = dyn_cast<BlockArgument>(input);
-    if (!arg || (previous && arg.getArgNumber() != *previous + 1))
+    auto function =
+        arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+    if (!function || !function.getArgAttr(arg.getArgNumber(), kParamAttrName) ||
+        (previous && arg.getArgNumber() != *previous + 1))
       return false;
     previous = arg.getArgNumber();
   }
@@ -74,7 +77,7 @@ KernelKind kernelKindOf(Operation *op) {
         return isContiguousSplit(s) ? KernelKind::None : KernelKind::Generated;
       })
       .Case<ConcatOp>([](ConcatOp c) {
-        return isConcatOfAdjacentArguments(c) ? KernelKind::None
+        return isConcatOfAdjacentParameters(c) ? KernelKind::None
                                               : KernelKind::Generated;
       })
       .Case<MatmulOp, LinearOp>([](auto) { return KernelKind::Gemm; })
@@ -86,6 +89,8 @@ KernelKind kernelKindOf(Operation *op) {
 
 KernelCount countKernels(func::FuncOp function) {
   KernelCount count;
+  if (function.isExternal())
+    return count;
   for (Operation &op : function.getBody().front()) {
     switch (kernelKindOf(&op)) {
     case KernelKind::None:

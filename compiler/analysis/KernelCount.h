@@ -23,6 +23,9 @@ enum class KernelKind {
   Generated, ///< one generated kernel
 };
 
+/// The bytes of a tensor value (at least one byte per element).
+int64_t bytesOf(mlir::Value v);
+
 /// What `op` becomes.
 KernelKind kernelKindOf(mlir::Operation *op);
 

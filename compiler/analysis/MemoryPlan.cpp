@@ -13,29 +13,30 @@ namespace tc {
 namespace {
 
 int64_t alignedBytes(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-  int64_t bytes = type.getNumElements() * std::max<int64_t>(bits / 8, 1);
-  return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+  return (bytesOf(v) + kBufferAlignment - 1) / kBufferAlignment *
+         kBufferAlignment;
 }
 
 /// What `v` is a view of (itself when it owns its storage): views and
 /// in-place updates lead to the value that owns the bytes.
 Value storageOf(Value v) {
-  while (true) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return v; // a function argument
+  while (Operation *def = v.getDefiningOp()) {
     if (auto adam = dyn_cast<AdamOp>(def)) { // updated in place
-      v = def->getOperand(cast<OpResult>(v).getResultNumber());
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      size_t n = adam.getParams().size();
+      OperandRange updated = i < n       ? adam.getParams()
+                             : i < 2 * n ? adam.getFirstMoments()
+                                         : adam.getSecondMoments();
+      v = updated[i % n];
       continue;
     }
-    if (isa<ConstantOp>(def) || kernelKindOf(def) != KernelKind::None)
+    bool view = isa<ReshapeOp, SliceOp, SplitOp, ConcatOp>(def) &&
+                kernelKindOf(def) == KernelKind::None;
+    if (!view)
       return v;
-    v = def->getOperand(0); // reshape, contiguous slice or split, or a
-                            // concat of adjacent arguments (a view of the
-                            // first)
+    v = def->getOperand(0); // a concat of adjacent arguments views the first
   }
+  return v; // a function argument
 }
 
 bool inArena(Value storage) {
@@ -47,6 +48,8 @@ bool inArena(Value storage) {
 
 MemoryPlan planMemory(func::FuncOp function) {
   MemoryPlan plan;
+  if (function.isExternal())
+    return plan;
   Block &body = function.getBody().front();
   llvm::DenseMap<Operation *, int64_t> indexOf;
   int64_t index = 0;
@@ -58,6 +61,8 @@ MemoryPlan planMemory(func::FuncOp function) {
   llvm::DenseMap<Value, size_t> owner;
   for (Operation &op : body) {
     for (Value result : op.getResults()) {
+      if (!isa<RankedTensorType>(result.getType()))
+        continue;
       Value storage = storageOf(result);
       if (!inArena(storage))
         continue;

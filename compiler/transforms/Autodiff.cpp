@@ -22,10 +22,14 @@ bool isFloatTensor(Value v) {
   return type && isa<FloatType>(type.getElementType());
 }
 
-/// A loss function: first result a rank-0 float tensor, and parameters.
+/// A loss function: first result a rank-0 float tensor, and parameters; not
+/// itself a gradient function (whose results carry tc.grad_of).
 bool isLossFunction(func::FuncOp f) {
   if (f.isExternal() || f.getNumResults() == 0)
     return false;
+  for (unsigned i = 0; i < f.getNumResults(); ++i)
+    if (f.getResultAttr(i, "tc.grad_of"))
+      return false;
   auto loss = dyn_cast<RankedTensorType>(f.getResultTypes()[0]);
   if (!loss || loss.getRank() != 0 || !isa<FloatType>(loss.getElementType()))
     return false;
@@ -88,8 +92,26 @@ LogicalResult buildGradient(func::FuncOp f) {
              << "has no reverse rule, but the loss depends on it through a "
                 "parameter; tc-autodiff cannot differentiate "
              << g.getSymName();
-    SmallVector<Value> operandGrads;
+    // The statistics these fused ops save for their backward (mean, rstd,
+    // the probabilities) are not differentiated: the loss must not use them.
+    if (isa<ResidualLayerNormOp, MaskedSoftmaxOp>(op) &&
+        llvm::any_of(llvm::drop_begin(resultGrads),
+                     [](Value grad) { return bool(grad); }))
+      return op->emitOpError()
+             << "saves results for its backward only; the loss must not "
+                "depend on them";
     b.setInsertionPoint(ret);
+    // A rule may rely on every float result having a gradient: zeros where
+    // the loss does not depend on one.
+    for (auto [result, grad] : llvm::zip(op->getResults(), resultGrads))
+      if (!grad && isFloatTensor(result)) {
+        auto type = cast<RankedTensorType>(result.getType());
+        grad = ConstantOp::create(
+            b, op->getLoc(),
+            DenseElementsAttr::get(type,
+                                   b.getFloatAttr(type.getElementType(), 0.0)));
+      }
+    SmallVector<Value> operandGrads;
     rule.buildReverse(b, resultGrads, operandGrads);
     for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
       if (!grad || !active.contains(operand))

@@ -256,7 +256,9 @@ struct BuildTrainStepPass
         b, loc, RankedTensorType::get({1}, b.getI64Type()), rng,
         ArrayRef<int64_t>{1});
     Value stepInt = ReshapeOp::create(b, loc, i64Scalar, stepSlice);
-    Value t = ConvertOp::create(b, loc, typeOf(lossSum), stepInt);
+    // Steps count from 1; a step of 0 would make Adam's corrections 0 / 0.
+    Value t = a.max(ConvertOp::create(b, loc, typeOf(lossSum), stepInt),
+                    a.scalar(1.0));
     Value warmup = a.mul(t, a.scalar(std::pow(double(warmupSteps), -1.5)));
     Value lr = a.mul(a.scalar(learningRateScale / std::sqrt(double(dModel))),
                      a.min(RsqrtOp::create(b, loc, t), warmup));

@@ -84,6 +84,16 @@ std::optional<Chain> match(SubOp sub) {
   for (Value same : {c.param, c.grad, c.m, c.v})
     if (same.getType() != c.param.getType())
       return std::nullopt;
+  // tc.adam goes before the return: the new values may feed nothing but the
+  // chain and the return.
+  auto onlyFeeds = [](Value v, Operation *chainUser) {
+    return llvm::all_of(v.getUsers(), [&](Operation *user) {
+      return user == chainUser || isa<func::ReturnOp>(user);
+    });
+  };
+  if (!onlyFeeds(c.newParam, nullptr) || !onlyFeeds(c.newM, ratio) ||
+      !onlyFeeds(c.newV, root))
+    return std::nullopt;
   return c;
 }
 
@@ -152,7 +162,8 @@ void fuseAdam(func::FuncOp function) {
 struct FuseAdamPass : public tc::impl::TcFuseAdamBase<FuseAdamPass> {
   void runOnOperation() override {
     for (func::FuncOp function : getOperation().getOps<func::FuncOp>())
-      fuseAdam(function);
+      if (!function.isExternal())
+        fuseAdam(function);
   }
 };
 

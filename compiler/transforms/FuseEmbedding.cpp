@@ -60,7 +60,8 @@ struct FuseEmbeddingPass
       lookup->erase();
     }
     for (func::FuncOp function : getOperation().getOps<func::FuncOp>())
-      eraseDeadOps(function.getBody().front()); // the scale constants
+      if (!function.isExternal()) // the scale constants
+        eraseDeadOps(function.getBody().front());
   }
 };
 

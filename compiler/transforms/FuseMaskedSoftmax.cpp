@@ -59,7 +59,8 @@ struct FuseMaskedSoftmaxPass
       scaled->erase();
     }
     for (func::FuncOp function : getOperation().getOps<func::FuncOp>())
-      eraseDeadOps(function.getBody().front()); // the scale and fill constants
+      if (!function.isExternal()) // the scale and fill constants
+        eraseDeadOps(function.getBody().front());
   }
 };
 

@@ -30,8 +30,13 @@ std::optional<Projection> matchProjection(LinearOp linear) {
       !isa<BlockArgument>(linear.getBias()) ||
       typeOf(linear.getResult()).getRank() != 3)
     return std::nullopt;
+  // The head split: [B, L, o] -> [B, L, h, dh] with h * dh = o.
   auto split = dyn_cast<ReshapeOp>(*linear->getUsers().begin());
   if (!split || !split->hasOneUse() || typeOf(split.getResult()).getRank() != 4)
+    return std::nullopt;
+  ArrayRef<int64_t> out = typeOf(linear.getResult()).getShape();
+  ArrayRef<int64_t> hd = typeOf(split.getResult()).getShape();
+  if (hd[0] != out[0] || hd[1] != out[1] || hd[2] * hd[3] != out[2])
     return std::nullopt;
   auto heads = dyn_cast<TransposeOp>(*split->getUsers().begin());
   if (!heads || heads.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
@@ -39,7 +44,8 @@ std::optional<Projection> matchProjection(LinearOp linear) {
   return Projection{linear, split, heads};
 }
 
-void fuse(SmallVector<Projection> group) { // a copy: the ops are mutated
+// By value: the accessors of MLIR op handles are not const.
+void fuse(SmallVector<Projection> group) {
   Operation *first = group.front().linear;
   for (Projection p : group)
     if (p.linear->isBeforeInBlock(first))
@@ -85,6 +91,8 @@ void fuse(SmallVector<Projection> group) { // a copy: the ops are mutated
 struct FuseQkvPass : public tc::impl::TcFuseQkvBase<FuseQkvPass> {
   void runOnOperation() override {
     for (func::FuncOp function : getOperation().getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
       // Projections grouped by their input, in order.
       llvm::MapVector<Value, SmallVector<Projection>> byInput;
       function.walk([&](LinearOp linear) {

@@ -346,8 +346,10 @@ void DropoutOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                              SmallVectorImpl<Value> &out) {
   // The same mask and scale: the same op on the gradient, with the same rng
   // state and key, regenerates the forward's mask instead of storing it.
-  out.push_back(DropoutOp::create(b, getLoc(), grads[0], getRng(),
-                                  getRateAttr(), getKeyAttr()));
+  out.push_back(getRate().convertToDouble() == 0.0
+                    ? grads[0]
+                    : Value(DropoutOp::create(b, getLoc(), grads[0], getRng(),
+                                              getRateAttr(), getKeyAttr())));
   out.push_back(Value()); // rng
 }
 

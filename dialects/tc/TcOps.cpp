@@ -181,12 +181,7 @@ LogicalResult EmbeddingOp::verify() {
                                             "table's row size");
 }
 
-LogicalResult DropoutOp::verify() {
-  double rate = getRate().convertToDouble();
-  if (!(rate >= 0.0 && rate < 1.0))
-    return emitOpError() << "rate must be in [0, 1), got " << rate;
-  return success();
-}
+LogicalResult DropoutOp::verify() { return verifyRate(*this, getRate()); }
 
 LogicalResult CausalMaskOp::verify() {
   ArrayRef<int64_t> shape = shapeOf(getResult());
@@ -285,7 +280,7 @@ LogicalResult SliceOp::verify() {
                          << fmt(input) << " and result " << fmt(result)
                          << " must have the same rank";
   for (size_t d = 0; d < input.size(); ++d)
-    if (offsets[d] < 0 || offsets[d] + result[d] > input[d])
+    if (offsets[d] < 0 || offsets[d] > input[d] - result[d])
       return emitOpError() << "dimension " << d << ": the box ["
                            << offsets[d] << ", " << offsets[d] + result[d]
                            << ") lies outside the input's [0, " << input[d]
@@ -431,8 +426,9 @@ RegionKind FusedOp::getRegionKind(unsigned) { return RegionKind::SSACFG; }
 
 LogicalResult LinearOp::verify() {
   ArrayRef<int64_t> input = shapeOf(getInput()), weight = shapeOf(getWeight());
-  if (input.empty())
-    return emitOpError() << "input must have rank >= 1";
+  if (input.size() < 2)
+    return emitOpError() << "input must have rank >= 2 [rows..., in], got "
+                         << fmt(input);
   if (weight.size() != 2 || weight[1] != input.back())
     return emitOpError() << "weight has shape " << fmt(weight)
                          << " but expected [out, " << input.back()
@@ -548,9 +544,8 @@ LogicalResult EmbedOp::verify() {
     return emitOpError() << "positions have shape "
                          << fmt(shapeOf(getPositions())) << " but expected "
                          << fmt(positions);
-  double rate = getRate().convertToDouble();
-  if (!(rate >= 0.0 && rate < 1.0))
-    return emitOpError() << "rate must be in [0, 1), got " << rate;
+  if (failed(verifyRate(*this, getRate())))
+    return failure();
   return verifyResultShape(*this, {ids[0], ids[1], table[1]},
                            "[B, T, D] for ids [B, T] and a table [V, D]");
 }

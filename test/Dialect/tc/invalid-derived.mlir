@@ -951,7 +951,7 @@ func.func @masked_softmax_grad_rate(%p: tensor<2x4xf32>, %m: tensor<2x4xi1>, %rn
 
 // Linear: a rank-0 input has no feature dimension to contract.
 func.func @linear_rank0_input(%x: tensor<f32>, %w: tensor<4x1xf32>, %b: tensor<4xf32>) {
-  // expected-error @+1 {{'tc.linear' op input must have rank >= 1}}
+  // expected-error @+1 {{'tc.linear' op input must have rank >= 2 [rows..., in], got []}}
   %0 = tc.linear %x, %w, %b : tensor<f32>, tensor<4x1xf32>, tensor<4xf32> -> tensor<4xf32>
   return
 }
