@@ -31,9 +31,9 @@
 // The step comes from the RNG state (at least 1); lr = 4^-0.5 * min(step^-0.5,
 // step * 10^-1.5).
 // CHECK:      %[[STEP:.*]] = tc.slice %[[RNG]] offsets = [1] : tensor<2xi64> -> tensor<1xi64>
-// CHECK:      %[[ONE:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:      %[[C1:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[S:.*]] = tc.convert
-// CHECK-NEXT: %[[T:.*]] = tc.max %[[S]], %[[ONE]]
+// CHECK-NEXT: %[[T:.*]] = tc.max %[[S]], %[[C1]]
 // CHECK-NEXT: %[[W15:.*]] = tc.constant dense<0.0316227749> : tensor<f32>
 // CHECK-NEXT: %[[WARM:.*]] = tc.mul %[[T]], %[[W15]]
 // CHECK-NEXT: %[[INV:.*]] = tc.rsqrt %[[T]]
