@@ -7,6 +7,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace tc::codegen {
@@ -32,8 +34,13 @@ std::string literal(ConstantOp constant) {
   Type type = dense.getElementType();
   if (isa<FloatType>(type)) {
     double v = dense.getSplatValue<APFloat>().convertToDouble();
-    std::string text = llvm::formatv("{0:e17}", v).str();
-    return type.isF32() ? "float(" + text + ")" : text;
+    std::string cpp = type.isF32() ? "float" : "double";
+    if (std::isnan(v))
+      return "std::numeric_limits<" + cpp + ">::quiet_NaN()";
+    if (std::isinf(v))
+      return std::string(v < 0 ? "-" : "") + "std::numeric_limits<" + cpp +
+             ">::infinity()";
+    return cpp + "(" + llvm::formatv("{0:e17}", v).str() + ")";
   }
   APInt v = dense.getSplatValue<APInt>();
   if (type.isInteger(1))
@@ -92,8 +99,13 @@ LogicalResult ExpressionEmitter::emitBody(Block &body, StringRef index,
             .Case<SelectOp>([&](auto) {
               return in(0) + " ? " + in(1) + " : " + in(2);
             })
-            .Case<ConvertOp>([&](auto) {
-              return "static_cast<" + type + ">(" + in(0) + ")";
+            .Case<ConvertOp>([&](ConvertOp c) {
+              bool toInt = !isa<FloatType>(elementOf(c.getResult())) &&
+                           !c.getResult().getType().getElementType().isInteger(1);
+              bool fromFloat = isa<FloatType>(elementOf(c.getInput()));
+              return toInt && fromFloat
+                         ? "tc::toInteger<" + type + ">(" + in(0) + ")"
+                         : "static_cast<" + type + ">(" + in(0) + ")";
             })
             .Case<BroadcastToOp>([&](auto) { return in(0); })
             .Case<DropoutOp>([&](DropoutOp d) {

@@ -22,7 +22,7 @@ namespace tc::codegen {
 std::string hostKernelPrelude();
 
 /// The C++ function `name` computing `fused`, or failure (saying why in
-/// `error`) for a group the host emitter does not handle yet (reductions).
+/// `error`) for a group that is not one loop over one shape.
 mlir::FailureOr<std::string> emitHostKernel(FusedOp fused,
                                             llvm::StringRef name,
                                             std::string &error);

@@ -339,6 +339,21 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     b.rejectUnknownKeys();
     if (!complete)
       continue;
+    // The largest tensors of a step: logits [B, T, V] and attention scores
+    // [B, h, T, S]; keep every element count far below int64's range.
+    constexpr int64_t kMaxElements = int64_t(1) << 40;
+    int64_t tokens = bucket.batch * std::max(bucket.sourceLength,
+                                             bucket.targetLength);
+    int64_t widest = std::max({model.vocabSize, model.dFF,
+                               model.heads * std::max(bucket.sourceLength,
+                                                      bucket.targetLength)});
+    if (tokens > kMaxElements / std::max<int64_t>(widest, 1)) {
+      diag.error(item.source(),
+                 name + " makes tensors of more than 2^40 elements (batch x "
+                        "length x max(vocab_size, d_ff, heads x length))",
+                 "use a smaller batch or shorter lengths");
+      continue;
+    }
     for (size_t other = 0; other < buckets.size(); ++other)
       if (buckets[other].batch == bucket.batch &&
           buckets[other].sourceLength == bucket.sourceLength &&
@@ -365,7 +380,8 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   s.real("learning_rate_scale", t.learningRateScale, 0.0, inf);
   s.real("gradient_clip", t.gradientClip, 0.0, inf);
   s.integer("accumulation_steps", t.accumulationSteps, 1, 1024);
-  s.integer("seed", t.seed, 0, std::numeric_limits<int64_t>::max());
+  // Philox keys dropout masks with the seed's low 32 bits (Philox.h).
+  s.integer("seed", t.seed, 0, std::numeric_limits<uint32_t>::max());
   s.rejectUnknownKeys();
 }
 

@@ -2,6 +2,7 @@
 
 #include "compiler/interpreter/Npy.h"
 
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -102,19 +103,35 @@ std::optional<Tensor> readNpy(const std::string &path, std::string &error) {
   size_t open = shapeText.find('('), close = shapeText.find(')');
   if (open == std::string::npos || close == std::string::npos)
     return fail("header has no shape tuple");
+  // Dimensions: non-negative integers whose product, in bytes, is what the
+  // file holds (checked before anything is allocated).
   Shape shape;
-  std::stringstream dims(shapeText.substr(open + 1, close - open - 1));
-  for (std::string dim; std::getline(dims, dim, ',');)
-    if (dim.find_first_not_of(' ') != std::string::npos)
-      shape.push_back(std::stoll(dim));
-
-  Tensor tensor(type->dtype, shape);
   size_t dataStart = headerStart + headerLen;
-  size_t need = static_cast<size_t>(tensor.size()) * type->bytes;
-  if (bytes.size() - dataStart != need)
-    return fail("expected " + std::to_string(need) + " bytes of data for shape " +
-                formatShape(shape) + ", found " +
-                std::to_string(bytes.size() - dataStart));
+  uint64_t available = bytes.size() - dataStart, need = type->bytes;
+  bool tooBig = false;
+  std::stringstream dims(shapeText.substr(open + 1, close - open - 1));
+  for (std::string dim; std::getline(dims, dim, ',');) {
+    size_t first = dim.find_first_not_of(' '), last = dim.find_last_not_of(' ');
+    if (first == std::string::npos)
+      continue;
+    int64_t size = 0;
+    const char *begin = dim.data() + first, *end = dim.data() + last + 1;
+    auto [stop, ec] = std::from_chars(begin, end, size);
+    if (ec != std::errc() || stop != end || size < 0)
+      return fail("dimension '" + dim.substr(first, last - first + 1) +
+                  "' of the shape is not a non-negative integer");
+    if (size != 0 && need > UINT64_MAX / uint64_t(size))
+      tooBig = true;
+    else
+      need *= uint64_t(size);
+    shape.push_back(size);
+  }
+  if (tooBig || available != need)
+    return fail("expected " +
+                (tooBig ? "more than 2^64" : std::to_string(need)) +
+                " bytes of data for shape " + formatShape(shape) + ", found " +
+                std::to_string(available));
+  Tensor tensor(type->dtype, shape);
   const char *data = bytes.data() + dataStart;
   for (int64_t i = 0; i < tensor.size(); ++i) {
     const char *p = data + i * type->bytes;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace tc {
 
@@ -37,6 +38,20 @@ static double roundToBF16(double value) {
   return std::bit_cast<float>(bits);
 }
 
+/// Toward zero, saturating at the type's range, NaN -> 0 (tc.convert's
+/// definition; undefined behaviour for a plain cast).
+template <typename I> static double toInteger(double value) {
+  if (std::isnan(value))
+    return 0.0;
+  double low = double(std::numeric_limits<I>::min());
+  double high = double(std::numeric_limits<I>::max());
+  if (value <= low)
+    return low;
+  if (value >= high)
+    return high;
+  return double(static_cast<I>(value));
+}
+
 double roundTo(DType type, double value) {
   switch (type) {
   case DType::F16: return static_cast<double>(static_cast<_Float16>(value));
@@ -44,8 +59,8 @@ double roundTo(DType type, double value) {
   case DType::F32: return static_cast<double>(static_cast<float>(value));
   case DType::F64: return value;
   case DType::I1: return value != 0.0 ? 1.0 : 0.0;
-  case DType::I32: return static_cast<double>(static_cast<int32_t>(value));
-  case DType::I64: return static_cast<double>(static_cast<int64_t>(value));
+  case DType::I32: return toInteger<int32_t>(value);
+  case DType::I64: return toInteger<int64_t>(value);
   }
   return value;
 }
@@ -74,6 +89,8 @@ Tensor::Tensor(DType dtype, Shape shape) : dtype(dtype), shape(std::move(shape))
 void Tensor::set(int64_t i, double value) {
   if (isFloat(dtype))
     floats[i] = roundTo(dtype, value);
+  else if (dtype == DType::I64 && roundTo(dtype, value) >= 0x1p63)
+    ints[i] = std::numeric_limits<int64_t>::max(); // 2^63 is out of range
   else
     ints[i] = static_cast<int64_t>(roundTo(dtype, value));
 }

@@ -151,7 +151,9 @@ def Tc_ConvertOp : Tc_Op<"convert",
   let description = [{
     Converts every element to the result's element type: integers to floats
     exactly where representable, floats to floats by rounding to nearest,
-    floats to integers by truncation toward zero, `i1` to 0 or 1.
+    floats to integers by truncation toward zero, saturating at the integer
+    type's range, NaN to 0; anything to `i1` as "is not zero"; `i1` to 0 or
+    1.
 
     ```mlir
     %f = tc.convert %count : tensor<i32> -> tensor<f32>

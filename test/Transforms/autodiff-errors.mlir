@@ -11,3 +11,14 @@ func.func @f(%x: tensor<4xf32> {tc.param = "x"}) -> tensor<f32> {
 }
 
 // NAMED: error: tc-autodiff: @nowhere is not a function of this module
+
+// -----
+
+// The statistics a fused op saves for its backward are not differentiated.
+// CHECK: autodiff-errors.mlir:[[@LINE+3]]:22: error: 'tc.residual_layer_norm' op saves results for its backward only; the loss must not depend on them
+func.func @stats(%x: tensor<2x4xf32> {tc.param = "x"}, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  %rng = tc.constant dense<0> : tensor<2xi64>
+  %y, %mean, %rstd = tc.residual_layer_norm %x, %x, %g, %b, %rng rate = 0.0 key = 0 epsilon = 1.0e-05 : tensor<2x4xf32>, tensor<4xf32>, tensor<2xi64> -> tensor<2x1xf32>
+  %l = tc.reduce_sum %mean axes = [0, 1] : tensor<2x1xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

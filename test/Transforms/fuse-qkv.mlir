@@ -52,3 +52,22 @@ func.func @refused(%x: tensor<2x5x8xf32>, %y: tensor<2x5x8xf32>,
   %d = tc.transpose %d1 permutation = [0, 2, 1, 3] : tensor<2x5x2x4xf32> -> tensor<2x2x5x4xf32>
   return %a, %c, %d : tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>
 }
+
+// -----
+
+// Refused: a reshape that is not a head split of [B, L, out].
+// CHECK-LABEL: func.func @not_a_head_split(
+// CHECK-NOT:   tc.split
+// CHECK:       return
+func.func @not_a_head_split(%x: tensor<2x5x8xf32>,
+    %wq: tensor<8x8xf32> {tc.param = "q.weight"}, %wk: tensor<8x8xf32> {tc.param = "k.weight"},
+    %bq: tensor<8xf32> {tc.param = "q.bias"}, %bk: tensor<8xf32> {tc.param = "k.bias"})
+    -> (tensor<2x2x10x2xf32>, tensor<2x2x10x2xf32>) {
+  %q0 = tc.linear %x, %wq, %bq : tensor<2x5x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<2x5x8xf32>
+  %q1 = tc.reshape %q0 : tensor<2x5x8xf32> -> tensor<2x10x2x2xf32>
+  %q = tc.transpose %q1 permutation = [0, 2, 1, 3] : tensor<2x10x2x2xf32> -> tensor<2x2x10x2xf32>
+  %k0 = tc.linear %x, %wk, %bk : tensor<2x5x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<2x5x8xf32>
+  %k1 = tc.reshape %k0 : tensor<2x5x8xf32> -> tensor<2x10x2x2xf32>
+  %k = tc.transpose %k1 permutation = [0, 2, 1, 3] : tensor<2x10x2x2xf32> -> tensor<2x2x10x2xf32>
+  return %q, %k : tensor<2x2x10x2xf32>, tensor<2x2x10x2xf32>
+}

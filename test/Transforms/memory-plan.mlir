@@ -18,3 +18,4 @@ func.func @train_step_t(%x: tensor<16xf32>) -> tensor<16xf32> {
   %d = tc.add %c, %w : tensor<16xf32>, tensor<16xf32> -> tensor<16xf32>
   return %d : tensor<16xf32>
 }
+

@@ -71,4 +71,31 @@ TEST(Npy, RejectsBadFilesWithAReason) {
   EXPECT_NE(error.find("expected 16 bytes"), std::string::npos) << error;
 }
 
+// Malformed shapes are refused before anything is allocated.
+TEST(Npy, RejectsMalformedShapes) {
+  auto withShape = [](const std::string &shape) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " +
+                         shape + ", }";
+    header.append(118 - header.size() - 1, ' ');
+    header += '\n';
+    std::string path = tempPath("shape");
+    std::ofstream(path, std::ios::binary)
+        << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
+        << std::string(16, '\0');
+    std::string error;
+    EXPECT_FALSE(tc::readNpy(path, error)) << shape;
+    return error;
+  };
+  EXPECT_NE(withShape("(x,)").find("dimension 'x' of the shape is not a "
+                                   "non-negative integer"),
+            std::string::npos);
+  EXPECT_NE(withShape("(-4,)").find("dimension '-4'"), std::string::npos);
+  EXPECT_NE(withShape("(4294967296, 4294967296, 4294967296)")
+                .find("expected more than 2^64 bytes"),
+            std::string::npos);
+  EXPECT_NE(withShape("(5,)").find("expected 20 bytes of data for shape [5], "
+                                   "found 16"),
+            std::string::npos);
+}
+
 } // namespace

@@ -109,9 +109,11 @@ int main(int argc, char **argv) {
     }
   } else {
     auto functions = module->getOps<func::FuncOp>();
-    if (std::distance(functions.begin(), functions.end()) != 1) {
-      llvm::errs() << inputFile << ": error: the module has several "
-                   << "functions; name one with --function=NAME\n";
+    auto count = std::distance(functions.begin(), functions.end());
+    if (count != 1) {
+      llvm::errs() << inputFile << ": error: the module has "
+                   << (count ? "several functions" : "no function")
+                   << "; name one with --function=NAME\n";
       return kBadInput;
     }
     function = *functions.begin();

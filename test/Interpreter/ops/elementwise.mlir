@@ -134,7 +134,8 @@ func.func @select() -> tensor<2x2xf32> {
   return %r : tensor<2x2xf32>
 }
 
-// i32 -> f32 exactly, f32 -> i32 toward zero, f32 -> bf16 to nearest, i1 -> f32.
+// i32 -> f32 exactly, f32 -> i32 toward zero (saturating, NaN -> 0), f32 ->
+// bf16 to nearest, i1 -> f32.
 // CONV:      result #0: f32 [2]
 // CONV-NEXT: {{^}}[1, -2]
 // CONV-NEXT: result #1: i32 [2]
@@ -143,7 +144,9 @@ func.func @select() -> tensor<2x2xf32> {
 // CONV-NEXT: {{^}}[0.100098]
 // CONV-NEXT: result #3: f32 [2]
 // CONV-NEXT: {{^}}[1, 0]
-func.func @convert() -> (tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2xf32>) {
+// CONV-NEXT: result #4: i32 [4]
+// CONV-NEXT: {{^}}[2147483647, 0, -2147483648, -7]
+func.func @convert() -> (tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2xf32>, tensor<4xi32>) {
   %i = tc.constant dense<[1, -2]> : tensor<2xi32>
   %f = tc.convert %i : tensor<2xi32> -> tensor<2xf32>
   %x = tc.constant dense<[2.7, -2.7]> : tensor<2xf32>
@@ -152,7 +155,10 @@ func.func @convert() -> (tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2x
   %b = tc.convert %p : tensor<1xf32> -> tensor<1xbf16>
   %m = tc.constant dense<[true, false]> : tensor<2xi1>
   %mf = tc.convert %m : tensor<2xi1> -> tensor<2xf32>
-  return %f, %t, %b, %mf : tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2xf32>
+  // Out of range saturates, NaN becomes 0.
+  %w = tc.constant dense<[3.0e+09, 0x7FC00000, -1.0e+20, -7.9]> : tensor<4xf32>
+  %s = tc.convert %w : tensor<4xf32> -> tensor<4xi32>
+  return %f, %t, %b, %mf, %s : tensor<2xf32>, tensor<2xi32>, tensor<1xbf16>, tensor<2xf32>, tensor<4xi32>
 }
 
 // Integer arithmetic is exact in 64 bits (2^53 + 1 survives); i32 wraps; min.
