@@ -197,8 +197,7 @@ private:
     return cast<RankedTensorType>(v.getType()).getShape();
   }
   Value scalar(double value) {
-    return ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type({}), b.getF32FloatAttr(value)));
+    return ConstantOp::create(b, loc, type({}), value);
   }
   Value add(Value x, Value y) {
     return AddOp::create(b, loc, x.getType(), x, y);

@@ -72,10 +72,7 @@ LogicalResult buildGradient(func::FuncOp f) {
   Value loss = ret.getOperand(0);
   llvm::DenseMap<Value, Value> grads;
   auto lossType = cast<RankedTensorType>(loss.getType());
-  grads[loss] = ConstantOp::create(
-      b, g.getLoc(),
-      DenseElementsAttr::get(lossType,
-                             b.getFloatAttr(lossType.getElementType(), 1.0)));
+  grads[loss] = ConstantOp::create(b, g.getLoc(), lossType, 1.0);
   for (Operation *op : llvm::reverse(forward)) {
     SmallVector<Value> resultGrads;
     bool any = false;
@@ -106,10 +103,7 @@ LogicalResult buildGradient(func::FuncOp f) {
     for (auto [result, grad] : llvm::zip(op->getResults(), resultGrads))
       if (!grad && isFloatTensor(result)) {
         auto type = cast<RankedTensorType>(result.getType());
-        grad = ConstantOp::create(
-            b, op->getLoc(),
-            DenseElementsAttr::get(type,
-                                   b.getFloatAttr(type.getElementType(), 0.0)));
+        grad = ConstantOp::create(b, op->getLoc(), type, 0.0);
       }
     SmallVector<Value> operandGrads;
     rule.buildReverse(b, resultGrads, operandGrads);
@@ -130,10 +124,7 @@ LogicalResult buildGradient(func::FuncOp f) {
     Value grad = grads.lookup(param);
     if (!grad) {
       auto type = cast<RankedTensorType>(param.getType());
-      grad = ConstantOp::create(
-          b, g.getLoc(),
-          DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(),
-                                                      0.0)));
+      grad = ConstantOp::create(b, g.getLoc(), type, 0.0);
     }
     results.push_back(grad);
   }

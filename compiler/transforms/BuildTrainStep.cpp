@@ -35,8 +35,7 @@ struct Arith {
 
   Value scalar(double value) {
     auto type = RankedTensorType::get({}, element);
-    return ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+    return ConstantOp::create(b, loc, type, value);
   }
   RankedTensorType joined(Value x, Value y) {
     return typeOf(x).clone(*broadcastShapes(

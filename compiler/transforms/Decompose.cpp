@@ -51,10 +51,7 @@ Value expandLayerNorm(OpBuilder &b, LayerNormOp op) {
   Value var = ReduceMeanOp::create(b, loc, reducedType, squared, axes, true);
   auto scalarType = RankedTensorType::get({}, type.getElementType());
   Value eps = ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(scalarType,
-                             b.getFloatAttr(type.getElementType(),
-                                            op.getEpsilon().convertToDouble())));
+      b, loc, scalarType, op.getEpsilon().convertToDouble());
   Value varEps = AddOp::create(b, loc, reducedType, var, eps);
   Value rstd = RsqrtOp::create(b, loc, varEps);
   Value normed = MulOp::create(b, loc, type, centered, rstd);

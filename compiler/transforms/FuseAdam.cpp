@@ -133,9 +133,7 @@ void fuseAdam(func::FuncOp function) {
       c.grad = c.grad.getDefiningOp<MulOp>().getLhs();
   } else {
     auto scalar = typeOf(chains[0].stepSize);
-    gradScale = ConstantOp::create(
-        b, function.getLoc(),
-        DenseElementsAttr::get(scalar, b.getFloatAttr(scalar.getElementType(), 1.0)));
+    gradScale = ConstantOp::create(b, function.getLoc(), scalar, 1.0);
   }
   SmallVector<Value> params, grads, ms, vs;
   SmallVector<Type> types;

@@ -22,9 +22,7 @@ RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 /// A constant tensor of `type` filled with `value`.
 Value splat(OpBuilder &b, Location loc, RankedTensorType type, double value) {
-  return ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), value)));
+  return ConstantOp::create(b, loc, type, value);
 }
 
 /// A rank-0 constant of the element type of `like`.

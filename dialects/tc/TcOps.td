@@ -37,6 +37,13 @@ def Tc_ConstantOp : Tc_Op<"constant",
   let arguments = (ins ElementsAttr:$value);
   let results = (outs Tc_AnyTensor:$result);
   let assemblyFormat = "attr-dict $value";
+  let builders = [
+    // A float tensor of `type` filled with `value`.
+    OpBuilder<(ins "::mlir::RankedTensorType":$type, "double":$value), [{
+      build($_builder, $_state, ::mlir::DenseElementsAttr::get(type,
+          $_builder.getFloatAttr(type.getElementType(), value)));
+    }]>
+  ];
   let hasFolder = 1;
 }
 
