@@ -27,6 +27,14 @@ mlir::FailureOr<std::string> emitHostKernel(FusedOp fused,
                                             llvm::StringRef name,
                                             std::string &error);
 
+/// The C++ function `name` computing a row-wise op (tc.masked_softmax,
+/// tc.residual_layer_norm, tc.cross_entropy and their gradients) over rows of
+/// its last dimension; buffers hold the operands then the results. Failure
+/// (saying why) for any other op.
+mlir::FailureOr<std::string> emitRowKernel(mlir::Operation *op,
+                                           llvm::StringRef name,
+                                           std::string &error);
+
 } // namespace tc::codegen
 
 #endif // TC_COMPILER_CODEGEN_HOSTKERNEL_H

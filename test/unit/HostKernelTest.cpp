@@ -1,8 +1,9 @@
 //===- HostKernelTest.cpp - generated host kernels == the interpreter -----===//
 //
 // Every tc.fused group (elementwise ops, and reductions as their last step)
-// of a tiny model's training step (all fusions, every dropout on) is emitted
-// as C++, compiled by the system
+// and every row-wise op (masked softmax, residual LayerNorm, cross-entropy
+// and their gradients) of a tiny model's training step (all fusions, every
+// dropout on) is emitted as C++, compiled by the system
 // compiler into a shared object, run on random inputs and compared with the
 // interpreter evaluating the same group. Tolerance: f32 results within
 // 1e-5 relative + 1e-6 absolute (the kernel rounds after each f32 op, the
@@ -51,22 +52,22 @@ buckets = [{ batch = 2, source_length = 6, target_length = 5 }]
 gradient_clip = 1.0
 )toml";
 
-/// A function that runs a clone of `fused` on its own arguments.
-func::FuncOp wrap(ModuleOp module, tc::FusedOp fused, StringRef name) {
+/// A function that runs a clone of `op` on its own arguments.
+func::FuncOp wrap(ModuleOp module, Operation *op, StringRef name) {
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto function = func::FuncOp::create(
-      b, fused.getLoc(), name,
-      b.getFunctionType(fused.getOperandTypes(), fused.getResultTypes()));
+      b, op->getLoc(), name,
+      b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping mapping;
-  mapping.map(fused.getInputs(), entry->getArguments());
-  Operation *clone = b.clone(*fused, mapping);
-  func::ReturnOp::create(b, fused.getLoc(), clone->getResults());
+  mapping.map(op->getOperands(), entry->getArguments());
+  Operation *clone = b.clone(*op, mapping);
+  func::ReturnOp::create(b, op->getLoc(), clone->getResults());
   return function;
 }
 
-TEST(HostKernels, EveryFusedGroupOfATinyStepMatchesTheInterpreter) {
+TEST(HostKernels, EveryFusedGroupAndRowOpOfATinyStepMatchesTheInterpreter) {
   std::string dir = testing::TempDir() + "/tc-host-kernels";
   std::filesystem::create_directories(dir);
   std::string description = dir + "/model.toml";
@@ -88,20 +89,34 @@ TEST(HostKernels, EveryFusedGroupOfATinyStepMatchesTheInterpreter) {
   // Emit every group; wrap each for the interpreter.
   OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
   std::string source = tc::codegen::hostKernelPrelude();
-  std::vector<std::pair<std::string, tc::FusedOp>> kernels;
+  std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
-  step.walk([&](tc::FusedOp fused) {
+  int rowKernels = 0;
+  for (Operation &op : step.getBody().front()) {
     std::string name = "k" + std::to_string(kernels.size() + skipped);
-    FailureOr<std::string> text = tc::codegen::emitHostKernel(fused, name, error);
+    FailureOr<std::string> text = failure();
+    if (auto fused = dyn_cast<tc::FusedOp>(op)) {
+      text = tc::codegen::emitHostKernel(fused, name, error);
+    } else if (isa<tc::MaskedSoftmaxOp, tc::MaskedSoftmaxGradOp,
+                   tc::ResidualLayerNormOp, tc::ResidualLayerNormGradOp,
+                   tc::CrossEntropyOp, tc::CrossEntropyGradOp>(op)) {
+      text = tc::codegen::emitRowKernel(&op, name, error);
+      ++rowKernels;
+    } else {
+      continue;
+    }
     if (failed(text)) {
-      ADD_FAILURE() << "group " << name << " not emitted: " << error;
+      ADD_FAILURE() << name << " (" << op.getName().getStringRef().str()
+                    << ") not emitted: " << error;
       ++skipped;
-      return;
+      continue;
     }
     source += *text;
-    kernels.push_back({name, fused});
-  });
-  ASSERT_GE(kernels.size(), 20u) << "too few fused groups in the tiny step";
+    kernels.push_back({name, &op});
+  }
+  ASSERT_GE(kernels.size(), 20u) << "too few kernels in the tiny step";
+  ASSERT_EQ(rowKernels, 2 * (2 + 3) + 2 * 3 + 2) // LN, softmax, CE (+ grads)
+      << "the tiny step's row-wise ops";
   std::ofstream(dir + "/kernels.cpp") << source;
   std::string command = "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -o " + dir +
                         "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
@@ -113,10 +128,12 @@ TEST(HostKernels, EveryFusedGroupOfATinyStepMatchesTheInterpreter) {
 
   std::mt19937_64 rng(11);
   for (auto [name, fused] : kernels) {
+    // Targets stay inside the vocabulary of 24.
+    bool ids = isa<tc::CrossEntropyOp, tc::CrossEntropyGradOp>(fused);
     // Random inputs; the RNG state is (seed, step).
     std::vector<tc::Tensor> inputs;
     std::vector<std::vector<char>> storage;
-    for (Value input : fused.getInputs()) {
+    for (Value input : fused->getOperands()) {
       auto type = cast<RankedTensorType>(input.getType());
       tc::Tensor t(*tc::dtypeOf(type.getElementType()),
                    tc::Shape(type.getShape().begin(), type.getShape().end()));
@@ -124,6 +141,8 @@ TEST(HostKernels, EveryFusedGroupOfATinyStepMatchesTheInterpreter) {
         if (tc::isFloat(t.dtype))
           t.set(i, std::uniform_real_distribution<double>(0.1, 2.0)(rng) *
                        (rng() % 2 ? 1 : -1));
+        else if (ids && t.dtype == tc::DType::I32)
+          t.setInt(i, int64_t(rng() % 24)); // 0, the padding, is ignored
         else
           t.setInt(i, t.dtype == tc::DType::I64 ? int64_t(rng() % 1000)
                                                 : int64_t(rng() % 2));
@@ -183,7 +202,8 @@ TEST(HostKernels, EveryFusedGroupOfATinyStepMatchesTheInterpreter) {
       }
     }
   }
-  std::cout << kernels.size() << " fused kernels match the interpreter\n";
+  std::cout << kernels.size() << " kernels (" << rowKernels
+            << " row-wise) match the interpreter\n";
   // No dlclose: the library brought OpenMP's thread pool into the process,
   // whose threads must not outlive its code.
 }

@@ -50,9 +50,9 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Params, "params",
                           "the parameters as JSON: name, shape, initializer"),
                clEnumValN(Emit::Cpp, "cpp",
-                          "host C++ of the training steps' fused groups (one "
-                          "function each; the other kernels are not "
-                          "generated yet)")),
+                          "host C++ of the training steps' fused groups and "
+                          "row-wise ops (one function each; the other "
+                          "kernels are not generated yet)")),
     cl::cat(category));
 static cl::opt<std::string> fusion(
     "fusion",
@@ -220,20 +220,25 @@ int main(int argc, char **argv) {
       if (!function.getSymName().starts_with("train_step"))
         continue;
       int index = 0;
-      WalkResult walk = function.walk([&](tc::FusedOp fused) {
+      for (Operation &op : function.getBody().front()) {
         std::string error;
-        std::string name = (function.getSymName() + "_k" + Twine(index++)).str();
-        FailureOr<std::string> text =
-            tc::codegen::emitHostKernel(fused, name, error);
+        std::string name = (function.getSymName() + "_k" + Twine(index)).str();
+        FailureOr<std::string> text = failure();
+        if (auto fused = dyn_cast<tc::FusedOp>(op))
+          text = tc::codegen::emitHostKernel(fused, name, error);
+        else if (isa<tc::MaskedSoftmaxOp, tc::MaskedSoftmaxGradOp,
+                     tc::ResidualLayerNormOp, tc::ResidualLayerNormGradOp,
+                     tc::CrossEntropyOp, tc::CrossEntropyGradOp>(op))
+          text = tc::codegen::emitRowKernel(&op, name, error);
+        else
+          continue; // not generated yet
         if (failed(text)) {
-          fused.emitError() << "cannot generate host C++: " << error;
-          return WalkResult::interrupt();
+          op.emitError() << "cannot generate host C++: " << error;
+          return kBadInput;
         }
         llvm::outs() << "\n" << *text;
-        return WalkResult::advance();
-      });
-      if (walk.wasInterrupted())
-        return kBadInput;
+        ++index;
+      }
     }
   } else if (emit == Emit::Params) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(paramTable(*module)))
