@@ -21,7 +21,7 @@ class Setup:
     """A compiled description (dropout off), the float64 reference model with
     the same (f32-representable) weights, and one padded batch."""
 
-    def __init__(self, description, work, seed=0, overrides=None):
+    def __init__(self, description, work, seed=0, overrides=None, fusion="all"):
         self.work = work
         os.makedirs(os.path.join(work, "params"), exist_ok=True)
         text = open(description).read()
@@ -38,7 +38,7 @@ class Setup:
         self.B, self.S, self.T = bucket["batch"], bucket["source_length"], bucket["target_length"]
         self.V, self.pad = m["vocab_size"], m.get("pad_id", 0)
         self.mlir = os.path.join(work, "model.mlir")
-        open(self.mlir, "w").write(run("tc-compile", path, "--emit=tc"))
+        open(self.mlir, "w").write(run("tc-compile", path, "--emit=tc", f"--fusion={fusion}"))
         self.params = json.loads(run("tc-compile", path, "--emit=params"))
 
         torch.manual_seed(seed)

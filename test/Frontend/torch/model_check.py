@@ -24,8 +24,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("description")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--fusion", default="all", help="passed to tc-compile")
     args = parser.parse_args()
-    s = Setup(args.description, args.work)
+    s = Setup(args.description, args.work, fusion=args.fusion)
     B, S, T = s.B, s.S, s.T
     np.save(s.path("rng"), np.array([1, 1], np.int64))
 

@@ -42,11 +42,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("description")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--fusion", default="all", help="passed to tc-compile")
     parser.add_argument("--clip", type=float, default=0.0)
     parser.add_argument("--accumulate", type=int, default=1)
     args = parser.parse_args()
     s = Setup(args.description, args.work,
-              overrides={"gradient_clip": args.clip, "accumulation_steps": args.accumulate})
+              overrides={"gradient_clip": args.clip, "accumulation_steps": args.accumulate},
+              fusion=args.fusion)
     k = args.accumulate
     batches = [s.torch_batch()] + [
         tuple(torch.from_numpy(a).long() for a in s.make_batch(seed))
