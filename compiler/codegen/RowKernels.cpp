@@ -1,0 +1,225 @@
+//===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
+//
+// tc.masked_softmax, tc.residual_layer_norm, tc.cross_entropy and their
+// gradients: a loop over the rows of the last dimension (OpenMP across
+// rows), double accumulators within a row, dropout masks from Philox.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/codegen/ExpressionEmitter.h"
+#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/KernelText.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace tc::codegen {
+
+namespace {
+
+/// The kernel's buffers and the row geometry of `rowsOf` ([rows, D] over
+/// its last dimension).
+std::string rowPrologue(Operation *op, Value rowsOf) {
+  auto type = cast<RankedTensorType>(rowsOf.getType());
+  int64_t d = type.getShape().back();
+  return bufferDeclarations(op) +
+         llvm::formatv("  const int64_t D = {0}, rows = {1};\n", d,
+                       type.getNumElements() / d)
+             .str();
+}
+
+/// `keep(i)`: dropout's factor for element i (1 at rate 0).
+std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
+  if (rate == 0.0) // the RNG state is not read
+    return "  (void)in" + std::to_string(rngIn) +
+           ";\n  auto keep = [](int64_t) { return 1.0; };\n";
+  return llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n"
+                       "  auto keep = [&](int64_t i) {\n"
+                       "    return tc::dropoutKeeps(seed, step, {1}, i, {2:e17}) ? {3:e17} : 0.0;\n"
+                       "  };\n",
+                       rngIn, key, rate, 1.0 / (1.0 - rate))
+      .str();
+}
+
+} // namespace
+
+FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
+                                     std::string &error) {
+  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (cppType(cast<RankedTensorType>(v.getType()).getElementType()).empty()) {
+      error = "an element type with no C++ type here";
+      return failure();
+    }
+  std::string body;
+  if (auto m = dyn_cast<MaskedSoftmaxOp>(op)) {
+    std::string mask = broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getScores()));
+    body = rowPrologue(op, m.getScores()) +
+           keepFunction(m.getRate().convertToDouble(), m.getKey(), 2) +
+           fill(R"cpp(  auto z = [&](int64_t i) {
+    return in1[@0] ? double(in0[i]) * @1 : @2;
+  };
+#pragma omp parallel for
+  for (int64_t r = 0; r < rows; ++r) {
+    double max = -INFINITY, sum = 0.0;
+    for (int64_t k = 0; k < D; ++k)
+      max = std::max(max, z(r * D + k));
+    for (int64_t k = 0; k < D; ++k)
+      sum += std::exp(z(r * D + k) - max);
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      double p = std::exp(z(i) - max) / sum;
+      out1[i] = float(p);
+      out0[i] = float(p * keep(i));
+    }
+  }
+)cpp",
+                {mask, number(m.getScale().convertToDouble()),
+                 number(m.getFill().convertToDouble())});
+  } else if (auto m = dyn_cast<MaskedSoftmaxGradOp>(op)) {
+    std::string mask = broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getProbs()));
+    body = rowPrologue(op, m.getProbs()) +
+           keepFunction(m.getRate().convertToDouble(), m.getKey(), 3) +
+           fill(R"cpp(#pragma omp parallel for
+  for (int64_t r = 0; r < rows; ++r) {
+    double dot = 0.0;
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      dot += double(in1[i]) * keep(i) * in0[i];
+    }
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      double dp = double(in1[i]) * keep(i);
+      out0[i] = in2[@0] ? float(@1 * in0[i] * (dp - dot)) : 0.0f;
+    }
+  }
+)cpp",
+                {mask, number(m.getScale().convertToDouble())});
+  } else if (auto n = dyn_cast<ResidualLayerNormOp>(op)) {
+    body = rowPrologue(op, n.getResidual()) +
+           keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
+           fill(R"cpp(#pragma omp parallel for
+  for (int64_t r = 0; r < rows; ++r) {
+    double mean = 0.0, var = 0.0;
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      mean += in0[i] + double(in1[i]) * keep(i);
+    }
+    mean /= D;
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      double c = in0[i] + double(in1[i]) * keep(i) - mean;
+      var += c * c;
+    }
+    double rstd = 1.0 / std::sqrt(var / D + @0);
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      double s = in0[i] + double(in1[i]) * keep(i);
+      out0[i] = float((s - mean) * rstd * in2[k] + in3[k]);
+    }
+    out1[r] = float(mean);
+    out2[r] = float(rstd);
+  }
+)cpp",
+                {number(n.getEpsilon().convertToDouble())});
+  } else if (auto n = dyn_cast<ResidualLayerNormGradOp>(op)) {
+    // Row gradients in parallel; the gamma and beta sums over rows in order.
+    body = rowPrologue(op, n.getResidual()) +
+           keepFunction(n.getRate().convertToDouble(), n.getKey(), 6) +
+           R"cpp(  auto xhat = [&](int64_t r, int64_t k) {
+    int64_t i = r * D + k;
+    return (in0[i] + double(in1[i]) * keep(i) - in3[r]) * double(in4[r]);
+  };
+#pragma omp parallel for
+  for (int64_t r = 0; r < rows; ++r) {
+    double meanG = 0.0, meanGX = 0.0;
+    for (int64_t k = 0; k < D; ++k) {
+      double g = double(in5[r * D + k]) * in2[k];
+      meanG += g / D;
+      meanGX += g * xhat(r, k) / D;
+    }
+    for (int64_t k = 0; k < D; ++k) {
+      int64_t i = r * D + k;
+      double g = double(in5[i]) * in2[k];
+      double ds = in4[r] * (g - meanG - xhat(r, k) * meanGX);
+      out0[i] = float(ds);
+      out1[i] = float(ds * keep(i));
+    }
+  }
+  for (int64_t k = 0; k < D; ++k) {
+    double dgamma = 0.0, dbeta = 0.0;
+    for (int64_t r = 0; r < rows; ++r) {
+      dgamma += double(in5[r * D + k]) * xhat(r, k);
+      dbeta += in5[r * D + k];
+    }
+    out2[k] = float(dgamma);
+    out3[k] = float(dbeta);
+  }
+)cpp";
+  } else if (auto c = dyn_cast<CrossEntropyOp>(op)) {
+    body = rowPrologue(op, c.getLogits()) +
+           fill(R"cpp(  double total = 0.0;
+  int32_t tokens = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t t = in1[r];
+    if (t == @0 || t < 0 || t >= D)
+      continue; // ignored (the interpreter reports an out-of-range target)
+    double max = -INFINITY, sum = 0.0, logits = 0.0;
+    for (int64_t k = 0; k < D; ++k)
+      max = std::max(max, double(in0[r * D + k]));
+    for (int64_t k = 0; k < D; ++k) {
+      sum += std::exp(in0[r * D + k] - max);
+      logits += in0[r * D + k];
+    }
+    double lse = max + std::log(sum);
+    total += (1.0 - @1) * (lse - in0[r * D + t]) + @1 * (lse - logits / D);
+    ++tokens;
+  }
+  out0[0] = float(total);
+  out1[0] = tokens;
+)cpp",
+                {std::to_string(int64_t(c.getIgnoreIndex())),
+                 number(c.getLabelSmoothing().convertToDouble())});
+  } else if (auto c = dyn_cast<CrossEntropyGradOp>(op)) {
+    body = rowPrologue(op, c.getLogits()) +
+           fill(R"cpp(  const double scale = in2[0], eps = @1;
+#pragma omp parallel for
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t t = in1[r];
+    if (t == @0 || t < 0 || t >= D) {
+      for (int64_t k = 0; k < D; ++k)
+        out0[r * D + k] = 0.0f;
+      continue;
+    }
+    double max = -INFINITY, sum = 0.0;
+    for (int64_t k = 0; k < D; ++k)
+      max = std::max(max, double(in0[r * D + k]));
+    for (int64_t k = 0; k < D; ++k)
+      sum += std::exp(in0[r * D + k] - max);
+    for (int64_t k = 0; k < D; ++k) {
+      double p = std::exp(in0[r * D + k] - max) / sum;
+      double q = eps / D + (k == t ? 1.0 - eps : 0.0);
+      out0[r * D + k] = float(scale * (p - q));
+    }
+  }
+)cpp",
+                {std::to_string(int64_t(c.getIgnoreIndex())),
+                 number(c.getLabelSmoothing().convertToDouble())});
+  } else {
+    error = "no row kernel for '" + op->getName().getStringRef().str() + "'";
+    return failure();
+  }
+  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (!cast<RankedTensorType>(v.getType()).getElementType().isF32() &&
+        !cast<RankedTensorType>(v.getType()).getElementType().isInteger(64) &&
+        !cast<RankedTensorType>(v.getType()).getElementType().isInteger(32) &&
+        !cast<RankedTensorType>(v.getType()).getElementType().isInteger(1)) {
+      error = "row kernels are generated for f32 tensors only so far";
+      return failure();
+    }
+  return "extern \"C\" void " + name.str() + "(void **buffers) {\n" + body +
+         "}\n";
+}
+
+} // namespace tc::codegen
