@@ -35,6 +35,13 @@ mlir::FailureOr<std::string> emitRowKernel(mlir::Operation *op,
                                            llvm::StringRef name,
                                            std::string &error);
 
+/// The C++ function `name` for tc.adam (all parameters in one call),
+/// tc.embed, tc.embedding_grad, tc.transpose, tc.concat and tc.slice, or
+/// failure (saying why) for any other op.
+mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
+                                          llvm::StringRef name,
+                                          std::string &error);
+
 } // namespace tc::codegen
 
 #endif // TC_COMPILER_CODEGEN_HOSTKERNEL_H

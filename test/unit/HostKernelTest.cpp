@@ -1,9 +1,10 @@
 //===- HostKernelTest.cpp - generated host kernels == the interpreter -----===//
 //
-// Every tc.fused group (elementwise ops, and reductions as their last step)
-// and every row-wise op (masked softmax, residual LayerNorm, cross-entropy
-// and their gradients) of a tiny model's training step (all fusions, every
-// dropout on) is emitted as C++, compiled by the system
+// Every tc.fused group (elementwise ops, and reductions as their last step),
+// every row-wise op (masked softmax, residual LayerNorm, cross-entropy and
+// their gradients), tc.adam, the embedding ops, transposes, concatenations
+// and slices of a tiny model's training step (all fusions, every dropout on)
+// is emitted as C++, compiled by the system
 // compiler into a shared object, run on random inputs and compared with the
 // interpreter evaluating the same group. Tolerance: f32 results within
 // 1e-5 relative + 1e-6 absolute (the kernel rounds after each f32 op, the
@@ -67,7 +68,7 @@ func::FuncOp wrap(ModuleOp module, Operation *op, StringRef name) {
   return function;
 }
 
-TEST(HostKernels, EveryFusedGroupAndRowOpOfATinyStepMatchesTheInterpreter) {
+TEST(HostKernels, EveryGeneratedKernelOfATinyStepMatchesTheInterpreter) {
   std::string dir = testing::TempDir() + "/tc-host-kernels";
   std::filesystem::create_directories(dir);
   std::string description = dir + "/model.toml";
@@ -91,7 +92,7 @@ TEST(HostKernels, EveryFusedGroupAndRowOpOfATinyStepMatchesTheInterpreter) {
   std::string source = tc::codegen::hostKernelPrelude();
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
-  int rowKernels = 0;
+  int rowKernels = 0, opKernels = 0;
   for (Operation &op : step.getBody().front()) {
     std::string name = "k" + std::to_string(kernels.size() + skipped);
     FailureOr<std::string> text = failure();
@@ -102,6 +103,10 @@ TEST(HostKernels, EveryFusedGroupAndRowOpOfATinyStepMatchesTheInterpreter) {
                    tc::CrossEntropyOp, tc::CrossEntropyGradOp>(op)) {
       text = tc::codegen::emitRowKernel(&op, name, error);
       ++rowKernels;
+    } else if (isa<tc::AdamOp, tc::EmbedOp, tc::EmbeddingGradOp,
+                   tc::TransposeOp, tc::ConcatOp, tc::SliceOp>(op)) {
+      text = tc::codegen::emitOpKernel(&op, name, error);
+      ++opKernels;
     } else {
       continue;
     }
@@ -129,7 +134,8 @@ TEST(HostKernels, EveryFusedGroupAndRowOpOfATinyStepMatchesTheInterpreter) {
   std::mt19937_64 rng(11);
   for (auto [name, fused] : kernels) {
     // Targets stay inside the vocabulary of 24.
-    bool ids = isa<tc::CrossEntropyOp, tc::CrossEntropyGradOp>(fused);
+    bool ids = isa<tc::CrossEntropyOp, tc::CrossEntropyGradOp, tc::EmbedOp,
+                   tc::EmbeddingGradOp>(fused);
     // Random inputs; the RNG state is (seed, step).
     std::vector<tc::Tensor> inputs;
     std::vector<std::vector<char>> storage;
@@ -202,8 +208,9 @@ TEST(HostKernels, EveryFusedGroupAndRowOpOfATinyStepMatchesTheInterpreter) {
       }
     }
   }
-  std::cout << kernels.size() << " kernels (" << rowKernels
-            << " row-wise) match the interpreter\n";
+  std::cout << kernels.size() << " kernels (" << rowKernels << " row-wise, "
+            << opKernels << " optimizer, embedding and data movement) match "
+                            "the interpreter\n";
   // No dlclose: the library brought OpenMP's thread pool into the process,
   // whose threads must not outlive its code.
 }

@@ -50,9 +50,10 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Params, "params",
                           "the parameters as JSON: name, shape, initializer"),
                clEnumValN(Emit::Cpp, "cpp",
-                          "host C++ of the training steps' fused groups and "
-                          "row-wise ops (one function each; the other "
-                          "kernels are not generated yet)")),
+                          "host C++ of the training steps' kernels: fused "
+                          "groups, row-wise ops, Adam, embedding, data "
+                          "movement (GEMMs and single elementwise ops are "
+                          "not generated yet)")),
     cl::cat(category));
 static cl::opt<std::string> fusion(
     "fusion",
@@ -230,8 +231,13 @@ int main(int argc, char **argv) {
                      tc::ResidualLayerNormOp, tc::ResidualLayerNormGradOp,
                      tc::CrossEntropyOp, tc::CrossEntropyGradOp>(op))
           text = tc::codegen::emitRowKernel(&op, name, error);
+        else if (isa<tc::AdamOp, tc::EmbedOp, tc::EmbeddingGradOp,
+                     tc::TransposeOp>(op) ||
+                 (isa<tc::ConcatOp, tc::SliceOp>(op) &&
+                  tc::kernelKindOf(&op) == tc::KernelKind::Generated))
+          text = tc::codegen::emitOpKernel(&op, name, error);
         else
-          continue; // not generated yet
+          continue; // not generated yet (GEMMs, single elementwise ops, ...)
         if (failed(text)) {
           op.emitError() << "cannot generate host C++: " << error;
           return kBadInput;

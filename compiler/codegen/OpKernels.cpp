@@ -1,0 +1,176 @@
+//===- OpKernels.cpp - host C++ for the optimizer, embedding and data ops --===//
+//
+// One function per op: tc.adam over every parameter, the embedding lookup
+// with scale, positions and dropout, its scatter-add gradient, and the data
+// movement ops that are copies (transpose, concat, a non-contiguous slice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/codegen/ExpressionEmitter.h"
+#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/KernelText.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace tc::codegen {
+
+namespace {
+
+int64_t elements(Value v) {
+  return cast<RankedTensorType>(v.getType()).getNumElements();
+}
+
+/// `out0[i] = in0[<source index of i>]` over the result, whose index in the
+/// input is `source` (a C++ expression of `i`).
+std::string copyLoop(int64_t count, const std::string &source) {
+  return fill(R"cpp(#pragma omp parallel for
+  for (int64_t i = 0; i < @0; ++i)
+    out0[i] = in0[@1];
+)cpp",
+              {std::to_string(count), source});
+}
+
+/// The input index of result element `i` of a transpose.
+std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> out, inStrides(in.size(), 1);
+  for (int64_t d = int64_t(in.size()) - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * in[d + 1];
+  for (int64_t p : perm)
+    out.push_back(in[p]);
+  std::string index;
+  int64_t stride = 1;
+  for (size_t d = out.size(); d-- > 0;) {
+    index += llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
+                           stride, out[d], inStrides[perm[d]])
+                 .str();
+    stride *= out[d];
+  }
+  return index.empty() ? "0" : index;
+}
+
+} // namespace
+
+FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
+                                    std::string &error) {
+  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (cppType(cast<RankedTensorType>(v.getType()).getElementType()).empty()) {
+      error = "an element type with no C++ type here";
+      return failure();
+    }
+  std::string body = bufferDeclarations(op);
+  if (auto adam = dyn_cast<AdamOp>(op)) {
+    // Operands: p..., g..., m..., v..., step_size, rsqrt_correction2,
+    // grad_scale; results p'..., m'..., v'...
+    size_t n = adam.getParams().size();
+    body += fill(R"cpp(  const double stepSize = in@0[0], c2 = in@1[0], scale = in@2[0];
+  const double b1 = @3, b2 = @4, eps = @5;
+)cpp",
+                 {std::to_string(4 * n), std::to_string(4 * n + 1),
+                  std::to_string(4 * n + 2),
+                  number(adam.getBeta1().convertToDouble()),
+                  number(adam.getBeta2().convertToDouble()),
+                  number(adam.getEpsilon().convertToDouble())});
+    for (size_t p = 0; p < n; ++p)
+      body += fill(R"cpp(#pragma omp parallel for
+  for (int64_t i = 0; i < @0; ++i) {
+    double g = double(in@2[i]) * scale;
+    double m = b1 * in@3[i] + (1 - b1) * g;
+    double v = b2 * in@4[i] + (1 - b2) * g * g;
+    out@6[i] = float(m);
+    out@7[i] = float(v);
+    out@5[i] = float(in@1[i] - stepSize * m / (std::sqrt(v) * c2 + eps));
+  }
+)cpp",
+                   {std::to_string(elements(adam.getParams()[p])),
+                    std::to_string(p), std::to_string(n + p),
+                    std::to_string(2 * n + p), std::to_string(3 * n + p),
+                    std::to_string(p), std::to_string(n + p),
+                    std::to_string(2 * n + p)});
+  } else if (auto embed = dyn_cast<EmbedOp>(op)) {
+    ArrayRef<int64_t> table = shapeOf(embed.getTable());
+    double rate = embed.getRate().convertToDouble();
+    body += fill(R"cpp(  const int64_t V = @0, D = @1, T = @2, tokens = @3;
+  const uint64_t seed = in3[0], step = in3[1];
+#pragma omp parallel for
+  for (int64_t t = 0; t < tokens; ++t) {
+    int64_t id = in1[t];
+    for (int64_t d = 0; d < D; ++d) {
+      int64_t i = t * D + d;
+      double x = (id >= 0 && id < V ? double(in0[id * D + d]) : 0.0) * @4 +
+                 in2[(t % T) * D + d];
+      double keep = @5 ? (tc::dropoutKeeps(seed, step, @6, i, @7) ? @8 : 0.0) : 1.0;
+      out0[i] = float(x * keep);
+    }
+  }
+)cpp",
+                 {std::to_string(table[0]), std::to_string(table[1]),
+                  std::to_string(shapeOf(embed.getIds())[1]),
+                  std::to_string(elements(embed.getIds())),
+                  number(embed.getScale().convertToDouble()),
+                  rate > 0 ? "true" : "false",
+                  std::to_string(int64_t(embed.getKey())), number(rate),
+                  number(rate > 0 ? 1.0 / (1.0 - rate) : 1.0)});
+  } else if (auto grad = dyn_cast<EmbeddingGradOp>(op)) {
+    // A scatter-add in token order (rows of one id would race in parallel).
+    ArrayRef<int64_t> table = shapeOf(grad.getResult());
+    body += fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
+  std::vector<double> sums(V * D, 0.0);
+  for (int64_t t = 0; t < tokens; ++t) {
+    int64_t id = in0[t];
+    if (id >= 0 && id < V)
+      for (int64_t d = 0; d < D; ++d)
+        sums[id * D + d] += in1[t * D + d];
+  }
+  for (int64_t i = 0; i < V * D; ++i)
+    out0[i] = float(sums[i]);
+)cpp",
+                 {std::to_string(table[0]), std::to_string(table[1]),
+                  std::to_string(elements(grad.getIds()))});
+  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    body += copyLoop(elements(transpose.getResult()),
+                     transposeSource(shapeOf(transpose.getInput()),
+                                     transpose.getPermutation()));
+  } else if (auto slice = dyn_cast<SliceOp>(op)) {
+    ArrayRef<int64_t> in = shapeOf(slice.getInput());
+    ArrayRef<int64_t> out = shapeOf(slice.getResult());
+    std::string index;
+    int64_t stride = 1, inStride = 1;
+    for (size_t d = out.size(); d-- > 0;) {
+      index += llvm::formatv("{0}(i / {1} % {2} + {3}) * {4}",
+                             index.empty() ? "" : " + ", stride, out[d],
+                             slice.getOffsets()[d], inStride)
+                   .str();
+      stride *= out[d];
+      inStride *= in[d];
+    }
+    body += copyLoop(elements(slice.getResult()), index.empty() ? "0" : index);
+  } else if (auto concat = dyn_cast<ConcatOp>(op)) {
+    // Each input copied into its place along the axis.
+    ArrayRef<int64_t> out = shapeOf(concat.getResult());
+    int64_t axis = concat.getAxis(), inner = 1, start = 0;
+    for (size_t d = axis + 1; d < out.size(); ++d)
+      inner *= out[d];
+    for (auto [k, input] : llvm::enumerate(concat.getInputs())) {
+      int64_t extent = shapeOf(input)[axis];
+      body += fill(R"cpp(#pragma omp parallel for
+  for (int64_t i = 0; i < @0; ++i) {
+    int64_t outer = i / (@1 * @2), rest = i % (@1 * @2);
+    out0[(outer * @3 + @4) * @2 + rest] = in@5[i];
+  }
+)cpp",
+                   {std::to_string(elements(input)), std::to_string(extent),
+                    std::to_string(inner), std::to_string(out[axis]),
+                    std::to_string(start), std::to_string(k)});
+      start += extent;
+    }
+  } else {
+    error = "no kernel for '" + op->getName().getStringRef().str() + "'";
+    return failure();
+  }
+  return "extern \"C\" void " + name.str() + "(void **buffers) {\n" + body +
+         "}\n";
+}
+
+} // namespace tc::codegen
