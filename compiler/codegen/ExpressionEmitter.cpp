@@ -50,10 +50,12 @@ std::string literal(ConstantOp constant) {
 
 } // namespace
 
-LogicalResult ExpressionEmitter::emitBody(Block &body, StringRef index,
-                                          StringRef seed, StringRef step,
-                                          raw_ostream &os, std::string &error) {
-  for (Operation &op : body.without_terminator()) {
+LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
+                                         StringRef index, StringRef seed,
+                                         StringRef step, raw_ostream &os,
+                                         std::string &error) {
+  for (Operation *opPointer : ops) {
+    Operation &op = *opPointer;
     if (isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
       continue; // accumulated by the skeleton, which knows the loop
     Value result = op.getResult(0);

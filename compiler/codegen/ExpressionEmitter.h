@@ -10,7 +10,7 @@
 #ifndef TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H
 #define TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H
 
-#include "mlir/IR/Block.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,14 +28,15 @@ public:
   /// loaded by the skeleton).
   void bind(mlir::Value v, std::string name) { names[v] = std::move(name); }
 
-  /// Prints one statement per op of `body` (all but its terminator and the
-  /// reductions, which the skeleton accumulates), with
+  /// Prints one statement per op of `ops` (but the reductions, which the
+  /// skeleton accumulates), with
   /// `index` the name of the element's linear index (dropout's counter) and
   /// `seed`, `step` the names of the RNG state. Fails, saying why, on an op
   /// it does not know.
-  mlir::LogicalResult emitBody(mlir::Block &body, llvm::StringRef index,
-                               llvm::StringRef seed, llvm::StringRef step,
-                               llvm::raw_ostream &os, std::string &error);
+  mlir::LogicalResult emitOps(llvm::ArrayRef<mlir::Operation *> ops,
+                              llvm::StringRef index, llvm::StringRef seed,
+                              llvm::StringRef step, llvm::raw_ostream &os,
+                              std::string &error);
 
   const std::string &nameOf(mlir::Value v) const { return names.at(v); }
 

@@ -59,37 +59,39 @@ static std::string reducedIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes)
   return index.empty() ? "0" : index;
 }
 
-FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
-                                      std::string &error) {
-  Block &body = fused.getBody().front();
-  Operation *yield = body.getTerminator();
-  if (fused.getNumResults() == 0) {
+/// One loop computing `outputs` from `inputs` (the kernel's buffers, in
+/// that order) through `ops`: elementwise ops, and reductions as last steps.
+static FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
+                                       ArrayRef<Operation *> ops,
+                                       ArrayRef<Value> outputs, StringRef name,
+                                       std::string &error) {
+  if (outputs.empty()) {
     error = "the group has no results";
     return failure();
   }
   // The shape the kernel iterates over: every elementwise value's, and every
   // reduction's input's (tc-fuse-elementwise makes them one shape).
   SmallVector<Operation *> reductions;
-  for (Operation &op : body.without_terminator())
+  for (Operation *op : ops)
     if (isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
-      reductions.push_back(&op);
+      reductions.push_back(op);
   ArrayRef<int64_t> shape = reductions.empty()
-                                ? shapeOf(fused.getResult(0))
+                                ? shapeOf(outputs.front())
                                 : shapeOf(reductions.front()->getOperand(0));
   // One loop over `shape` computes every value: each elementwise op must
   // have that shape, each reduction read it, each input broadcast to it.
-  for (Operation &op : body.without_terminator()) {
-    bool reduction = llvm::is_contained(reductions, &op);
+  for (Operation *op : ops) {
+    bool reduction = llvm::is_contained(reductions, op);
     ArrayRef<int64_t> computed =
-        reduction ? shapeOf(op.getOperand(0)) : shapeOf(op.getResult(0));
+        reduction ? shapeOf(op->getOperand(0)) : shapeOf(op->getResult(0));
     bool scalarConstant = isa<ConstantOp>(op) && computed.empty();
     if (computed != shape && !scalarConstant) {
-      error = "'" + op.getName().getStringRef().str() +
+      error = "'" + op->getName().getStringRef().str() +
               "' computes another shape than the group's";
       return failure();
     }
   }
-  for (BlockArgument arg : body.getArguments()) {
+  for (Value arg : inputs) {
     ArrayRef<int64_t> in = shapeOf(arg);
     std::optional<Shape> joined = broadcastShapes(
         std::span<const int64_t>(in), std::span<const int64_t>(shape));
@@ -109,14 +111,15 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
 
   // The RNG state of the group's dropouts: one tensor<2xi64> input.
   std::optional<unsigned> rngArg;
-  for (Operation &op : body)
+  for (Operation *op : ops)
     if (auto dropout = dyn_cast<DropoutOp>(op)) {
-      auto arg = dyn_cast<BlockArgument>(dropout.getRng());
-      if (!arg || (rngArg && *rngArg != arg.getArgNumber())) {
+      auto it = llvm::find(inputs, dropout.getRng());
+      unsigned index = it - inputs.begin();
+      if (it == inputs.end() || (rngArg && *rngArg != index)) {
         error = "dropouts with different RNG states";
         return failure();
       }
-      rngArg = arg.getArgNumber();
+      rngArg = index;
     }
 
   std::string text;
@@ -124,14 +127,13 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
   os << "extern \"C\" void " << name << "(void **buffers) {\n";
   ExpressionEmitter emitter;
   std::string loads;
-  for (BlockArgument arg : body.getArguments()) {
+  for (auto [k, arg] : llvm::enumerate(inputs)) {
     std::string type =
         cppType(cast<RankedTensorType>(arg.getType()).getElementType());
     if (type.empty()) {
       error = "an input whose element type has no C++ type here";
       return failure();
     }
-    unsigned k = arg.getArgNumber();
     os << llvm::formatv("  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n",
                         type, k);
     if (rngArg && k == *rngArg)
@@ -141,11 +143,11 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
                  .str();
     emitter.bind(arg, "a" + std::to_string(k));
   }
-  for (auto [j, result] : llvm::enumerate(fused.getResults()))
+  for (auto [j, result] : llvm::enumerate(outputs))
     os << llvm::formatv("  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
                         cppType(cast<RankedTensorType>(result.getType())
                                     .getElementType()),
-                        j, body.getNumArguments() + j);
+                        j, inputs.size() + j);
   if (rngArg)
     os << llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n",
                         *rngArg);
@@ -153,7 +155,7 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
   // Reductions accumulate in double, in element order (one thread: the
   // order of the interpreter); elementwise groups run on every thread.
   std::string finish; // stores of the reductions, after the loop
-  for (auto [j, value] : llvm::enumerate(yield->getOperands())) {
+  for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def))
       os << llvm::formatv(
@@ -164,9 +166,9 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
   os << (reductions.empty() ? "#pragma omp parallel for\n" : "")
      << "  for (int64_t i = 0; i < " << count << "; ++i) {\n"
      << loads;
-  if (failed(emitter.emitBody(body, "i", "seed", "step", os, error)))
+  if (failed(emitter.emitOps(ops, "i", "seed", "step", os, error)))
     return failure();
-  for (auto [j, value] : llvm::enumerate(yield->getOperands())) {
+  for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def)) {
       auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
@@ -188,6 +190,24 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
   }
   os << "  }\n" << finish << "}\n";
   return text;
+}
+
+FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
+                                      std::string &error) {
+  Block &body = fused.getBody().front();
+  SmallVector<Value> inputs(body.getArguments());
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  SmallVector<Value> outputs(body.getTerminator()->getOperands());
+  return emitLoop(inputs, ops, outputs, name, error);
+}
+
+FailureOr<std::string> emitElementwiseKernel(Operation *op, StringRef name,
+                                             std::string &error) {
+  SmallVector<Value> inputs(op->getOperands());
+  SmallVector<Value> outputs(op->getResults());
+  return emitLoop(inputs, {op}, outputs, name, error);
 }
 
 } // namespace tc::codegen

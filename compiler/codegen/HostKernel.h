@@ -27,6 +27,12 @@ mlir::FailureOr<std::string> emitHostKernel(FusedOp fused,
                                             llvm::StringRef name,
                                             std::string &error);
 
+/// The C++ function `name` computing one elementwise op or one reduction
+/// outside any group (a one-op group), or failure saying why.
+mlir::FailureOr<std::string> emitElementwiseKernel(mlir::Operation *op,
+                                                   llvm::StringRef name,
+                                                   std::string &error);
+
 /// The C++ function `name` computing a row-wise op (tc.masked_softmax,
 /// tc.residual_layer_norm, tc.cross_entropy and their gradients) over rows of
 /// its last dimension; buffers hold the operands then the results. Failure
@@ -36,11 +42,17 @@ mlir::FailureOr<std::string> emitRowKernel(mlir::Operation *op,
                                            std::string &error);
 
 /// The C++ function `name` for tc.adam (all parameters in one call),
-/// tc.embed, tc.embedding_grad, tc.transpose, tc.concat and tc.slice, or
-/// failure (saying why) for any other op.
+/// tc.embed, tc.embedding_grad, tc.transpose, tc.concat, tc.slice and the
+/// mask and position generators, or failure (saying why) for any other op.
 mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
                                           llvm::StringRef name,
                                           std::string &error);
+
+/// The host kernel of any op that becomes a generated kernel (see
+/// compiler/analysis/KernelCount.h), dispatching to the emitters above.
+mlir::FailureOr<std::string> emitKernel(mlir::Operation *op,
+                                        llvm::StringRef name,
+                                        std::string &error);
 
 } // namespace tc::codegen
 

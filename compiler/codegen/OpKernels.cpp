@@ -165,12 +165,50 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                     std::to_string(start), std::to_string(k)});
       start += extent;
     }
+  } else if (auto mask = dyn_cast<CausalMaskOp>(op)) {
+    int64_t t = shapeOf(mask.getResult())[0];
+    body += fill(R"cpp(#pragma omp parallel for
+  for (int64_t i = 0; i < @0; ++i)
+    out0[i] = i % @1 <= i / @1;
+)cpp",
+                 {std::to_string(t * t), std::to_string(t)});
+  } else if (auto mask = dyn_cast<PaddingMaskOp>(op)) {
+    body += fill(R"cpp(#pragma omp parallel for
+  for (int64_t i = 0; i < @0; ++i)
+    out0[i] = in0[i] != @1;
+)cpp",
+                 {std::to_string(elements(mask.getIds())),
+                  std::to_string(int64_t(mask.getPadId()))});
+  } else if (auto pe = dyn_cast<PositionalEncodingOp>(op)) {
+    ArrayRef<int64_t> shape = shapeOf(pe.getResult());
+    body += fill(R"cpp(#pragma omp parallel for
+  for (int64_t i = 0; i < @0; ++i) {
+    int64_t pos = i / @1, c = i % @1;
+    double angle = pos / std::pow(10000.0, double(c - c % 2) / @1);
+    out0[i] = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
+  }
+)cpp",
+                 {std::to_string(shape[0] * shape[1]), std::to_string(shape[1])});
   } else {
     error = "no kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
   return "extern \"C\" void " + name.str() + "(void **buffers) {\n" + body +
          "}\n";
+}
+
+FailureOr<std::string> emitKernel(Operation *op, StringRef name,
+                                  std::string &error) {
+  if (auto fused = dyn_cast<FusedOp>(op))
+    return emitHostKernel(fused, name, error);
+  if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
+          ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
+    return emitRowKernel(op, name, error);
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
+          SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
+          DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
+    return emitElementwiseKernel(op, name, error);
+  return emitOpKernel(op, name, error);
 }
 
 } // namespace tc::codegen
