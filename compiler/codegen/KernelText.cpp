@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -47,6 +48,15 @@ std::string fill(std::string text, std::initializer_list<std::string> args) {
 }
 
 std::string number(double v) { return llvm::formatv("{0:e17}", v).str(); }
+
+bool hasCppTypes(Operation *op, std::string &error) {
+  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (cppType(cast<RankedTensorType>(v.getType()).getElementType()).empty()) {
+      error = "an element type with no C++ type here";
+      return false;
+    }
+  return true;
+}
 
 std::string bufferDeclarations(Operation *op) {
   std::string text;

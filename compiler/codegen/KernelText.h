@@ -25,6 +25,10 @@ std::string fill(std::string text, std::initializer_list<std::string> args);
 /// A double as a C++ literal that round-trips.
 std::string number(double v);
 
+/// Whether every operand and result of `op` has a C++ element type (else
+/// says so in `error`).
+bool hasCppTypes(mlir::Operation *op, std::string &error);
+
 /// Declares `in<k>` and `out<k>` for the operands and results of `op`, in
 /// the kernel ABI's order (operands, then results).
 std::string bufferDeclarations(mlir::Operation *op);

@@ -54,11 +54,8 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
 
 FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                                     std::string &error) {
-  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    if (cppType(cast<RankedTensorType>(v.getType()).getElementType()).empty()) {
-      error = "an element type with no C++ type here";
-      return failure();
-    }
+  if (!hasCppTypes(op, error))
+    return failure();
   std::string body = bufferDeclarations(op);
   if (auto adam = dyn_cast<AdamOp>(op)) {
     // Operands: p..., g..., m..., v..., step_size, rsqrt_correction2,

@@ -47,11 +47,8 @@ std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
 
 FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
                                      std::string &error) {
-  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    if (cppType(cast<RankedTensorType>(v.getType()).getElementType()).empty()) {
-      error = "an element type with no C++ type here";
-      return failure();
-    }
+  if (!hasCppTypes(op, error))
+    return failure();
   std::string body;
   if (auto m = dyn_cast<MaskedSoftmaxOp>(op)) {
     std::string mask = broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getScores()));
