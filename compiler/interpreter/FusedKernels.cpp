@@ -48,8 +48,7 @@ residualLayerNorm(const Tensor &residual, const Tensor &sublayer,
                   double rate, int64_t key, double epsilon) {
   Tensor out(residual.dtype, residual.shape);
   Rows rows(residual.shape, residual.shape.size() - 1);
-  Shape statShape = residual.shape;
-  statShape.back() = 1;
+  Shape statShape = withUnitAxes(residual.shape, {-1}); // [..., 1]
   Tensor mean(residual.dtype, statShape), rstd(residual.dtype, statShape);
   std::vector<double> s(rows.length);
   for (int64_t r = 0; r < rows.count(); ++r) {

@@ -1,6 +1,7 @@
 //===- Decompose.cpp - tc-decompose: composite ops -> primitives ----------===//
 
 #include "compiler/transforms/Passes.h"
+#include "dialects/tc/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -17,9 +18,7 @@ namespace {
 
 /// `type` with dimension `axis` set to 1.
 RankedTensorType keepDimsType(RankedTensorType type, int64_t axis) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape[axis] = 1;
-  return type.clone(shape);
+  return type.clone(withUnitAxes(std::span<const int64_t>(type.getShape()), {axis}));
 }
 
 /// softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))) along the axis.

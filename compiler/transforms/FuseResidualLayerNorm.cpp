@@ -2,6 +2,7 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
+#include "dialects/tc/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -38,9 +39,8 @@ struct FuseResidualLayerNormPass
       OpBuilder b(norm);
       Location loc = norm.getLoc();
       DropoutParams drop = dropoutParams(b, loc, dropout);
-      SmallVector<int64_t> rows(typeOf(residual).getShape());
-      rows.back() = 1;
-      auto statType = typeOf(residual).clone(rows);
+      auto statType = typeOf(residual).clone(withUnitAxes(
+          std::span<const int64_t>(typeOf(residual).getShape()), {-1}));
       auto fused = ResidualLayerNormOp::create(
           b, loc, typeOf(residual), statType, statType, residual,
           dropout ? dropout.getInput() : branch, norm.getGamma(),

@@ -21,6 +21,19 @@ std::optional<Shape> broadcastShapes(std::span<const int64_t> a,
   return result;
 }
 
+Shape withUnitAxes(std::span<const int64_t> shape,
+                   std::span<const int64_t> axes) {
+  Shape result(shape.begin(), shape.end());
+  for (int64_t axis : axes)
+    result[axis < 0 ? axis + int64_t(result.size()) : axis] = 1;
+  return result;
+}
+
+Shape withUnitAxes(std::span<const int64_t> shape,
+                   std::initializer_list<int64_t> axes) {
+  return withUnitAxes(shape, std::span<const int64_t>(axes.begin(), axes.size()));
+}
+
 std::string formatShape(std::span<const int64_t> shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -9,6 +9,7 @@
 #define TC_DIALECT_TC_BROADCAST_H
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +24,14 @@ using Shape = std::vector<int64_t>;
 /// nullopt when the shapes are incompatible.
 std::optional<Shape> broadcastShapes(std::span<const int64_t> a,
                                      std::span<const int64_t> b);
+
+/// `shape` with the dimensions in `axes` set to 1: a reduction's result with
+/// kept dimensions, which broadcasts back to `shape` (negative axes count
+/// from the end).
+Shape withUnitAxes(std::span<const int64_t> shape,
+                   std::initializer_list<int64_t> axes);
+Shape withUnitAxes(std::span<const int64_t> shape,
+                   std::span<const int64_t> axes);
 
 /// "[2, 3, 4]": how diagnostics print a shape.
 std::string formatShape(std::span<const int64_t> shape);

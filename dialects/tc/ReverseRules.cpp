@@ -99,14 +99,6 @@ Value flattenRows(OpBuilder &b, Location loc, Value x) {
                            type.clone({type.getNumElements() / cols, cols}), x);
 }
 
-/// The shape of a reduction's input with the reduced axes kept as 1.
-RankedTensorType keptType(RankedTensorType input, ArrayRef<int64_t> axes) {
-  SmallVector<int64_t> shape(input.getShape());
-  for (int64_t axis : axes)
-    shape[axis] = 1;
-  return input.clone(shape);
-}
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -254,7 +246,9 @@ void ConvertOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 /// dy of a reduction, reshaped to the input with the reduced axes kept as 1.
 static Value keptGrad(OpBuilder &b, Operation *op, Value dy) {
   auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-  RankedTensorType kept = keptType(typeOf(op->getOperand(0)), axes);
+  RankedTensorType input = typeOf(op->getOperand(0));
+  RankedTensorType kept = input.clone(withUnitAxes(
+      std::span<const int64_t>(input.getShape()), std::span<const int64_t>(axes)));
   if (typeOf(dy).getShape() == kept.getShape())
     return dy;
   return ReshapeOp::create(b, op->getLoc(), kept, dy);

@@ -61,11 +61,27 @@ static LogicalResult verifyRate(Operation *op, APFloat rateValue) {
   return op->emitOpError() << "rate must be in [0, 1), got " << rate;
 }
 
-/// [..., D] -> [..., 1]: the shape of per-row statistics.
-static SmallVector<int64_t> rowStatShape(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> rows(shape);
-  rows.back() = 1;
-  return rows;
+/// A layer-norm epsilon: positive.
+static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
+  if (epsilon.convertToDouble() > 0.0)
+    return success();
+  return op->emitOpError() << "epsilon must be positive, got "
+                           << epsilon.convertToDouble();
+}
+
+/// A label-smoothing factor in [0, 1).
+static LogicalResult verifyLabelSmoothing(Operation *op, APFloat value) {
+  double eps = value.convertToDouble();
+  if (eps >= 0.0 && eps < 1.0)
+    return success();
+  return op->emitOpError() << "label_smoothing must be in [0, 1), got " << eps;
+}
+
+/// The shape of an embedding lookup: the ids' shape, then the row size.
+static SmallVector<int64_t> lookupShape(Value ids, int64_t dim) {
+  SmallVector<int64_t> shape(shapeOf(ids));
+  shape.push_back(dim);
+  return shape;
 }
 
 /// Elementwise ops: all operands broadcast together to the result's shape.
@@ -164,10 +180,7 @@ LogicalResult LayerNormOp::verify() {
                            << "] (the last dimension of input " << fmt(input)
                            << ")";
   }
-  if (!(getEpsilon().convertToDouble() > 0.0))
-    return emitOpError() << "epsilon must be positive, got "
-                         << getEpsilon().convertToDouble();
-  return success();
+  return verifyEpsilon(*this, getEpsilon());
 }
 
 LogicalResult EmbeddingOp::verify() {
@@ -175,9 +188,8 @@ LogicalResult EmbeddingOp::verify() {
   if (table.size() != 2)
     return emitOpError() << "table must have rank 2 [vocabulary, dim], got "
                          << fmt(table);
-  SmallVector<int64_t> expected(shapeOf(getIds()));
-  expected.push_back(table[1]);
-  return verifyResultShape(*this, expected, "the ids' shape, then the "
+  return verifyResultShape(*this, lookupShape(getIds(), table[1]),
+                           "the ids' shape, then the "
                                             "table's row size");
 }
 
@@ -218,10 +230,7 @@ LogicalResult CrossEntropyOp::verify() {
   if (getTokens().getType().getRank() != 0)
     return emitOpError() << "tokens must be a rank-0 i32 tensor, got "
                          << getTokens().getType();
-  double eps = getLabelSmoothing().convertToDouble();
-  if (!(eps >= 0.0 && eps < 1.0))
-    return emitOpError() << "label_smoothing must be in [0, 1), got " << eps;
-  return success();
+  return verifyLabelSmoothing(*this, getLabelSmoothing());
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -321,10 +330,7 @@ LogicalResult LayerNormGradOp::verify() {
                          << " but expected [D] with D the last dimension of "
                             "input "
                          << fmt(input);
-  if (!(getEpsilon().convertToDouble() > 0.0))
-    return emitOpError() << "epsilon must be positive, got "
-                         << getEpsilon().convertToDouble();
-  return success();
+  return verifyEpsilon(*this, getEpsilon());
 }
 
 LogicalResult CrossEntropyGradOp::verify() {
@@ -338,10 +344,7 @@ LogicalResult CrossEntropyGradOp::verify() {
     return emitOpError() << "loss_grad must be a rank-0 tensor of the logits' "
                             "element type, got "
                          << getLossGrad().getType();
-  double eps = getLabelSmoothing().convertToDouble();
-  if (!(eps >= 0.0 && eps < 1.0))
-    return emitOpError() << "label_smoothing must be in [0, 1), got " << eps;
-  return success();
+  return verifyLabelSmoothing(*this, getLabelSmoothing());
 }
 
 LogicalResult EmbeddingGradOp::verify() {
@@ -349,8 +352,7 @@ LogicalResult EmbeddingGradOp::verify() {
   if (table.size() != 2)
     return emitOpError() << "result must be a table [vocabulary, dim], got "
                          << fmt(table);
-  SmallVector<int64_t> expected(shapeOf(getIds()));
-  expected.push_back(table[1]);
+  SmallVector<int64_t> expected = lookupShape(getIds(), table[1]);
   if (shapeOf(getOutputGrad()) != ArrayRef<int64_t>(expected))
     return emitOpError() << "output_grad has shape "
                          << fmt(shapeOf(getOutputGrad())) << " but expected "
@@ -455,7 +457,8 @@ static LogicalResult verifyResidualRows(Operation *op, Value residual,
     if (shapeOf(v) != ArrayRef<int64_t>{input.back()})
       return op->emitOpError() << perColumnNames << " must have shape ["
                                << input.back() << "]";
-  SmallVector<int64_t> rows = rowStatShape(input);
+  // Per-row statistics: [..., D] -> [..., 1].
+  Shape rows = withUnitAxes(std::span<const int64_t>(input), {-1});
   for (Value v : stats)
     if (shapeOf(v) != ArrayRef<int64_t>(rows))
       return op->emitOpError() << "mean and rstd must have shape "
@@ -467,9 +470,8 @@ LogicalResult ResidualLayerNormOp::verify() {
   if (failed(verifyResidualRows(*this, getResidual(), {getGamma(), getBeta()},
                                 "gamma and beta", {getMean(), getRstd()})))
     return failure();
-  if (!(getEpsilon().convertToDouble() > 0.0))
-    return emitOpError() << "epsilon must be positive, got "
-                         << getEpsilon().convertToDouble();
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyRate(*this, getRate());
 }
 

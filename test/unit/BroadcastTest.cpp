@@ -21,6 +21,13 @@ TEST(Broadcast, NumPyRules) {
   EXPECT_EQ(bc({4, 3}, {2, 3}), std::nullopt);
 }
 
+TEST(Broadcast, WithUnitAxesKeepsReducedDimensionsAsOne) {
+  tc::Shape shape = {2, 3, 4};
+  EXPECT_EQ(tc::withUnitAxes(shape, {1}), (Shape{2, 1, 4}));
+  EXPECT_EQ(tc::withUnitAxes(shape, {0, 2}), (Shape{1, 3, 1}));
+  EXPECT_EQ(tc::withUnitAxes(shape, {-1}), (Shape{2, 3, 1}));
+}
+
 TEST(Broadcast, FormatShape) {
   EXPECT_EQ(tc::formatShape(Shape{}), "[]");
   EXPECT_EQ(tc::formatShape(Shape{2, 3, 4}), "[2, 3, 4]");
