@@ -1,7 +1,8 @@
 //===- KernelCount.h - how many kernels a function becomes, and their traffic -===//
 //
 // The cost model behind `tc-compile --stats`: every op of a function becomes a
-// library GEMM call, one generated kernel, or nothing (a view). The bytes that
+// library GEMM call, one generated kernel, or nothing (a view), as the buffer
+// assignment decides (compiler/analysis/BufferAssignment.h). The bytes that
 // generated kernels read and write measure the memory traffic fusion removes.
 //
 //===----------------------------------------------------------------------===//
@@ -17,17 +18,8 @@
 
 namespace tc {
 
-enum class KernelKind {
-  None,      ///< a view or a constant: no kernel, no traffic
-  Gemm,      ///< a library GEMM (matmul, with a fused epilogue if any)
-  Generated, ///< one generated kernel
-};
-
 /// The bytes of a tensor value (at least one byte per element).
 int64_t bytesOf(mlir::Value v);
-
-/// What `op` becomes.
-KernelKind kernelKindOf(mlir::Operation *op);
 
 struct KernelCount {
   int64_t generated = 0;

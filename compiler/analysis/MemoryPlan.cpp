@@ -1,4 +1,4 @@
-//===- MemoryPlan.cpp - buffers of a function in one arena, by liveness ----===//
+//===- MemoryPlan.cpp - the flat buffers of a function and the arena -------===//
 
 #include "compiler/analysis/MemoryPlan.h"
 #include "compiler/analysis/KernelCount.h"
@@ -12,86 +12,90 @@ using namespace mlir;
 namespace tc {
 namespace {
 
-int64_t alignedBytes(Value v) {
-  return (bytesOf(v) + kBufferAlignment - 1) / kBufferAlignment *
-         kBufferAlignment;
+int64_t aligned(int64_t bytes) {
+  return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
-/// What `v` is a view of (itself when it owns its storage): views and
-/// in-place updates lead to the value that owns the bytes.
-Value storageOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto adam = dyn_cast<AdamOp>(def)) { // updated in place
-      unsigned i = cast<OpResult>(v).getResultNumber();
-      size_t n = adam.getParams().size();
-      OperandRange updated = i < n       ? adam.getParams()
-                             : i < 2 * n ? adam.getFirstMoments()
-                                         : adam.getSecondMoments();
-      v = updated[i % n];
+int64_t elementBytes(Value v) {
+  Type element = cast<RankedTensorType>(v.getType()).getElementType();
+  return std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
+}
+
+/// Puts each gradient operand of tc.adam at its parameter's offset in the
+/// grads space when its root holds exactly the gradients that view it
+/// (a [3d, d] GEMM result viewed as the Q, K and V weight gradients).
+void placeGradients(func::FuncOp function, const BufferAssignment &assignment,
+                    MemoryPlan &plan) {
+  AdamOp adam;
+  function.walk([&](AdamOp op) { adam = op; });
+  if (!adam)
+    return;
+  llvm::DenseMap<Value, int64_t> base;    // root -> its element offset
+  llvm::DenseMap<Value, int64_t> covered; // root -> elements of gradients
+  llvm::DenseSet<Value> rejected;
+  for (auto [param, grad] : llvm::zip(adam.getParams(), adam.getGrads())) {
+    int64_t paramOffset = assignment.placementOf(param).layout.offset;
+    plan.gradientSlots.push_back(paramOffset * elementBytes(param));
+    const Placement &placement = assignment.placementOf(grad);
+    Value root = placement.root;
+    Operation *producer = root.getDefiningOp();
+    if (!producer || isa<ConstantOp>(producer) ||
+        !placement.layout.isContiguous() ||
+        assignment.stepOf(producer) == StepKind::None) {
+      rejected.insert(root);
       continue;
     }
-    bool view = isa<ReshapeOp, SliceOp, SplitOp, ConcatOp>(def) &&
-                kernelKindOf(def) == KernelKind::None;
-    if (!view)
-      return v;
-    v = def->getOperand(0); // a concat of adjacent arguments views the first
+    int64_t start = paramOffset - placement.layout.offset;
+    auto [it, added] = base.try_emplace(root, start);
+    if (!added && it->second != start)
+      rejected.insert(root);
+    covered[root] += placement.layout.numElements();
   }
-  return v; // a function argument
+  for (auto [root, start] : base) {
+    if (rejected.contains(root) || start < 0 ||
+        covered[root] != cast<RankedTensorType>(root.getType()).getNumElements())
+      continue;
+    plan.roots[root] = {plan::Space::grads, start * elementBytes(root)};
+  }
 }
 
-bool inArena(Value storage) {
-  Operation *def = storage.getDefiningOp();
-  return def && !isa<ConstantOp>(def);
+/// Returned values that own their storage are written straight into the
+/// outputs space; the rest (views, parameters) are copied there.
+void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
+                  MemoryPlan &plan) {
+  auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    const Placement &placement = assignment.placementOf(value);
+    if (auto arg = dyn_cast<BlockArgument>(placement.root);
+        arg && assignment.bufferOf(arg) != ArgumentBuffer::Input)
+      continue; // parameters and moments, updated in place by tc.adam
+    auto name = function.getResultAttrOfType<StringAttr>(i, "tc.output");
+    Binding output{name ? name.getValue().str() : "result" + std::to_string(i),
+                   value, plan.outputBytes};
+    plan.outputBytes += aligned(bytesOf(value));
+    Operation *producer = value.getDefiningOp();
+    if (placement.root == value && producer && !isa<ConstantOp>(producer) &&
+        !plan.roots.count(value) &&
+        llvm::count(ret.getOperands(), value) == 1)
+      plan.roots[value] = {plan::Space::outputs, output.offset};
+    plan.outputs.push_back(std::move(output));
+  }
 }
 
-} // namespace
-
-MemoryPlan planMemory(func::FuncOp function) {
-  MemoryPlan plan;
-  if (function.isExternal())
-    return plan;
-  Block &body = function.getBody().front();
-  llvm::DenseMap<Operation *, int64_t> indexOf;
-  int64_t index = 0;
-  for (Operation &op : body)
-    indexOf[&op] = index++;
-
-  // One buffer per value that owns storage in the arena; its lifetime runs
-  // from its writer to the last reader of it or of any view of it.
-  llvm::DenseMap<Value, size_t> owner;
-  for (Operation &op : body) {
-    for (Value result : op.getResults()) {
-      if (!isa<RankedTensorType>(result.getType()))
-        continue;
-      Value storage = storageOf(result);
-      if (!inArena(storage))
-        continue;
-      auto [it, added] = owner.try_emplace(storage, plan.buffers.size());
-      if (added)
-        plan.buffers.push_back({storage, alignedBytes(storage), 0,
-                                indexOf[storage.getDefiningOp()],
-                                indexOf[storage.getDefiningOp()]});
-      plan.bufferOf[result] = it->second;
-      for (Operation *user : result.getUsers()) {
-        PlannedBuffer &buffer = plan.buffers[it->second];
-        buffer.last = std::max(buffer.last, indexOf[user]);
-      }
-    }
-  }
-
-  // Greedy by size: largest first, at the lowest offset free for its life.
-  std::vector<size_t> order(plan.buffers.size());
+/// Greedy by size: largest first, at the lowest offset free for its life.
+void placeArena(MemoryPlan &plan) {
+  std::vector<size_t> order(plan.arena.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return plan.buffers[a].size > plan.buffers[b].size;
+    return plan.arena[a].size > plan.arena[b].size;
   });
   std::vector<size_t> placed;
   for (size_t i : order) {
-    PlannedBuffer &buffer = plan.buffers[i];
+    ArenaBuffer &buffer = plan.arena[i];
     std::vector<std::pair<int64_t, int64_t>> busy; // [begin, end) in bytes
     for (size_t j : placed) {
-      const PlannedBuffer &other = plan.buffers[j];
+      const ArenaBuffer &other = plan.arena[j];
       if (other.first <= buffer.last && buffer.first <= other.last)
         busy.push_back({other.offset, other.offset + other.size});
     }
@@ -104,13 +108,13 @@ MemoryPlan planMemory(func::FuncOp function) {
     }
     buffer.offset = offset;
     placed.push_back(i);
+    plan.roots[buffer.root] = {plan::Space::arena, offset};
     plan.arenaBytes = std::max(plan.arenaBytes, offset + buffer.size);
     plan.noReuseBytes += buffer.size;
   }
-
   // The peak: a sweep over the op indices.
   std::map<int64_t, int64_t> delta;
-  for (const PlannedBuffer &buffer : plan.buffers) {
+  for (const ArenaBuffer &buffer : plan.arena) {
     delta[buffer.first] += buffer.size;
     delta[buffer.last + 1] -= buffer.size;
   }
@@ -119,6 +123,72 @@ MemoryPlan planMemory(func::FuncOp function) {
     live += change;
     plan.peakBytes = std::max(plan.peakBytes, live);
   }
+}
+
+} // namespace
+
+MemoryPlan planMemory(func::FuncOp function,
+                      const BufferAssignment &assignment) {
+  MemoryPlan plan;
+  if (function.isExternal())
+    return plan;
+  for (Value root : {assignment.paramsRoot, assignment.firstMomentsRoot,
+                     assignment.secondMomentsRoot}) {
+    if (!root)
+      continue;
+    plan::Space space =
+        root == assignment.paramsRoot           ? plan::Space::params
+        : root == assignment.firstMomentsRoot ? plan::Space::adam_m
+                                                : plan::Space::adam_v;
+    plan.roots[root] = {space, 0};
+  }
+  for (BlockArgument arg : function.getArguments()) {
+    if (assignment.bufferOf(arg) != ArgumentBuffer::Input)
+      continue;
+    auto name = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      kInputAttrName);
+    plan.inputs.push_back(
+        {name ? name.getValue().str() : "arg" + std::to_string(arg.getArgNumber()),
+         arg, plan.inputBytes});
+    plan.roots[arg] = {plan::Space::inputs, plan.inputBytes};
+    plan.inputBytes += aligned(bytesOf(arg));
+  }
+  placeGradients(function, assignment, plan);
+  placeOutputs(function, assignment, plan);
+
+  // The remaining roots: constants, and arena buffers with their lifetimes.
+  Block &body = function.getBody().front();
+  llvm::DenseMap<Value, size_t> arenaIndex;
+  int64_t index = 0;
+  for (Operation &op : body) {
+    auto touch = [&](Value value, bool write) {
+      if (!isa<RankedTensorType>(value.getType()))
+        return;
+      Value root = assignment.placementOf(value).root;
+      if (plan.roots.count(root) && !arenaIndex.count(root))
+        return; // placed outside the arena
+      if (isa<ConstantOp>(root.getDefiningOp())) {
+        plan.roots[root] = {plan::Space::constants, plan.constantBytes};
+        plan.constantBytes += aligned(bytesOf(root));
+        return;
+      }
+      auto [it, added] = arenaIndex.try_emplace(root, plan.arena.size());
+      if (added)
+        plan.arena.push_back({root, aligned(bytesOf(root)), 0, index, index});
+      ArenaBuffer &buffer = plan.arena[it->second];
+      if (write)
+        buffer.first = std::min(buffer.first, index);
+      buffer.last = std::max(buffer.last, index);
+    };
+    bool runs = assignment.stepOf(&op) != StepKind::None;
+    for (Value operand : op.getOperands())
+      touch(operand, false);
+    for (Value result : op.getResults())
+      if (runs || isa<ConstantOp>(op))
+        touch(result, true);
+    ++index;
+  }
+  placeArena(plan);
   return plan;
 }
 

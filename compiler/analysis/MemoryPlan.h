@@ -1,51 +1,76 @@
-//===- MemoryPlan.h - buffers of a function in one arena, by liveness ------===//
+//===- MemoryPlan.h - the flat buffers of a function and the arena ---------===//
 //
-// Every tensor a kernel or GEMM of a function writes gets a byte range of one
-// arena; two tensors share bytes only when their lifetimes do not overlap.
-// Views (reshapes, contiguous slices and splits, concatenations of adjacent
-// parameters) alias what they view; function arguments (parameters, Adam
-// moments, data) live outside the arena, and tc.adam updates them in place;
-// constants are stored with the executable.
+// Places every root of a buffer assignment (compiler/analysis/
+// BufferAssignment.h) into one of the executable's flat buffers:
 //
-// Offsets are assigned greedily by size (largest first, lowest offset that
-// is free for its whole lifetime), the strategy of TFLite's and XLA's heap
-// simulators; it is not optimal but within a few percent of the peak on
-// Transformer steps.
+//  * params, adam_m, adam_v: the parameters and Adam moments, in argument
+//    order, packed without gaps (so adjacent Q/K/V weights are one matrix);
+//  * grads: each parameter's gradient at its parameter's offset, written
+//    there directly by the GEMM or kernel producing it when that value holds
+//    nothing else (else the lowering copies it there);
+//  * inputs, outputs, constants: what a call binds, returns, and what the
+//    executable stores, each 64-byte aligned;
+//  * arena: everything else. Two roots share arena bytes only when their
+//    lifetimes (first write to last read, over all their views) do not
+//    overlap. Offsets are assigned greedily by size (largest first, lowest
+//    offset free for its whole lifetime), the strategy of TFLite's and XLA's
+//    heap simulators.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_COMPILER_ANALYSIS_MEMORYPLAN_H
 #define TC_COMPILER_ANALYSIS_MEMORYPLAN_H
 
+#include "compiler/analysis/BufferAssignment.h"
+#include "dialects/plan/PlanDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tc {
 
-/// The byte alignment of every buffer in the arena.
+/// The byte alignment of every buffer of the arena, inputs, outputs and
+/// constants.
 inline constexpr int64_t kBufferAlignment = 64;
 
-struct PlannedBuffer {
-  mlir::Value value;   ///< the tensor the buffer holds
-  int64_t size = 0;    ///< bytes, rounded up to kBufferAlignment
-  int64_t offset = 0;  ///< in the arena
-  int64_t first = 0;   ///< index of the op that writes it
-  int64_t last = 0;    ///< index of the last op that reads it (or a view of it)
+struct RootPlacement {
+  plan::Space space;
+  int64_t offset = 0; ///< bytes
+};
+
+struct ArenaBuffer {
+  mlir::Value root;
+  int64_t size = 0;   ///< bytes, rounded up to kBufferAlignment
+  int64_t offset = 0; ///< in the arena
+  int64_t first = 0;  ///< index of the first op that writes it
+  int64_t last = 0;   ///< index of the last op that reads it
+};
+
+/// A named input or output of a call and its place.
+struct Binding {
+  std::string name;
+  mlir::Value value;
+  int64_t offset = 0; ///< bytes, in the inputs or outputs space
 };
 
 struct MemoryPlan {
-  std::vector<PlannedBuffer> buffers;
-  /// Value -> index in `buffers`, for every arena value and every view of one.
-  llvm::DenseMap<mlir::Value, size_t> bufferOf;
+  llvm::DenseMap<mlir::Value, RootPlacement> roots;
+  std::vector<ArenaBuffer> arena;
+  std::vector<Binding> inputs, outputs;
+  /// Per gradient operand of tc.adam: its slot in the grads space (bytes).
+  std::vector<int64_t> gradientSlots;
   int64_t arenaBytes = 0;   ///< the arena's size: the largest offset + size
   int64_t peakBytes = 0;    ///< the most bytes live at once (a lower bound)
-  int64_t noReuseBytes = 0; ///< the sum of all buffers: the arena without reuse
+  int64_t noReuseBytes = 0; ///< the sum of all arena buffers without reuse
+  int64_t inputBytes = 0, outputBytes = 0, constantBytes = 0;
 };
 
-MemoryPlan planMemory(mlir::func::FuncOp function);
+MemoryPlan planMemory(mlir::func::FuncOp function,
+                      const BufferAssignment &assignment);
 
 } // namespace tc
 

@@ -13,6 +13,8 @@
 
 #include "dialects/tc/TcDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 #include <string>
 
 namespace tc::codegen {
@@ -53,6 +55,13 @@ mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
 mlir::FailureOr<std::string> emitKernel(mlir::Operation *op,
                                         llvm::StringRef name,
                                         std::string &error);
+
+/// The host C++ of every kernel function (`plan.kernel`) of a module lowered
+/// to the plan dialect: the prelude, then one `extern "C"` function per
+/// kernel, named as the kernel. Failure (saying which kernel and why) when a
+/// kernel has no host emitter.
+mlir::FailureOr<std::string> emitHostSource(mlir::ModuleOp planModule,
+                                            std::string &error);
 
 } // namespace tc::codegen
 

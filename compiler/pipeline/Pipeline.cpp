@@ -72,4 +72,10 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseElementwise());
 }
 
+void addPlanPipeline(mlir::OpPassManager &pm) {
+  TcLowerToPlanOptions options;
+  options.functions = {"train_step", "encode", "decode"};
+  pm.addPass(createTcLowerToPlan(options));
+}
+
 } // namespace tc

@@ -29,6 +29,10 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
                          const ModelDescription &description,
                          const std::set<std::string> &fusions);
 
+/// The executable's functions (train steps, encode, decode) lowered to the
+/// plan dialect; the intermediate forward and gradient functions dropped.
+void addPlanPipeline(mlir::OpPassManager &pm);
+
 } // namespace tc
 
 #endif // TC_COMPILER_PIPELINE_PIPELINE_H

@@ -3,6 +3,7 @@
 #ifndef TC_COMPILER_TRANSFORMS_PASSES_H
 #define TC_COMPILER_TRANSFORMS_PASSES_H
 
+#include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -207,4 +207,27 @@ def TcFuseElementwise : Pass<"tc-fuse-elementwise", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcLowerToPlan : Pass<"tc-lower-to-plan", "mlir::ModuleOp"> {
+  let summary = "Lowers tc functions to the plan dialect: buffers and steps";
+  let description = [{
+    Replaces each function with a plan function (see the plan dialect):
+    the buffer assignment decides which ops are views (reshapes, transposes,
+    slices, splits and concatenations that are strides of their input or
+    are written in place by their producers: attention's head split and
+    merge), GEMMs (`plan.gemm` with leading dimensions and batch strides) or
+    generated kernels (`plan.launch` of a kernel function holding the one tc
+    op; identical kernels are shared); the memory plan puts parameters,
+    gradients and Adam moments in flat buffers and the rest in one arena by
+    liveness. Gradients are reduced by one `plan.allreduce` after the last
+    one is written; values returned that are not written in place are
+    copied into the outputs buffer. `functions` keeps only the functions
+    whose names start with one of the prefixes (all when empty).
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "Name prefixes of the functions to lower (others are dropped)">
+  ];
+  let dependentDialects = ["::tc::TcDialect", "::tc::plan::PlanDialect"];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

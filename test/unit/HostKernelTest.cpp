@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/frontend/ModelDescription.h"
@@ -103,8 +104,9 @@ TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
   // Every op that becomes a generated kernel (not a GEMM, view or constant).
+  tc::BufferAssignment assignment(step);
   for (Operation &op : step.getBody().front()) {
-    if (tc::kernelKindOf(&op) != tc::KernelKind::Generated)
+    if (assignment.stepOf(&op) != tc::StepKind::Kernel)
       continue;
     std::string name = "k" + std::to_string(kernels.size() + skipped);
     FailureOr<std::string> text = tc::codegen::emitKernel(&op, name, error);

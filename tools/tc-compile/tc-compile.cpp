@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/analysis/MemoryPlan.h"
 #include "compiler/codegen/HostKernel.h"
@@ -18,6 +19,7 @@
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,16 +45,18 @@ static cl::opt<std::string>
     inputFile(cl::Positional, cl::Required,
               cl::desc("<model description .toml or tc dialect .mlir>"),
               cl::cat(category));
-enum class Emit { Tc, Params, Cpp };
+enum class Emit { Tc, Plan, Params, Cpp };
 static cl::opt<Emit> emit(
     "emit", cl::desc("What to print on stdout"), cl::init(Emit::Tc),
     cl::values(clEnumValN(Emit::Tc, "tc", "the graph in the tc dialect"),
+               clEnumValN(Emit::Plan, "plan",
+                          "the executable's plan: buffers, kernel launches "
+                          "and GEMM calls (the plan dialect)"),
                clEnumValN(Emit::Params, "params",
                           "the parameters as JSON: name, shape, initializer"),
                clEnumValN(Emit::Cpp, "cpp",
                           "host C++ of every generated kernel of the "
-                          "training steps (GEMM calls are not generated "
-                          "yet)")),
+                          "executable (GEMMs are library calls)")),
     cl::cat(category));
 static cl::opt<std::string> fusion(
     "fusion",
@@ -68,6 +72,9 @@ static cl::opt<std::string> dumpIR(
     cl::value_desc("DIR"), cl::cat(category));
 
 enum ExitCode { kSuccess = 0, kBadInput = 2 };
+
+/// Whether the requested output needs the plan (buffers, steps, kernels).
+static bool lowersToPlan() { return emit == Emit::Plan || emit == Emit::Cpp; }
 
 /// The parameters (taken from the first function: every function has the
 /// same ones): name, shape and initializer, in argument order.
@@ -128,7 +135,7 @@ static llvm::json::Object statistics(ModuleOp module) {
         {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
     if (!firstStep && function.getSymName().starts_with("train_step")) {
       firstStep = kernels;
-      firstPlan = tc::planMemory(function);
+      firstPlan = tc::planMemory(function, tc::BufferAssignment(function));
     }
   }
   llvm::json::Object stats{{"params", scalars},
@@ -165,7 +172,7 @@ int main(int argc, char **argv) {
       "a tc dialect file (.mlir)\n");
 
   MLIRContext context;
-  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  context.loadDialect<tc::TcDialect, tc::plan::PlanDialect, func::FuncDialect>();
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -197,6 +204,8 @@ int main(int argc, char **argv) {
     module = tc::buildTransformer(context, *description);
     PassManager pm(&context);
     tc::addTrainingPipeline(pm, *description, *fusions);
+    if (lowersToPlan() && !stats)
+      tc::addPlanPipeline(pm);
     if (!dumpIR.empty() &&
         !tc::enableIRDump(pm, *module, dumpIR, "frontend", error)) {
       llvm::errs() << "tc-compile: error: --dump-ir: " << error << "\n";
@@ -210,30 +219,25 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return kBadInput;
+  if (lowersToPlan() && !stats && !(*module)->hasAttr(tc::plan::kParamBytesAttrName) &&
+      llvm::StringRef(inputFile).ends_with(".mlir")) {
+    PassManager pm(&context);
+    tc::addPlanPipeline(pm);
+    if (failed(pm.run(*module)))
+      return kBadInput;
+  }
 
   if (stats) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(statistics(*module)))
                  << "\n";
   } else if (emit == Emit::Cpp) {
-    llvm::outs() << tc::codegen::hostKernelPrelude();
-    for (func::FuncOp function : module->getOps<func::FuncOp>()) {
-      if (!function.getSymName().starts_with("train_step"))
-        continue;
-      int index = 0;
-      for (Operation &op : function.getBody().front()) {
-        std::string error;
-        std::string name = (function.getSymName() + "_k" + Twine(index)).str();
-        if (tc::kernelKindOf(&op) != tc::KernelKind::Generated)
-          continue; // GEMMs (OpenBLAS calls, not generated yet), views
-        FailureOr<std::string> text = tc::codegen::emitKernel(&op, name, error);
-        if (failed(text)) {
-          op.emitError() << "cannot generate host C++: " << error;
-          return kBadInput;
-        }
-        llvm::outs() << "\n" << *text;
-        ++index;
-      }
+    std::string error;
+    FailureOr<std::string> source = tc::codegen::emitHostSource(*module, error);
+    if (failed(source)) {
+      llvm::errs() << inputFile << ": error: " << error << "\n";
+      return kBadInput;
     }
+    llvm::outs() << *source;
   } else if (emit == Emit::Params) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(paramTable(*module)))
                  << "\n";

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/transforms/Passes.h"
+#include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,7 +16,7 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<tc::TcDialect, mlir::func::FuncDialect>();
+  registry.insert<tc::TcDialect, tc::plan::PlanDialect, mlir::func::FuncDialect>();
   mlir::registerTransformsPasses();
   tc::registerTcPasses();
   return mlir::asMainReturnCode(

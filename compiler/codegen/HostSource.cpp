@@ -1,0 +1,30 @@
+//===- HostSource.cpp - the host C++ of every kernel of a plan module ------===//
+
+#include "compiler/codegen/HostKernel.h"
+#include "dialects/plan/PlanDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+
+namespace tc::codegen {
+
+FailureOr<std::string> emitHostSource(ModuleOp planModule, std::string &error) {
+  std::string source = hostKernelPrelude();
+  for (func::FuncOp kernel : planModule.getOps<func::FuncOp>()) {
+    if (!kernel->hasAttr(plan::kKernelAttrName))
+      continue;
+    Operation &op = kernel.getBody().front().front();
+    std::string why;
+    FailureOr<std::string> text = emitKernel(&op, kernel.getSymName(), why);
+    if (failed(text)) {
+      error = "kernel '" + kernel.getSymName().str() + "' (" +
+              op.getName().getStringRef().str() + "): " + why;
+      return failure();
+    }
+    source += "\n" + *text;
+  }
+  return source;
+}
+
+} // namespace tc::codegen

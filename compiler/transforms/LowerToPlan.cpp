@@ -1,0 +1,404 @@
+//===- LowerToPlan.cpp - tc functions -> plan functions --------------------===//
+//
+// Every op of a function is a view (nothing to run), a GEMM or a generated
+// kernel (compiler/analysis/BufferAssignment.h); every tensor lies in a flat
+// buffer (compiler/analysis/MemoryPlan.h). This pass writes that down as a
+// plan function: one step per GEMM and kernel, buffers as #plan.buf views,
+// and the kernels as functions of the module holding their one tc op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/analysis/BufferAssignment.h"
+#include "compiler/analysis/MemoryPlan.h"
+#include "compiler/transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tc {
+#define GEN_PASS_DEF_TCLOWERTOPLAN
+#include "compiler/transforms/Passes.h.inc"
+} // namespace tc
+
+using namespace mlir;
+using namespace tc;
+
+namespace {
+
+/// Threads per block of the CUDA target's launches (the host ignores them).
+constexpr int64_t kBlockThreads = 256;
+
+/// Blocks x threads: one block per row for the row-wise ops, else one
+/// thread per element of the first result.
+std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getNumResults()
+                                         ? op->getResult(0).getType()
+                                         : op->getOperand(0).getType());
+  int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
+  if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
+          ResidualLayerNormGradOp, CrossEntropyGradOp, SoftmaxOp,
+          LayerNormOp>(op)) {
+    auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+    int64_t row = std::max<int64_t>(input.getShape().back(), 1);
+    return {std::max<int64_t>(input.getNumElements() / row, 1),
+            std::min<int64_t>((row + 31) / 32 * 32, kBlockThreads)};
+  }
+  return {(elements + kBlockThreads - 1) / kBlockThreads, kBlockThreads};
+}
+
+/// Lowers the functions of one module, sharing kernels and constants.
+class Lowering {
+public:
+  explicit Lowering(ModuleOp module) : module(module), b(module.getContext()) {}
+
+  LogicalResult lower(func::FuncOp function);
+  void finish() {
+    if (params)
+      module->setAttr(plan::kParamsAttrName, params);
+    module->setAttr(plan::kParamBytesAttrName, b.getI64IntegerAttr(paramBytes));
+  }
+
+private:
+  plan::BufferAttr bufferOf(Value value) const;
+  plan::BufferAttr contiguousBuffer(plan::Space space, int64_t offset,
+                                    Value like) const;
+  StringRef kernelFor(Operation *op);
+  LogicalResult emitGemm(Operation *op);
+  LogicalResult recordParams(func::FuncOp function);
+  std::optional<int64_t> emitAdam(AdamOp adam);
+
+  ModuleOp module;
+  OpBuilder b;
+  llvm::StringMap<std::string> kernelsByText; // printed kernel -> its name
+  int64_t constantBytes = 0;                  // of the whole executable
+  ArrayAttr params;
+  int64_t paramBytes = 0;
+  // Of the function being lowered.
+  const BufferAssignment *assignment = nullptr;
+  const MemoryPlan *memory = nullptr;
+  int64_t constantBase = 0;
+  std::string functionName;
+  int kernelIndex = 0;
+};
+
+plan::BufferAttr Lowering::bufferOf(Value value) const {
+  const Placement &placement = assignment->placementOf(value);
+  const RootPlacement &root = memory->roots.lookup(placement.root);
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t elementBytes =
+      std::max<int64_t>(type.getElementType().getIntOrFloatBitWidth() / 8, 1);
+  int64_t offset = root.offset + placement.layout.offset * elementBytes;
+  if (root.space == plan::Space::constants)
+    offset += constantBase;
+  return plan::BufferAttr::get(b.getContext(), root.space, offset,
+                               placement.layout.shape, placement.layout.strides,
+                               type.getElementType());
+}
+
+plan::BufferAttr Lowering::contiguousBuffer(plan::Space space, int64_t offset,
+                                            Value like) const {
+  auto type = cast<RankedTensorType>(like.getType());
+  return plan::BufferAttr::get(
+      b.getContext(), space, offset, type.getShape(),
+      plan::BufferAttr::contiguousStrides(type.getShape()),
+      type.getElementType());
+}
+
+/// The kernel function computing `op` on its operands: one per distinct op
+/// (same text, types and attributes), shared by every launch.
+StringRef Lowering::kernelFor(Operation *op) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernel = func::FuncOp::create(
+      b, op->getLoc(), "kernel",
+      b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
+  Block *entry = kernel.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  mapping.map(op->getOperands(), entry->getArguments());
+  Operation *clone = b.clone(*op, mapping);
+  func::ReturnOp::create(b, op->getLoc(), clone->getResults());
+  kernel->setAttr(plan::kKernelAttrName, b.getUnitAttr());
+  kernel.setPrivate();
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  kernel.print(os, OpPrintingFlags().useLocalScope().enableDebugInfo(false));
+  auto [it, added] = kernelsByText.try_emplace(text);
+  if (!added) {
+    kernel.erase();
+    return it->second;
+  }
+  it->second = functionName + "_k" + std::to_string(kernelIndex++);
+  kernel.setSymName(it->second);
+  return it->second;
+}
+
+LogicalResult Lowering::emitGemm(Operation *op) {
+  Value lhs, rhs, bias, out = op->getResult(0);
+  bool transposeLhs = false, transposeRhs = false, relu = false;
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    lhs = matmul.getLhs();
+    rhs = matmul.getRhs();
+    transposeLhs = matmul.getTransposeLhs();
+    transposeRhs = matmul.getTransposeRhs();
+  } else {
+    auto linear = cast<LinearOp>(op);
+    lhs = linear.getInput();
+    rhs = linear.getWeight();
+    bias = linear.getBias();
+    transposeRhs = true; // x W^T with W [out, in]
+    relu = linear.getRelu();
+  }
+  const StridedLayout &a = assignment->placementOf(lhs).layout;
+  const StridedLayout &w = assignment->placementOf(rhs).layout;
+  const StridedLayout &c = assignment->placementOf(out).layout;
+  std::optional<MatrixLayout> ma = matrixLayout(a), mb = matrixLayout(w),
+                              mc = matrixLayout(c);
+  if (!ma || !mb || !mc)
+    return op->emitError("internal error: a GEMM operand has no unit-strided "
+                         "dimension among its last two");
+  size_t rank = c.shape.size();
+  int64_t m = c.shape[rank - 2], n = c.shape[rank - 1];
+  int64_t k = transposeLhs ? a.shape[a.shape.size() - 2] : a.shape.back();
+  bool transA = transposeLhs != ma->transposed;
+  bool transB = transposeRhs != mb->transposed;
+  int64_t lda = ma->ld, ldb = mb->ld, ldc = mc->ld;
+
+  // Batch dimensions of the result; operands broadcast (stride 0).
+  SmallVector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
+  auto batchStrides = [&](const StridedLayout &layout) {
+    SmallVector<int64_t> strides;
+    size_t skip = rank - layout.shape.size();
+    for (size_t d = 0; d + 2 < rank; ++d) {
+      bool present = d >= skip && layout.shape[d - skip] != 1;
+      strides.push_back(present ? layout.strides[d - skip] : 0);
+    }
+    return strides;
+  };
+  SmallVector<int64_t> sa = batchStrides(a), sb = batchStrides(w),
+                       sc = batchStrides(c);
+  bool swapped = mc->transposed; // C is column-major: compute C^T = B^T A^T
+  if (swapped) {
+    if (bias)
+      return op->emitError("internal error: a bias epilogue into a "
+                           "column-major output");
+    std::swap(m, n);
+    std::swap(transA, transB);
+    transA = !transA;
+    transB = !transB;
+    std::swap(lda, ldb);
+    std::swap(sa, sb);
+  }
+  // Shared weights: fold the innermost batch dimensions into the rows.
+  while (!batch.empty() && sb.back() == 0 && !transA &&
+         sa.back() == m * lda && sc.back() == m * ldc) {
+    m *= batch.back();
+    batch.pop_back();
+    sa.pop_back();
+    sb.pop_back();
+    sc.pop_back();
+  }
+  plan::BufferAttr lhsBuffer = bufferOf(swapped ? rhs : lhs);
+  plan::BufferAttr rhsBuffer = bufferOf(swapped ? lhs : rhs);
+  plan::GemmOp::create(
+      b, op->getLoc(), lhsBuffer, rhsBuffer, bufferOf(out),
+      bias ? bufferOf(bias) : plan::BufferAttr(), uint64_t(m), uint64_t(n),
+      uint64_t(k), transA, transB, uint64_t(lda),
+      uint64_t(ldb), uint64_t(ldc), batch, sa, sb, sc, APFloat(1.0f), APFloat(0.0f), relu);
+  return success();
+}
+
+/// Adam reads the gradients from the grads buffer: those not written there
+/// by their producer are copied first. Returns the index of the launch.
+std::optional<int64_t> Lowering::emitAdam(AdamOp adam) {
+  SmallVector<Attribute> inputs;
+  size_t n = adam.getParams().size();
+  for (auto [i, operand] : llvm::enumerate(adam.getOperands())) {
+    plan::BufferAttr buffer = bufferOf(operand);
+    if (i >= n && i < 2 * n) { // a gradient
+      plan::BufferAttr slot = contiguousBuffer(
+          plan::Space::grads, memory->gradientSlots[i - n], operand);
+      if (buffer != slot)
+        plan::CopyOp::create(b, adam.getLoc(), buffer, slot);
+      buffer = slot;
+    }
+    inputs.push_back(buffer);
+  }
+  SmallVector<Attribute> outputs;
+  for (Value result : adam.getResults())
+    outputs.push_back(bufferOf(result));
+  auto [grid, block] = launchGeometry(adam);
+  plan::LaunchOp::create(b, adam.getLoc(), kernelFor(adam),
+                         b.getArrayAttr(inputs), b.getArrayAttr(outputs),
+                         SmallVector<int64_t>{grid, 1, 1},
+                         SmallVector<int64_t>{block, 1, 1});
+  return std::nullopt;
+}
+
+/// The parameter table of the executable, the same for every function.
+LogicalResult Lowering::recordParams(func::FuncOp function) {
+  SmallVector<Attribute> table;
+  int64_t bytes = 0;
+  for (BlockArgument arg : function.getArguments()) {
+    if (assignment->bufferOf(arg) != ArgumentBuffer::Params)
+      continue;
+    NamedAttrList entry;
+    entry.set("name", function.getArgAttr(arg.getArgNumber(), kParamAttrName));
+    entry.set("buffer", bufferOf(arg));
+    if (Attribute init = function.getArgAttr(arg.getArgNumber(), kInitAttrName))
+      entry.set("init", init);
+    table.push_back(entry.getDictionary(b.getContext()));
+    bytes = bufferOf(arg).endOffset();
+  }
+  if (table.empty())
+    return success();
+  ArrayAttr attr = b.getArrayAttr(table);
+  if (params && params != attr)
+    return function.emitError("the parameters of '")
+           << function.getSymName()
+           << "' differ from those of the functions before it; an executable "
+              "has one parameter table";
+  params = attr;
+  paramBytes = bytes;
+  return success();
+}
+
+LogicalResult Lowering::lower(func::FuncOp function) {
+  BufferAssignment buffers(function);
+  MemoryPlan plan = planMemory(function, buffers);
+  assignment = &buffers;
+  memory = &plan;
+  functionName = function.getSymName().str();
+  kernelIndex = 0;
+  constantBase = constantBytes;
+  constantBytes += plan.constantBytes;
+  if (failed(recordParams(function)))
+    return failure();
+
+  b.setInsertionPoint(function);
+  auto lowered = func::FuncOp::create(b, function.getLoc(),
+                                      functionName + ".plan",
+                                      b.getFunctionType({}, {}));
+  auto dictionaries = [&](ArrayRef<Binding> bindings, plan::Space space) {
+    SmallVector<Attribute> list;
+    for (const Binding &binding : bindings)
+      list.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("name", b.getStringAttr(binding.name)),
+           b.getNamedAttr("buffer", contiguousBuffer(space, binding.offset,
+                                                     binding.value))}));
+    return b.getArrayAttr(list);
+  };
+  lowered->setAttr(plan::kArenaBytesAttrName,
+                   b.getI64IntegerAttr(plan.arenaBytes));
+  lowered->setAttr(plan::kInputsAttrName,
+                   dictionaries(plan.inputs, plan::Space::inputs));
+  lowered->setAttr(plan::kOutputsAttrName,
+                   dictionaries(plan.outputs, plan::Space::outputs));
+
+  // Constants, at module level.
+  b.setInsertionPointToEnd(module.getBody());
+  llvm::DenseSet<Value> storedConstants;
+  for (ConstantOp constant : function.getOps<ConstantOp>()) {
+    Value root = buffers.placementOf(constant.getResult()).root;
+    if (root == constant.getResult() && plan.roots.count(root))
+      plan::ConstantOp::create(b, constant.getLoc(), bufferOf(root),
+                               constant.getValue());
+  }
+
+  Block *body = lowered.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  Operation *lastGradientWrite = nullptr;
+  auto writesGradients = [&](Operation &op) {
+    return llvm::any_of(op.getResults(), [&](Value result) {
+      auto root = plan.roots.find(buffers.placementOf(result).root);
+      return root != plan.roots.end() &&
+             root->second.space == plan::Space::grads;
+    });
+  };
+  for (Operation &op : function.getBody().front()) {
+    switch (buffers.stepOf(&op)) {
+    case StepKind::None:
+      continue;
+    case StepKind::Gemm:
+      if (failed(emitGemm(&op)))
+        return failure();
+      break;
+    case StepKind::Kernel: {
+      if (auto adam = dyn_cast<AdamOp>(op)) {
+        emitAdam(adam);
+        // The copies into the grads buffer, if any, write gradients too.
+        for (Operation &step : llvm::reverse(*body))
+          if (isa<plan::CopyOp>(step)) {
+            lastGradientWrite = &step;
+            break;
+          }
+        break;
+      }
+      SmallVector<Attribute> inputs, outputs;
+      for (Value operand : op.getOperands())
+        inputs.push_back(bufferOf(operand));
+      for (Value result : op.getResults())
+        outputs.push_back(bufferOf(result));
+      auto [grid, block] = launchGeometry(&op);
+      plan::LaunchOp::create(b, op.getLoc(), kernelFor(&op),
+                             b.getArrayAttr(inputs), b.getArrayAttr(outputs),
+                             SmallVector<int64_t>{grid, 1, 1},
+                             SmallVector<int64_t>{block, 1, 1});
+      break;
+    }
+    }
+    if (writesGradients(op))
+      lastGradientWrite = &body->back();
+  }
+  for (const Binding &output : plan.outputs) {
+    plan::BufferAttr slot =
+        contiguousBuffer(plan::Space::outputs, output.offset, output.value);
+    if (bufferOf(output.value) != slot)
+      plan::CopyOp::create(b, function.getLoc(), bufferOf(output.value), slot);
+  }
+  func::ReturnOp::create(b, function.getLoc());
+
+  if (lastGradientWrite && buffers.paramsRoot) {
+    b.setInsertionPointAfter(lastGradientWrite);
+    plan::AllReduceOp::create(
+        b, function.getLoc(),
+        plan::BufferAttr::get(b.getContext(), plan::Space::grads, 0,
+                              {paramBytes / 4}, {1}, b.getF32Type()));
+  }
+  function.erase();
+  lowered.setSymName(functionName);
+  return success();
+}
+
+struct LowerToPlan : public tc::impl::TcLowerToPlanBase<LowerToPlan> {
+  using TcLowerToPlanBase::TcLowerToPlanBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Lowering lowering(module);
+    SmallVector<func::FuncOp> functions;
+    for (func::FuncOp function : module.getOps<func::FuncOp>())
+      if (!function.isExternal() && !function->hasAttr(plan::kKernelAttrName))
+        functions.push_back(function);
+    for (func::FuncOp function : functions) {
+      StringRef name = function.getSymName();
+      bool wanted = functions_empty() ||
+                    llvm::any_of(this->functions, [&](const std::string &p) {
+                      return name.starts_with(p);
+                    });
+      if (!wanted) {
+        function.erase();
+        continue;
+      }
+      if (failed(lowering.lower(function)))
+        return signalPassFailure();
+    }
+    lowering.finish();
+  }
+
+  bool functions_empty() const { return this->functions.empty(); }
+};
+
+} // namespace

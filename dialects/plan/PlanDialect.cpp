@@ -1,0 +1,132 @@
+//===- PlanDialect.cpp - the plan dialect and #plan.buf -------------------===//
+
+#include "dialects/plan/PlanDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tc::plan;
+
+#include "dialects/plan/PlanDialect.cpp.inc"
+#include "dialects/plan/PlanEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/plan/PlanAttrs.cpp.inc"
+
+void PlanDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/plan/PlanOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/plan/PlanAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #plan.buf<space + offset : shape x type[, strides [...]]>
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> BufferAttr::contiguousStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+bool BufferAttr::isContiguous() const {
+  // Dimensions of extent 1 may have any stride.
+  SmallVector<int64_t> dense = contiguousStrides(getShape());
+  for (size_t d = 0; d < dense.size(); ++d)
+    if (getShape()[d] != 1 && getStrides()[d] != dense[d])
+      return false;
+  return true;
+}
+
+int64_t BufferAttr::numElements() const {
+  int64_t n = 1;
+  for (int64_t extent : getShape())
+    n *= extent;
+  return n;
+}
+
+int64_t BufferAttr::elementBytes() const {
+  return std::max<int64_t>(getElementType().getIntOrFloatBitWidth() / 8, 1);
+}
+
+int64_t BufferAttr::endOffset() const {
+  int64_t last = 0; // the element farthest from the start
+  for (size_t d = 0; d < getShape().size(); ++d)
+    last += (getShape()[d] - 1) * getStrides()[d];
+  return getOffset() + (numElements() == 0 ? 0 : (last + 1) * elementBytes());
+}
+
+Attribute BufferAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef spaceName;
+  int64_t offset = 0;
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() || parser.parseKeyword(&spaceName) ||
+      parser.parsePlus() || parser.parseInteger(offset) || parser.parseColon() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  std::optional<Space> space = symbolizeSpace(spaceName);
+  if (!space) {
+    parser.emitError(loc) << "unknown buffer space '" << spaceName
+                          << "'; expected arena, params, grads, adam_m, "
+                             "adam_v, inputs, outputs or constants";
+    return {};
+  }
+  SmallVector<int64_t> strides = contiguousStrides(shape);
+  if (succeeded(parser.parseOptionalComma())) {
+    strides.clear();
+    if (parser.parseKeyword("strides") ||
+        parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+          return parser.parseInteger(strides.emplace_back());
+        }))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<BufferAttr>(loc, parser.getContext(), *space, offset,
+                                       shape, strides, elementType);
+}
+
+void BufferAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifySpace(getSpace()) << " + " << getOffset() << " : ";
+  for (int64_t extent : getShape())
+    printer << extent << "x";
+  printer << getElementType();
+  if (!isContiguous()) {
+    printer << ", strides [";
+    llvm::interleaveComma(getStrides(), printer);
+    printer << "]";
+  }
+  printer << ">";
+}
+
+LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 Space, int64_t offset, ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> strides, Type elementType) {
+  if (offset < 0)
+    return emitError() << "buffer offset " << offset << " is negative";
+  if (shape.size() != strides.size())
+    return emitError() << "buffer of rank " << shape.size() << " has "
+                       << strides.size() << " strides";
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] < 0 || strides[d] < 0)
+      return emitError() << "buffer dimension " << d << " has extent "
+                         << shape[d] << " and stride " << strides[d]
+                         << "; both must be >= 0";
+  }
+  if (!elementType.isIntOrFloat())
+    return emitError() << "buffer element type " << elementType
+                       << " is not an integer or float type";
+  return success();
+}

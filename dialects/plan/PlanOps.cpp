@@ -1,0 +1,145 @@
+//===- PlanOps.cpp - verifiers of the plan dialect's steps ----------------===//
+
+#include "dialects/plan/PlanDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace tc::plan;
+
+#define GET_OP_CLASSES
+#include "dialects/plan/PlanOps.cpp.inc"
+
+/// "2x4xf32" for the messages.
+static std::string describe(ArrayRef<int64_t> shape, Type elementType) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (int64_t extent : shape)
+    os << extent << "x";
+  os << elementType;
+  return text;
+}
+
+static bool sameTensor(BufferAttr buffer, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getShape() == buffer.getShape() &&
+         tensor.getElementType() == buffer.getElementType();
+}
+
+//===----------------------------------------------------------------------===//
+// plan.launch
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verify() {
+  for (ArrayRef<int64_t> geometry : {getGrid(), getBlock()}) {
+    if (geometry.size() != 3 ||
+        llvm::any_of(geometry, [](int64_t n) { return n < 1; }))
+      return emitOpError("grid and block are three positive extents (x, y, z)");
+  }
+  for (Attribute attr : llvm::concat<const Attribute>(getInputs(), getOutputs()))
+    if (!cast<BufferAttr>(attr).isContiguous())
+      return emitOpError("kernel buffers must be contiguous, got ") << attr;
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto kernel = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this,
+                                                              getKernelAttr());
+  if (!kernel || !kernel->hasAttr(kKernelAttrName))
+    return emitOpError("'") << getKernel()
+                            << "' is not a kernel function of this module";
+  FunctionType type = kernel.getFunctionType();
+  if (type.getNumInputs() != getInputs().size() ||
+      type.getNumResults() != getOutputs().size())
+    return emitOpError("kernel '")
+           << getKernel() << "' takes " << type.getNumInputs()
+           << " inputs and returns " << type.getNumResults()
+           << " results; the launch binds " << getInputs().size() << " and "
+           << getOutputs().size();
+  auto check = [&](ArrayAttr buffers, TypeRange types,
+                   StringRef what) -> LogicalResult {
+    for (auto [i, attr, t] : llvm::enumerate(buffers, types)) {
+      auto buffer = cast<BufferAttr>(attr);
+      if (!sameTensor(buffer, t))
+        return emitOpError() << what << " " << i << " is "
+                             << describe(buffer.getShape(),
+                                         buffer.getElementType())
+                             << " but kernel '" << getKernel()
+                             << "' expects " << t;
+    }
+    return success();
+  };
+  return failure(failed(check(getInputs(), type.getInputs(), "input")) ||
+                 failed(check(getOutputs(), type.getResults(), "output")));
+}
+
+//===----------------------------------------------------------------------===//
+// plan.gemm
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::verify() {
+  int64_t m = getM(), n = getN(), k = getK();
+  if (m < 1 || n < 1 || k < 1)
+    return emitOpError("m, n and k must be positive, got ")
+           << m << ", " << n << ", " << k;
+  size_t rank = getBatch().size();
+  if (getLhsBatchStrides().size() != rank ||
+      getRhsBatchStrides().size() != rank || getOutBatchStrides().size() != rank)
+    return emitOpError("needs one batch stride per batch dimension (")
+           << rank << ") for lhs, rhs and out";
+  // A row-major matrix's leading dimension is at least its row length.
+  int64_t lhsRow = getTransposeLhs() ? m : k;
+  int64_t rhsRow = getTransposeRhs() ? k : n;
+  if (getLda() < lhsRow || getLdb() < rhsRow || getLdc() < n)
+    return emitOpError("leading dimensions (")
+           << getLda() << ", " << getLdb() << ", " << getLdc()
+           << ") are shorter than the rows (" << lhsRow << ", " << rhsRow
+           << ", " << n << ")";
+  for (BufferAttr buffer : {getLhs(), getRhs(), getOut()})
+    if (!buffer.getElementType().isF32())
+      return emitOpError("GEMMs are f32, got ") << buffer.getElementType();
+  if (getOut().getSpace() == Space::constants ||
+      getOut().getSpace() == Space::inputs)
+    return emitOpError("writes into the read-only ")
+           << stringifySpace(getOut().getSpace()) << " space";
+  if (BufferAttr bias = getBiasAttr()) {
+    if (!bias.isContiguous() || bias.numElements() != n)
+      return emitOpError("bias must be ") << n << " contiguous elements";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// plan.copy, plan.allreduce, plan.constant
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  if (getSource().getShape() != getTarget().getShape() ||
+      getSource().getElementType() != getTarget().getElementType())
+    return emitOpError("copies ")
+           << describe(getSource().getShape(), getSource().getElementType())
+           << " into "
+           << describe(getTarget().getShape(), getTarget().getElementType());
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (getBuffer().getSpace() != Space::grads)
+    return emitOpError("reduces gradients; its buffer must be in the grads "
+                       "space, not ")
+           << stringifySpace(getBuffer().getSpace());
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  auto type = dyn_cast<ShapedType>(getValue().getType());
+  if (getBuffer().getSpace() != Space::constants || !getBuffer().isContiguous())
+    return emitOpError("needs a contiguous buffer of the constants space");
+  if (!type || !sameTensor(getBuffer(), RankedTensorType::get(
+                                            type.getShape(),
+                                            type.getElementType())))
+    return emitOpError("value ") << getValue().getType() << " does not fill "
+                                 << getBuffer();
+  return success();
+}

@@ -1,0 +1,111 @@
+//===- PlanOps.td - the steps of an executable -------------*- tablegen -*-===//
+
+#ifndef PLAN_OPS_TD
+#define PLAN_OPS_TD
+
+include "dialects/plan/PlanBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class Plan_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Plan_Dialect, mnemonic, traits>;
+
+def Plan_LaunchOp : Plan_Op<"launch",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Runs one generated kernel";
+  let description = [{
+    Runs the kernel `@kernel` (a function of the module holding one tc
+    operation) with `ins` bound to its arguments and `outs` to its results,
+    in order. `grid` and `block` are the launch geometry of the CUDA target
+    (blocks, threads per block); the host target runs the same kernel with
+    OpenMP over the same work and ignores them. Every buffer is contiguous.
+
+    ```mlir
+    plan.launch @train_step_2x6x5_k3
+        ins [#plan.buf<arena + 0 : 12x16xf32>]
+        outs [#plan.buf<arena + 768 : 12x16xf32>]
+        grid [1, 1, 1] block [192, 1, 1]
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel,
+                       Plan_BufferArrayAttr:$inputs,
+                       Plan_BufferArrayAttr:$outputs,
+                       DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$block);
+  let assemblyFormat = [{
+    $kernel `ins` $inputs `outs` $outputs `grid` $grid `block` $block attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Plan_GemmOp : Plan_Op<"gemm"> {
+  let summary = "One library GEMM call: batched, strided, with an epilogue";
+  let description = [{
+    For every index `b` of the `batch` extents (row-major), with `A`, `B`,
+    `C` the row-major matrices starting at `lhs`, `rhs`, `out` plus
+    `sum_i b_i * *_batch_strides[i]` elements:
+
+    `C[m, n] = act(alpha * sum_k op(A)[m, k] op(B)[k, n] + beta * C[m, n] + bias[n])`
+
+    `op(A)` is `A` (`m x k`, leading dimension `lda`) or, with
+    `transpose_lhs`, the transpose of `A` (`k x m`, leading dimension `lda`);
+    likewise `B` with `transpose_rhs` and `ldb`; `C` is `m x n` with `ldc`.
+    `act` is ReLU with `relu`. This is `cblas_sgemm(CblasRowMajor, ...)` per
+    batch index, and a strided-batched cuBLAS call when there is one batch
+    dimension. Attention's head split and merge are strides here, not copies.
+    The views `lhs`, `rhs`, `out` (and `bias`) give the same data as tensors
+    (for checking and for `tc-inspect`); the BLAS parameters are derived from
+    them by the lowering.
+  }];
+  let arguments = (ins Plan_BufferAttr:$lhs, Plan_BufferAttr:$rhs,
+                       Plan_BufferAttr:$out, OptionalAttr<Plan_BufferAttr>:$bias,
+                       I64Attr:$m, I64Attr:$n, I64Attr:$k,
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
+                       I64Attr:$lda, I64Attr:$ldb, I64Attr:$ldc,
+                       DenseI64ArrayAttr:$batch,
+                       DenseI64ArrayAttr:$lhs_batch_strides,
+                       DenseI64ArrayAttr:$rhs_batch_strides,
+                       DenseI64ArrayAttr:$out_batch_strides,
+                       F32Attr:$alpha, F32Attr:$beta, UnitAttr:$relu);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `->` $out (`bias` $bias^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Plan_CopyOp : Plan_Op<"copy"> {
+  let summary = "Copies one strided view into another of the same shape";
+  let description = [{
+    ```mlir
+    plan.copy #plan.buf<arena + 64 : f32> -> #plan.buf<outputs + 0 : f32>
+    ```
+  }];
+  let arguments = (ins Plan_BufferAttr:$source, Plan_BufferAttr:$target);
+  let assemblyFormat = "$source `->` $target attr-dict";
+  let hasVerifier = 1;
+}
+
+def Plan_AllReduceOp : Plan_Op<"allreduce"> {
+  let summary = "Sums a gradient bucket over all ranks, in place";
+  let description = [{
+    Placed after the last step that writes a gradient of the bucket and
+    before the first that reads one. With one rank it does nothing; with
+    several, the runtime sums the bucket across them (NCCL on GPUs, MPI on
+    CPUs) and the training step divides by the total token count.
+  }];
+  let arguments = (ins Plan_BufferAttr:$buffer);
+  let assemblyFormat = "$buffer attr-dict";
+  let hasVerifier = 1;
+}
+
+def Plan_ConstantOp : Plan_Op<"constant"> {
+  let summary = "Bytes of the constants buffer, stored in the executable";
+  let description = [{
+    A module-level op: the runtime fills the `constants` space with `value`
+    at the buffer's offset before running any function.
+  }];
+  let arguments = (ins Plan_BufferAttr:$buffer, ElementsAttr:$value);
+  let assemblyFormat = "$buffer `=` $value attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // PLAN_OPS_TD
