@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
+#include <vector>
 
 namespace tc::codegen {
 
@@ -55,6 +56,17 @@ mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
 mlir::FailureOr<std::string> emitKernel(mlir::Operation *op,
                                         llvm::StringRef name,
                                         std::string &error);
+
+struct NamedKernelSource {
+  std::string name;
+  std::string source;
+};
+
+/// The host C++ of each kernel function (`plan.kernel`) of a module lowered
+/// to the plan dialect, in module order; failure (saying which kernel and
+/// why) when a kernel has no host emitter.
+mlir::FailureOr<std::vector<NamedKernelSource>>
+emitHostKernels(mlir::ModuleOp planModule, std::string &error);
 
 /// The host C++ of every kernel function (`plan.kernel`) of a module lowered
 /// to the plan dialect: the prelude, then one `extern "C"` function per

@@ -9,8 +9,9 @@ using namespace mlir;
 
 namespace tc::codegen {
 
-FailureOr<std::string> emitHostSource(ModuleOp planModule, std::string &error) {
-  std::string source = hostKernelPrelude();
+FailureOr<std::vector<NamedKernelSource>>
+emitHostKernels(ModuleOp planModule, std::string &error) {
+  std::vector<NamedKernelSource> kernels;
   for (func::FuncOp kernel : planModule.getOps<func::FuncOp>()) {
     if (!kernel->hasAttr(plan::kKernelAttrName))
       continue;
@@ -22,8 +23,19 @@ FailureOr<std::string> emitHostSource(ModuleOp planModule, std::string &error) {
               op.getName().getStringRef().str() + "): " + why;
       return failure();
     }
-    source += "\n" + *text;
+    kernels.push_back({kernel.getSymName().str(), std::move(*text)});
   }
+  return kernels;
+}
+
+FailureOr<std::string> emitHostSource(ModuleOp planModule, std::string &error) {
+  FailureOr<std::vector<NamedKernelSource>> kernels =
+      emitHostKernels(planModule, error);
+  if (failed(kernels))
+    return failure();
+  std::string source = hostKernelPrelude();
+  for (const NamedKernelSource &kernel : *kernels)
+    source += "\n" + kernel.source;
   return source;
 }
 

@@ -6,8 +6,9 @@
 //   tc-compile models/transformer_base.toml --stats       # JSON on stdout
 //   tc-compile graph.mlir --emit=tc                       # a tc .mlir file
 //
-// Writing executables (.tcx, --target) comes with the code generators.
-// Exit codes: 0 success, 2 bad usage or bad input.
+//   tc-compile models/tiny.toml -o tiny.tcx --target=cpu   # the executable
+//   tc-compile models/tiny.toml --emit=plan               # its plan
+// Exit codes: 0 success, 2 bad usage or bad input, 3 cannot write the output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/analysis/MemoryPlan.h"
 #include "compiler/codegen/HostKernel.h"
+#include "compiler/export/TcxWriter.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -29,7 +31,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
@@ -71,10 +75,55 @@ static cl::opt<std::string> dumpIR(
              "...)"),
     cl::value_desc("DIR"), cl::cat(category));
 
-enum ExitCode { kSuccess = 0, kBadInput = 2 };
+static cl::opt<std::string> outputFile(
+    "o",
+    cl::desc("Write the executable (.tcx) for --target to FILE: parameters, "
+             "the plan of every function (train steps, encode, decode per "
+             "bucket), kernel sources and the compiled kernels"),
+    cl::value_desc("FILE"), cl::cat(category));
+enum class Target { Cpu };
+static cl::opt<Target> target(
+    "target", cl::desc("What the executable runs on (with -o)"),
+    cl::init(Target::Cpu),
+    cl::values(clEnumValN(Target::Cpu, "cpu",
+                          "the host: C++ kernels built by the system "
+                          "compiler (OpenMP), GEMMs through OpenBLAS")),
+    cl::cat(category));
+
+enum ExitCode { kSuccess = 0, kBadInput = 2, kCannotWrite = 3 };
 
 /// Whether the requested output needs the plan (buffers, steps, kernels).
-static bool lowersToPlan() { return emit == Emit::Plan || emit == Emit::Cpp; }
+static bool lowersToPlan() {
+  return emit == Emit::Plan || emit == Emit::Cpp || !outputFile.empty();
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so that
+/// an existing executable is replaced whole or not at all.
+static bool writeAtomically(const std::string &path,
+                            const std::vector<uint8_t> &bytes,
+                            std::string &error) {
+  std::string temporary = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(temporary, ec);
+    if (ec) {
+      error = ec.message();
+      return false;
+    }
+    out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    out.close();
+    if (out.has_error()) {
+      error = out.error().message();
+      llvm::sys::fs::remove(temporary);
+      return false;
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    error = ec.message();
+    return false;
+  }
+  return true;
+}
 
 /// The parameters (taken from the first function: every function has the
 /// same ones): name, shape and initializer, in argument order.
@@ -227,6 +276,27 @@ int main(int argc, char **argv) {
       return kBadInput;
   }
 
+  if (!outputFile.empty() && !stats) {
+    tc::ExportOptions options;
+    options.producer = "tc-compile 0.1";
+    if (auto text = llvm::MemoryBuffer::getFile(inputFile))
+      options.modelDescription = (*text)->getBuffer().str();
+    std::string error;
+    std::optional<std::vector<uint8_t>> bytes =
+        tc::writeExecutable(*module, options, error);
+    if (!bytes) {
+      llvm::errs() << inputFile << ": error: " << error << "\n";
+      return kBadInput;
+    }
+    if (!writeAtomically(outputFile, *bytes, error)) {
+      llvm::errs() << "tc-compile: error: cannot write " << outputFile << ": "
+                   << error << "\n";
+      return kCannotWrite;
+    }
+    llvm::errs() << "tc-compile: wrote " << outputFile << " ("
+                 << bytes->size() << " bytes)\n";
+    return kSuccess;
+  }
   if (stats) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(statistics(*module)))
                  << "\n";

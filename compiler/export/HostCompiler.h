@@ -1,0 +1,34 @@
+//===- HostCompiler.h - generated host C++ -> a shared object, cached ------===//
+//
+// The system C++ compiler (`c++`, or $CXX) builds the host kernels of an
+// executable into one shared object, which the .tcx stores. Builds are
+// cached by a hash of the source and the command line in the cache
+// directory (runtime/format/CacheDirectory.h), so recompiling an unchanged
+// model skips the C++ compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_EXPORT_HOSTCOMPILER_H
+#define TC_COMPILER_EXPORT_HOSTCOMPILER_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tc {
+
+struct HostBuild {
+  std::vector<uint8_t> sharedObject;
+  std::string command; ///< the compiler command line (without file names)
+  bool cached = false; ///< found in the cache
+};
+
+/// Compiles `source` into a shared object, or returns none with `error`
+/// holding the compiler's messages and where the source was written.
+std::optional<HostBuild> compileHostSource(const std::string &source,
+                                           std::string &error);
+
+} // namespace tc
+
+#endif // TC_COMPILER_EXPORT_HOSTCOMPILER_H

@@ -1,0 +1,252 @@
+//===- TcxWriter.cpp - a plan module -> the bytes of a .tcx executable -----===//
+
+#include "compiler/export/TcxWriter.h"
+#include "compiler/codegen/HostKernel.h"
+#include "compiler/export/HostCompiler.h"
+#include "dialects/plan/PlanDialect.h"
+#include "dialects/tc/TcDialect.h"
+#include "runtime/format/TcxFile.h"
+#include "tcx_generated.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cstring>
+
+using namespace mlir;
+namespace fb = flatbuffers;
+
+namespace tc {
+namespace {
+
+tcx::DType dtypeOf(Type type) {
+  if (type.isF32()) return tcx::DType::F32;
+  if (type.isF64()) return tcx::DType::F64;
+  if (type.isF16()) return tcx::DType::F16;
+  if (type.isBF16()) return tcx::DType::BF16;
+  if (type.isInteger(1)) return tcx::DType::I1;
+  if (type.isInteger(32)) return tcx::DType::I32;
+  return tcx::DType::I64;
+}
+
+/// plan::Space and tcx::Space list the spaces in the same order.
+tcx::Space spaceOf(plan::Space space) {
+  return static_cast<tcx::Space>(static_cast<uint32_t>(space));
+}
+
+class Writer {
+public:
+  explicit Writer(ModuleOp module) : module(module) {}
+  std::optional<std::vector<uint8_t>> write(const ExportOptions &options,
+                                            std::string &error);
+
+private:
+  fb::Offset<tcx::Buffer> buffer(plan::BufferAttr attr);
+  fb::Offset<tcx::Buffer> buffer(Attribute attr) {
+    return buffer(cast<plan::BufferAttr>(attr));
+  }
+  fb::Offset<fb::Vector<fb::Offset<tcx::Buffer>>> buffers(ArrayAttr list);
+  fb::Offset<fb::Vector<fb::Offset<tcx::Binding>>> bindings(Attribute list);
+  fb::Offset<tcx::StepEntry> step(Operation &op);
+  fb::Offset<tcx::Function> function(func::FuncOp function);
+  fb::Offset<fb::Vector<fb::Offset<tcx::Parameter>>> parameters();
+  std::vector<uint8_t> constants();
+
+  ModuleOp module;
+  fb::FlatBufferBuilder fbb{1 << 16};
+  llvm::StringMap<uint32_t> kernelIndex;
+};
+
+fb::Offset<tcx::Buffer> Writer::buffer(plan::BufferAttr attr) {
+  std::vector<int64_t> shape(attr.getShape().begin(), attr.getShape().end());
+  std::vector<int64_t> strides(attr.getStrides().begin(),
+                               attr.getStrides().end());
+  return tcx::CreateBufferDirect(fbb, spaceOf(attr.getSpace()),
+                                 attr.getOffset(),
+                                 dtypeOf(attr.getElementType()), &shape,
+                                 &strides);
+}
+
+fb::Offset<fb::Vector<fb::Offset<tcx::Buffer>>> Writer::buffers(ArrayAttr list) {
+  std::vector<fb::Offset<tcx::Buffer>> offsets;
+  for (Attribute attr : list)
+    offsets.push_back(buffer(attr));
+  return fbb.CreateVector(offsets);
+}
+
+fb::Offset<fb::Vector<fb::Offset<tcx::Binding>>>
+Writer::bindings(Attribute list) {
+  std::vector<fb::Offset<tcx::Binding>> offsets;
+  for (Attribute entry : cast<ArrayAttr>(list)) {
+    auto dict = cast<DictionaryAttr>(entry);
+    auto name = fbb.CreateString(dict.getAs<StringAttr>("name").getValue().str());
+    offsets.push_back(
+        tcx::CreateBinding(fbb, name, buffer(dict.get("buffer"))));
+  }
+  return fbb.CreateVector(offsets);
+}
+
+fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
+  return TypeSwitch<Operation *, fb::Offset<tcx::StepEntry>>(&op)
+      .Case<plan::LaunchOp>([&](plan::LaunchOp launch) {
+        auto inputs = buffers(launch.getInputs());
+        auto outputs = buffers(launch.getOutputs());
+        std::vector<int64_t> grid(launch.getGrid().begin(),
+                                  launch.getGrid().end());
+        std::vector<int64_t> block(launch.getBlock().begin(),
+                                   launch.getBlock().end());
+        auto step = tcx::CreateLaunch(fbb, kernelIndex.lookup(launch.getKernel()),
+                                      inputs, outputs, fbb.CreateVector(grid),
+                                      fbb.CreateVector(block));
+        return tcx::CreateStepEntry(fbb, tcx::Step::Launch, step.Union());
+      })
+      .Case<plan::GemmOp>([&](plan::GemmOp gemm) {
+        auto vector = [&](ArrayRef<int64_t> values) {
+          return fbb.CreateVector(std::vector<int64_t>(values.begin(), values.end()));
+        };
+        auto lhs = buffer(gemm.getLhs()), rhs = buffer(gemm.getRhs()),
+             out = buffer(gemm.getOut());
+        fb::Offset<tcx::Buffer> bias;
+        if (gemm.getBiasAttr())
+          bias = buffer(gemm.getBiasAttr());
+        auto batch = vector(gemm.getBatch());
+        auto sa = vector(gemm.getLhsBatchStrides());
+        auto sb = vector(gemm.getRhsBatchStrides());
+        auto sc = vector(gemm.getOutBatchStrides());
+        auto step = tcx::CreateGemm(
+            fbb, lhs, rhs, out, bias, gemm.getM(), gemm.getN(), gemm.getK(),
+            gemm.getTransposeLhs(), gemm.getTransposeRhs(), gemm.getLda(),
+            gemm.getLdb(), gemm.getLdc(), batch, sa, sb, sc,
+            gemm.getAlpha().convertToFloat(), gemm.getBeta().convertToFloat(),
+            gemm.getRelu());
+        return tcx::CreateStepEntry(fbb, tcx::Step::Gemm, step.Union());
+      })
+      .Case<plan::CopyOp>([&](plan::CopyOp copy) {
+        auto source = buffer(copy.getSource());
+        auto target = buffer(copy.getTarget());
+        auto step = tcx::CreateCopy(fbb, source, target);
+        return tcx::CreateStepEntry(fbb, tcx::Step::Copy, step.Union());
+      })
+      .Case<plan::AllReduceOp>([&](plan::AllReduceOp reduce) {
+        auto step = tcx::CreateAllReduce(fbb, buffer(reduce.getBuffer()));
+        return tcx::CreateStepEntry(fbb, tcx::Step::AllReduce, step.Union());
+      });
+}
+
+fb::Offset<tcx::Function> Writer::function(func::FuncOp function) {
+  std::vector<fb::Offset<tcx::StepEntry>> steps;
+  for (Operation &op : function.getBody().front())
+    if (!isa<func::ReturnOp>(op))
+      steps.push_back(step(op));
+  auto name = fbb.CreateString(function.getSymName().str());
+  auto inputs = bindings(function->getAttr(plan::kInputsAttrName));
+  auto outputs = bindings(function->getAttr(plan::kOutputsAttrName));
+  auto arena =
+      function->getAttrOfType<IntegerAttr>(plan::kArenaBytesAttrName).getInt();
+  return tcx::CreateFunction(fbb, name, arena, inputs, outputs,
+                             fbb.CreateVector(steps));
+}
+
+fb::Offset<fb::Vector<fb::Offset<tcx::Parameter>>> Writer::parameters() {
+  std::vector<fb::Offset<tcx::Parameter>> table;
+  auto params = module->getAttrOfType<ArrayAttr>(plan::kParamsAttrName);
+  for (Attribute entry : params ? params : ArrayAttr::get(module.getContext(), {})) {
+    auto dict = cast<DictionaryAttr>(entry);
+    auto name = fbb.CreateString(dict.getAs<StringAttr>("name").getValue().str());
+    auto place = buffer(dict.get("buffer"));
+    tcx::InitKind kind = tcx::InitKind::Zeros;
+    double scale = 0.0;
+    if (auto init = dict.getAs<InitAttr>("init")) {
+      kind = static_cast<tcx::InitKind>(static_cast<uint32_t>(init.getKind()));
+      scale = init.getScale().convertToDouble();
+    }
+    table.push_back(tcx::CreateParameter(fbb, name, place, kind, scale));
+  }
+  return fbb.CreateVector(table);
+}
+
+/// The constants space: each plan.constant's elements at its offset.
+std::vector<uint8_t> Writer::constants() {
+  std::vector<uint8_t> bytes;
+  for (plan::ConstantOp constant : module.getOps<plan::ConstantOp>()) {
+    plan::BufferAttr place = constant.getBuffer();
+    int64_t size = place.numElements() * place.elementBytes();
+    if (int64_t(bytes.size()) < place.getOffset() + size)
+      bytes.resize(place.getOffset() + size, 0);
+    uint8_t *out = bytes.data() + place.getOffset();
+    Type element = place.getElementType();
+    auto values = cast<DenseElementsAttr>(constant.getValue());
+    int64_t i = 0;
+    if (isa<FloatType>(element)) {
+      for (APFloat value : values.getValues<APFloat>()) {
+        if (element.isF64()) {
+          double d = value.convertToDouble();
+          std::memcpy(out + 8 * i++, &d, 8);
+        } else {
+          float f = value.convertToFloat();
+          std::memcpy(out + 4 * i++, &f, 4);
+        }
+      }
+    } else {
+      for (APInt value : values.getValues<APInt>()) {
+        int64_t v = element.isInteger(1) ? value.getZExtValue() : value.getSExtValue();
+        std::memcpy(out + place.elementBytes() * i++, &v, place.elementBytes());
+      }
+    }
+  }
+  return bytes;
+}
+
+std::optional<std::vector<uint8_t>>
+Writer::write(const ExportOptions &options, std::string &error) {
+  FailureOr<std::vector<codegen::NamedKernelSource>> kernels =
+      codegen::emitHostKernels(module, error);
+  if (failed(kernels))
+    return std::nullopt;
+  std::string prelude = codegen::hostKernelPrelude();
+  std::string source = prelude;
+  std::vector<fb::Offset<tcx::Kernel>> kernelTable;
+  for (const codegen::NamedKernelSource &kernel : *kernels) {
+    kernelIndex[kernel.name] = kernelTable.size();
+    source += "\n" + kernel.source;
+    kernelTable.push_back(tcx::CreateKernelDirect(fbb, kernel.name.c_str(),
+                                                  kernel.source.c_str()));
+  }
+  std::optional<HostBuild> build = compileHostSource(source, error);
+  if (!build)
+    return std::nullopt;
+
+  auto parameterTable = parameters();
+  std::vector<uint8_t> constantBytes = constants();
+  auto constantVector = fbb.CreateVector(constantBytes);
+  std::vector<fb::Offset<tcx::Function>> functions;
+  for (func::FuncOp f : module.getOps<func::FuncOp>())
+    if (f->hasAttr(plan::kArenaBytesAttrName))
+      functions.push_back(function(f));
+  auto functionVector = fbb.CreateVector(functions);
+  auto kernelVector = fbb.CreateVector(kernelTable);
+  auto code = tcx::CreateCodeModuleDirect(fbb, "host-x86_64",
+                                          build->command.c_str(),
+                                          prelude.c_str(), &build->sharedObject);
+  auto codeVector = fbb.CreateVector(std::vector{code});
+  auto paramBytes =
+      module->getAttrOfType<IntegerAttr>(plan::kParamBytesAttrName);
+  auto root = tcx::CreateExecutable(
+      fbb, fbb.CreateString(options.producer),
+      fbb.CreateString(options.modelDescription), parameterTable,
+      paramBytes ? paramBytes.getInt() : 0, constantVector, functionVector,
+      kernelVector, codeVector);
+  tcx::FinishExecutableBuffer(fbb, root);
+  return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
+}
+
+} // namespace
+
+std::optional<std::vector<uint8_t>>
+writeExecutable(ModuleOp planModule, const ExportOptions &options,
+                std::string &error) {
+  return Writer(planModule).write(options, error);
+}
+
+} // namespace tc

@@ -1,0 +1,168 @@
+//===- CpuDevice.cpp - runs an executable's functions on the host ---------===//
+
+#include "runtime/CpuDevice.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace tc::rt {
+
+HostBuffer::HostBuffer(int64_t bytes) : size_(bytes) {
+  int64_t rounded = (std::max<int64_t>(bytes, 1) + 63) / 64 * 64;
+  data_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, rounded)));
+  std::memset(data_.get(), 0, rounded);
+}
+
+std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
+                                             std::string &error) {
+  std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
+  device->kernels_ = KernelLibrary::load(executable, error);
+  if (!device->kernels_)
+    return nullptr;
+  const tcx::Executable &x = executable.root();
+  for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
+                           tcx::Space::AdamM, tcx::Space::AdamV})
+    device->shared_[int(space)] = HostBuffer(x.param_bytes());
+  if (x.constants()) {
+    HostBuffer &constants = device->shared_[int(tcx::Space::Constants)];
+    constants = HostBuffer(x.constants()->size());
+    std::memcpy(constants.data(), x.constants()->data(), x.constants()->size());
+  }
+  return device;
+}
+
+HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
+
+CpuDevice::FunctionBuffers &CpuDevice::buffersOf(const tcx::Function &function) {
+  auto it = functions_.find(&function);
+  if (it == functions_.end()) {
+    SpaceSizes sizes = executable_.spaceSizes(function);
+    it = functions_
+             .emplace(&function,
+                      FunctionBuffers{HostBuffer(sizes[tcx::Space::Arena]),
+                                      HostBuffer(sizes[tcx::Space::Inputs]),
+                                      HostBuffer(sizes[tcx::Space::Outputs])})
+             .first;
+  }
+  return it->second;
+}
+
+uint8_t *CpuDevice::address(const tcx::Function &function,
+                            const tcx::Buffer &buffer) {
+  uint8_t *base;
+  switch (buffer.space()) {
+  case tcx::Space::Arena: base = buffersOf(function).arena.data(); break;
+  case tcx::Space::Inputs: base = buffersOf(function).inputs.data(); break;
+  case tcx::Space::Outputs: base = buffersOf(function).outputs.data(); break;
+  default: base = shared_[int(buffer.space())].data(); break;
+  }
+  return base + buffer.offset();
+}
+
+uint8_t *CpuDevice::binding(const tcx::Function &function,
+                            const std::string &name, bool output) {
+  auto bindings = output ? function.outputs() : function.inputs();
+  if (bindings)
+    for (const tcx::Binding *b : *bindings)
+      if (b->name()->str() == name)
+        return address(function, *b->buffer());
+  return nullptr;
+}
+
+void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
+  auto *a = reinterpret_cast<const float *>(address(function, *g.lhs()));
+  auto *b = reinterpret_cast<const float *>(address(function, *g.rhs()));
+  auto *c = reinterpret_cast<float *>(address(function, *g.out()));
+  const float *bias =
+      g.bias() ? reinterpret_cast<const float *>(address(function, *g.bias()))
+               : nullptr;
+  int64_t m = g.m(), n = g.n(), k = g.k(), ldc = g.ldc();
+  size_t rank = g.batch()->size();
+  int64_t count = 1;
+  for (size_t i = 0; i < rank; ++i)
+    count *= g.batch()->Get(i);
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    int64_t oa = 0, ob = 0, oc = 0;
+    for (size_t i = 0; i < rank; ++i) {
+      oa += index[i] * g.lhs_batch_strides()->Get(i);
+      ob += index[i] * g.rhs_batch_strides()->Get(i);
+      oc += index[i] * g.out_batch_strides()->Get(i);
+    }
+    float *out = c + oc;
+    float beta = g.beta();
+    if (bias) { // the epilogue's bias: C starts as the bias rows
+      for (int64_t row = 0; row < m; ++row)
+        std::memcpy(out + row * ldc, bias, n * sizeof(float));
+      beta = 1.0f;
+    }
+    cblas_sgemm(CblasRowMajor, g.transpose_lhs() ? CblasTrans : CblasNoTrans,
+                g.transpose_rhs() ? CblasTrans : CblasNoTrans, m, n, k,
+                g.alpha(), a + oa, g.lda(), b + ob, g.ldb(), beta, out, ldc);
+    if (g.relu())
+      for (int64_t row = 0; row < m; ++row)
+        for (int64_t col = 0; col < n; ++col)
+          out[row * ldc + col] = std::max(out[row * ldc + col], 0.0f);
+    for (size_t i = rank; i-- > 0;) { // the next batch index, row-major
+      if (++index[i] < g.batch()->Get(i))
+        break;
+      index[i] = 0;
+    }
+  }
+}
+
+void CpuDevice::copy(const tcx::Function &function, const tcx::Copy &copy) {
+  const tcx::Buffer &from = *copy.source(), &to = *copy.target();
+  const uint8_t *source = address(function, from);
+  uint8_t *target = address(function, to);
+  int64_t size = elementBytes(from.dtype());
+  size_t rank = from.shape()->size();
+  int64_t count = 1;
+  for (size_t d = 0; d < rank; ++d)
+    count *= from.shape()->Get(d);
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    int64_t s = 0, t = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      s += index[d] * from.strides()->Get(d);
+      t += index[d] * to.strides()->Get(d);
+    }
+    std::memcpy(target + t * size, source + s * size, size);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < from.shape()->Get(d))
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+void CpuDevice::run(const tcx::Function &function) {
+  std::vector<void *> pointers;
+  for (const tcx::StepEntry *entry : *function.steps()) {
+    switch (entry->step_type()) {
+    case tcx::Step::Launch: {
+      const tcx::Launch *launch = entry->step_as_Launch();
+      pointers.clear();
+      for (auto list : {launch->inputs(), launch->outputs()})
+        if (list)
+          for (const tcx::Buffer *buffer : *list)
+            pointers.push_back(address(function, *buffer));
+      kernels_->kernel(launch->kernel())(pointers.data());
+      break;
+    }
+    case tcx::Step::Gemm:
+      gemm(function, *entry->step_as_Gemm());
+      break;
+    case tcx::Step::Copy:
+      copy(function, *entry->step_as_Copy());
+      break;
+    case tcx::Step::AllReduce: // one rank: the sum is the gradient itself
+    default:
+      break;
+    }
+  }
+}
+
+} // namespace tc::rt

@@ -1,0 +1,73 @@
+//===- CpuDevice.h - runs an executable's functions on the host -----------===//
+//
+// Holds the executable's flat buffers in host memory (parameters, gradients,
+// Adam moments, constants; an arena, inputs and outputs per function) and
+// runs a function's steps in order: generated kernels from the executable's
+// shared object, GEMMs through OpenBLAS (cblas_sgemm per batch index, the
+// bias and ReLU epilogue around it), strided copies, and all-reduces (a
+// no-op with one rank).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_CPUDEVICE_H
+#define TC_RUNTIME_CPUDEVICE_H
+
+#include "runtime/Executable.h"
+#include "runtime/KernelLibrary.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace tc::rt {
+
+/// Zero-initialised host memory aligned for SIMD loads.
+class HostBuffer {
+public:
+  explicit HostBuffer(int64_t bytes = 0);
+  uint8_t *data() { return data_.get(); }
+  int64_t size() const { return size_; }
+
+private:
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> data_;
+  int64_t size_ = 0;
+};
+
+class CpuDevice {
+public:
+  /// A device for `executable` (which must outlive it), or null with
+  /// `error` saying why (no host code, a kernel missing).
+  static std::unique_ptr<CpuDevice> create(const Executable &executable,
+                                           std::string &error);
+
+  /// The whole buffer of a space shared by all functions (Params, Grads,
+  /// AdamM, AdamV, Constants).
+  HostBuffer &space(tcx::Space space);
+  /// The bytes of input or output `name` of `function`, or null.
+  uint8_t *binding(const tcx::Function &function, const std::string &name,
+                   bool output);
+  /// Runs every step of `function`.
+  void run(const tcx::Function &function);
+
+private:
+  struct FunctionBuffers {
+    HostBuffer arena, inputs, outputs;
+  };
+  CpuDevice(const Executable &executable) : executable_(executable) {}
+  FunctionBuffers &buffersOf(const tcx::Function &function);
+  uint8_t *address(const tcx::Function &function, const tcx::Buffer &buffer);
+  void gemm(const tcx::Function &function, const tcx::Gemm &gemm);
+  void copy(const tcx::Function &function, const tcx::Copy &copy);
+
+  const Executable &executable_;
+  std::unique_ptr<KernelLibrary> kernels_;
+  HostBuffer shared_[8];
+  std::map<const tcx::Function *, FunctionBuffers> functions_;
+};
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_CPUDEVICE_H

@@ -1,0 +1,60 @@
+//===- Executable.h - a loaded and verified .tcx --------------------------===//
+//
+// Reads a .tcx file, checks its header (runtime/format/TcxFile.h), runs the
+// flatbuffer verifier, then checks what the verifier cannot: every buffer
+// of every step lies inside its space, every launch names a kernel, every
+// GEMM's parameters are consistent. A file that passes can be run without
+// further checks. The runtime links no MLIR: this is all it knows of a model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_EXECUTABLE_H
+#define TC_RUNTIME_EXECUTABLE_H
+
+#include "tcx_generated.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+/// Bytes of one element of `dtype` (1 for i1).
+int64_t elementBytes(tcx::DType dtype);
+
+/// The size in bytes of each space a function addresses: the arena, inputs
+/// and outputs are the function's own, the others the executable's.
+struct SpaceSizes {
+  int64_t bytes[8] = {};
+  int64_t &operator[](tcx::Space space) { return bytes[int(space)]; }
+  int64_t operator[](tcx::Space space) const { return bytes[int(space)]; }
+};
+
+class Executable {
+public:
+  /// Loads and verifies `path`, or returns null with `error` naming the
+  /// file and what is wrong with it.
+  static std::unique_ptr<Executable> load(const std::string &path,
+                                          std::string &error);
+  /// The same, from bytes in memory (`name` is used in messages).
+  static std::unique_ptr<Executable> fromBytes(std::vector<uint8_t> bytes,
+                                               const std::string &name,
+                                               std::string &error);
+
+  const tcx::Executable &root() const { return *root_; }
+  /// The function named `name`, or null.
+  const tcx::Function *function(const std::string &name) const;
+  SpaceSizes spaceSizes(const tcx::Function &function) const;
+
+private:
+  Executable() = default;
+  bool verify(const std::string &name, std::string &error) const;
+
+  std::vector<uint8_t> bytes_;
+  const tcx::Executable *root_ = nullptr;
+};
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_EXECUTABLE_H

@@ -1,0 +1,21 @@
+//===- CacheDirectory.h - where compiled kernels are kept -----------------===//
+//
+// $TC_CACHE_DIR, else $XDG_CACHE_HOME/tc, else ~/.cache/tc (a temporary
+// directory when there is no home): tc-compile caches kernel builds there
+// and the runtime writes the shared objects it loads there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_FORMAT_CACHEDIRECTORY_H
+#define TC_RUNTIME_FORMAT_CACHEDIRECTORY_H
+
+#include <string>
+
+namespace tc::tcx {
+
+/// The subdirectory `name` of the cache, created if missing.
+std::string cacheDirectory(const std::string &name);
+
+} // namespace tc::tcx
+
+#endif // TC_RUNTIME_FORMAT_CACHEDIRECTORY_H

@@ -1,0 +1,79 @@
+//===- TcxFile.cpp - the header around a .tcx flatbuffer ------------------===//
+
+#include "runtime/format/TcxFile.h"
+
+#include <cstring>
+
+namespace tc::tcx {
+namespace {
+
+constexpr char kMagic[4] = {'T', 'C', 'X', '\0'};
+
+template <typename T> T read(const uint8_t *p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T)); // the header is little-endian, as x86
+  return value;
+}
+
+template <typename T> void write(uint8_t *p, T value) {
+  std::memcpy(p, &value, sizeof(T));
+}
+
+} // namespace
+
+uint64_t checksum(const uint8_t *data, size_t size) {
+  uint64_t hash = 0xcbf29ce484222325ull; // FNV-1a 64
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= data[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::vector<uint8_t> wrapPayload(const uint8_t *payload, size_t size) {
+  std::vector<uint8_t> file(kHeaderBytes + size, 0);
+  std::memcpy(file.data(), kMagic, 4);
+  write<uint32_t>(file.data() + 4, kFormatVersion);
+  write<uint64_t>(file.data() + 8, size);
+  write<uint64_t>(file.data() + 16, checksum(payload, size));
+  std::memcpy(file.data() + kHeaderBytes, payload, size);
+  return file;
+}
+
+std::string_view unwrapPayload(const std::vector<uint8_t> &file,
+                               std::string &error) {
+  if (file.size() < 4 || std::memcmp(file.data(), kMagic, 4) != 0) {
+    error = "not a tc executable (no TCX header); build one with "
+            "tc-compile MODEL.toml -o MODEL.tcx";
+    return {};
+  }
+  if (file.size() < kHeaderBytes) {
+    error = "truncated: " + std::to_string(file.size()) +
+            " bytes, shorter than the " + std::to_string(kHeaderBytes) +
+            "-byte header";
+    return {};
+  }
+  uint32_t version = read<uint32_t>(file.data() + 4);
+  if (version != kFormatVersion) {
+    error = "format version " + std::to_string(version) +
+            ", but this build reads version " + std::to_string(kFormatVersion) +
+            "; recompile the model with this tc-compile";
+    return {};
+  }
+  uint64_t size = read<uint64_t>(file.data() + 8);
+  if (file.size() - kHeaderBytes != size) {
+    error = "truncated or padded: the header promises " +
+            std::to_string(size + kHeaderBytes) + " bytes, the file has " +
+            std::to_string(file.size()) + "; copy or rebuild the file";
+    return {};
+  }
+  const uint8_t *payload = file.data() + kHeaderBytes;
+  if (checksum(payload, size) != read<uint64_t>(file.data() + 16)) {
+    error = "corrupted: the checksum of its contents does not match the "
+            "header; copy or rebuild the file";
+    return {};
+  }
+  return {reinterpret_cast<const char *>(payload), size};
+}
+
+} // namespace tc::tcx
