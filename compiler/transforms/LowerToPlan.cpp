@@ -13,7 +13,6 @@
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace tc {
@@ -115,9 +114,9 @@ StringRef Lowering::kernelFor(Operation *op) {
       b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  IRMapping mapping;
-  mapping.map(op->getOperands(), entry->getArguments());
-  Operation *clone = b.clone(*op, mapping);
+  // One argument per operand position, even when a value is passed twice.
+  Operation *clone = b.clone(*op);
+  clone->setOperands(entry->getArguments());
   func::ReturnOp::create(b, op->getLoc(), clone->getResults());
   kernel->setAttr(plan::kKernelAttrName, b.getUnitAttr());
   kernel.setPrivate();
