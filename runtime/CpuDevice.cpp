@@ -25,6 +25,12 @@ std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
   for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
                            tcx::Space::AdamM, tcx::Space::AdamV})
     device->shared_[int(space)] = HostBuffer(x.param_bytes());
+  // Functions run one at a time: they share one arena, as large as the
+  // largest of theirs.
+  int64_t arena = 0;
+  for (const tcx::Function *f : *x.functions())
+    arena = std::max(arena, f->arena_bytes());
+  device->shared_[int(tcx::Space::Arena)] = HostBuffer(arena);
   if (x.constants()) {
     HostBuffer &constants = device->shared_[int(tcx::Space::Constants)];
     constants = HostBuffer(x.constants()->size());
@@ -41,8 +47,7 @@ CpuDevice::FunctionBuffers &CpuDevice::buffersOf(const tcx::Function &function) 
     SpaceSizes sizes = executable_.spaceSizes(function);
     it = functions_
              .emplace(&function,
-                      FunctionBuffers{HostBuffer(sizes[tcx::Space::Arena]),
-                                      HostBuffer(sizes[tcx::Space::Inputs]),
+                      FunctionBuffers{HostBuffer(sizes[tcx::Space::Inputs]),
                                       HostBuffer(sizes[tcx::Space::Outputs])})
              .first;
   }
@@ -53,7 +58,6 @@ uint8_t *CpuDevice::address(const tcx::Function &function,
                             const tcx::Buffer &buffer) {
   uint8_t *base;
   switch (buffer.space()) {
-  case tcx::Space::Arena: base = buffersOf(function).arena.data(); break;
   case tcx::Space::Inputs: base = buffersOf(function).inputs.data(); break;
   case tcx::Space::Outputs: base = buffersOf(function).outputs.data(); break;
   default: base = shared_[int(buffer.space())].data(); break;

@@ -1,7 +1,8 @@
 //===- CpuDevice.h - runs an executable's functions on the host -----------===//
 //
 // Holds the executable's flat buffers in host memory (parameters, gradients,
-// Adam moments, constants; an arena, inputs and outputs per function) and
+// Adam moments, constants, one arena for all functions; inputs and outputs
+// per function) and
 // runs a function's steps in order: generated kernels from the executable's
 // shared object, GEMMs through OpenBLAS (cblas_sgemm per batch index, the
 // bias and ReLU epilogue around it), strided copies, and all-reduces (a
@@ -44,7 +45,7 @@ public:
                                            std::string &error);
 
   /// The whole buffer of a space shared by all functions (Params, Grads,
-  /// AdamM, AdamV, Constants).
+  /// AdamM, AdamV, Constants, Arena).
   HostBuffer &space(tcx::Space space);
   /// The bytes of input or output `name` of `function`, or null.
   uint8_t *binding(const tcx::Function &function, const std::string &name,
@@ -54,7 +55,7 @@ public:
 
 private:
   struct FunctionBuffers {
-    HostBuffer arena, inputs, outputs;
+    HostBuffer inputs, outputs;
   };
   CpuDevice(const Executable &executable) : executable_(executable) {}
   FunctionBuffers &buffersOf(const tcx::Function &function);

@@ -69,7 +69,7 @@ void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
     if (auto arg = dyn_cast<BlockArgument>(placement.root);
         arg && assignment.bufferOf(arg) != ArgumentBuffer::Input)
       continue; // parameters and moments, updated in place by tc.adam
-    auto name = function.getResultAttrOfType<StringAttr>(i, "tc.output");
+    auto name = function.getResultAttrOfType<StringAttr>(i, kOutputAttrName);
     Binding output{name ? name.getValue().str() : "result" + std::to_string(i),
                    value, plan.outputBytes};
     plan.outputBytes += aligned(bytesOf(value));

@@ -356,6 +356,7 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       Value memory =
           g.encoder(g.embed(source, "source"), g.sourceMask(source));
       func::ReturnOp::create(b, loc, memory);
+      fn.setResultAttr(0, kOutputAttrName, b.getStringAttr("memory"));
     }
     {
       func::FuncOp fn = createFunction(
@@ -371,6 +372,7 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       Value y = g.decoder(g.embed(args[2], "target"), args[0],
                           g.sourceMask(args[1]));
       func::ReturnOp::create(b, loc, g.logits(y));
+      fn.setResultAttr(0, kOutputAttrName, b.getStringAttr("logits"));
     }
   }
   return module;

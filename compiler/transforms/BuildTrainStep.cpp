@@ -157,13 +157,13 @@ struct BuildTrainStepPass
     for (StringRef prefix : {"param.", "adam_m.", "adam_v."})
       for (unsigned i : params) {
         resultTypes.push_back(grad.getArgumentTypes()[i]);
-        resultAttrs.push_back(named("tc.output", (prefix + paramName(i)).str()));
+        resultAttrs.push_back(named(kOutputAttrName, (prefix + paramName(i)).str()));
       }
     for (auto [type, name] : {std::pair<Type, StringRef>{lossType, "loss"},
                               {tokensType, "tokens"},
                               {lossType, "learning_rate"}}) {
       resultTypes.push_back(type);
-      resultAttrs.push_back(named("tc.output", name));
+      resultAttrs.push_back(named(kOutputAttrName, name));
     }
     auto step = func::FuncOp::create(
         b, grad.getLoc(), trainStepName(grad.getSymName()),

@@ -34,6 +34,9 @@ inline constexpr llvm::StringLiteral kInitAttrName = "tc.init";
 /// Argument attribute naming a data input ("source_ids", "rng", ...), so that
 /// a runtime binds inputs by name.
 inline constexpr llvm::StringLiteral kInputAttrName = "tc.input";
+/// Result attribute naming a function's result ("loss", "logits", ...), so
+/// that a runtime finds outputs by name.
+inline constexpr llvm::StringLiteral kOutputAttrName = "tc.output";
 } // namespace tc
 
 #endif // TC_DIALECT_TC_TCDIALECT_H

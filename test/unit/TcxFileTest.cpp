@@ -1,0 +1,155 @@
+//===- TcxFileTest.cpp - bad .tcx files are refused with clear messages ----===//
+//
+// Issue 6, acceptance 4: the runtime refuses a truncated, corrupted or
+// wrong-version executable, a file that is not one, a flatbuffer that does
+// not verify, and a well-formed file whose steps reach outside their
+// buffers, each with a message naming the problem and the fix.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Executable.h"
+#include "runtime/format/TcxFile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace {
+
+using namespace tc;
+
+struct Options {
+  int64_t copyTargetOffset = 0;
+  uint32_t kernel = 0;
+  int64_t lda = 4;
+};
+
+/// A small executable: 16 bytes of parameters, one function with a launch
+/// of kernel 0, a 4x4x4 GEMM on the parameters and a copy into the outputs.
+std::vector<uint8_t> smallExecutable(const Options &options = {}) {
+  flatbuffers::FlatBufferBuilder fbb;
+  auto buffer = [&](tcx::Space space, int64_t offset,
+                    std::vector<int64_t> shape) {
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * shape[d + 1];
+    return tcx::CreateBufferDirect(fbb, space, offset, tcx::DType::F32, &shape,
+                                   &strides);
+  };
+  std::vector<flatbuffers::Offset<tcx::StepEntry>> steps;
+  {
+    std::vector<flatbuffers::Offset<tcx::Buffer>> in{
+        buffer(tcx::Space::Params, 0, {4, 4})};
+    std::vector<flatbuffers::Offset<tcx::Buffer>> out{
+        buffer(tcx::Space::Arena, 0, {4, 4})};
+    std::vector<int64_t> geometry{1, 1, 1};
+    auto launch = tcx::CreateLaunchDirect(fbb, options.kernel, &in, &out,
+                                          &geometry, &geometry);
+    steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union()));
+  }
+  {
+    std::vector<int64_t> none;
+    auto gemm = tcx::CreateGemmDirect(
+        fbb, buffer(tcx::Space::Params, 0, {4, 4}),
+        buffer(tcx::Space::Params, 0, {4, 4}), buffer(tcx::Space::Arena, 0, {4, 4}),
+        0, 4, 4, 4, false, false, options.lda, 4, 4, &none, &none, &none, &none);
+    steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Gemm, gemm.Union()));
+  }
+  {
+    auto copy = tcx::CreateCopy(fbb, buffer(tcx::Space::Arena, 0, {4}),
+                                buffer(tcx::Space::Outputs,
+                                       options.copyTargetOffset, {4}));
+    steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Copy, copy.Union()));
+  }
+  std::vector<flatbuffers::Offset<tcx::Binding>> outputs{
+      tcx::CreateBindingDirect(fbb, "result", buffer(tcx::Space::Outputs, 0, {4}))};
+  std::vector<flatbuffers::Offset<tcx::Binding>> inputs;
+  auto function =
+      tcx::CreateFunctionDirect(fbb, "f", 64, &inputs, &outputs, &steps);
+  std::vector<flatbuffers::Offset<tcx::Function>> functions{function};
+  std::vector<flatbuffers::Offset<tcx::Kernel>> kernels{
+      tcx::CreateKernelDirect(fbb, "k0", "")};
+  std::vector<flatbuffers::Offset<tcx::Parameter>> params{tcx::CreateParameterDirect(
+      fbb, "w", buffer(tcx::Space::Params, 0, {4, 4}), tcx::InitKind::Zeros, 0)};
+  auto root = tcx::CreateExecutableDirect(fbb, "test", "", &params, 64, nullptr,
+                                          &functions, &kernels, nullptr);
+  tcx::FinishExecutableBuffer(fbb, root);
+  return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
+}
+
+/// The loader's message for `bytes` (empty when it loads).
+std::string refusal(std::vector<uint8_t> bytes) {
+  std::string error;
+  auto executable = rt::Executable::fromBytes(std::move(bytes), "m.tcx", error);
+  EXPECT_EQ(executable == nullptr, !error.empty());
+  return error;
+}
+
+TEST(TcxFile, ASmallExecutableLoads) {
+  EXPECT_EQ(refusal(smallExecutable()), "");
+}
+
+TEST(TcxFile, TruncatedFilesAreRefused) {
+  std::vector<uint8_t> bytes = smallExecutable();
+  bytes.resize(bytes.size() - 10);
+
+  EXPECT_NE(refusal(bytes).find("m.tcx: truncated or padded: the header "
+                                "promises"),
+            std::string::npos)
+      << refusal(bytes);
+  bytes.resize(12); // not even a header
+  EXPECT_NE(refusal(bytes).find("truncated: 12 bytes, shorter than the "
+                                "32-byte header"),
+            std::string::npos)
+      << refusal(bytes);
+}
+
+TEST(TcxFile, CorruptedFilesAreRefused) {
+  std::vector<uint8_t> bytes = smallExecutable();
+  bytes[bytes.size() / 2] ^= 0x40;
+  EXPECT_NE(refusal(bytes).find("corrupted: the checksum"), std::string::npos)
+      << refusal(bytes);
+}
+
+TEST(TcxFile, OtherFormatVersionsAreRefused) {
+  std::vector<uint8_t> bytes = smallExecutable();
+  uint32_t version = tcx::kFormatVersion + 1;
+  std::memcpy(bytes.data() + 4, &version, 4);
+  EXPECT_NE(refusal(bytes).find(
+                "format version " + std::to_string(version) +
+                ", but this build reads version " +
+                std::to_string(tcx::kFormatVersion) +
+                "; recompile the model with this tc-compile"),
+            std::string::npos)
+      << refusal(bytes);
+}
+
+TEST(TcxFile, OtherFilesAreRefused) {
+  std::string text = "[model]\nd_model = 512\n";
+  EXPECT_NE(refusal({text.begin(), text.end()}).find("not a tc executable"),
+            std::string::npos);
+  EXPECT_NE(refusal({}).find("not a tc executable"), std::string::npos);
+}
+
+TEST(TcxFile, AFlatbufferThatDoesNotVerifyIsRefused) {
+  std::vector<uint8_t> garbage(200, 0xff);
+  EXPECT_NE(refusal(tcx::wrapPayload(garbage.data(), garbage.size()))
+                .find("malformed executable"),
+            std::string::npos);
+}
+
+TEST(TcxFile, StepsOutsideTheirBuffersAreRefused) {
+  std::string error = refusal(smallExecutable({/*copyTargetOffset=*/8}));
+  EXPECT_NE(error.find("function 'f', step 2 (copy): a buffer reaches byte 24 "
+                       "of the Outputs space, which has 16"),
+            std::string::npos)
+      << error;
+  error = refusal(smallExecutable({0, /*kernel=*/3}));
+  EXPECT_NE(error.find("step 0: launches kernel 3 of 1"), std::string::npos)
+      << error;
+  error = refusal(smallExecutable({0, 0, /*lda=*/2}));
+  EXPECT_NE(error.find("step 1: inconsistent GEMM parameters"), std::string::npos)
+      << error;
+}
+
+} // namespace
