@@ -4,11 +4,14 @@
 #include "runtime/format/CacheDirectory.h"
 #include "runtime/format/TcxFile.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -18,8 +21,9 @@ namespace {
 
 /// -ffp-contract=off: no fused multiply-adds the interpreter would not do,
 /// so results stay within a few ulps of it.
-constexpr const char *kHostFlags =
-    "-std=c++20 -O3 -fPIC -shared -fopenmp -ffp-contract=off";
+constexpr const char *kCompileFlags =
+    "-std=c++20 -O3 -fPIC -fopenmp -ffp-contract=off";
+constexpr const char *kLinkFlags = "-shared -fopenmp";
 
 std::string readFile(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
@@ -34,14 +38,29 @@ std::string hex(uint64_t value) {
   return text;
 }
 
+/// Runs `command`, its output going to `log`; the output when it fails.
+std::optional<std::string> run(const std::string &command, const fs::path &log) {
+  int status = std::system((command + " > '" + log.string() + "' 2>&1").c_str());
+  std::string messages = readFile(log);
+  std::error_code ignored;
+  fs::remove(log, ignored);
+  if (status == 0)
+    return std::nullopt;
+  return messages.substr(0, 4000);
+}
+
 } // namespace
 
-std::optional<HostBuild> compileHostSource(const std::string &source,
+std::optional<HostBuild> compileHostSource(const std::string &prelude,
+                                           const std::vector<std::string> &kernels,
                                            std::string &error) {
   const char *cxx = std::getenv("CXX");
+  std::string compiler = cxx && *cxx ? cxx : "c++";
   HostBuild build;
-  build.command = std::string(cxx && *cxx ? cxx : "c++") + " " + kHostFlags;
-  std::string keyText = build.command + "\n" + source;
+  build.command = compiler + " " + kCompileFlags + " " + kLinkFlags;
+  std::string keyText = build.command + "\n" + prelude;
+  for (const std::string &kernel : kernels)
+    keyText += "\n" + kernel;
   std::string key = hex(tcx::checksum(
       reinterpret_cast<const uint8_t *>(keyText.data()), keyText.size()));
   fs::path dir = tcx::cacheDirectory("kernels");
@@ -52,23 +71,51 @@ std::optional<HostBuild> compileHostSource(const std::string &source,
     build.cached = true;
     return build;
   }
-  // Build beside the cache entry, then rename: concurrent builds of the
-  // same kernels never see a half-written object.
+  // One translation unit per core, compiled in parallel, then linked;
+  // everything is built beside the cache entry under a unique name and
+  // renamed into place, so concurrent builds never see half an object.
+  unsigned jobs = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                  kernels.size()));
   std::string unique = key + "." + std::to_string(getpid());
-  fs::path cpp = dir / (key + ".cpp"), temporary = dir / (unique + ".so.tmp"),
-           log = dir / (unique + ".log");
-  std::ofstream(cpp) << source;
-  std::string command = build.command + " -o '" + temporary.string() + "' '" +
-                        cpp.string() + "' > '" + log.string() + "' 2>&1";
-  int status = std::system(command.c_str());
-  std::string messages = readFile(log);
+  std::vector<fs::path> sources, objects;
+  for (unsigned j = 0; j < jobs; ++j) {
+    std::string source = prelude;
+    for (size_t k = j; k < kernels.size(); k += jobs)
+      source += "\n" + kernels[k];
+    sources.push_back(dir / (unique + "." + std::to_string(j) + ".cpp"));
+    objects.push_back(dir / (unique + "." + std::to_string(j) + ".o"));
+    std::ofstream(sources.back()) << source;
+  }
+  std::vector<std::future<std::optional<std::string>>> compiles;
+  for (unsigned j = 0; j < jobs; ++j)
+    compiles.push_back(std::async(std::launch::async, [&, j] {
+      return run(compiler + " " + kCompileFlags + " -c -o '" +
+                     objects[j].string() + "' '" + sources[j].string() + "'",
+                 objects[j].string() + ".log");
+    }));
+  std::optional<std::string> failure;
+  for (unsigned j = 0; j < jobs; ++j)
+    if (std::optional<std::string> messages = compiles[j].get(); messages && !failure)
+      failure = "the C++ compiler failed on the generated kernels (" +
+                sources[j].string() + ", kept): " + compiler + " " +
+                kCompileFlags + "\n" + *messages;
+  fs::path temporary = dir / (unique + ".so.tmp");
+  if (!failure) {
+    std::string link = compiler + " " + kLinkFlags + " -o '" + temporary.string() + "'";
+    for (const fs::path &o : objects)
+      link += " '" + o.string() + "'";
+    if (std::optional<std::string> messages = run(link, dir / (unique + ".log")))
+      failure = "linking the generated kernels failed: " + link + "\n" + *messages;
+  }
   std::error_code ignored;
-  fs::remove(log, ignored);
-  if (status != 0) {
+  for (unsigned j = 0; j < jobs; ++j) {
+    fs::remove(objects[j], ignored);
+    if (!failure)
+      fs::remove(sources[j], ignored);
+  }
+  if (failure) {
     fs::remove(temporary, ignored);
-    error = "the C++ compiler failed on the generated kernels (" +
-            cpp.string() + "): " + build.command + "\n" +
-            messages.substr(0, 4000);
+    error = *failure;
     return std::nullopt;
   }
   fs::rename(temporary, object);

@@ -1,7 +1,8 @@
 //===- HostCompiler.h - generated host C++ -> a shared object, cached ------===//
 //
 // The system C++ compiler (`c++`, or $CXX) builds the host kernels of an
-// executable into one shared object, which the .tcx stores. Builds are
+// executable into one shared object, which the .tcx stores; the kernels are
+// split over one translation unit per core, compiled in parallel. Builds are
 // cached by a hash of the source and the command line in the cache
 // directory (runtime/format/CacheDirectory.h), so recompiling an unchanged
 // model skips the C++ compiler.
@@ -24,9 +25,12 @@ struct HostBuild {
   bool cached = false; ///< found in the cache
 };
 
-/// Compiles `source` into a shared object, or returns none with `error`
-/// holding the compiler's messages and where the source was written.
-std::optional<HostBuild> compileHostSource(const std::string &source,
+/// Compiles `kernels` (each a complete function, all needing `prelude`)
+/// into one shared object, in one translation unit per core, or returns
+/// none with `error` holding the compiler's messages and where the source
+/// was kept.
+std::optional<HostBuild> compileHostSource(const std::string &prelude,
+                                           const std::vector<std::string> &kernels,
                                            std::string &error);
 
 } // namespace tc

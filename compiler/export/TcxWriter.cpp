@@ -205,15 +205,15 @@ Writer::write(const ExportOptions &options, std::string &error) {
   if (failed(kernels))
     return std::nullopt;
   std::string prelude = codegen::hostKernelPrelude();
-  std::string source = prelude;
+  std::vector<std::string> sources;
   std::vector<fb::Offset<tcx::Kernel>> kernelTable;
   for (const codegen::NamedKernelSource &kernel : *kernels) {
     kernelIndex[kernel.name] = kernelTable.size();
-    source += "\n" + kernel.source;
+    sources.push_back(kernel.source);
     kernelTable.push_back(tcx::CreateKernelDirect(fbb, kernel.name.c_str(),
                                                   kernel.source.c_str()));
   }
-  std::optional<HostBuild> build = compileHostSource(source, error);
+  std::optional<HostBuild> build = compileHostSource(prelude, sources, error);
   if (!build)
     return std::nullopt;
 

@@ -34,12 +34,12 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
   // extent-1 dimension has an odd stride, print without them; zero-extent
   // and rank-0 views round-trip too.
   // CHECK-LABEL: func.func @buffers()
-  // CHECK-SAME: plan.arena_bytes = 1024 : i64
+  // CHECK-SAME: plan.arena_bytes = 2048 : i64
   // CHECK-SAME: plan.inputs = [{buffer = #plan.buf<inputs + 0 : 2x6xi32>, name = "ids"}, {buffer = #plan.buf<inputs + 64 : 2xi64>, name = "rng"}]
   // CHECK-SAME: plan.outputs = [{buffer = #plan.buf<outputs + 0 : f32>, name = "loss"}]
   // CHECK-SAME: views = [#plan.buf<arena + 1024 : 2x4x6x4xf32, strides [96, 4, 16, 1]>, #plan.buf<params + 0 : 3x4xf32>, #plan.buf<grads + 16 : 4x3xf32, strides [1, 4]>, #plan.buf<adam_m + 0 : 8xf32>, #plan.buf<adam_v + 4 : 8xf32, strides [2]>, #plan.buf<inputs + 0 : 2x3xf32>, #plan.buf<outputs + 0 : 1x4xf32>, #plan.buf<constants + 0 : 0x4xf16>, #plan.buf<arena + 8 : bf16>, #plan.buf<arena + 0 : 2x1x3xi1>, #plan.buf<arena + 0 : 3xf64, strides [0]>]
   func.func @buffers() attributes {
-      plan.arena_bytes = 1024 : i64,
+      plan.arena_bytes = 2048 : i64,
       plan.inputs = [{buffer = #plan.buf<inputs + 0 : 2x6xi32>, name = "ids"}, {buffer = #plan.buf<inputs + 64 : 2xi64>, name = "rng"}],
       plan.outputs = [{buffer = #plan.buf<outputs + 0 : f32>, name = "loss"}],
       views = [#plan.buf<arena + 1024 : 2x4x6x4xf32, strides [96, 4, 16, 1]>,
@@ -56,12 +56,12 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
     return
   }
 
-  // Every step: a launch (contiguous buffers, written with or without
-  // strides), a batched strided GEMM with a bias and ReLU, a plain GEMM with
+  // Every step: launches (contiguous buffers, written with or without
+  // strides; one, two or no inputs), a batched strided GEMM with a bias and ReLU, a plain GEMM with
   // transpose_lhs, a strided copy, a rank-0 copy and an allreduce.
   // CHECK-LABEL: func.func @steps()
   // CHECK-NEXT: plan.launch @exp_kernel ins [#plan.buf<arena + 0 : 2x3xf32>] outs [#plan.buf<arena + 64 : 2x3xf32>] grid [1, 1, 1] block [256, 1, 1]
-  // CHECK-NEXT: plan.launch @two_results ins [#plan.buf<arena + 0 : 2x3xf32>, #plan.buf<inputs + 64 : 2xi64>] outs [#plan.buf<arena + 128 : 2x3xf32>, #plan.buf<arena + 192 : 2x1xf32>] grid [2, 1, 1] block [32, 1, 1]
+  // CHECK-NEXT: plan.launch @two_results ins [#plan.buf<arena + 0 : 2x3x5xf32>, #plan.buf<inputs + 0 : 2x3xi32>] outs [#plan.buf<outputs + 0 : f32>, #plan.buf<outputs + 64 : i32>] grid [6, 1, 1] block [32, 1, 1]
   // CHECK-NEXT: plan.launch @no_inputs ins [] outs [#plan.buf<arena + 256 : 4x4xi1>] grid [1, 2, 3] block [4, 5, 6]
   // CHECK-NEXT: plan.gemm <arena + 0 : 2x4x6x4xf32, strides [288, 4, 48, 1]>, <params + 0 : 8x4xf32> -> <grads + 0 : 2x4x6x8xf32> bias <params + 256 : 8xf32> {alpha = 1.000000e+00 : f32, batch = array<i64: 2, 4>, beta = 0.000000e+00 : f32, k = 4 : i64, lda = 48 : i64, ldb = 4 : i64, ldc = 8 : i64, lhs_batch_strides = array<i64: 288, 4>, m = 6 : i64, n = 8 : i64, out_batch_strides = array<i64: 192, 48>, relu, rhs_batch_strides = array<i64: 0, 0>, transpose_rhs}
   // CHECK-NEXT: plan.gemm <outputs + 0 : 10x16xf32>, <arena + 0 : 10x24xf32> -> <arena + 512 : 24x16xf32, strides [1, 24]> {alpha = 5.000000e-01 : f32, batch = array<i64>, beta = 1.000000e+00 : f32, k = 10 : i64, lda = 16 : i64, ldb = 24 : i64, ldc = 24 : i64, lhs_batch_strides = array<i64>, m = 16 : i64, n = 24 : i64, out_batch_strides = array<i64>, rhs_batch_strides = array<i64>, transpose_lhs}
@@ -71,7 +71,7 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
   // CHECK-NEXT: return
   func.func @steps() attributes {plan.arena_bytes = 2048 : i64, plan.inputs = [], plan.outputs = []} {
     plan.launch @exp_kernel ins [#plan.buf<arena + 0 : 2x3xf32>] outs [#plan.buf<arena + 64 : 2x3xf32, strides [3, 1]>] grid [1, 1, 1] block [256, 1, 1]
-    plan.launch @two_results ins [#plan.buf<arena + 0 : 2x3xf32>, #plan.buf<inputs + 64 : 2xi64>] outs [#plan.buf<arena + 128 : 2x3xf32>, #plan.buf<arena + 192 : 2x1xf32, strides [1, 7]>] grid [2, 1, 1] block [32, 1, 1]
+    plan.launch @two_results ins [#plan.buf<arena + 0 : 2x3x5xf32, strides [15, 5, 1]>, #plan.buf<inputs + 0 : 2x3xi32>] outs [#plan.buf<outputs + 0 : f32>, #plan.buf<outputs + 64 : i32>] grid [6, 1, 1] block [32, 1, 1]
     plan.launch @no_inputs ins [] outs [#plan.buf<arena + 256 : 4x4xi1>] grid [1, 2, 3] block [4, 5, 6]
     plan.gemm #plan.buf<arena + 0 : 2x4x6x4xf32, strides [288, 4, 48, 1]>, #plan.buf<params + 0 : 8x4xf32> -> #plan.buf<grads + 0 : 2x4x6x8xf32> bias #plan.buf<params + 256 : 8xf32> {m = 6 : i64, n = 8 : i64, k = 4 : i64, lda = 48 : i64, ldb = 4 : i64, ldc = 8 : i64, batch = array<i64: 2, 4>, lhs_batch_strides = array<i64: 288, 4>, rhs_batch_strides = array<i64: 0, 0>, out_batch_strides = array<i64: 192, 48>, alpha = 1.0 : f32, beta = 0.0 : f32, transpose_rhs, relu}
     plan.gemm <outputs + 0 : 10x16xf32>, <arena + 0 : 10x24xf32> -> <arena + 512 : 24x16xf32, strides [1, 24]> {m = 16 : i64, n = 24 : i64, k = 10 : i64, lda = 16 : i64, ldb = 24 : i64, ldc = 24 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 0.5 : f32, beta = 1.0 : f32, transpose_lhs}
@@ -92,11 +92,11 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
   }
 
   // CHECK-LABEL: func.func private @two_results(
-  // CHECK-SAME: %{{.*}}: tensor<2x3xf32>, %{{.*}}: tensor<2xi64>) -> (tensor<2x3xf32>, tensor<2x1xf32>) attributes {plan.kernel}
-  func.func private @two_results(%x: tensor<2x3xf32>, %rng: tensor<2xi64>) -> (tensor<2x3xf32>, tensor<2x1xf32>) attributes {plan.kernel} {
-    %0 = tc.dropout %x, %rng rate = 1.0e-01 key = 3 : tensor<2x3xf32>, tensor<2xi64>
-    %1 = tc.reduce_sum %0 axes = [1] keep_dims : tensor<2x3xf32> -> tensor<2x1xf32>
-    return %0, %1 : tensor<2x3xf32>, tensor<2x1xf32>
+  // CHECK-SAME: %{{.*}}: tensor<2x3x5xf32>, %{{.*}}: tensor<2x3xi32>) -> (tensor<f32>, tensor<i32>) attributes {plan.kernel}
+  // CHECK-NEXT: tc.cross_entropy
+  func.func private @two_results(%logits: tensor<2x3x5xf32>, %targets: tensor<2x3xi32>) -> (tensor<f32>, tensor<i32>) attributes {plan.kernel} {
+    %loss, %tokens = tc.cross_entropy %logits, %targets label_smoothing = 1.0e-01 ignore_index = 0 : tensor<2x3x5xf32>, tensor<2x3xi32> -> tensor<f32>, tensor<i32>
+    return %loss, %tokens : tensor<f32>, tensor<i32>
   }
 
   // CHECK-LABEL: func.func private @no_inputs()
