@@ -10,6 +10,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   # model descriptions (TOML)
   libtomlplusplus-dev
+  # the .tcx executable format; host GEMMs
+  flatbuffers-compiler libflatbuffers-dev libopenblas-dev
   # unit tests
   libgtest-dev
   # numeric references for tests (Debian's Python: /usr/bin/python3)
