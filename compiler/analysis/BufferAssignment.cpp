@@ -273,9 +273,13 @@ bool BufferAssignment::canWriteInto(Value value, const StridedLayout &layout,
       fold.folded.push_back(concat);
   } else {
     switch (stepOf(producer)) {
-    case StepKind::Gemm: // any layout with a unit-strided row or column
-      writable = bool(matrixLayout(layout));
+    case StepKind::Gemm: {
+      // Any layout with a unit-strided row or column; a bias epilogue adds
+      // along rows, so a linear's output must stay row-major.
+      std::optional<MatrixLayout> matrix = matrixLayout(layout);
+      writable = matrix && !(isa<LinearOp>(producer) && matrix->transposed);
       break;
+    }
     case StepKind::Kernel:
       writable = !isa<AdamOp>(producer) && layout.isContiguous();
       break;

@@ -3,6 +3,7 @@
 #include "compiler/export/TcxWriter.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/export/HostCompiler.h"
+#include "compiler/frontend/ModelDescription.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 #include "runtime/format/TcxFile.h"
@@ -232,11 +233,23 @@ Writer::write(const ExportOptions &options, std::string &error) {
   auto codeVector = fbb.CreateVector(std::vector{code});
   auto paramBytes =
       module->getAttrOfType<IntegerAttr>(plan::kParamBytesAttrName);
+  fb::Offset<tcx::RunConfig> run;
+  if (const ModelDescription *d = options.description) {
+    std::vector<fb::Offset<tcx::Bucket>> buckets;
+    for (const Bucket &bucket : d->training.buckets)
+      buckets.push_back(tcx::CreateBucket(fbb, bucket.batch, bucket.sourceLength,
+                                          bucket.targetLength));
+    run = tcx::CreateRunConfigDirect(
+        fbb, d->training.steps, d->training.seed, d->training.warmupSteps,
+        &buckets, d->model.vocabSize, d->model.maxLength, d->model.padId,
+        d->model.bosId, d->model.eosId, d->data.synthetic.c_str(),
+        d->data.train.c_str(), d->data.valid.c_str(), d->data.test.c_str());
+  }
   auto root = tcx::CreateExecutable(
       fbb, fbb.CreateString(options.producer),
       fbb.CreateString(options.modelDescription), parameterTable,
       paramBytes ? paramBytes.getInt() : 0, constantVector, functionVector,
-      kernelVector, codeVector);
+      kernelVector, codeVector, run);
   tcx::FinishExecutableBuffer(fbb, root);
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }

@@ -18,9 +18,14 @@
 
 namespace tc {
 
+struct ModelDescription;
+
 struct ExportOptions {
   std::string modelDescription; ///< the .toml text, stored for tc-inspect
   std::string producer;         ///< "tc-compile 0.1"
+  /// The description's training and data settings for tc-run (none for a
+  /// .mlir input).
+  const ModelDescription *description = nullptr;
 };
 
 /// The .tcx bytes (header + flatbuffer) for the host target, or none with

@@ -65,7 +65,7 @@ private:
   StringRef kernelFor(Operation *op);
   LogicalResult emitGemm(Operation *op);
   LogicalResult recordParams(func::FuncOp function);
-  std::optional<int64_t> emitAdam(AdamOp adam);
+  void emitAdam(AdamOp adam);
 
   ModuleOp module;
   OpBuilder b;
@@ -90,8 +90,17 @@ plan::BufferAttr Lowering::bufferOf(Value value) const {
   int64_t offset = root.offset + placement.layout.offset * elementBytes;
   if (root.space == plan::Space::constants)
     offset += constantBase;
+  // Extent-1 dimensions take their row-major stride, so that equal views
+  // compare equal and print without strides.
+  SmallVector<int64_t> strides(placement.layout.strides.begin(),
+                               placement.layout.strides.end());
+  SmallVector<int64_t> dense =
+      plan::BufferAttr::contiguousStrides(placement.layout.shape);
+  for (size_t d = 0; d < strides.size(); ++d)
+    if (placement.layout.shape[d] == 1)
+      strides[d] = dense[d];
   return plan::BufferAttr::get(b.getContext(), root.space, offset,
-                               placement.layout.shape, placement.layout.strides,
+                               placement.layout.shape, strides,
                                type.getElementType());
 }
 
@@ -129,7 +138,9 @@ StringRef Lowering::kernelFor(Operation *op) {
     kernel.erase();
     return it->second;
   }
-  it->second = functionName + "_k" + std::to_string(kernelIndex++);
+  do // a name no function of the module has
+    it->second = functionName + "_k" + std::to_string(kernelIndex++);
+  while (SymbolTable::lookupSymbolIn(module, it->second));
   kernel.setSymName(it->second);
   return it->second;
 }
@@ -210,8 +221,8 @@ LogicalResult Lowering::emitGemm(Operation *op) {
 }
 
 /// Adam reads the gradients from the grads buffer: those not written there
-/// by their producer are copied first. Returns the index of the launch.
-std::optional<int64_t> Lowering::emitAdam(AdamOp adam) {
+/// by their producer are copied first.
+void Lowering::emitAdam(AdamOp adam) {
   SmallVector<Attribute> inputs;
   size_t n = adam.getParams().size();
   for (auto [i, operand] : llvm::enumerate(adam.getOperands())) {
@@ -233,7 +244,6 @@ std::optional<int64_t> Lowering::emitAdam(AdamOp adam) {
                          b.getArrayAttr(inputs), b.getArrayAttr(outputs),
                          SmallVector<int64_t>{grid, 1, 1},
                          SmallVector<int64_t>{block, 1, 1});
-  return std::nullopt;
 }
 
 /// The parameter table of the executable, the same for every function.

@@ -103,7 +103,9 @@ void BufferAttr::print(AsmPrinter &printer) const {
   for (int64_t extent : getShape())
     printer << extent << "x";
   printer << getElementType();
-  if (!isContiguous()) {
+  // Strides are left out only when they are exactly the row-major ones, so
+  // that what is printed parses back to the same attribute.
+  if (getStrides() != ArrayRef<int64_t>(contiguousStrides(getShape()))) {
     printer << ", strides [";
     llvm::interleaveComma(getStrides(), printer);
     printer << "]";

@@ -21,6 +21,14 @@ static std::string describe(ArrayRef<int64_t> shape, Type elementType) {
   return text;
 }
 
+/// Steps never write the constants or the inputs of a call.
+static LogicalResult verifyWritable(Operation *op, BufferAttr buffer) {
+  if (buffer.getSpace() == Space::constants || buffer.getSpace() == Space::inputs)
+    return op->emitOpError("writes into the read-only ")
+           << stringifySpace(buffer.getSpace()) << " space";
+  return success();
+}
+
 static bool sameTensor(BufferAttr buffer, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.getShape() == buffer.getShape() &&
@@ -40,6 +48,9 @@ LogicalResult LaunchOp::verify() {
   for (Attribute attr : llvm::concat<const Attribute>(getInputs(), getOutputs()))
     if (!cast<BufferAttr>(attr).isContiguous())
       return emitOpError("kernel buffers must be contiguous, got ") << attr;
+  for (Attribute attr : getOutputs())
+    if (failed(verifyWritable(*this, cast<BufferAttr>(attr))))
+      return failure();
   return success();
 }
 
@@ -99,10 +110,8 @@ LogicalResult GemmOp::verify() {
   for (BufferAttr buffer : {getLhs(), getRhs(), getOut()})
     if (!buffer.getElementType().isF32())
       return emitOpError("GEMMs are f32, got ") << buffer.getElementType();
-  if (getOut().getSpace() == Space::constants ||
-      getOut().getSpace() == Space::inputs)
-    return emitOpError("writes into the read-only ")
-           << stringifySpace(getOut().getSpace()) << " space";
+  if (failed(verifyWritable(*this, getOut())))
+    return failure();
   if (BufferAttr bias = getBiasAttr()) {
     if (!bias.isContiguous() || bias.numElements() != n)
       return emitOpError("bias must be ") << n << " contiguous elements";
@@ -121,7 +130,7 @@ LogicalResult CopyOp::verify() {
            << describe(getSource().getShape(), getSource().getElementType())
            << " into "
            << describe(getTarget().getShape(), getTarget().getElementType());
-  return success();
+  return verifyWritable(*this, getTarget());
 }
 
 LogicalResult AllReduceOp::verify() {

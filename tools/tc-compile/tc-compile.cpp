@@ -227,6 +227,7 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
   OwningOpRef<ModuleOp> module;
+  std::optional<tc::ModelDescription> description;
   if (llvm::StringRef(inputFile).ends_with(".mlir")) {
     if (fusion.getNumOccurrences() || dumpIR.getNumOccurrences()) {
       llvm::errs() << "tc-compile: error: --fusion and --dump-ir apply to "
@@ -238,8 +239,7 @@ int main(int argc, char **argv) {
     }
     module = parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
   } else {
-    std::optional<tc::ModelDescription> description =
-        tc::readModelDescription(inputFile, llvm::errs());
+    description = tc::readModelDescription(inputFile, llvm::errs());
     if (!description)
       return kBadInput;
     std::string error;
@@ -279,6 +279,7 @@ int main(int argc, char **argv) {
   if (!outputFile.empty() && !stats) {
     tc::ExportOptions options;
     options.producer = "tc-compile 0.1";
+    options.description = description ? &*description : nullptr;
     if (auto text = llvm::MemoryBuffer::getFile(inputFile))
       options.modelDescription = (*text)->getBuffer().str();
     std::string error;
