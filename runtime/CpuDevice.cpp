@@ -3,6 +3,7 @@
 #include "runtime/CpuDevice.h"
 
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cstring>
@@ -18,6 +19,8 @@ HostBuffer::HostBuffer(int64_t bytes) : size_(bytes) {
 std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
                                              std::string &error) {
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
+  openblas_set_num_threads(1); // see gemm(): OpenMP threads call it
+
   device->kernels_ = KernelLibrary::load(executable, error);
   if (!device->kernels_)
     return nullptr;
@@ -87,33 +90,46 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   int64_t count = 1;
   for (size_t i = 0; i < rank; ++i)
     count *= g.batch()->Get(i);
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t flat = 0; flat < count; ++flat) {
+  // One thread pool for everything: OpenMP threads each run single-threaded
+  // sgemm calls on a batch index or a block of rows (OpenBLAS's own threads
+  // would fight the generated kernels' OpenMP threads for the cores).
+  // Small products run on one thread: a parallel region costs more.
+  bool large = double(m) * n * k * count >= double(1 << 21);
+  int threads = large ? omp_get_max_threads() : 1;
+  int64_t blocks = count >= threads ? 1 : std::min<int64_t>(threads, (m + 31) / 32);
+  int64_t rowsPerBlock = (m + blocks - 1) / blocks;
+  bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
+#pragma omp parallel for schedule(static) if (count * blocks > 1)
+  for (int64_t task = 0; task < count * blocks; ++task) {
+    int64_t flat = task / blocks, block = task % blocks;
     int64_t oa = 0, ob = 0, oc = 0;
-    for (size_t i = 0; i < rank; ++i) {
-      oa += index[i] * g.lhs_batch_strides()->Get(i);
-      ob += index[i] * g.rhs_batch_strides()->Get(i);
-      oc += index[i] * g.out_batch_strides()->Get(i);
+    for (size_t i = rank; i-- > 0;) { // the batch index, row-major
+      int64_t index = flat % g.batch()->Get(i);
+      flat /= g.batch()->Get(i);
+      oa += index * g.lhs_batch_strides()->Get(i);
+      ob += index * g.rhs_batch_strides()->Get(i);
+      oc += index * g.out_batch_strides()->Get(i);
     }
-    float *out = c + oc;
+    int64_t row = block * rowsPerBlock;
+    int64_t rows = std::min(rowsPerBlock, m - row);
+    if (rows <= 0)
+      continue;
+    // Rows row .. row + rows of op(A) and C.
+    const float *blockA = a + oa + (ta ? row : row * g.lda());
+    float *out = c + oc + row * ldc;
     float beta = g.beta();
     if (bias) { // the epilogue's bias: C starts as the bias rows
-      for (int64_t row = 0; row < m; ++row)
-        std::memcpy(out + row * ldc, bias, n * sizeof(float));
+      for (int64_t r = 0; r < rows; ++r)
+        std::memcpy(out + r * ldc, bias, n * sizeof(float));
       beta = 1.0f;
     }
-    cblas_sgemm(CblasRowMajor, g.transpose_lhs() ? CblasTrans : CblasNoTrans,
-                g.transpose_rhs() ? CblasTrans : CblasNoTrans, m, n, k,
-                g.alpha(), a + oa, g.lda(), b + ob, g.ldb(), beta, out, ldc);
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                tb ? CblasTrans : CblasNoTrans, rows, n, k, g.alpha(), blockA,
+                g.lda(), b + ob, g.ldb(), beta, out, ldc);
     if (g.relu())
-      for (int64_t row = 0; row < m; ++row)
+      for (int64_t r = 0; r < rows; ++r)
         for (int64_t col = 0; col < n; ++col)
-          out[row * ldc + col] = std::max(out[row * ldc + col], 0.0f);
-    for (size_t i = rank; i-- > 0;) { // the next batch index, row-major
-      if (++index[i] < g.batch()->Get(i))
-        break;
-      index[i] = 0;
-    }
+          out[r * ldc + col] = std::max(out[r * ldc + col], 0.0f);
   }
 }
 

@@ -12,6 +12,8 @@ packages=(
   libtomlplusplus-dev
   # the .tcx executable format; host GEMMs
   flatbuffers-compiler libflatbuffers-dev libopenblas-dev
+  # tc-run's command line
+  libcli11-dev
   # unit tests
   libgtest-dev
   # numeric references for tests (Debian's Python: /usr/bin/python3)

@@ -1,0 +1,62 @@
+//===- Buckets.cpp - the shape buckets of an executable and their functions -===//
+
+#include "runtime/Buckets.h"
+
+#include <algorithm>
+
+namespace tc::rt {
+
+std::string BucketShape::trainStep() const {
+  return "train_step_" + std::to_string(batch) + "x" +
+         std::to_string(sourceLength) + "x" + std::to_string(targetLength);
+}
+
+std::string BucketShape::encoder() const {
+  return "encode_" + std::to_string(batch) + "x" + std::to_string(sourceLength);
+}
+
+std::string BucketShape::decoder() const {
+  return "decode_" + std::to_string(batch) + "x" +
+         std::to_string(sourceLength) + "x" + std::to_string(targetLength);
+}
+
+std::vector<BucketShape> bucketsOf(const tcx::Executable &executable) {
+  std::vector<BucketShape> buckets;
+  if (!executable.run() || !executable.run()->buckets())
+    return buckets;
+  for (const tcx::Bucket *b : *executable.run()->buckets())
+    buckets.push_back({b->batch(), b->source_length(), b->target_length()});
+  std::stable_sort(buckets.begin(), buckets.end(),
+                   [](const BucketShape &a, const BucketShape &b) {
+                     return a.sourceLength * a.targetLength <
+                            b.sourceLength * b.targetLength;
+                   });
+  return buckets;
+}
+
+Vocabulary vocabularyOf(const tcx::Executable &executable) {
+  Vocabulary vocab;
+  if (const tcx::RunConfig *run = executable.run()) {
+    vocab.size = run->vocab_size();
+    vocab.pad = int32_t(run->pad_id());
+    vocab.bos = int32_t(run->bos_id());
+    vocab.eos = int32_t(run->eos_id());
+  }
+  return vocab;
+}
+
+std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,
+                                     const std::vector<SentencePair> &pairs) {
+  int64_t source = 0, target = 0;
+  for (const SentencePair &pair : pairs) {
+    source = std::max<int64_t>(source, pair.source.size());
+    target = std::max<int64_t>(target, pair.target.size() + 1); // BOS / EOS
+  }
+  for (const BucketShape &bucket : buckets)
+    if (bucket.batch >= int64_t(pairs.size()) &&
+        bucket.sourceLength >= source && bucket.targetLength >= target)
+      return bucket;
+  return std::nullopt;
+}
+
+} // namespace tc::rt

@@ -1,0 +1,41 @@
+//===- Buckets.h - the shape buckets of an executable and their functions --===//
+//
+// An executable holds one train step, encoder and decoder per bucket
+// (batch x source length x target length); a batch runs in the smallest
+// bucket it fits, padded (as XLA does on TPUs).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_BUCKETS_H
+#define TC_RUNTIME_BUCKETS_H
+
+#include "runtime/Executable.h"
+#include "runtime/data/Batch.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+struct BucketShape {
+  int64_t batch = 0, sourceLength = 0, targetLength = 0;
+  std::string trainStep() const;
+  std::string encoder() const;
+  std::string decoder() const;
+};
+
+/// The buckets of the run config, smallest (source x target) first; empty
+/// when the executable has no run config.
+std::vector<BucketShape> bucketsOf(const tcx::Executable &executable);
+
+/// The vocabulary and token conventions of the run config.
+Vocabulary vocabularyOf(const tcx::Executable &executable);
+
+/// The smallest bucket `pairs` fit in, or none.
+std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,
+                                     const std::vector<SentencePair> &pairs);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_BUCKETS_H

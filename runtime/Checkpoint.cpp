@@ -1,0 +1,174 @@
+//===- Checkpoint.cpp - the whole state of a training run, on disk --------===//
+
+#include "runtime/Checkpoint.h"
+#include "runtime/format/TcxFile.h"
+
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace tc::rt {
+namespace {
+
+constexpr char kMagic[8] = {'T', 'C', 'C', 'K', 'P', 'T', '\0', '\0'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kHeaderBytes = 64;
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t reserved;
+  int64_t step;
+  uint64_t seed;
+  uint64_t dataPosition;
+  int64_t paramBytes;
+  uint64_t fingerprint;
+  uint64_t checksum; ///< of the body: params, first then second moments
+};
+static_assert(sizeof(Header) == kHeaderBytes);
+
+uint64_t bodyChecksum(const TrainingState &state) {
+  // FNV-1a over the three buffers in order, as if concatenated.
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const std::vector<uint8_t> *part :
+       {&state.params, &state.firstMoments, &state.secondMoments})
+    for (uint8_t byte : *part) {
+      hash ^= byte;
+      hash *= 0x100000001b3ull;
+    }
+  return hash;
+}
+
+bool writeAll(int fd, const void *data, size_t size) {
+  const char *p = static_cast<const char *>(data);
+  while (size > 0) {
+    ssize_t n = ::write(fd, p, size);
+    if (n <= 0)
+      return false;
+    p += n;
+    size -= size_t(n);
+  }
+  return true;
+}
+
+} // namespace
+
+uint64_t parameterFingerprint(const tcx::Executable &executable) {
+  std::string text;
+  if (executable.parameters())
+    for (const tcx::Parameter *p : *executable.parameters()) {
+      text += p->name()->str() + "@" + std::to_string(p->buffer()->offset());
+      for (int64_t extent : *p->buffer()->shape())
+        text += "x" + std::to_string(extent);
+      text += ";";
+    }
+  return tcx::checksum(reinterpret_cast<const uint8_t *>(text.data()),
+                       text.size());
+}
+
+std::string checkpointPath(const std::string &directory) {
+  return (fs::path(directory) / "checkpoint.tcck").string();
+}
+
+bool writeCheckpoint(const std::string &path, const TrainingState &state,
+                     uint64_t fingerprint, std::string &error) {
+  Header header{};
+  std::memcpy(header.magic, kMagic, 8);
+  header.version = kVersion;
+  header.step = state.step;
+  header.seed = state.seed;
+  header.dataPosition = state.dataPosition;
+  header.paramBytes = int64_t(state.params.size());
+  header.fingerprint = fingerprint;
+  header.checksum = bodyChecksum(state);
+
+  std::string temporary = path + ".tmp";
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    error = "cannot write the checkpoint " + temporary + ": " +
+            std::strerror(errno);
+    return false;
+  }
+  bool ok = writeAll(fd, &header, sizeof header) &&
+            writeAll(fd, state.params.data(), state.params.size()) &&
+            writeAll(fd, state.firstMoments.data(), state.firstMoments.size()) &&
+            writeAll(fd, state.secondMoments.data(),
+                     state.secondMoments.size()) &&
+            ::fsync(fd) == 0;
+  int savedErrno = errno;
+  ::close(fd);
+  if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = "cannot write the checkpoint " + path + ": " +
+            std::strerror(ok ? errno : savedErrno) +
+            " (the previous checkpoint, if any, is unchanged)";
+    ::unlink(temporary.c_str());
+    return false;
+  }
+  // The rename is durable once the directory is.
+  std::string directory = fs::path(path).parent_path().string();
+  int dir = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+  return true;
+}
+
+std::optional<TrainingState> readCheckpoint(const std::string &path,
+                                            uint64_t fingerprint,
+                                            int64_t paramBytes,
+                                            std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": no checkpoint there (train without --resume to start "
+                   "a new run)";
+    return std::nullopt;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  Header header{};
+  if (bytes.size() < kHeaderBytes ||
+      std::memcmp(bytes.data(), kMagic, 8) != 0) {
+    error = path + ": not a tc checkpoint (no TCCKPT header)";
+    return std::nullopt;
+  }
+  std::memcpy(&header, bytes.data(), kHeaderBytes);
+  if (header.version != kVersion) {
+    error = path + ": checkpoint version " + std::to_string(header.version) +
+            ", this tc-run reads version " + std::to_string(kVersion);
+    return std::nullopt;
+  }
+  if (header.fingerprint != fingerprint || header.paramBytes != paramBytes) {
+    error = path + ": the checkpoint is of another model (its parameters "
+                   "differ from the executable's); use the .tcx it was "
+                   "trained with, or another --checkpoint-dir";
+    return std::nullopt;
+  }
+  if (bytes.size() != kHeaderBytes + 3 * size_t(paramBytes)) {
+    error = path + ": truncated checkpoint (" + std::to_string(bytes.size()) +
+            " bytes, expected " +
+            std::to_string(kHeaderBytes + 3 * size_t(paramBytes)) + ")";
+    return std::nullopt;
+  }
+  TrainingState state;
+  state.step = header.step;
+  state.seed = header.seed;
+  state.dataPosition = header.dataPosition;
+  const uint8_t *body = bytes.data() + kHeaderBytes;
+  state.params.assign(body, body + paramBytes);
+  state.firstMoments.assign(body + paramBytes, body + 2 * paramBytes);
+  state.secondMoments.assign(body + 2 * paramBytes, body + 3 * paramBytes);
+  if (bodyChecksum(state) != header.checksum) {
+    error = path + ": corrupted checkpoint (checksum mismatch); restore it "
+                   "from a copy or start a new run";
+    return std::nullopt;
+  }
+  return state;
+}
+
+} // namespace tc::rt

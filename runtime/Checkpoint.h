@@ -1,0 +1,53 @@
+//===- Checkpoint.h - the whole state of a training run, on disk ----------===//
+//
+// A checkpoint holds everything a run needs to continue bit-identically:
+// parameters, Adam moments, the step, the seed and the data position. The
+// file is a 64-byte header (magic "TCCKPT", version, step, seed, data
+// position, parameter bytes, a fingerprint of the parameter table, an FNV-1a
+// checksum of the body) followed by the three flat buffers.
+//
+// Writes are atomic: a temporary file in the same directory, fsync, rename
+// over the old file, fsync of the directory. A run killed at any moment
+// leaves the previous checkpoint or the new one, never a mix.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_CHECKPOINT_H
+#define TC_RUNTIME_CHECKPOINT_H
+
+#include "runtime/Executable.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+struct TrainingState {
+  int64_t step = 0;          ///< steps completed
+  uint64_t seed = 0;
+  uint64_t dataPosition = 0; ///< batches consumed
+  std::vector<uint8_t> params, firstMoments, secondMoments;
+};
+
+/// A hash of the parameter names, shapes and offsets: a checkpoint is only
+/// loaded into the model it was written from.
+uint64_t parameterFingerprint(const tcx::Executable &executable);
+
+/// The checkpoint file inside a checkpoint directory.
+std::string checkpointPath(const std::string &directory);
+
+bool writeCheckpoint(const std::string &path, const TrainingState &state,
+                     uint64_t fingerprint, std::string &error);
+
+/// The state in `path`, or none with `error` naming the file and what is
+/// wrong (missing, truncated, corrupted, another model).
+std::optional<TrainingState> readCheckpoint(const std::string &path,
+                                            uint64_t fingerprint,
+                                            int64_t paramBytes,
+                                            std::string &error);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_CHECKPOINT_H

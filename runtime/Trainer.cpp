@@ -1,0 +1,206 @@
+//===- Trainer.cpp - the training loop of tc-run ----------------------------===//
+
+#include "runtime/Trainer.h"
+#include "runtime/Buckets.h"
+#include "runtime/Checkpoint.h"
+#include "runtime/ParameterInit.h"
+#include "runtime/Progress.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+
+namespace tc::rt {
+namespace {
+
+std::atomic<int> stopSignal{0};
+
+extern "C" void requestStop(int signal) { stopSignal = signal; }
+
+/// SIGINT and SIGTERM ask the loop to stop after the current step.
+class StopOnSignals {
+public:
+  StopOnSignals() {
+    stopSignal = 0;
+    previousInt = std::signal(SIGINT, requestStop);
+    previousTerm = std::signal(SIGTERM, requestStop);
+  }
+  ~StopOnSignals() {
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+  }
+
+private:
+  void (*previousInt)(int);
+  void (*previousTerm)(int);
+};
+
+void bindBatch(CpuDevice &device, const tcx::Function &function,
+               const Batch &batch, uint64_t seed, int64_t step) {
+  auto copy = [&](const char *name, const std::vector<int32_t> &ids) {
+    std::memcpy(device.binding(function, name, false), ids.data(),
+                ids.size() * sizeof(int32_t));
+  };
+  copy("source_ids", batch.source);
+  copy("target_in", batch.targetIn);
+  copy("target_out", batch.targetOut);
+  auto *rng = reinterpret_cast<int64_t *>(device.binding(function, "rng", false));
+  rng[0] = int64_t(seed);
+  rng[1] = step;
+}
+
+} // namespace
+
+void loadState(CpuDevice &device, const TrainingState &state) {
+  std::memcpy(device.space(tcx::Space::Params).data(), state.params.data(),
+              state.params.size());
+  std::memcpy(device.space(tcx::Space::AdamM).data(), state.firstMoments.data(),
+              state.firstMoments.size());
+  std::memcpy(device.space(tcx::Space::AdamV).data(),
+              state.secondMoments.data(), state.secondMoments.size());
+}
+
+void saveState(CpuDevice &device, TrainingState &state) {
+  auto bytes = [&](tcx::Space space) {
+    HostBuffer &buffer = device.space(space);
+    return std::vector<uint8_t>(buffer.data(), buffer.data() + buffer.size());
+  };
+  state.params = bytes(tcx::Space::Params);
+  state.firstMoments = bytes(tcx::Space::AdamM);
+  state.secondMoments = bytes(tcx::Space::AdamV);
+}
+
+TrainResult train(const Executable &executable, CpuDevice &device,
+                  DataSource &data, const TrainOptions &options,
+                  std::string &error) {
+  const tcx::Executable &x = executable.root();
+  std::vector<BucketShape> buckets = bucketsOf(x);
+  if (buckets.empty()) {
+    error = "the executable has no shape buckets (was it compiled from a "
+            "model description?)";
+    return TrainResult::Failed;
+  }
+  uint64_t fingerprint = parameterFingerprint(x);
+  std::string checkpoint =
+      options.checkpointDir.empty() ? "" : checkpointPath(options.checkpointDir);
+  if (!options.checkpointDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.checkpointDir, ec);
+    if (ec) {
+      error = "cannot create the checkpoint directory " +
+              options.checkpointDir + ": " + ec.message();
+      return TrainResult::Failed;
+    }
+  }
+
+  TrainingState state;
+  if (options.resume) {
+    std::optional<TrainingState> loaded =
+        readCheckpoint(checkpoint, fingerprint, x.param_bytes(), error);
+    if (!loaded)
+      return TrainResult::Failed;
+    state = std::move(*loaded);
+    loadState(device, state);
+  } else {
+    if (!checkpoint.empty() && std::filesystem::exists(checkpoint)) {
+      error = checkpoint + " already holds a checkpoint; pass --resume to "
+                           "continue that run, or choose another "
+                           "--checkpoint-dir (nothing was overwritten)";
+      return TrainResult::Failed;
+    }
+    state.seed = options.seed;
+    initializeParameters(x, device.space(tcx::Space::Params).data(), state.seed);
+    std::memset(device.space(tcx::Space::AdamM).data(), 0, x.param_bytes());
+    std::memset(device.space(tcx::Space::AdamV).data(), 0, x.param_bytes());
+  }
+
+  auto save = [&]() {
+    if (checkpoint.empty())
+      return true;
+    saveState(device, state);
+    return writeCheckpoint(checkpoint, state, fingerprint, error);
+  };
+  std::FILE *metrics = nullptr;
+  if (!options.metricsPath.empty()) {
+    metrics = std::fopen(options.metricsPath.c_str(), options.resume ? "a" : "w");
+    if (!metrics) {
+      error = "cannot open the metrics file " + options.metricsPath + ": " +
+              std::strerror(errno);
+      return TrainResult::Failed;
+    }
+  }
+
+  StopOnSignals signals;
+  Progress progress(state.step, options.steps, stderr);
+  auto start = std::chrono::steady_clock::now();
+  int64_t tokens = 0;
+  TrainResult result = TrainResult::Finished;
+  while (state.step < options.steps) {
+    int64_t step = state.step + 1;
+    std::vector<SentencePair> pairs =
+        data.batch(state.dataPosition, buckets.front().batch);
+    std::optional<BucketShape> bucket = bucketFor(buckets, pairs);
+    Batch batch;
+    if (!bucket || !fillBatch(pairs, vocabularyOf(x), bucket->batch,
+                              bucket->sourceLength, bucket->targetLength, batch)) {
+      error = "batch " + std::to_string(state.dataPosition) + " of " +
+              data.describe() + " fits no shape bucket; add a larger bucket "
+              "to the model description";
+      result = TrainResult::Failed;
+      break;
+    }
+    const tcx::Function *function = executable.function(bucket->trainStep());
+    bindBatch(device, *function, batch, state.seed, step);
+    device.run(*function);
+    float loss = *reinterpret_cast<float *>(device.binding(*function, "loss", true));
+    int32_t count =
+        *reinterpret_cast<int32_t *>(device.binding(*function, "tokens", true));
+    float rate = *reinterpret_cast<float *>(
+        device.binding(*function, "learning_rate", true));
+    double perToken = count > 0 ? loss / count : 0.0;
+    if (!std::isfinite(perToken)) {
+      error = "the loss is not finite at step " + std::to_string(step) +
+              "; stopping without writing a checkpoint (the last one is "
+              "kept); lower the learning rate or enable gradient_clip";
+      result = TrainResult::Failed;
+      break;
+    }
+    state.step = step;
+    ++state.dataPosition;
+    tokens += batch.tokens;
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    double throughput = seconds > 0 ? tokens / seconds : 0.0;
+    if (metrics)
+      std::fprintf(metrics,
+                   "{\"step\": %lld, \"loss\": %.6f, \"learning_rate\": %.6e, "
+                   "\"tokens\": %d, \"tokens_per_second\": %.1f, "
+                   "\"elapsed_seconds\": %.3f}\n",
+                   (long long)step, perToken, rate, count, throughput, seconds);
+    if (!options.quiet)
+      progress.update(step, perToken, rate, throughput);
+    bool periodic = options.checkpointEvery > 0 &&
+                    step % options.checkpointEvery == 0;
+    if (stopSignal != 0) {
+      result = TrainResult::Stopped;
+      break;
+    }
+    if (periodic && step < options.steps && !save()) {
+      result = TrainResult::Failed;
+      break;
+    }
+  }
+  if (!options.quiet)
+    progress.finish();
+  if (metrics)
+    std::fclose(metrics);
+  if (result != TrainResult::Failed && !save())
+    return TrainResult::Failed;
+  return result;
+}
+
+} // namespace tc::rt

@@ -1,0 +1,45 @@
+//===- Trainer.h - the training loop of tc-run ------------------------------===//
+//
+// Runs training steps of an executable on a device: batches from a data
+// source, padded to the smallest bucket; the RNG state (seed, step) as the
+// step's input; loss, learning rate and throughput to a progress bar and a
+// JSON-lines metrics file; checkpoints every K steps, at the end, and when
+// SIGINT or SIGTERM asks the run to stop (after the step in flight).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_TRAINER_H
+#define TC_RUNTIME_TRAINER_H
+
+#include "runtime/CpuDevice.h"
+#include "runtime/data/DataSource.h"
+
+#include <string>
+
+namespace tc::rt {
+
+struct TrainOptions {
+  int64_t steps = 0;           ///< train until this many steps are done
+  std::string checkpointDir;   ///< empty: no checkpoints
+  int64_t checkpointEvery = 0; ///< 0: only at the end and on a signal
+  bool resume = false;         ///< continue from checkpointDir's checkpoint
+  std::string metricsPath;     ///< empty: no metrics file
+  uint64_t seed = 1;
+  bool quiet = false;          ///< no progress output
+};
+
+enum class TrainResult { Finished, Stopped, Failed };
+
+TrainResult train(const Executable &executable, CpuDevice &device,
+                  DataSource &data, const TrainOptions &options,
+                  std::string &error);
+
+/// Copies a state's parameters and moments into the device, or the
+/// device's into a state.
+struct TrainingState;
+void loadState(CpuDevice &device, const TrainingState &state);
+void saveState(CpuDevice &device, TrainingState &state);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_TRAINER_H

@@ -1,0 +1,32 @@
+//===- SyntheticTask.h - copy and reverse tasks for demos and tests -------===//
+//
+// Random sequences of symbols (ids from EOS + 1 to the vocabulary size, so
+// never padding, BOS or EOS) of random length; the target is the source
+// (copy) or the source reversed (reverse). Batch i is a pure function of
+// (seed, i): the data position a checkpoint stores is the batch index.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_DATA_SYNTHETICTASK_H
+#define TC_RUNTIME_DATA_SYNTHETICTASK_H
+
+#include "runtime/data/Batch.h"
+
+#include <optional>
+#include <string>
+
+namespace tc::rt {
+
+enum class SyntheticTask { Copy, Reverse };
+
+std::optional<SyntheticTask> parseSyntheticTask(const std::string &name);
+
+/// `rows` pairs of symbol sequences of 1 to `maxSymbols` symbols.
+std::vector<SentencePair> syntheticPairs(SyntheticTask task,
+                                         const Vocabulary &vocab, int64_t rows,
+                                         int64_t maxSymbols, uint64_t seed,
+                                         uint64_t batchIndex);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_DATA_SYNTHETICTASK_H

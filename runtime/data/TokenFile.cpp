@@ -1,0 +1,150 @@
+//===- TokenFile.cpp - binarised sentence pairs ---------------------------===//
+
+#include "runtime/data/TokenFile.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace tc::rt {
+namespace {
+
+constexpr char kMagic[8] = {'T', 'C', 'T', 'O', 'K', 'E', 'N', 'S'};
+constexpr uint32_t kVersion = 1;
+
+std::optional<std::vector<std::vector<int32_t>>>
+readLines(const std::string &path, const Vocabulary &vocab, std::string &error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = path + ": cannot open the file";
+    return std::nullopt;
+  }
+  std::vector<std::vector<int32_t>> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<int32_t> ids;
+    std::string word;
+    while (words >> word) {
+      char *end = nullptr;
+      long id = std::strtol(word.c_str(), &end, 10);
+      if (*end != '\0' || id < 0 || (vocab.size > 0 && id >= vocab.size)) {
+        error = path + ":" + std::to_string(lines.size() + 1) + ": '" + word +
+                "' is not a token id in [0, " + std::to_string(vocab.size) +
+                ")";
+        return std::nullopt;
+      }
+      ids.push_back(int32_t(id));
+    }
+    lines.push_back(std::move(ids));
+  }
+  return lines;
+}
+
+} // namespace
+
+std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
+                                                       std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open the token file";
+    return std::nullopt;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  auto fail = [&](const std::string &what) {
+    error = path + ": " + what + " (rebuild it with tc-run prepare)";
+    return std::nullopt;
+  };
+  if (bytes.size() < 24 || std::memcmp(bytes.data(), kMagic, 8) != 0)
+    return fail("not a token file (no TCTOKENS header)");
+  uint32_t version;
+  uint64_t count;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  std::memcpy(&count, bytes.data() + 16, 8);
+  if (version != kVersion)
+    return fail("token file version " + std::to_string(version) +
+                ", this tc-run reads version 1");
+  std::vector<SentencePair> pairs;
+  size_t at = 24;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t lengths[2];
+    if (at + 8 > bytes.size())
+      return fail("truncated at pair " + std::to_string(i));
+    std::memcpy(lengths, bytes.data() + at, 8);
+    at += 8;
+    size_t words = size_t(lengths[0]) + lengths[1];
+    if (at + 4 * words > bytes.size())
+      return fail("truncated at pair " + std::to_string(i));
+    SentencePair pair;
+    pair.source.resize(lengths[0]);
+    pair.target.resize(lengths[1]);
+    std::memcpy(pair.source.data(), bytes.data() + at, 4 * lengths[0]);
+    std::memcpy(pair.target.data(), bytes.data() + at + 4 * lengths[0],
+                4 * lengths[1]);
+    at += 4 * words;
+    pairs.push_back(std::move(pair));
+  }
+  if (at != bytes.size())
+    return fail("trailing bytes after " + std::to_string(count) + " pairs");
+  return pairs;
+}
+
+bool writeTokenFile(const std::string &path,
+                    const std::vector<SentencePair> &pairs, std::string &error) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    uint32_t header[2] = {kVersion, 0};
+    uint64_t count = pairs.size();
+    out.write(kMagic, 8);
+    out.write(reinterpret_cast<const char *>(header), 8);
+    out.write(reinterpret_cast<const char *>(&count), 8);
+    for (const SentencePair &pair : pairs) {
+      uint32_t lengths[2] = {uint32_t(pair.source.size()),
+                             uint32_t(pair.target.size())};
+      out.write(reinterpret_cast<const char *>(lengths), 8);
+      out.write(reinterpret_cast<const char *>(pair.source.data()),
+                4 * pair.source.size());
+      out.write(reinterpret_cast<const char *>(pair.target.data()),
+                4 * pair.target.size());
+    }
+    if (!out) {
+      error = "cannot write " + temporary;
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<SentencePair>>
+readIdText(const std::string &sourcePath, const std::string &targetPath,
+           const Vocabulary &vocab, std::string &error) {
+  auto sources = readLines(sourcePath, vocab, error);
+  if (!sources)
+    return std::nullopt;
+  auto targets = readLines(targetPath, vocab, error);
+  if (!targets)
+    return std::nullopt;
+  if (sources->size() != targets->size()) {
+    error = sourcePath + " has " + std::to_string(sources->size()) +
+            " lines but " + targetPath + " has " +
+            std::to_string(targets->size()) +
+            "; line i of each must be the two sides of pair i";
+    return std::nullopt;
+  }
+  std::vector<SentencePair> pairs(sources->size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    pairs[i].source = std::move((*sources)[i]);
+    pairs[i].source.push_back(vocab.eos);
+    pairs[i].target = std::move((*targets)[i]);
+  }
+  return pairs;
+}
+
+} // namespace tc::rt
