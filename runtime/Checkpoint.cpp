@@ -3,6 +3,8 @@
 #include "runtime/Checkpoint.h"
 #include "runtime/format/TcxFile.h"
 
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -42,6 +44,15 @@ uint64_t bodyChecksum(const TrainingState &state) {
       hash *= 0x100000001b3ull;
     }
   return hash;
+}
+
+/// Fault injection for the tests: TC_FAULT_KILL_DURING_CHECKPOINT=N kills
+/// the process with SIGKILL halfway through writing its N-th checkpoint,
+/// the moment a power cut or an OOM kill would do the most harm.
+bool killedHere() {
+  static int writes = 0;
+  const char *n = std::getenv("TC_FAULT_KILL_DURING_CHECKPOINT");
+  return n && ++writes == std::atoi(n);
 }
 
 bool writeAll(int fd, const void *data, size_t size) {
@@ -95,7 +106,12 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
     return false;
   }
   bool ok = writeAll(fd, &header, sizeof header) &&
-            writeAll(fd, state.params.data(), state.params.size()) &&
+            writeAll(fd, state.params.data(), state.params.size() / 2);
+  if (ok && killedHere())
+    ::kill(::getpid(), SIGKILL);
+  ok = ok &&
+       writeAll(fd, state.params.data() + state.params.size() / 2,
+                state.params.size() - state.params.size() / 2) &&
             writeAll(fd, state.firstMoments.data(), state.firstMoments.size()) &&
             writeAll(fd, state.secondMoments.data(),
                      state.secondMoments.size()) &&
