@@ -3,6 +3,7 @@
 #include "runtime/Executable.h"
 #include "runtime/format/TcxFile.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -176,6 +177,16 @@ bool Executable::verify(const std::string &name, std::string &error) const {
           return fail(where + ", " + at, "launches kernel " +
                                              std::to_string(launch->kernel()) +
                                              " of " + std::to_string(kernels));
+        const tcx::Kernel *kernel = x.kernels()->Get(launch->kernel());
+        auto count = [](auto *list) { return list ? list->size() : 0u; };
+        if (count(launch->inputs()) != kernel->inputs() ||
+            count(launch->outputs()) != kernel->outputs())
+          return fail(where + ", " + at,
+                      "binds " + std::to_string(count(launch->inputs())) +
+                          " inputs and " + std::to_string(count(launch->outputs())) +
+                          " outputs to kernel '" + kernel->name()->str() +
+                          "', which takes " + std::to_string(kernel->inputs()) +
+                          " and " + std::to_string(kernel->outputs()));
         for (auto list : {launch->inputs(), launch->outputs()})
           if (list)
             for (const tcx::Buffer *buffer : *list)
@@ -190,7 +201,16 @@ bool Executable::verify(const std::string &name, std::string &error) const {
             !check(g->out(), at + " (gemm out)") ||
             (g->bias() && !check(g->bias(), at + " (gemm bias)")))
           return false;
+        for (const tcx::Buffer *operand : {g->lhs(), g->rhs(), g->out()})
+          if (operand->dtype() != tcx::DType::F32)
+            return fail(where + ", " + at, "a GEMM operand is not f32");
         size_t rank = g->batch() ? g->batch()->size() : 0;
+        for (size_t i = 0; i < rank; ++i)
+          if (g->batch()->Get(i) < 1 || g->lhs_batch_strides()->Get(i) < 0 ||
+              g->rhs_batch_strides()->Get(i) < 0 ||
+              g->out_batch_strides()->Get(i) < 0)
+            return fail(where + ", " + at,
+                        "a GEMM batch extent below 1 or a negative batch stride");
         auto sized = [&](const flatbuffers::Vector<int64_t> *v) {
           return (v ? v->size() : 0) == rank;
         };
@@ -226,6 +246,15 @@ bool Executable::verify(const std::string &name, std::string &error) const {
         if (!check(c->source(), at + " (copy)") ||
             !check(c->target(), at + " (copy)"))
           return false;
+        auto same = [](const flatbuffers::Vector<int64_t> *a,
+                       const flatbuffers::Vector<int64_t> *b) {
+          return a->size() == b->size() &&
+                 std::equal(a->begin(), a->end(), b->begin());
+        };
+        if (!same(c->source()->shape(), c->target()->shape()) ||
+            c->source()->dtype() != c->target()->dtype())
+          return fail(where + ", " + at,
+                      "a copy between views of different shapes or types");
         break;
       }
       case tcx::Step::AllReduce:

@@ -211,8 +211,10 @@ Writer::write(const ExportOptions &options, std::string &error) {
   for (const codegen::NamedKernelSource &kernel : *kernels) {
     kernelIndex[kernel.name] = kernelTable.size();
     sources.push_back(kernel.source);
-    kernelTable.push_back(tcx::CreateKernelDirect(fbb, kernel.name.c_str(),
-                                                  kernel.source.c_str()));
+    auto function = module.lookupSymbol<func::FuncOp>(kernel.name);
+    kernelTable.push_back(tcx::CreateKernelDirect(
+        fbb, kernel.name.c_str(), kernel.source.c_str(),
+        function.getNumArguments(), function.getNumResults()));
   }
   std::optional<HostBuild> build = compileHostSource(prelude, sources, error);
   if (!build)

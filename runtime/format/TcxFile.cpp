@@ -42,6 +42,13 @@ std::vector<uint8_t> wrapPayload(const uint8_t *payload, size_t size) {
 
 std::string_view unwrapPayload(const std::vector<uint8_t> &file,
                                std::string &error) {
+  if (file.size() < 4 && !file.empty() &&
+      std::memcmp(file.data(), kMagic, file.size()) == 0) {
+    error = "truncated: " + std::to_string(file.size()) +
+            " bytes, shorter than the " + std::to_string(kHeaderBytes) +
+            "-byte header";
+    return {};
+  }
   if (file.size() < 4 || std::memcmp(file.data(), kMagic, 4) != 0) {
     error = "not a tc executable (no TCX header); build one with "
             "tc-compile MODEL.toml -o MODEL.tcx";
@@ -65,6 +72,11 @@ std::string_view unwrapPayload(const std::vector<uint8_t> &file,
     error = "truncated or padded: the header promises " +
             std::to_string(size + kHeaderBytes) + " bytes, the file has " +
             std::to_string(file.size()) + "; copy or rebuild the file";
+    return {};
+  }
+  if (size == 0) {
+    error = "the executable is empty (a header without contents); rebuild "
+            "it with tc-compile";
     return {};
   }
   const uint8_t *payload = file.data() + kHeaderBytes;

@@ -22,6 +22,8 @@ struct Options {
   int64_t copyTargetOffset = 0;
   uint32_t kernel = 0;
   int64_t lda = 4;
+  uint32_t kernelInputs = 1;
+  std::vector<int64_t> copyTargetShape = {4};
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -58,7 +60,8 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
   {
     auto copy = tcx::CreateCopy(fbb, buffer(tcx::Space::Arena, 0, {4}),
                                 buffer(tcx::Space::Outputs,
-                                       options.copyTargetOffset, {4}));
+                                       options.copyTargetOffset,
+                                       options.copyTargetShape));
     steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Copy, copy.Union()));
   }
   std::vector<flatbuffers::Offset<tcx::Binding>> outputs{
@@ -68,7 +71,7 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
       tcx::CreateFunctionDirect(fbb, "f", 64, &inputs, &outputs, &steps);
   std::vector<flatbuffers::Offset<tcx::Function>> functions{function};
   std::vector<flatbuffers::Offset<tcx::Kernel>> kernels{
-      tcx::CreateKernelDirect(fbb, "k0", "")};
+      tcx::CreateKernelDirect(fbb, "k0", "", options.kernelInputs, 1)};
   std::vector<flatbuffers::Offset<tcx::Parameter>> params{tcx::CreateParameterDirect(
       fbb, "w", buffer(tcx::Space::Params, 0, {4, 4}), tcx::InitKind::Zeros, 0)};
   auto root = tcx::CreateExecutableDirect(fbb, "test", "", &params, 64, nullptr,
@@ -150,6 +153,25 @@ TEST(TcxFile, StepsOutsideTheirBuffersAreRefused) {
   error = refusal(smallExecutable({0, 0, /*lda=*/2}));
   EXPECT_NE(error.find("step 1: inconsistent GEMM parameters"), std::string::npos)
       << error;
+  error = refusal(smallExecutable({0, 0, 4, /*kernelInputs=*/2}));
+  EXPECT_NE(error.find("step 0: binds 1 inputs and 1 outputs to kernel 'k0', "
+                       "which takes 2 and 1"),
+            std::string::npos)
+      << error;
+  error = refusal(smallExecutable({0, 0, 4, 1, /*copyTargetShape=*/{2, 2}}));
+  EXPECT_NE(error.find("step 2: a copy between views of different shapes or "
+                       "types"),
+            std::string::npos)
+      << error;
+}
+
+TEST(TcxFile, AnEmptyExecutableIsRefused) {
+  std::vector<uint8_t> nothing;
+  EXPECT_NE(refusal(tcx::wrapPayload(nothing.data(), 0))
+                .find("the executable is empty (a header without contents)"),
+            std::string::npos);
+  std::vector<uint8_t> start = {'T', 'C'};
+  EXPECT_NE(refusal(start).find("truncated: 2 bytes"), std::string::npos);
 }
 
 } // namespace

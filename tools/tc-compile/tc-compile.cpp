@@ -21,6 +21,7 @@
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/transforms/Passes.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 
@@ -40,6 +41,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <unistd.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -102,7 +104,7 @@ static bool lowersToPlan() {
 static bool writeAtomically(const std::string &path,
                             const std::vector<uint8_t> &bytes,
                             std::string &error) {
-  std::string temporary = path + ".tmp";
+  std::string temporary = path + ".tmp." + std::to_string(::getpid());
   {
     std::error_code ec;
     llvm::raw_fd_ostream out(temporary, ec);
@@ -120,6 +122,7 @@ static bool writeAtomically(const std::string &path,
   }
   if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
     error = ec.message();
+    llvm::sys::fs::remove(temporary);
     return false;
   }
   return true;
@@ -271,7 +274,7 @@ int main(int argc, char **argv) {
   if (lowersToPlan() && !stats && !(*module)->hasAttr(tc::plan::kParamBytesAttrName) &&
       llvm::StringRef(inputFile).ends_with(".mlir")) {
     PassManager pm(&context);
-    tc::addPlanPipeline(pm);
+    pm.addPass(tc::createTcLowerToPlan()); // every function of the file
     if (failed(pm.run(*module)))
       return kBadInput;
   }

@@ -1,8 +1,8 @@
 // Round trip of every plan operation and of the #plan.buf attribute: the
 // custom form parses and prints back (1), printing and parsing again is
 // stable (2), and the generic form parses back to the same custom form (3).
-// #plan.buf prints its strides only when the view is not contiguous (strides
-// of extent-1 dimensions do not count), in every buffer space and for every
+// #plan.buf prints its strides only when they are not exactly the row-major
+// ones (so that the printed form parses back), in every buffer space and for every
 // element width; inside plan.gemm, plan.copy, plan.allreduce and
 // plan.constant the attribute prints without its `#plan.buf` prefix. The
 // CHECK lines spell out the printed form, so a change to an assembly format
