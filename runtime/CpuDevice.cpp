@@ -44,6 +44,40 @@ std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
 
 HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
 
+std::string CpuDevice::describe() const {
+  return std::string("cpu (") + std::to_string(omp_get_max_threads()) +
+         " threads, OpenBLAS " + openblas_get_corename() + " kernels)";
+}
+
+void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,
+                      int64_t bytes) {
+  std::memcpy(shared_[int(space)].data() + offset, data, bytes);
+}
+
+void CpuDevice::read(tcx::Space space, int64_t offset, void *data,
+                     int64_t bytes) {
+  std::memcpy(data, shared_[int(space)].data() + offset, bytes);
+}
+
+bool CpuDevice::writeInput(const tcx::Function &function,
+                           const std::string &name, const void *data,
+                           int64_t bytes) {
+  uint8_t *target = binding(function, name, false);
+  if (!target || bindingBytes(function, name, false) != bytes)
+    return false;
+  std::memcpy(target, data, bytes);
+  return true;
+}
+
+bool CpuDevice::readOutput(const tcx::Function &function,
+                           const std::string &name, void *data, int64_t bytes) {
+  uint8_t *source = binding(function, name, true);
+  if (!source || bindingBytes(function, name, true) != bytes)
+    return false;
+  std::memcpy(data, source, bytes);
+  return true;
+}
+
 CpuDevice::FunctionBuffers &CpuDevice::buffersOf(const tcx::Function &function) {
   auto it = functions_.find(&function);
   if (it == functions_.end()) {

@@ -13,6 +13,7 @@
 #ifndef TC_RUNTIME_CPUDEVICE_H
 #define TC_RUNTIME_CPUDEVICE_H
 
+#include "runtime/Device.h"
 #include "runtime/Executable.h"
 #include "runtime/KernelLibrary.h"
 
@@ -37,23 +38,33 @@ private:
   int64_t size_ = 0;
 };
 
-class CpuDevice {
+class CpuDevice : public Device {
 public:
   /// A device for `executable` (which must outlive it), or null with
   /// `error` saying why (no host code, a kernel missing).
   static std::unique_ptr<CpuDevice> create(const Executable &executable,
                                            std::string &error);
 
+  std::string describe() const override;
+  void write(tcx::Space space, int64_t offset, const void *data,
+             int64_t bytes) override;
+  void read(tcx::Space space, int64_t offset, void *data,
+            int64_t bytes) override;
+  bool writeInput(const tcx::Function &function, const std::string &name,
+                  const void *data, int64_t bytes) override;
+  bool readOutput(const tcx::Function &function, const std::string &name,
+                  void *data, int64_t bytes) override;
+  void run(const tcx::Function &function) override;
+
   /// The whole buffer of a space shared by all functions (Params, Grads,
-  /// AdamM, AdamV, Constants, Arena).
+  /// AdamM, AdamV, Constants, Arena), in host memory.
   HostBuffer &space(tcx::Space space);
+
+private:
   /// The bytes of input or output `name` of `function`, or null.
   uint8_t *binding(const tcx::Function &function, const std::string &name,
                    bool output);
-  /// Runs every step of `function`.
-  void run(const tcx::Function &function);
 
-private:
   struct FunctionBuffers {
     HostBuffer inputs, outputs;
   };

@@ -8,7 +8,7 @@
 namespace tc::rt {
 
 std::optional<std::vector<std::vector<int32_t>>>
-greedyDecode(const Executable &executable, CpuDevice &device,
+greedyDecode(const Executable &executable, Device &device,
              const BucketShape &bucket,
              const std::vector<std::vector<int32_t>> &sources,
              std::string &error) {
@@ -25,20 +25,15 @@ greedyDecode(const Executable &executable, CpuDevice &device,
   for (size_t r = 0; r < sources.size() && int64_t(r) < B; ++r)
     std::copy_n(sources[r].begin(), std::min<int64_t>(sources[r].size(), S),
                 source.begin() + r * S);
-  std::memcpy(device.binding(*encode, "source_ids", false), source.data(),
-              source.size() * 4);
+  device.writeInput(*encode, "source_ids", source.data(), source.size() * 4);
   device.run(*encode);
-  const tcx::Binding *memory = nullptr;
-  for (const tcx::Binding *b : *encode->outputs())
-    if (b->name()->str() == "memory")
-      memory = b;
-  int64_t memoryBytes = 4;
-  for (int64_t extent : *memory->buffer()->shape())
-    memoryBytes *= extent;
-  std::memcpy(device.binding(*decode, "memory", false),
-              device.binding(*encode, "memory", true), memoryBytes);
-  std::memcpy(device.binding(*decode, "source_ids", false), source.data(),
-              source.size() * 4);
+  std::vector<uint8_t> memory(bindingBytes(*encode, "memory", true));
+  device.readOutput(*encode, "memory", memory.data(), memory.size());
+  if (!device.writeInput(*decode, "memory", memory.data(), memory.size())) {
+    error = bucket.encoder() + "'s memory does not fit " + bucket.decoder();
+    return std::nullopt;
+  }
+  device.writeInput(*decode, "source_ids", source.data(), source.size() * 4);
 
   std::vector<int32_t> prefix(B * T, vocab.pad);
   for (int64_t r = 0; r < B; ++r)
@@ -46,17 +41,16 @@ greedyDecode(const Executable &executable, CpuDevice &device,
   std::vector<std::vector<int32_t>> decoded(sources.size());
   std::vector<bool> finished(sources.size(), false);
   int64_t V = vocab.size;
+  std::vector<float> logits(B * T * V);
   for (int64_t t = 0; t < T; ++t) {
-    std::memcpy(device.binding(*decode, "target_prefix", false), prefix.data(),
-                prefix.size() * 4);
+    device.writeInput(*decode, "target_prefix", prefix.data(), prefix.size() * 4);
     device.run(*decode);
-    const float *logits =
-        reinterpret_cast<const float *>(device.binding(*decode, "logits", true));
+    device.readOutput(*decode, "logits", logits.data(), logits.size() * 4);
     bool all = true;
     for (size_t r = 0; r < sources.size(); ++r) {
       if (finished[r])
         continue;
-      const float *row = logits + (r * T + t) * V;
+      const float *row = logits.data() + (r * T + t) * V;
       int32_t token = int32_t(std::max_element(row, row + V) - row);
       if (token == vocab.eos)
         finished[r] = true;

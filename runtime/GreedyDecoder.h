@@ -11,7 +11,7 @@
 #define TC_RUNTIME_GREEDYDECODER_H
 
 #include "runtime/Buckets.h"
-#include "runtime/CpuDevice.h"
+#include "runtime/Device.h"
 
 namespace tc::rt {
 
@@ -19,7 +19,7 @@ namespace tc::rt {
 /// at most the bucket's batch of them; none with `error` when the executable
 /// lacks the bucket's encoder or decoder.
 std::optional<std::vector<std::vector<int32_t>>>
-greedyDecode(const Executable &executable, CpuDevice &device,
+greedyDecode(const Executable &executable, Device &device,
              const BucketShape &bucket,
              const std::vector<std::vector<int32_t>> &sources,
              std::string &error);

@@ -38,42 +38,37 @@ private:
   void (*previousTerm)(int);
 };
 
-void bindBatch(CpuDevice &device, const tcx::Function &function,
+void bindBatch(Device &device, const tcx::Function &function,
                const Batch &batch, uint64_t seed, int64_t step) {
   auto copy = [&](const char *name, const std::vector<int32_t> &ids) {
-    std::memcpy(device.binding(function, name, false), ids.data(),
-                ids.size() * sizeof(int32_t));
+    device.writeInput(function, name, ids.data(), ids.size() * sizeof(int32_t));
   };
   copy("source_ids", batch.source);
   copy("target_in", batch.targetIn);
   copy("target_out", batch.targetOut);
-  auto *rng = reinterpret_cast<int64_t *>(device.binding(function, "rng", false));
-  rng[0] = int64_t(seed);
-  rng[1] = step;
+  int64_t rng[2] = {int64_t(seed), step};
+  device.writeInput(function, "rng", rng, sizeof rng);
 }
 
 } // namespace
 
-void loadState(CpuDevice &device, const TrainingState &state) {
-  std::memcpy(device.space(tcx::Space::Params).data(), state.params.data(),
-              state.params.size());
-  std::memcpy(device.space(tcx::Space::AdamM).data(), state.firstMoments.data(),
-              state.firstMoments.size());
-  std::memcpy(device.space(tcx::Space::AdamV).data(),
-              state.secondMoments.data(), state.secondMoments.size());
+void loadState(Device &device, const TrainingState &state) {
+  device.write(tcx::Space::Params, 0, state.params.data(), state.params.size());
+  device.write(tcx::Space::AdamM, 0, state.firstMoments.data(),
+               state.firstMoments.size());
+  device.write(tcx::Space::AdamV, 0, state.secondMoments.data(),
+               state.secondMoments.size());
 }
 
-void saveState(CpuDevice &device, TrainingState &state) {
-  auto bytes = [&](tcx::Space space) {
-    HostBuffer &buffer = device.space(space);
-    return std::vector<uint8_t>(buffer.data(), buffer.data() + buffer.size());
-  };
-  state.params = bytes(tcx::Space::Params);
-  state.firstMoments = bytes(tcx::Space::AdamM);
-  state.secondMoments = bytes(tcx::Space::AdamV);
+void saveState(Device &device, TrainingState &state) {
+  for (auto [space, bytes] :
+       {std::pair(tcx::Space::Params, &state.params),
+        std::pair(tcx::Space::AdamM, &state.firstMoments),
+        std::pair(tcx::Space::AdamV, &state.secondMoments)})
+    device.read(space, 0, bytes->data(), bytes->size());
 }
 
-TrainResult train(const Executable &executable, CpuDevice &device,
+TrainResult train(const Executable &executable, Device &device,
                   DataSource &data, const TrainOptions &options,
                   std::string &error) {
   const tcx::Executable &x = executable.root();
@@ -112,9 +107,11 @@ TrainResult train(const Executable &executable, CpuDevice &device,
       return TrainResult::Failed;
     }
     state.seed = options.seed;
-    initializeParameters(x, device.space(tcx::Space::Params).data(), state.seed);
-    std::memset(device.space(tcx::Space::AdamM).data(), 0, x.param_bytes());
-    std::memset(device.space(tcx::Space::AdamV).data(), 0, x.param_bytes());
+    state.params.assign(x.param_bytes(), 0);
+    state.firstMoments.assign(x.param_bytes(), 0);
+    state.secondMoments.assign(x.param_bytes(), 0);
+    initializeParameters(x, state.params.data(), state.seed);
+    loadState(device, state);
   }
 
   auto save = [&]() {
@@ -155,11 +152,11 @@ TrainResult train(const Executable &executable, CpuDevice &device,
     const tcx::Function *function = executable.function(bucket->trainStep());
     bindBatch(device, *function, batch, state.seed, step);
     device.run(*function);
-    float loss = *reinterpret_cast<float *>(device.binding(*function, "loss", true));
-    int32_t count =
-        *reinterpret_cast<int32_t *>(device.binding(*function, "tokens", true));
-    float rate = *reinterpret_cast<float *>(
-        device.binding(*function, "learning_rate", true));
+    float loss = 0, rate = 0;
+    int32_t count = 0;
+    device.readOutput(*function, "loss", &loss, sizeof loss);
+    device.readOutput(*function, "tokens", &count, sizeof count);
+    device.readOutput(*function, "learning_rate", &rate, sizeof rate);
     double perToken = count > 0 ? loss / count : 0.0;
     if (!std::isfinite(perToken)) {
       error = "the loss is not finite at step " + std::to_string(step) +

@@ -11,7 +11,7 @@
 #ifndef TC_RUNTIME_TRAINER_H
 #define TC_RUNTIME_TRAINER_H
 
-#include "runtime/CpuDevice.h"
+#include "runtime/Device.h"
 #include "runtime/data/DataSource.h"
 
 #include <string>
@@ -30,15 +30,15 @@ struct TrainOptions {
 
 enum class TrainResult { Finished, Stopped, Failed };
 
-TrainResult train(const Executable &executable, CpuDevice &device,
+TrainResult train(const Executable &executable, Device &device,
                   DataSource &data, const TrainOptions &options,
                   std::string &error);
 
 /// Copies a state's parameters and moments into the device, or the
 /// device's into a state.
 struct TrainingState;
-void loadState(CpuDevice &device, const TrainingState &state);
-void saveState(CpuDevice &device, TrainingState &state);
+void loadState(Device &device, const TrainingState &state);
+void saveState(Device &device, TrainingState &state);
 
 } // namespace tc::rt
 

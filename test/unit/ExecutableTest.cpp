@@ -147,13 +147,16 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
                         ? 0 // padding at the end
                         : int64_t(1 + rng() % 23));
       }
-      uint8_t *bytes = device->binding(*function, name, /*output=*/false);
-      ASSERT_TRUE(bytes) << name;
-      for (int64_t i = 0; i < t.size(); ++i) {
-        if (t.dtype == tc::DType::I64)
-          reinterpret_cast<int64_t *>(bytes)[i] = t.ints[i];
-        else
-          reinterpret_cast<int32_t *>(bytes)[i] = int32_t(t.ints[i]);
+      if (t.dtype == tc::DType::I64) {
+        std::vector<int64_t> values(t.ints.begin(), t.ints.end());
+        ASSERT_TRUE(device->writeInput(*function, name, values.data(),
+                                       values.size() * 8))
+            << name;
+      } else {
+        std::vector<int32_t> values(t.ints.begin(), t.ints.end());
+        ASSERT_TRUE(device->writeInput(*function, name, values.data(),
+                                       values.size() * 4))
+            << name;
       }
       args.push_back(t);
     }
@@ -164,14 +167,13 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
     // Results: parameters', moments', then loss, tokens, learning rate.
     size_t n = state.size();
     double loss = (*want)[n].floats[0];
-    float gotLoss =
-        *reinterpret_cast<float *>(device->binding(*function, "loss", true));
+    float gotLoss = 0, gotRate = 0;
+    int32_t gotTokens = 0;
+    ASSERT_TRUE(device->readOutput(*function, "loss", &gotLoss, 4));
+    ASSERT_TRUE(device->readOutput(*function, "tokens", &gotTokens, 4));
+    ASSERT_TRUE(device->readOutput(*function, "learning_rate", &gotRate, 4));
     EXPECT_NEAR(gotLoss, loss, 1e-5 * std::abs(loss)) << "step " << s;
-    int32_t gotTokens =
-        *reinterpret_cast<int32_t *>(device->binding(*function, "tokens", true));
     EXPECT_EQ(gotTokens, (*want)[n + 1].ints[0]) << "step " << s;
-    float gotRate = *reinterpret_cast<float *>(
-        device->binding(*function, "learning_rate", true));
     EXPECT_NEAR(gotRate, (*want)[n + 2].floats[0], 1e-7) << "step " << s;
     learningRates += (*want)[n + 2].floats[0];
     std::copy(want->begin(), want->begin() + n, state.begin());
@@ -192,6 +194,98 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
     ++compared;
   }
   EXPECT_EQ(compared, 3 * 85);
+}
+
+} // namespace
+
+namespace {
+
+/// The interpreter's tensor of `type` from raw host values.
+template <typename T>
+tc::Tensor tensorOf(RankedTensorType type, const T *values) {
+  bool floats = isa<FloatType>(type.getElementType());
+  tc::Tensor t(floats ? tc::DType::F32 : tc::DType::I32,
+               tc::Shape(type.getShape().begin(), type.getShape().end()));
+  for (int64_t i = 0; i < t.size(); ++i) {
+    if (floats)
+      t.set(i, double(values[i]));
+    else
+      t.setInt(i, int64_t(values[i]));
+  }
+  return t;
+}
+
+// The inference functions tc-run eval decodes with: @encode and @decode of
+// the tiny model on the CPU device equal the interpreter (memory and logits
+// within 1e-5 relative + 1e-5 absolute: f32 kernels and OpenBLAS against
+// per-op rounding of double results).
+TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
+  std::unique_ptr<Compiled> compiled = compileTiny();
+  ASSERT_TRUE(compiled);
+  std::string error;
+  std::unique_ptr<tc::rt::CpuDevice> device =
+      tc::rt::CpuDevice::create(*compiled->executable, error);
+  ASSERT_TRUE(device) << error;
+  const tc::tcx::Executable &x = compiled->executable->root();
+  std::mt19937_64 rng(3);
+  std::vector<float> params(x.param_bytes() / 4);
+  for (float &p : params)
+    p = std::uniform_real_distribution<float>(-0.3f, 0.3f)(rng);
+  device->write(tc::tcx::Space::Params, 0, params.data(), x.param_bytes());
+
+  for (const char *name : {"encode_2x6", "decode_2x6x5"}) {
+    func::FuncOp function;
+    for (func::FuncOp f : compiled->graph->getOps<func::FuncOp>())
+      if (f.getSymName() == name)
+        function = f;
+    ASSERT_TRUE(function) << name;
+    const tc::tcx::Function *compiledFunction = compiled->executable->function(name);
+    ASSERT_TRUE(compiledFunction) << name;
+    std::vector<tc::Tensor> args;
+    for (BlockArgument arg : function.getArguments()) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      if (auto param = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                            "tc.param")) {
+        int64_t offset = 0;
+        for (const auto *p : *x.parameters())
+          if (p->name()->str() == param.str())
+            offset = p->buffer()->offset() / 4;
+        args.push_back(tensorOf(type, params.data() + offset));
+        continue;
+      }
+      std::string input =
+          function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.input").str();
+      if (isa<FloatType>(type.getElementType())) { // the encoder's memory
+        std::vector<float> values(type.getNumElements());
+        for (float &v : values)
+          v = std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
+        ASSERT_TRUE(device->writeInput(*compiledFunction, input, values.data(),
+                                       values.size() * 4));
+        args.push_back(tensorOf(type, values.data()));
+      } else { // token ids, some padding
+        std::vector<int32_t> ids(type.getNumElements());
+        for (size_t i = 0; i < ids.size(); ++i)
+          ids[i] = i % type.getShape().back() == 4 ? 0 : int32_t(1 + rng() % 23);
+        ASSERT_TRUE(device->writeInput(*compiledFunction, input, ids.data(),
+                                       ids.size() * 4));
+        args.push_back(tensorOf(type, ids.data()));
+      }
+    }
+    FailureOr<std::vector<tc::Tensor>> want = tc::interpret(function, args);
+    ASSERT_TRUE(succeeded(want)) << name;
+    device->run(*compiledFunction);
+    std::string output = std::string(name).starts_with("encode") ? "memory" : "logits";
+    std::vector<float> got((*want)[0].size());
+    ASSERT_TRUE(device->readOutput(*compiledFunction, output, got.data(),
+                                   got.size() * 4));
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      double expected = (*want)[0].floats[i];
+      worst = std::max(worst, std::abs(got[i] - expected) /
+                                  (1e-5 + 1e-5 * std::abs(expected)));
+    }
+    EXPECT_LE(worst, 1.0) << name << ": worst error in units of the tolerance";
+  }
 }
 
 } // namespace

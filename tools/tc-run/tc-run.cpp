@@ -14,7 +14,7 @@
 #include "runtime/BlasKernels.h"
 #include "runtime/Buckets.h"
 #include "runtime/Checkpoint.h"
-#include "runtime/CpuDevice.h"
+#include "runtime/Device.h"
 #include "runtime/GreedyDecoder.h"
 #include "runtime/Trainer.h"
 #include "runtime/data/TokenFile.h"
@@ -42,7 +42,7 @@ struct Common {
 /// The executable and a device for it, or an exit code.
 struct Loaded {
   std::unique_ptr<rt::Executable> executable;
-  std::unique_ptr<rt::CpuDevice> device;
+  std::unique_ptr<rt::Device> device;
 };
 
 int load(const Common &common, Loaded &loaded) {
@@ -50,8 +50,7 @@ int load(const Common &common, Loaded &loaded) {
   loaded.executable = rt::Executable::load(common.model, error);
   if (!loaded.executable)
     return fail(error);
-  // Only the CPU device exists so far: auto picks it.
-  loaded.device = rt::CpuDevice::create(*loaded.executable, error);
+  loaded.device = rt::createDevice(common.device, *loaded.executable, error);
   if (!loaded.device)
     return fail(common.model + ": " + error);
   return kSuccess;
@@ -223,9 +222,9 @@ int main(int argc, char **argv) {
     if (!data)
       return fail(error);
     if (!train.quiet)
-      std::fprintf(stderr, "tc-run: training %s on %s, %lld steps, device cpu\n",
+      std::fprintf(stderr, "tc-run: training %s on %s, %lld steps, device %s\n",
                    common.model.c_str(), data->describe().c_str(),
-                   (long long)train.steps);
+                   (long long)train.steps, loaded.device->describe().c_str());
     rt::TrainResult result =
         rt::train(*loaded.executable, *loaded.device, *data, train, error);
     if (result == rt::TrainResult::Failed)

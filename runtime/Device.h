@@ -1,0 +1,55 @@
+//===- Device.h - what runs an executable: the CPU now, CUDA next ----------===//
+//
+// A device holds an executable's flat buffers in its own memory and runs its
+// functions. Everything else in the runtime (training, decoding,
+// checkpoints) talks to this interface and moves bytes in and out with
+// copies, so a GPU device (whose memory the host cannot touch) fits the
+// same loop. The CPU device is runtime/CpuDevice.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_DEVICE_H
+#define TC_RUNTIME_DEVICE_H
+
+#include "runtime/Executable.h"
+
+#include <memory>
+#include <string>
+
+namespace tc::rt {
+
+class Device {
+public:
+  virtual ~Device() = default;
+  /// "cpu (OpenBLAS SkylakeX kernels, 2 threads)", for messages.
+  virtual std::string describe() const = 0;
+
+  /// Copies bytes into / out of a space shared by all functions (Params,
+  /// Grads, AdamM, AdamV) at a byte offset.
+  virtual void write(tcx::Space space, int64_t offset, const void *data,
+                     int64_t bytes) = 0;
+  virtual void read(tcx::Space space, int64_t offset, void *data,
+                    int64_t bytes) = 0;
+  /// Copies the bytes of input `name` of `function` in, or of output `name`
+  /// out; false when the function has no such binding or its size differs.
+  virtual bool writeInput(const tcx::Function &function, const std::string &name,
+                          const void *data, int64_t bytes) = 0;
+  virtual bool readOutput(const tcx::Function &function, const std::string &name,
+                          void *data, int64_t bytes) = 0;
+  /// Runs every step of `function`.
+  virtual void run(const tcx::Function &function) = 0;
+};
+
+/// The device `kind` ("auto": a GPU when the runtime has one, else the CPU;
+/// "cpu") for `executable`, or null with `error` saying why.
+std::unique_ptr<Device> createDevice(const std::string &kind,
+                                     const Executable &executable,
+                                     std::string &error);
+
+/// The byte size of binding `name` of `function` (0 when there is none).
+int64_t bindingBytes(const tcx::Function &function, const std::string &name,
+                     bool output);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_DEVICE_H
