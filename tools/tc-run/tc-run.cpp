@@ -136,7 +136,8 @@ int main(int argc, char **argv) {
   trainCommand->add_flag("--resume", train.resume,
                          "continue the run in --checkpoint-dir");
   trainCommand->add_option("--metrics", train.metricsPath,
-                           "append one JSON line per step to FILE: step, "
+                           "write one JSON line per step to FILE (appended "
+                           "when resuming): step, "
                            "loss (per token), learning_rate, tokens, "
                            "tokens_per_second, elapsed_seconds");
   trainCommand->add_option("--seed", seed,
