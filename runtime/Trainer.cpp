@@ -18,7 +18,16 @@ namespace {
 
 std::atomic<int> stopSignal{0};
 
-extern "C" void requestStop(int signal) { stopSignal = signal; }
+/// The first SIGINT or SIGTERM asks the loop to stop after the current
+/// step; a second one, while that step is still running, ends the process
+/// at once (the last checkpoint stays as it was).
+extern "C" void requestStop(int signal) {
+  if (stopSignal != 0) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
+  stopSignal = signal;
+}
 
 /// SIGINT and SIGTERM ask the loop to stop after the current step.
 class StopOnSignals {

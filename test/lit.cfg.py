@@ -16,3 +16,10 @@ config.environment["PATH"] = os.pathsep.join(
 # Numeric references use Debian's Python, which has python3-torch and numpy.
 config.substitutions.append(("%python", config.python_reference))
 config.substitutions.append(("%tc_src", config.tc_source_dir))
+# ctest runs tests in parallel, one per core: each test's kernels and GEMMs
+# run on one OpenMP thread, so that threads of different tests do not
+# spin-wait against each other for the cores (which made a one-minute test
+# take ten). The GoogleTest suites keep the default thread count.
+config.environment["OMP_NUM_THREADS"] = os.environ.get("TC_TEST_THREADS", "1")
+# Compiled kernels are cached per test tree, not in the user's home.
+config.environment["TC_CACHE_DIR"] = os.path.join(config.tc_binary_dir, "test", "kernel-cache")

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/BlasKernels.h"
+#include "runtime/ProcessEnvironment.h"
 #include "runtime/Buckets.h"
 #include "runtime/Checkpoint.h"
 #include "runtime/Device.h"
@@ -101,7 +101,7 @@ std::unique_ptr<rt::DataSource> dataSource(const tcx::Executable &x,
 } // namespace
 
 int main(int argc, char **argv) {
-  rt::useVectorBlasKernels(argv);
+  rt::configureProcessEnvironment(argv);
   CLI::App app{"tc-run: train, evaluate and feed tc executables (.tcx)"};
   app.require_subcommand(1);
   Common common;
