@@ -7,17 +7,31 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace tc::rt {
 
 HostBuffer::HostBuffer(int64_t bytes) : size_(bytes) {
   int64_t rounded = (std::max<int64_t>(bytes, 1) + 63) / 64 * 64;
   data_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, rounded)));
+  if (!data_)
+    throw std::bad_alloc();
   std::memset(data_.get(), 0, rounded);
 }
 
 std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
                                              std::string &error) {
+  try {
+    return allocate(executable, error);
+  } catch (const std::bad_alloc &) {
+    error = "not enough memory for the executable's buffers (parameters, "
+            "moments and the largest arena: see tc-inspect)";
+    return nullptr;
+  }
+}
+
+std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
+                                               std::string &error) {
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
   openblas_set_num_threads(1); // see gemm(): OpenMP threads call it
 
@@ -133,7 +147,7 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   int64_t blocks = count >= threads ? 1 : std::min<int64_t>(threads, (m + 31) / 32);
   int64_t rowsPerBlock = (m + blocks - 1) / blocks;
   bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
-#pragma omp parallel for schedule(static) if (count * blocks > 1)
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t task = 0; task < count * blocks; ++task) {
     int64_t flat = task / blocks, block = task % blocks;
     int64_t oa = 0, ob = 0, oc = 0;
@@ -152,9 +166,11 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
     const float *blockA = a + oa + (ta ? row : row * g.lda());
     float *out = c + oc + row * ldc;
     float beta = g.beta();
-    if (bias) { // the epilogue's bias: C starts as the bias rows
+    if (bias) { // the epilogue's bias: C becomes beta * C + bias first
       for (int64_t r = 0; r < rows; ++r)
-        std::memcpy(out + r * ldc, bias, n * sizeof(float));
+        for (int64_t col = 0; col < n; ++col)
+          out[r * ldc + col] =
+              (beta == 0.0f ? 0.0f : beta * out[r * ldc + col]) + bias[col];
       beta = 1.0f;
     }
     cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,

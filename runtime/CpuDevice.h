@@ -69,6 +69,8 @@ private:
     HostBuffer inputs, outputs;
   };
   CpuDevice(const Executable &executable) : executable_(executable) {}
+  static std::unique_ptr<CpuDevice> allocate(const Executable &executable,
+                                             std::string &error);
   FunctionBuffers &buffersOf(const tcx::Function &function);
   uint8_t *address(const tcx::Function &function, const tcx::Buffer &buffer);
   void gemm(const tcx::Function &function, const tcx::Gemm &gemm);

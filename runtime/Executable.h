@@ -1,10 +1,11 @@
 //===- Executable.h - a loaded and verified .tcx --------------------------===//
 //
 // Reads a .tcx file, checks its header (runtime/format/TcxFile.h), runs the
-// flatbuffer verifier, then checks what the verifier cannot: every buffer
-// of every step lies inside its space, every launch names a kernel, every
-// GEMM's parameters are consistent. A file that passes can be run without
-// further checks. The runtime links no MLIR: this is all it knows of a model.
+// flatbuffer verifier, then what that cannot check (runtime/Verifier.h):
+// buffers inside their spaces, kernels bound to the types they were
+// generated for, consistent GEMMs. A file that passes is safe to run as far
+// as its plan goes; its compiled kernels are trusted. The runtime links no
+// MLIR: this is all it knows of a model.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,10 +47,13 @@ public:
   /// The function named `name`, or null.
   const tcx::Function *function(const std::string &name) const;
   SpaceSizes spaceSizes(const tcx::Function &function) const;
+  /// `sizes` with the Inputs and Outputs spaces of `function`: up to the end
+  /// of its furthest binding.
+  static SpaceSizes bindingSpaceSizes(const tcx::Function &function,
+                                      SpaceSizes sizes);
 
 private:
   Executable() = default;
-  bool verify(const std::string &name, std::string &error) const;
 
   std::vector<uint8_t> bytes_;
   const tcx::Executable *root_ = nullptr;

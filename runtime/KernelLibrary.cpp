@@ -8,12 +8,28 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
+#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <vector>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
 
 namespace tc::rt {
+namespace {
+
+/// Whether the file at `path` holds exactly `size` bytes equal to `data`.
+bool sameBytes(const fs::path &path, const uint8_t *data, size_t size) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
+  return bytes.size() == size && std::memcmp(bytes.data(), data, size) == 0;
+}
+
+} // namespace
 
 std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
                                                    std::string &error) {
@@ -28,21 +44,31 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
     return nullptr;
   }
   const auto *binary = host->binary();
+  uint64_t sum = tcx::checksum(binary->data(), binary->size());
   char name[32];
-  std::snprintf(name, sizeof name, "%016llx.so",
-                (unsigned long long)tcx::checksum(binary->data(), binary->size()));
-  fs::path dir = tcx::cacheDirectory("loaded");
-  std::error_code ec;
-  fs::path object = dir / name;
-  if (!fs::exists(object)) { // write once, atomically
-    fs::path temporary = dir / (std::string(name) + "." +
-                                std::to_string(getpid()) + ".tmp");
-    std::ofstream(temporary, std::ios::binary)
-        .write(reinterpret_cast<const char *>(binary->data()), binary->size());
-    fs::rename(temporary, object, ec);
+  std::snprintf(name, sizeof name, "%016llx.so", (unsigned long long)sum);
+  std::string directory;
+  if (!tcx::cacheDirectory("loaded", directory, error))
+    return nullptr;
+  fs::path object = fs::path(directory) / name;
+  // An entry is used only if its bytes are the module's (a full disk or a
+  // crash may have left a bad one); otherwise it is written again.
+  if (!sameBytes(object, binary->data(), binary->size())) {
+    fs::path temporary = fs::path(directory) / (std::string(name) + "." +
+                                                std::to_string(getpid()) + ".tmp");
+    std::ofstream out(temporary, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(binary->data()), binary->size());
+    out.close();
+    std::error_code ec;
+    if (!out)
+      ec = std::make_error_code(std::errc::io_error);
+    else
+      fs::rename(temporary, object, ec);
     if (ec) {
-      error = "cannot write the kernels to " + object.string() + ": " +
-              ec.message() + " (set TC_CACHE_DIR to a writable directory)";
+      fs::remove(temporary, ec);
+      error = "cannot write the kernels to " + object.string() +
+              " (is the disk full?); set TC_CACHE_DIR to a writable directory "
+              "with space";
       return nullptr;
     }
   }
@@ -52,7 +78,8 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
     return nullptr;
   }
   std::unique_ptr<KernelLibrary> library(new KernelLibrary);
-  for (const tcx::Kernel *kernel : *executable.root().kernels()) {
+  if (executable.root().kernels())
+    for (const tcx::Kernel *kernel : *executable.root().kernels()) {
     void *symbol = dlsym(handle, kernel->name()->c_str());
     if (!symbol) {
       error = "the host code has no kernel '" + kernel->name()->str() +

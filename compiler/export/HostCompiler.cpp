@@ -38,9 +38,17 @@ std::string hex(uint64_t value) {
   return text;
 }
 
+/// `path` quoted for the shell.
+std::string quoted(const fs::path &path) {
+  std::string text = "'";
+  for (char c : path.string())
+    text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return text + "'";
+}
+
 /// Runs `command`, its output going to `log`; the output when it fails.
 std::optional<std::string> run(const std::string &command, const fs::path &log) {
-  int status = std::system((command + " > '" + log.string() + "' 2>&1").c_str());
+  int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
   std::string messages = readFile(log);
   std::error_code ignored;
   fs::remove(log, ignored);
@@ -63,13 +71,23 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
     keyText += "\n" + kernel;
   std::string key = hex(tcx::checksum(
       reinterpret_cast<const uint8_t *>(keyText.data()), keyText.size()));
-  fs::path dir = tcx::cacheDirectory("kernels");
-  fs::path object = dir / (key + ".so");
-  if (fs::exists(object)) {
+  std::string directory;
+  if (!tcx::cacheDirectory("kernels", directory, error))
+    return std::nullopt;
+  fs::path dir = directory;
+  fs::path object = dir / (key + ".so"), sum = dir / (key + ".sum");
+  // A cache entry counts only with its checksum beside it (written last):
+  // a build cut short or a damaged file is rebuilt.
+  {
     std::string bytes = readFile(object);
-    build.sharedObject.assign(bytes.begin(), bytes.end());
-    build.cached = true;
-    return build;
+    if (!bytes.empty() &&
+        readFile(sum) == hex(tcx::checksum(
+                             reinterpret_cast<const uint8_t *>(bytes.data()),
+                             bytes.size()))) {
+      build.sharedObject.assign(bytes.begin(), bytes.end());
+      build.cached = true;
+      return build;
+    }
   }
   // One translation unit per core, compiled in parallel, then linked;
   // everything is built beside the cache entry under a unique name and
@@ -89,8 +107,8 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
   std::vector<std::future<std::optional<std::string>>> compiles;
   for (unsigned j = 0; j < jobs; ++j)
     compiles.push_back(std::async(std::launch::async, [&, j] {
-      return run(compiler + " " + kCompileFlags + " -c -o '" +
-                     objects[j].string() + "' '" + sources[j].string() + "'",
+      return run(compiler + " " + kCompileFlags + " -c -o " +
+                     quoted(objects[j]) + " " + quoted(sources[j]),
                  objects[j].string() + ".log");
     }));
   std::optional<std::string> failure;
@@ -101,9 +119,9 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
                 kCompileFlags + "\n" + *messages;
   fs::path temporary = dir / (unique + ".so.tmp");
   if (!failure) {
-    std::string link = compiler + " " + kLinkFlags + " -o '" + temporary.string() + "'";
+    std::string link = compiler + " " + kLinkFlags + " -o " + quoted(temporary);
     for (const fs::path &o : objects)
-      link += " '" + o.string() + "'";
+      link += " " + quoted(o);
     if (std::optional<std::string> messages = run(link, dir / (unique + ".log")))
       failure = "linking the generated kernels failed: " + link + "\n" + *messages;
   }
@@ -118,8 +136,16 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
     error = *failure;
     return std::nullopt;
   }
-  fs::rename(temporary, object);
-  std::string bytes = readFile(object);
+  std::string bytes = readFile(temporary);
+  std::error_code ec;
+  fs::rename(temporary, object, ec);
+  std::ofstream(sum) << hex(tcx::checksum(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  if (ec || bytes.empty()) {
+    error = "cannot store the compiled kernels in " + object.string() +
+            (ec ? ": " + ec.message() : std::string(": empty output"));
+    return std::nullopt;
+  }
   build.sharedObject.assign(bytes.begin(), bytes.end());
   return build;
 }

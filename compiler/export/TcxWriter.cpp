@@ -212,9 +212,18 @@ Writer::write(const ExportOptions &options, std::string &error) {
     kernelIndex[kernel.name] = kernelTable.size();
     sources.push_back(kernel.source);
     auto function = module.lookupSymbol<func::FuncOp>(kernel.name);
+    std::vector<fb::Offset<tcx::TensorType>> signature;
+    for (Type type : llvm::concat<const Type>(function.getArgumentTypes(),
+                                              function.getResultTypes())) {
+      auto tensor = cast<RankedTensorType>(type);
+      std::vector<int64_t> shape(tensor.getShape().begin(),
+                                 tensor.getShape().end());
+      signature.push_back(tcx::CreateTensorTypeDirect(
+          fbb, dtypeOf(tensor.getElementType()), &shape));
+    }
     kernelTable.push_back(tcx::CreateKernelDirect(
         fbb, kernel.name.c_str(), kernel.source.c_str(),
-        function.getNumArguments(), function.getNumResults()));
+        function.getNumArguments(), function.getNumResults(), &signature));
   }
   std::optional<HostBuild> build = compileHostSource(prelude, sources, error);
   if (!build)

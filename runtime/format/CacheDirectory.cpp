@@ -4,12 +4,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
 namespace tc::tcx {
 
-std::string cacheDirectory(const std::string &name) {
+bool cacheDirectory(const std::string &name, std::string &directory,
+                    std::string &error) {
   fs::path dir;
   if (const char *env = std::getenv("TC_CACHE_DIR"); env && *env)
     dir = env;
@@ -17,11 +19,19 @@ std::string cacheDirectory(const std::string &name) {
     dir = fs::path(xdg) / "tc";
   else if (const char *home = std::getenv("HOME"); home && *home)
     dir = fs::path(home) / ".cache" / "tc";
-  else
-    dir = fs::temp_directory_path() / "tc-cache";
-  std::error_code ignored;
-  fs::create_directories(dir / name, ignored);
-  return (dir / name).string();
+  else // per user: another user cannot plant code in it
+    dir = fs::temp_directory_path() / ("tc-cache-" + std::to_string(getuid()));
+  std::error_code ec;
+  fs::create_directories(dir / name, ec);
+  if (ec || !fs::is_directory(dir / name)) {
+    error = "cannot create the kernel cache directory " +
+            (dir / name).string() + ": " +
+            (ec ? ec.message() : std::string("not a directory")) +
+            "; set TC_CACHE_DIR to a writable directory";
+    return false;
+  }
+  directory = (dir / name).string();
+  return true;
 }
 
 } // namespace tc::tcx

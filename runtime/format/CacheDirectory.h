@@ -1,7 +1,7 @@
 //===- CacheDirectory.h - where compiled kernels are kept -----------------===//
 //
 // $TC_CACHE_DIR, else $XDG_CACHE_HOME/tc, else ~/.cache/tc (a temporary
-// directory when there is no home): tc-compile caches kernel builds there
+// directory of the user's own when there is no home): tc-compile caches kernel builds there
 // and the runtime writes the shared objects it loads there.
 //
 //===----------------------------------------------------------------------===//
@@ -13,8 +13,10 @@
 
 namespace tc::tcx {
 
-/// The subdirectory `name` of the cache, created if missing.
-std::string cacheDirectory(const std::string &name);
+/// The subdirectory `name` of the cache, created if missing; false with
+/// `error` saying which directory could not be created.
+bool cacheDirectory(const std::string &name, std::string &directory,
+                    std::string &error);
 
 } // namespace tc::tcx
 

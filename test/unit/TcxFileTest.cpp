@@ -24,6 +24,11 @@ struct Options {
   int64_t lda = 4;
   uint32_t kernelInputs = 1;
   std::vector<int64_t> copyTargetShape = {4};
+  std::vector<int64_t> launchOutputShape = {4, 4};
+  bool gemmBatchVectors = true;
+  int64_t gemmOutBatchStride = 16; ///< with a batch of 1, or 0 with 2
+  bool emptyStep = false;
+  int64_t bucketBatch = 0;         ///< a run config bucket (none when 0)
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -43,19 +48,25 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
     std::vector<flatbuffers::Offset<tcx::Buffer>> in{
         buffer(tcx::Space::Params, 0, {4, 4})};
     std::vector<flatbuffers::Offset<tcx::Buffer>> out{
-        buffer(tcx::Space::Arena, 0, {4, 4})};
+        buffer(tcx::Space::Arena, 0, options.launchOutputShape)};
     std::vector<int64_t> geometry{1, 1, 1};
     auto launch = tcx::CreateLaunchDirect(fbb, options.kernel, &in, &out,
                                           &geometry, &geometry);
     steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union()));
   }
   {
-    std::vector<int64_t> none;
+    bool two = options.gemmOutBatchStride == 0;
+    std::vector<int64_t> batch{two ? 2 : 1}, strides{0},
+        outStrides{options.gemmOutBatchStride};
+    auto *b = options.gemmBatchVectors ? &batch : nullptr;
     auto gemm = tcx::CreateGemmDirect(
         fbb, buffer(tcx::Space::Params, 0, {4, 4}),
         buffer(tcx::Space::Params, 0, {4, 4}), buffer(tcx::Space::Arena, 0, {4, 4}),
-        0, 4, 4, 4, false, false, options.lda, 4, 4, &none, &none, &none, &none);
-    steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Gemm, gemm.Union()));
+        0, 4, 4, 4, false, false, options.lda, 4, 4, b, &strides, &strides,
+        &outStrides);
+    steps.push_back(options.emptyStep
+                        ? tcx::CreateStepEntry(fbb, tcx::Step::Gemm, 0)
+                        : tcx::CreateStepEntry(fbb, tcx::Step::Gemm, gemm.Union()));
   }
   {
     auto copy = tcx::CreateCopy(fbb, buffer(tcx::Space::Arena, 0, {4}),
@@ -70,12 +81,24 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
   auto function =
       tcx::CreateFunctionDirect(fbb, "f", 64, &inputs, &outputs, &steps);
   std::vector<flatbuffers::Offset<tcx::Function>> functions{function};
-  std::vector<flatbuffers::Offset<tcx::Kernel>> kernels{
-      tcx::CreateKernelDirect(fbb, "k0", "", options.kernelInputs, 1)};
+  std::vector<flatbuffers::Offset<tcx::TensorType>> signature;
+  std::vector<int64_t> square{4, 4};
+  for (uint32_t i = 0; i < options.kernelInputs + 1; ++i)
+    signature.push_back(tcx::CreateTensorTypeDirect(fbb, tcx::DType::F32, &square));
+  std::vector<flatbuffers::Offset<tcx::Kernel>> kernels{tcx::CreateKernelDirect(
+      fbb, "k0", "", options.kernelInputs, 1, &signature)};
+  std::vector<uint8_t> binary{0};
+  std::vector<flatbuffers::Offset<tcx::CodeModule>> code{
+      tcx::CreateCodeModuleDirect(fbb, "host-x86_64", "", "", &binary)};
+  std::vector<flatbuffers::Offset<tcx::Bucket>> buckets{
+      tcx::CreateBucket(fbb, options.bucketBatch, 6, 5)};
+  auto run = options.bucketBatch
+                 ? tcx::CreateRunConfigDirect(fbb, 1, 1, 1, &buckets)
+                 : flatbuffers::Offset<tcx::RunConfig>();
   std::vector<flatbuffers::Offset<tcx::Parameter>> params{tcx::CreateParameterDirect(
       fbb, "w", buffer(tcx::Space::Params, 0, {4, 4}), tcx::InitKind::Zeros, 0)};
   auto root = tcx::CreateExecutableDirect(fbb, "test", "", &params, 64, nullptr,
-                                          &functions, &kernels, nullptr);
+                                          &functions, &kernels, &code, run);
   tcx::FinishExecutableBuffer(fbb, root);
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }
@@ -141,28 +164,57 @@ TEST(TcxFile, AFlatbufferThatDoesNotVerifyIsRefused) {
             std::string::npos);
 }
 
+/// Expects the loader to refuse `options`'s executable with `message`.
+void expectRefused(const Options &options, const std::string &message) {
+  std::string error = refusal(smallExecutable(options));
+  EXPECT_NE(error.find(message), std::string::npos) << error;
+}
+
 TEST(TcxFile, StepsOutsideTheirBuffersAreRefused) {
-  std::string error = refusal(smallExecutable({/*copyTargetOffset=*/8}));
-  EXPECT_NE(error.find("function 'f', step 2 (copy): a buffer reaches byte 24 "
-                       "of the Outputs space, which has 16"),
-            std::string::npos)
-      << error;
-  error = refusal(smallExecutable({0, /*kernel=*/3}));
-  EXPECT_NE(error.find("step 0: launches kernel 3 of 1"), std::string::npos)
-      << error;
-  error = refusal(smallExecutable({0, 0, /*lda=*/2}));
-  EXPECT_NE(error.find("step 1: inconsistent GEMM parameters"), std::string::npos)
-      << error;
-  error = refusal(smallExecutable({0, 0, 4, /*kernelInputs=*/2}));
-  EXPECT_NE(error.find("step 0: binds 1 inputs and 1 outputs to kernel 'k0', "
-                       "which takes 2 and 1"),
-            std::string::npos)
-      << error;
-  error = refusal(smallExecutable({0, 0, 4, 1, /*copyTargetShape=*/{2, 2}}));
-  EXPECT_NE(error.find("step 2: a copy between views of different shapes or "
-                       "types"),
-            std::string::npos)
-      << error;
+  Options o;
+  o.copyTargetOffset = 8;
+  expectRefused(o, "function 'f', step 2 (copy): a target buffer reaches byte "
+                   "24 of the Outputs space, which has 16");
+  o = {};
+  o.kernel = 3;
+  expectRefused(o, "step 0 (launch): launches kernel 3 of 1");
+  o = {};
+  o.lda = 2;
+  expectRefused(o, "step 1 (gemm): inconsistent GEMM parameters (a leading "
+                   "dimension is shorter than its row)");
+  o = {};
+  o.copyTargetShape = {2, 2};
+  expectRefused(o, "step 2 (copy): a copy between views of different shapes "
+                   "or types");
+}
+
+TEST(TcxFile, KernelsAreBoundToTheTypesTheyWereGeneratedFor) {
+  Options o;
+  o.kernelInputs = 2;
+  expectRefused(o, "step 0 (launch): binds 1 inputs and 1 outputs to kernel "
+                   "'k0', which takes 2 and 1");
+  o = {};
+  o.launchOutputShape = {4, 2};
+  expectRefused(o, "step 0 (launch): output 0 is not the contiguous F32 tensor "
+                   "kernel 'k0' was generated for");
+}
+
+TEST(TcxFile, IncompleteOrRacyStepsAreRefused) {
+  Options o;
+  o.emptyStep = true;
+  expectRefused(o, "step 1 (gemm): an empty step");
+  o = {};
+  o.gemmBatchVectors = false;
+  expectRefused(o, "step 1 (gemm): the GEMM batch has the wrong length");
+  o = {};
+  o.gemmOutBatchStride = 0; // two batch indices writing the same rows
+  expectRefused(o, "step 1 (gemm): the GEMM writes some output elements twice");
+}
+
+TEST(TcxFile, BucketsNeedTheirTrainingStep) {
+  Options o;
+  o.bucketBatch = 2;
+  expectRefused(o, "run config: bucket 2x6x5 has no function train_step_2x6x5");
 }
 
 TEST(TcxFile, AnEmptyExecutableIsRefused) {

@@ -1,0 +1,334 @@
+//===- Verifier.cpp - what the flatbuffer verifier cannot check of a .tcx -===//
+
+#include "runtime/Verifier.h"
+#include "runtime/Executable.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace tc::rt {
+namespace {
+
+using Int = __int128; // sums of products of bounded int64s never overflow
+
+constexpr int64_t kMaxExtent = int64_t(1) << 40; // elements per dimension
+constexpr int64_t kMaxBytes = int64_t(1) << 50;  // offsets and space sizes
+constexpr int64_t kMaxBlas = (int64_t(1) << 31) - 1;
+
+bool isReadOnly(tcx::Space space) {
+  return space == tcx::Space::Inputs || space == tcx::Space::Constants;
+}
+
+class Checker {
+public:
+  Checker(const tcx::Executable &x, std::string &error) : x(x), error(error) {}
+  bool run();
+
+private:
+  bool fail(const std::string &what) {
+    error = where + ": " + what;
+    return false;
+  }
+  /// A well-formed view inside its space of `sizes`.
+  bool buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
+              const std::string &role);
+  bool contiguous(const tcx::Buffer &b) const;
+  bool launch(const tcx::Launch &l, const SpaceSizes &sizes);
+  bool gemm(const tcx::Gemm &g, const SpaceSizes &sizes);
+  bool vector(const flatbuffers::Vector<int64_t> *v, size_t size, int64_t low,
+              int64_t high, const std::string &what);
+
+  const tcx::Executable &x;
+  std::string &error;
+  std::string where;
+};
+
+bool Checker::buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
+                     const std::string &role) {
+  if (!b)
+    return fail(role + " buffer is missing");
+  if (int(b->space()) > int(tcx::Space::MAX) ||
+      int(b->dtype()) > int(tcx::DType::MAX) || !b->shape() || !b->strides() ||
+      b->shape()->size() != b->strides()->size() || b->shape()->size() > 16 ||
+      b->offset() < 0 || b->offset() > kMaxBytes)
+    return fail("a malformed " + role + " buffer view");
+  Int last = 0, elements = 1;
+  for (size_t d = 0; d < b->shape()->size(); ++d) {
+    int64_t extent = b->shape()->Get(d), stride = b->strides()->Get(d);
+    if (extent < 0 || extent > kMaxExtent || stride < 0 || stride > kMaxExtent)
+      return fail("a malformed " + role + " buffer view");
+    elements *= extent;
+    last += Int(extent - 1) * stride;
+  }
+  Int end = elements == 0 ? Int(b->offset())
+                          : b->offset() + (last + 1) * elementBytes(b->dtype());
+  if (end > sizes[b->space()])
+    return fail("a " + role + " buffer reaches byte " +
+                std::to_string(int64_t(std::min<Int>(end, kMaxBytes))) +
+                " of the " + tcx::EnumNameSpace(b->space()) +
+                " space, which has " + std::to_string(sizes[b->space()]));
+  return true;
+}
+
+bool Checker::contiguous(const tcx::Buffer &b) const {
+  int64_t expected = 1;
+  for (size_t d = b.shape()->size(); d-- > 0;) {
+    if (b.shape()->Get(d) != 1 && b.strides()->Get(d) != expected)
+      return false;
+    expected *= b.shape()->Get(d);
+  }
+  return true;
+}
+
+bool Checker::vector(const flatbuffers::Vector<int64_t> *v, size_t size,
+                     int64_t low, int64_t high, const std::string &what) {
+  if (!v || v->size() != size)
+    return fail(what + " has the wrong length");
+  for (int64_t value : *v)
+    if (value < low || value > high)
+      return fail(what + " holds " + std::to_string(value) + ", outside [" +
+                  std::to_string(low) + ", " + std::to_string(high) + "]");
+  return true;
+}
+
+bool Checker::launch(const tcx::Launch &l, const SpaceSizes &sizes) {
+  size_t kernels = x.kernels() ? x.kernels()->size() : 0;
+  if (l.kernel() >= kernels)
+    return fail("launches kernel " + std::to_string(l.kernel()) + " of " +
+                std::to_string(kernels));
+  const tcx::Kernel *kernel = x.kernels()->Get(l.kernel());
+  size_t inputs = l.inputs() ? l.inputs()->size() : 0;
+  size_t outputs = l.outputs() ? l.outputs()->size() : 0;
+  if (inputs != kernel->inputs() || outputs != kernel->outputs())
+    return fail("binds " + std::to_string(inputs) + " inputs and " +
+                std::to_string(outputs) + " outputs to kernel '" +
+                kernel->name()->str() + "', which takes " +
+                std::to_string(kernel->inputs()) + " and " +
+                std::to_string(kernel->outputs()));
+  for (size_t i = 0; i < inputs + outputs; ++i) {
+    bool output = i >= inputs;
+    const tcx::Buffer *b =
+        output ? l.outputs()->Get(i - inputs) : l.inputs()->Get(i);
+    std::string role = (output ? "output " + std::to_string(i - inputs)
+                               : "input " + std::to_string(i));
+    if (!buffer(b, sizes, role))
+      return false;
+    const tcx::TensorType *type = kernel->signature()->Get(i);
+    if (!contiguous(*b) || b->dtype() != type->dtype() ||
+        !std::equal(b->shape()->begin(), b->shape()->end(),
+                    type->shape()->begin(), type->shape()->end()))
+      return fail(role + " is not the contiguous " +
+                  tcx::EnumNameDType(type->dtype()) + " tensor kernel '" +
+                  kernel->name()->str() + "' was generated for");
+    if (output && isReadOnly(b->space()))
+      return fail(role + " writes the read-only " +
+                  std::string(tcx::EnumNameSpace(b->space())) + " space");
+  }
+  return true;
+}
+
+bool Checker::gemm(const tcx::Gemm &g, const SpaceSizes &sizes) {
+  if (!buffer(g.lhs(), sizes, "lhs") || !buffer(g.rhs(), sizes, "rhs") ||
+      !buffer(g.out(), sizes, "out") ||
+      (g.bias() && !buffer(g.bias(), sizes, "bias")))
+    return false;
+  for (const tcx::Buffer *b : {g.lhs(), g.rhs(), g.out(), g.bias()})
+    if (b && b->dtype() != tcx::DType::F32)
+      return fail("a GEMM operand is not F32");
+  if (isReadOnly(g.out()->space()))
+    return fail("the GEMM writes the read-only " +
+                std::string(tcx::EnumNameSpace(g.out()->space())) + " space");
+  int64_t m = g.m(), n = g.n(), k = g.k();
+  bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
+  for (int64_t value : {m, n, k, g.lda(), g.ldb(), g.ldc()})
+    if (value < 1 || value > kMaxBlas)
+      return fail("inconsistent GEMM parameters (m, n, k and the leading "
+                  "dimensions must lie in [1, 2^31))");
+  if (g.lda() < (ta ? m : k) || g.ldb() < (tb ? k : n) || g.ldc() < n)
+    return fail("inconsistent GEMM parameters (a leading dimension is "
+                "shorter than its row)");
+  size_t rank = g.batch() ? g.batch()->size() : 0;
+  if (!vector(g.batch(), rank, 1, kMaxBlas, "the GEMM batch") ||
+      !vector(g.lhs_batch_strides(), rank, 0, kMaxExtent, "lhs_batch_strides") ||
+      !vector(g.rhs_batch_strides(), rank, 0, kMaxExtent, "rhs_batch_strides") ||
+      !vector(g.out_batch_strides(), rank, 0, kMaxExtent, "out_batch_strides"))
+    return false;
+  if (g.bias() && (!contiguous(*g.bias()) || g.bias()->shape()->size() > 1 ||
+                   (g.bias()->shape()->size() == 1 &&
+                    g.bias()->shape()->Get(0) != n)))
+    return fail("the GEMM bias is not " + std::to_string(n) +
+                " contiguous elements");
+  // What the BLAS calls touch lies inside each operand's space.
+  auto reaches = [&](const tcx::Buffer *b,
+                     const flatbuffers::Vector<int64_t> *strides, int64_t rows,
+                     int64_t ld, int64_t columns) {
+    Int last = Int(rows - 1) * ld + columns - 1;
+    for (size_t i = 0; i < rank; ++i)
+      last += Int(g.batch()->Get(i) - 1) * strides->Get(i);
+    return b->offset() + (last + 1) * 4 <= sizes[b->space()];
+  };
+  if (!reaches(g.lhs(), g.lhs_batch_strides(), ta ? k : m, g.lda(), ta ? m : k) ||
+      !reaches(g.rhs(), g.rhs_batch_strides(), tb ? n : k, g.ldb(), tb ? k : n) ||
+      !reaches(g.out(), g.out_batch_strides(), m, g.ldc(), n))
+    return fail("the GEMM reaches past the end of an operand's space");
+  // No element of the output is written twice (batch indices run in
+  // parallel): ordered by stride, each dimension steps over all the inner.
+  std::vector<std::pair<int64_t, int64_t>> dims = {{1, n}, {g.ldc(), m}};
+  for (size_t i = 0; i < rank; ++i)
+    dims.push_back({g.out_batch_strides()->Get(i), g.batch()->Get(i)});
+  std::sort(dims.begin(), dims.end());
+  Int span = 0; // elements covered by the inner dimensions, minus one
+  for (auto [stride, extent] : dims) {
+    if (extent == 1)
+      continue;
+    if (stride <= span)
+      return fail("the GEMM writes some output elements twice");
+    span += Int(extent - 1) * stride;
+  }
+  return true;
+}
+
+bool Checker::run() {
+  where = "executable";
+  if (x.param_bytes() < 0 || x.param_bytes() > kMaxBytes)
+    return fail("a parameter size out of range");
+  size_t kernels = x.kernels() ? x.kernels()->size() : 0;
+  for (size_t i = 0; i < kernels; ++i) {
+    const tcx::Kernel *kernel = x.kernels()->Get(i);
+    where = "kernel " + std::to_string(i);
+    if (!kernel->name() || !kernel->signature() ||
+        kernel->signature()->size() != size_t(kernel->inputs()) + kernel->outputs())
+      return fail("has no name or no signature for its arguments");
+    for (const tcx::TensorType *type : *kernel->signature())
+      if (!type->shape() || int(type->dtype()) > int(tcx::DType::MAX))
+        return fail("a malformed argument type");
+  }
+  bool hostCode = false;
+  if (x.code())
+    for (const tcx::CodeModule *module : *x.code()) {
+      where = "code modules";
+      if (!module->target() || !module->binary())
+        return fail("a code module without a target or a binary");
+      hostCode |= module->target()->str().starts_with("host");
+    }
+  if (kernels > 0 && !hostCode) {
+    where = "code modules";
+    return fail("kernels but no host code module");
+  }
+  if (x.parameters())
+    for (const tcx::Parameter *p : *x.parameters()) {
+      where = "parameter '" + (p->name() ? p->name()->str() : "?") + "'";
+      SpaceSizes sizes;
+      sizes[tcx::Space::Params] = x.param_bytes();
+      if (!p->name() || !buffer(p->buffer(), sizes, "parameter"))
+        return false;
+      if (p->buffer()->space() != tcx::Space::Params ||
+          p->buffer()->dtype() != tcx::DType::F32 || !contiguous(*p->buffer()))
+        return fail("not a contiguous F32 view of the parameter buffer");
+    }
+  where = "functions";
+  if (!x.functions() || x.functions()->size() == 0)
+    return fail("the executable has none");
+  for (const tcx::Function *f : *x.functions()) {
+    where = "function '" + (f->name() ? f->name()->str() : "?") + "'";
+    if (!f->name() || f->arena_bytes() < 0 || f->arena_bytes() > kMaxBytes)
+      return fail("has no name or an arena size out of range");
+    SpaceSizes sizes;
+    sizes[tcx::Space::Arena] = f->arena_bytes();
+    for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
+                             tcx::Space::AdamM, tcx::Space::AdamV})
+      sizes[space] = x.param_bytes();
+    sizes[tcx::Space::Constants] = x.constants() ? x.constants()->size() : 0;
+    // Bindings define the Inputs and Outputs spaces.
+    for (auto [bindings, space] :
+         {std::pair(f->inputs(), tcx::Space::Inputs),
+          std::pair(f->outputs(), tcx::Space::Outputs)}) {
+      if (!bindings)
+        continue;
+      for (const tcx::Binding *b : *bindings) {
+        SpaceSizes open = sizes;
+        open[space] = kMaxBytes;
+        std::string role = "binding";
+        if (!b->name() || !buffer(b->buffer(), open, role))
+          return b->name() ? false : fail("a binding has no name");
+        if (b->buffer()->space() != space || !contiguous(*b->buffer()))
+          return fail("binding '" + b->name()->str() +
+                      "' is not a contiguous view of the " +
+                      tcx::EnumNameSpace(space) + " space");
+      }
+    }
+    SpaceSizes bound = Executable::bindingSpaceSizes(*f, sizes);
+    if (!f->steps())
+      return fail("has no steps");
+    std::string function = where;
+    for (size_t s = 0; s < f->steps()->size(); ++s) {
+      const tcx::StepEntry *entry = f->steps()->Get(s);
+      where = function + ", step " + std::to_string(s);
+      bool ok = true;
+      switch (entry->step_type()) {
+      case tcx::Step::Launch:
+        where += " (launch)";
+        ok = entry->step_as_Launch() ? launch(*entry->step_as_Launch(), bound)
+                                     : fail("an empty step");
+        break;
+      case tcx::Step::Gemm:
+        where += " (gemm)";
+        ok = entry->step_as_Gemm() ? gemm(*entry->step_as_Gemm(), bound)
+                                   : fail("an empty step");
+        break;
+      case tcx::Step::Copy: {
+        where += " (copy)";
+        const tcx::Copy *c = entry->step_as_Copy();
+        if (!c)
+          return fail("an empty step");
+        ok = buffer(c->source(), bound, "source") &&
+             buffer(c->target(), bound, "target");
+        if (ok && (c->source()->dtype() != c->target()->dtype() ||
+                   !std::equal(c->source()->shape()->begin(),
+                               c->source()->shape()->end(),
+                               c->target()->shape()->begin(),
+                               c->target()->shape()->end())))
+          ok = fail("a copy between views of different shapes or types");
+        if (ok && isReadOnly(c->target()->space()))
+          ok = fail("a copy into a read-only space");
+        break;
+      }
+      case tcx::Step::AllReduce: {
+        where += " (allreduce)";
+        const tcx::AllReduce *r = entry->step_as_AllReduce();
+        ok = r ? buffer(r->buffer(), bound, "gradient") : fail("an empty step");
+        if (ok && r->buffer()->space() != tcx::Space::Grads)
+          ok = fail("an allreduce outside the Grads space");
+        break;
+      }
+      default:
+        ok = fail("an unknown kind of step");
+      }
+      if (!ok)
+        return false;
+    }
+  }
+  if (const tcx::RunConfig *run = x.run()) {
+    where = "run config";
+    if (run->buckets())
+      for (const tcx::Bucket *b : *run->buckets()) {
+        std::string name = "train_step_" + std::to_string(b->batch()) + "x" +
+                           std::to_string(b->source_length()) + "x" +
+                           std::to_string(b->target_length());
+        bool found = false;
+        for (const tcx::Function *f : *x.functions())
+          found |= f->name()->str() == name;
+        if (!found)
+          return fail("bucket " + name.substr(11) + " has no function " + name);
+      }
+  }
+  return true;
+}
+
+} // namespace
+
+bool verifyExecutable(const tcx::Executable &executable, std::string &error) {
+  return Checker(executable, error).run();
+}
+
+} // namespace tc::rt
