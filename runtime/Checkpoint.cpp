@@ -5,6 +5,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstddef>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -18,8 +19,8 @@ namespace tc::rt {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'C', 'C', 'K', 'P', 'T', '\0', '\0'};
-constexpr uint32_t kVersion = 1;
-constexpr size_t kHeaderBytes = 64;
+constexpr uint32_t kVersion = 2;
+constexpr size_t kHeaderBytes = 88;
 
 struct Header {
   char magic[8];
@@ -29,10 +30,14 @@ struct Header {
   uint64_t seed;
   uint64_t dataPosition;
   int64_t paramBytes;
-  uint64_t fingerprint;
-  uint64_t checksum; ///< of the body: params, first then second moments
+  uint64_t fingerprint;     ///< of the parameter table
+  uint64_t dataFingerprint; ///< of the data description
+  uint64_t checksum;        ///< of the body: params, first then second moments
+  uint64_t headerChecksum;  ///< of the bytes above
+  uint64_t zero;
 };
 static_assert(sizeof(Header) == kHeaderBytes);
+constexpr size_t kCheckedHeaderBytes = offsetof(Header, headerChecksum);
 
 uint64_t bodyChecksum(const TrainingState &state) {
   // FNV-1a over the three buffers in order, as if concatenated.
@@ -96,9 +101,13 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
   header.dataPosition = state.dataPosition;
   header.paramBytes = int64_t(state.params.size());
   header.fingerprint = fingerprint;
+  header.dataFingerprint = state.dataFingerprint;
   header.checksum = bodyChecksum(state);
+  header.headerChecksum = tcx::checksum(reinterpret_cast<const uint8_t *>(&header),
+                                        kCheckedHeaderBytes);
 
-  std::string temporary = path + ".tmp";
+  // A name of this process's own: two runs never write one temporary.
+  std::string temporary = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
     error = "cannot write the checkpoint " + temporary + ": " +
@@ -125,6 +134,15 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
     ::unlink(temporary.c_str());
     return false;
   }
+  // Temporaries of runs killed while writing are no longer needed.
+  std::error_code ec;
+  fs::path target(path);
+  for (const auto &entry : fs::directory_iterator(
+           target.parent_path().empty() ? fs::path(".") : target.parent_path(),
+           ec))
+    if (entry.path().filename().string().starts_with(
+            target.filename().string() + ".tmp."))
+      fs::remove(entry.path(), ec);
   // The rename is durable once the directory is.
   std::string directory = fs::path(path).parent_path().string();
   int dir = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY);
@@ -148,12 +166,22 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
   Header header{};
-  if (bytes.size() < kHeaderBytes ||
-      std::memcmp(bytes.data(), kMagic, 8) != 0) {
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
     error = path + ": not a tc checkpoint (no TCCKPT header)";
     return std::nullopt;
   }
+  if (bytes.size() < kHeaderBytes) {
+    error = path + ": truncated checkpoint (" + std::to_string(bytes.size()) +
+            " bytes, shorter than its header)";
+    return std::nullopt;
+  }
   std::memcpy(&header, bytes.data(), kHeaderBytes);
+  if (header.version == kVersion &&
+      header.headerChecksum != tcx::checksum(bytes.data(), kCheckedHeaderBytes)) {
+    error = path + ": corrupted checkpoint (header checksum mismatch); "
+                   "restore it from a copy or start a new run";
+    return std::nullopt;
+  }
   if (header.version != kVersion) {
     error = path + ": checkpoint version " + std::to_string(header.version) +
             ", this tc-run reads version " + std::to_string(kVersion);
@@ -175,6 +203,7 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
   state.step = header.step;
   state.seed = header.seed;
   state.dataPosition = header.dataPosition;
+  state.dataFingerprint = header.dataFingerprint;
   const uint8_t *body = bytes.data() + kHeaderBytes;
   state.params.assign(body, body + paramBytes);
   state.firstMoments.assign(body + paramBytes, body + 2 * paramBytes);

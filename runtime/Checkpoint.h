@@ -1,10 +1,11 @@
 //===- Checkpoint.h - the whole state of a training run, on disk ----------===//
 //
 // A checkpoint holds everything a run needs to continue bit-identically:
-// parameters, Adam moments, the step, the seed and the data position. The
-// file is a 64-byte header (magic "TCCKPT", version, step, seed, data
-// position, parameter bytes, a fingerprint of the parameter table, an FNV-1a
-// checksum of the body) followed by the three flat buffers.
+// parameters, Adam moments, the step, the seed, which data and where in it.
+// The file is an 88-byte header (magic "TCCKPT", version, step, seed, data
+// position, parameter bytes, fingerprints of the parameter table and of the
+// data, FNV-1a checksums of the body and of the header itself) followed by
+// the three flat buffers.
 //
 // Writes are atomic: a temporary file in the same directory, fsync, rename
 // over the old file, fsync of the directory. A run killed at any moment
@@ -28,6 +29,7 @@ struct TrainingState {
   int64_t step = 0;          ///< steps completed
   uint64_t seed = 0;
   uint64_t dataPosition = 0; ///< batches consumed
+  uint64_t dataFingerprint = 0; ///< which data (a hash of its description)
   std::vector<uint8_t> params, firstMoments, secondMoments;
 };
 

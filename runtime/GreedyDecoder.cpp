@@ -21,19 +21,32 @@ greedyDecode(const Executable &executable, Device &device,
   }
   Vocabulary vocab = vocabularyOf(executable.root());
   int64_t B = bucket.batch, S = bucket.sourceLength, T = bucket.targetLength;
-  std::vector<int32_t> source(B * S, vocab.pad);
-  for (size_t r = 0; r < sources.size() && int64_t(r) < B; ++r)
-    std::copy_n(sources[r].begin(), std::min<int64_t>(sources[r].size(), S),
-                source.begin() + r * S);
-  device.writeInput(*encode, "source_ids", source.data(), source.size() * 4);
-  device.run(*encode);
-  std::vector<uint8_t> memory(bindingBytes(*encode, "memory", true));
-  device.readOutput(*encode, "memory", memory.data(), memory.size());
-  if (!device.writeInput(*decode, "memory", memory.data(), memory.size())) {
-    error = bucket.encoder() + "'s memory does not fit " + bucket.decoder();
+  if (int64_t(sources.size()) > B) {
+    error = std::to_string(sources.size()) + " sources for a bucket of " +
+            std::to_string(B);
     return std::nullopt;
   }
-  device.writeInput(*decode, "source_ids", source.data(), source.size() * 4);
+  for (const std::vector<int32_t> &s : sources)
+    if (int64_t(s.size()) > S) {
+      error = "a source of " + std::to_string(s.size()) +
+              " tokens is longer than the bucket's " + std::to_string(S);
+      return std::nullopt;
+    }
+  std::vector<int32_t> source(B * S, vocab.pad);
+  for (size_t r = 0; r < sources.size(); ++r)
+    std::copy(sources[r].begin(), sources[r].end(), source.begin() + r * S);
+  std::vector<uint8_t> memory(bindingBytes(*encode, "memory", true));
+  bool bound =
+      device.writeInput(*encode, "source_ids", source.data(), source.size() * 4);
+  if (bound)
+    device.run(*encode);
+  if (!bound || !device.readOutput(*encode, "memory", memory.data(), memory.size()) ||
+      !device.writeInput(*decode, "memory", memory.data(), memory.size()) ||
+      !device.writeInput(*decode, "source_ids", source.data(), source.size() * 4)) {
+    error = bucket.encoder() + " and " + bucket.decoder() +
+            " do not take and return source_ids and memory as expected";
+    return std::nullopt;
+  }
 
   std::vector<int32_t> prefix(B * T, vocab.pad);
   for (int64_t r = 0; r < B; ++r)
@@ -43,9 +56,18 @@ greedyDecode(const Executable &executable, Device &device,
   int64_t V = vocab.size;
   std::vector<float> logits(B * T * V);
   for (int64_t t = 0; t < T; ++t) {
-    device.writeInput(*decode, "target_prefix", prefix.data(), prefix.size() * 4);
+    if (!device.writeInput(*decode, "target_prefix", prefix.data(),
+                           prefix.size() * 4)) {
+      error = bucket.decoder() + " takes no target_prefix of " +
+              std::to_string(B) + "x" + std::to_string(T);
+      return std::nullopt;
+    }
     device.run(*decode);
-    device.readOutput(*decode, "logits", logits.data(), logits.size() * 4);
+    if (!device.readOutput(*decode, "logits", logits.data(), logits.size() * 4)) {
+      error = bucket.decoder() + " returns no logits of " + std::to_string(B) +
+              "x" + std::to_string(T) + "x" + std::to_string(V);
+      return std::nullopt;
+    }
     bool all = true;
     for (size_t r = 0; r < sources.size(); ++r) {
       if (finished[r])

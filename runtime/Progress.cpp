@@ -24,7 +24,8 @@ std::string duration(double seconds) {
 
 Progress::Progress(int64_t first, int64_t last, std::FILE *out)
     : first(first), last(last), out(out), terminal(isatty(fileno(out))),
-      start(std::chrono::steady_clock::now()), lastPrint(start) {}
+      start(std::chrono::steady_clock::now()), lastPrint(start),
+      lastPrintedStep(first) {}
 
 void Progress::update(int64_t step, double loss, double learningRate,
                       double tokensPerSecond) {

@@ -5,13 +5,21 @@
 #include "runtime/Checkpoint.h"
 #include "runtime/ParameterInit.h"
 #include "runtime/Progress.h"
+#include "runtime/format/TcxFile.h"
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
 
 namespace tc::rt {
 namespace {
@@ -29,34 +37,99 @@ extern "C" void requestStop(int signal) {
   stopSignal = signal;
 }
 
-/// SIGINT and SIGTERM ask the loop to stop after the current step.
+/// Installs requestStop for SIGINT and SIGTERM while a run lasts, except
+/// where the signal was ignored (a background job keeps ignoring Ctrl-C).
 class StopOnSignals {
 public:
   StopOnSignals() {
     stopSignal = 0;
-    previousInt = std::signal(SIGINT, requestStop);
-    previousTerm = std::signal(SIGTERM, requestStop);
+    for (int s : {SIGINT, SIGTERM}) {
+      previous[s == SIGINT] = std::signal(s, requestStop);
+      if (previous[s == SIGINT] == SIG_IGN)
+        std::signal(s, SIG_IGN);
+    }
   }
   ~StopOnSignals() {
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
+    std::signal(SIGINT, previous[1]);
+    std::signal(SIGTERM, previous[0]);
   }
 
 private:
-  void (*previousInt)(int);
-  void (*previousTerm)(int);
+  void (*previous[2])(int);
 };
 
-void bindBatch(Device &device, const tcx::Function &function,
+/// An exclusive lock on the checkpoint directory: two runs never train into
+/// one directory at once.
+class DirectoryLock {
+public:
+  bool acquire(const std::string &directory, std::string &error) {
+    std::string path = (fs::path(directory) / "lock").string();
+    fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+    if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      error = "another tc-run is training into " + directory +
+              " (it holds " + path + "); wait for it or choose another "
+              "--checkpoint-dir";
+      return false;
+    }
+    return true;
+  }
+  ~DirectoryLock() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+
+private:
+  int fd = -1;
+};
+
+uint64_t fingerprintOf(const std::string &text) {
+  return tcx::checksum(reinterpret_cast<const uint8_t *>(text.data()),
+                       text.size());
+}
+
+/// Keeps the lines of a metrics file up to step `last` (a run resumed from
+/// step `last` writes the later ones again) and drops a line cut short.
+bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
+  std::ifstream in(path);
+  if (!in)
+    return true; // no file yet
+  std::string kept, line;
+  while (std::getline(in, line)) {
+    long long step = 0;
+    bool complete = !line.empty() && line.back() == '}' &&
+                    std::sscanf(line.c_str(), "{\"step\": %lld", &step) == 1;
+    if (complete && step <= last)
+      kept += line + "\n";
+  }
+  std::string temporary = path + ".tmp";
+  std::ofstream out(temporary);
+  out << kept;
+  out.close();
+  if (!out || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = "cannot rewrite the metrics file " + path;
+    return false;
+  }
+  return true;
+}
+
+bool bindBatch(Device &device, const tcx::Function &function,
                const Batch &batch, uint64_t seed, int64_t step) {
-  auto copy = [&](const char *name, const std::vector<int32_t> &ids) {
-    device.writeInput(function, name, ids.data(), ids.size() * sizeof(int32_t));
-  };
-  copy("source_ids", batch.source);
-  copy("target_in", batch.targetIn);
-  copy("target_out", batch.targetOut);
   int64_t rng[2] = {int64_t(seed), step};
-  device.writeInput(function, "rng", rng, sizeof rng);
+  return device.writeInput(function, "source_ids", batch.source.data(),
+                           batch.source.size() * 4) &&
+         device.writeInput(function, "target_in", batch.targetIn.data(),
+                           batch.targetIn.size() * 4) &&
+         device.writeInput(function, "target_out", batch.targetOut.data(),
+                           batch.targetOut.size() * 4) &&
+         device.writeInput(function, "rng", rng, sizeof rng);
+}
+
+bool finite(const std::vector<uint8_t> &floats) {
+  const float *p = reinterpret_cast<const float *>(floats.data());
+  for (size_t i = 0; i < floats.size() / 4; ++i)
+    if (!std::isfinite(p[i]))
+      return false;
+  return true;
 }
 
 } // namespace
@@ -78,26 +151,29 @@ void saveState(Device &device, TrainingState &state) {
 }
 
 TrainResult train(const Executable &executable, Device &device,
-                  DataSource &data, const TrainOptions &options,
-                  std::string &error) {
+                  const TrainOptions &options, std::string &error) {
   const tcx::Executable &x = executable.root();
-  std::vector<BucketShape> buckets = bucketsOf(x);
-  if (buckets.empty()) {
-    error = "the executable has no shape buckets (was it compiled from a "
-            "model description?)";
-    return TrainResult::Failed;
-  }
+  TrainResult result;
+  auto failed = [&]() {
+    result.kind = TrainResult::Failed;
+    return result;
+  };
   uint64_t fingerprint = parameterFingerprint(x);
   std::string checkpoint =
       options.checkpointDir.empty() ? "" : checkpointPath(options.checkpointDir);
-  if (!options.checkpointDir.empty()) {
+  DirectoryLock lock;
+  if (!checkpoint.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(options.checkpointDir, ec);
+    if (!options.resume)
+      fs::create_directories(options.checkpointDir, ec);
     if (ec) {
       error = "cannot create the checkpoint directory " +
               options.checkpointDir + ": " + ec.message();
-      return TrainResult::Failed;
+      return failed();
     }
+    if (fs::is_directory(options.checkpointDir) &&
+        !lock.acquire(options.checkpointDir, error))
+      return failed();
   }
 
   TrainingState state;
@@ -105,73 +181,117 @@ TrainResult train(const Executable &executable, Device &device,
     std::optional<TrainingState> loaded =
         readCheckpoint(checkpoint, fingerprint, x.param_bytes(), error);
     if (!loaded)
-      return TrainResult::Failed;
+      return failed();
     state = std::move(*loaded);
-    loadState(device, state);
   } else {
-    if (!checkpoint.empty() && std::filesystem::exists(checkpoint)) {
+    if (!checkpoint.empty() && fs::exists(checkpoint)) {
       error = checkpoint + " already holds a checkpoint; pass --resume to "
                            "continue that run, or choose another "
                            "--checkpoint-dir (nothing was overwritten)";
-      return TrainResult::Failed;
+      return failed();
     }
     state.seed = options.seed;
     state.params.assign(x.param_bytes(), 0);
     state.firstMoments.assign(x.param_bytes(), 0);
     state.secondMoments.assign(x.param_bytes(), 0);
     initializeParameters(x, state.params.data(), state.seed);
-    loadState(device, state);
   }
+  // The data is drawn with the run's seed: a resumed run's own.
+  std::unique_ptr<DataSource> data =
+      makeDataSource(x, options.data, state.seed, error);
+  if (!data)
+    return failed();
+  uint64_t dataFingerprint = fingerprintOf(data->describe());
+  if (options.resume && state.dataFingerprint != dataFingerprint) {
+    error = checkpoint + " was trained on other data than " + data->describe() +
+            "; resume with the --data or --synthetic it was trained with";
+    return failed();
+  }
+  state.dataFingerprint = dataFingerprint;
+  if (options.resume && options.steps <= state.step) {
+    error = checkpoint + " is at step " + std::to_string(state.step) +
+            "; pass --steps larger than that to train further";
+    return failed();
+  }
+  if (!options.quiet)
+    std::fprintf(stderr, "tc-run: data: %s\n", data->describe().c_str());
+  if (!options.quiet && data->skipped() > 0)
+    std::fprintf(stderr,
+                 "tc-run: note: %lld pairs fit no shape bucket and are left "
+                 "out; add a larger bucket to keep them\n",
+                 (long long)data->skipped());
+  loadState(device, state);
 
-  auto save = [&]() {
-    if (checkpoint.empty())
-      return true;
-    saveState(device, state);
-    return writeCheckpoint(checkpoint, state, fingerprint, error);
-  };
   std::FILE *metrics = nullptr;
   if (!options.metricsPath.empty()) {
+    if (options.resume && !trimMetrics(options.metricsPath, state.step, error))
+      return failed();
     metrics = std::fopen(options.metricsPath.c_str(), options.resume ? "a" : "w");
     if (!metrics) {
       error = "cannot open the metrics file " + options.metricsPath + ": " +
               std::strerror(errno);
-      return TrainResult::Failed;
+      return failed();
     }
   }
+  auto save = [&]() {
+    if (metrics) { // metrics up to the checkpoint's step are on disk first
+      std::fflush(metrics);
+      ::fsync(fileno(metrics));
+    }
+    if (checkpoint.empty())
+      return true;
+    saveState(device, state);
+    if (!finite(state.params)) {
+      error = "the parameters are not finite after step " +
+              std::to_string(state.step) +
+              "; not writing a checkpoint (the last one is kept); lower the "
+              "learning rate or enable gradient_clip";
+      return false;
+    }
+    return writeCheckpoint(checkpoint, state, fingerprint, error);
+  };
 
+  std::vector<BucketShape> buckets = bucketsOf(x);
+  Vocabulary vocab = vocabularyOf(x);
   StopOnSignals signals;
   Progress progress(state.step, options.steps, stderr);
   auto start = std::chrono::steady_clock::now();
   int64_t tokens = 0;
-  TrainResult result = TrainResult::Finished;
   while (state.step < options.steps) {
     int64_t step = state.step + 1;
-    std::vector<SentencePair> pairs =
-        data.batch(state.dataPosition, buckets.front().batch);
+    std::vector<SentencePair> pairs = data->batch(state.dataPosition);
     std::optional<BucketShape> bucket = bucketFor(buckets, pairs);
     Batch batch;
-    if (!bucket || !fillBatch(pairs, vocabularyOf(x), bucket->batch,
-                              bucket->sourceLength, bucket->targetLength, batch)) {
+    const tcx::Function *function =
+        bucket ? executable.function(bucket->trainStep()) : nullptr;
+    if (!function || !fillBatch(pairs, vocab, bucket->batch,
+                                bucket->sourceLength, bucket->targetLength,
+                                batch)) {
       error = "batch " + std::to_string(state.dataPosition) + " of " +
-              data.describe() + " fits no shape bucket; add a larger bucket "
-              "to the model description";
-      result = TrainResult::Failed;
+              data->describe() + " fits no shape bucket";
+      result.kind = TrainResult::Failed;
       break;
     }
-    const tcx::Function *function = executable.function(bucket->trainStep());
-    bindBatch(device, *function, batch, state.seed, step);
-    device.run(*function);
     float loss = 0, rate = 0;
     int32_t count = 0;
-    device.readOutput(*function, "loss", &loss, sizeof loss);
-    device.readOutput(*function, "tokens", &count, sizeof count);
-    device.readOutput(*function, "learning_rate", &rate, sizeof rate);
+    bool bound = bindBatch(device, *function, batch, state.seed, step);
+    if (bound)
+      device.run(*function);
+    if (!bound || !device.readOutput(*function, "loss", &loss, sizeof loss) ||
+        !device.readOutput(*function, "tokens", &count, sizeof count) ||
+        !device.readOutput(*function, "learning_rate", &rate, sizeof rate)) {
+      error = function->name()->str() + " does not take source_ids, "
+              "target_in, target_out and rng or return loss, tokens and "
+              "learning_rate as a training step does";
+      result.kind = TrainResult::Failed;
+      break;
+    }
     double perToken = count > 0 ? loss / count : 0.0;
     if (!std::isfinite(perToken)) {
       error = "the loss is not finite at step " + std::to_string(step) +
               "; stopping without writing a checkpoint (the last one is "
               "kept); lower the learning rate or enable gradient_clip";
-      result = TrainResult::Failed;
+      result.kind = TrainResult::Failed;
       break;
     }
     state.step = step;
@@ -189,23 +309,25 @@ TrainResult train(const Executable &executable, Device &device,
                    (long long)step, perToken, rate, count, throughput, seconds);
     if (!options.quiet)
       progress.update(step, perToken, rate, throughput);
-    bool periodic = options.checkpointEvery > 0 &&
-                    step % options.checkpointEvery == 0;
     if (stopSignal != 0) {
-      result = TrainResult::Stopped;
+      result.kind = TrainResult::Stopped;
+      result.signal = stopSignal;
       break;
     }
+    bool periodic = options.checkpointEvery > 0 &&
+                    step % options.checkpointEvery == 0;
     if (periodic && step < options.steps && !save()) {
-      result = TrainResult::Failed;
+      result.kind = TrainResult::Failed;
       break;
     }
   }
   if (!options.quiet)
     progress.finish();
+  result.step = state.step;
+  if (result.kind != TrainResult::Failed && !save())
+    result.kind = TrainResult::Failed;
   if (metrics)
     std::fclose(metrics);
-  if (result != TrainResult::Failed && !save())
-    return TrainResult::Failed;
   return result;
 }
 

@@ -1,7 +1,7 @@
 //===- Trainer.h - the training loop of tc-run ------------------------------===//
 //
 // Runs training steps of an executable on a device: batches from a data
-// source, padded to the smallest bucket; the RNG state (seed, step) as the
+// source, padded to their shape bucket; the RNG state (seed, step) as the
 // step's input; loss, learning rate and throughput to a progress bar and a
 // JSON-lines metrics file; checkpoints every K steps, at the end, and when
 // SIGINT or SIGTERM asks the run to stop (after the step in flight).
@@ -24,15 +24,19 @@ struct TrainOptions {
   int64_t checkpointEvery = 0; ///< 0: only at the end and on a signal
   bool resume = false;         ///< continue from checkpointDir's checkpoint
   std::string metricsPath;     ///< empty: no metrics file
-  uint64_t seed = 1;
+  uint64_t seed = 1;           ///< of a new run (a resumed one keeps its own)
+  DataChoice data;
   bool quiet = false;          ///< no progress output
 };
 
-enum class TrainResult { Finished, Stopped, Failed };
+struct TrainResult {
+  enum Kind { Finished, Stopped, Failed } kind = Finished;
+  int signal = 0;   ///< what stopped the run
+  int64_t step = 0; ///< steps done
+};
 
 TrainResult train(const Executable &executable, Device &device,
-                  DataSource &data, const TrainOptions &options,
-                  std::string &error);
+                  const TrainOptions &options, std::string &error);
 
 /// Copies a state's parameters and moments into the device, or the
 /// device's into a state.

@@ -1,16 +1,21 @@
 //===- DataSource.cpp - where training batches come from ------------------===//
 
 #include "runtime/data/DataSource.h"
+#include "runtime/Random.h"
+#include "runtime/data/TokenFile.h"
+
+#include <algorithm>
 
 namespace tc::rt {
 namespace {
 
 class SyntheticSource : public DataSource {
 public:
-  SyntheticSource(SyntheticTask task, Vocabulary vocab, int64_t maxSymbols,
-                  uint64_t seed)
-      : task(task), vocab(vocab), maxSymbols(maxSymbols), seed(seed) {}
-  std::vector<SentencePair> batch(uint64_t index, int64_t rows) override {
+  SyntheticSource(SyntheticTask task, Vocabulary vocab, int64_t rows,
+                  int64_t maxSymbols, uint64_t seed)
+      : task(task), vocab(vocab), rows(rows), maxSymbols(maxSymbols),
+        seed(seed) {}
+  std::vector<SentencePair> batch(uint64_t index) override {
     return syntheticPairs(task, vocab, rows, maxSymbols, seed, index);
   }
   std::string describe() const override {
@@ -21,41 +26,126 @@ public:
 private:
   SyntheticTask task;
   Vocabulary vocab;
-  int64_t maxSymbols;
+  int64_t rows, maxSymbols;
   uint64_t seed;
 };
 
 class PairSource : public DataSource {
 public:
-  PairSource(std::vector<SentencePair> pairs, std::string name)
-      : all(std::move(pairs)), name(std::move(name)) {}
-  std::vector<SentencePair> batch(uint64_t index, int64_t rows) override {
+  PairSource(std::vector<SentencePair> pairs, std::string name,
+             const std::vector<BucketShape> &buckets, uint64_t seed)
+      : all(std::move(pairs)), name(std::move(name)) {
+    // Each pair into the smallest bucket it fits, in file order.
+    std::vector<std::vector<size_t>> members(buckets.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+      std::optional<size_t> chosen;
+      for (size_t b = 0; b < buckets.size() && !chosen; ++b)
+        if (int64_t(all[i].source.size()) <= buckets[b].sourceLength &&
+            int64_t(all[i].target.size()) + 1 <= buckets[b].targetLength)
+          chosen = b;
+      if (chosen)
+        members[*chosen].push_back(i);
+      else
+        ++left;
+    }
+    for (size_t b = 0; b < buckets.size(); ++b)
+      for (size_t start = 0; start < members[b].size();
+           start += buckets[b].batch)
+        batches.emplace_back(
+            members[b].begin() + start,
+            members[b].begin() +
+                std::min<size_t>(start + buckets[b].batch, members[b].size()));
+    RandomStream random(seed, 0x7ffffffeu); // the order of the batches
+    for (size_t i = batches.size(); i > 1; --i)
+      std::swap(batches[i - 1], batches[random.integer(0, int64_t(i))]);
+  }
+  std::vector<SentencePair> batch(uint64_t index) override {
     std::vector<SentencePair> chosen;
-    for (int64_t r = 0; r < rows; ++r)
-      chosen.push_back(all[(index * rows + r) % all.size()]);
+    for (size_t i : batches[index % batches.size()])
+      chosen.push_back(all[i]);
     return chosen;
   }
   std::string describe() const override {
-    return name + " (" + std::to_string(all.size()) + " pairs)";
+    return name + " (" + std::to_string(all.size() - left) + " pairs, " +
+           std::to_string(batches.size()) +
+           (batches.size() == 1 ? " batch)" : " batches)");
   }
+  int64_t skipped() const override { return left; }
+  bool empty() const { return batches.empty(); }
 
 private:
   std::vector<SentencePair> all;
   std::string name;
+  std::vector<std::vector<size_t>> batches;
+  int64_t left = 0;
 };
+
+/// Every id inside the vocabulary and every source ending with EOS.
+bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
+                const std::string &file, std::string &error) {
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    for (const std::vector<int32_t> *side : {&pairs[i].source, &pairs[i].target})
+      for (int32_t id : *side)
+        if (id < 0 || (vocab.size > 0 && id >= vocab.size)) {
+          error = file + ": pair " + std::to_string(i) + " has token id " +
+                  std::to_string(id) + ", outside the model's vocabulary [0, " +
+                  std::to_string(vocab.size) + ")";
+          return false;
+        }
+    if (pairs[i].source.empty() || pairs[i].source.back() != vocab.eos) {
+      error = file + ": the source of pair " + std::to_string(i) +
+              " does not end with EOS (" + std::to_string(vocab.eos) +
+              "); rebuild the file with tc-run prepare";
+      return false;
+    }
+  }
+  return true;
+}
 
 } // namespace
 
-std::unique_ptr<DataSource> DataSource::synthetic(SyntheticTask task,
-                                                  const Vocabulary &vocab,
-                                                  int64_t maxSymbols,
-                                                  uint64_t seed) {
-  return std::make_unique<SyntheticSource>(task, vocab, maxSymbols, seed);
-}
-
-std::unique_ptr<DataSource> DataSource::pairs(std::vector<SentencePair> pairs,
-                                              std::string name) {
-  return std::make_unique<PairSource>(std::move(pairs), std::move(name));
+std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
+                                           const DataChoice &choice,
+                                           uint64_t seed, std::string &error) {
+  std::vector<BucketShape> buckets = bucketsOf(x);
+  if (buckets.empty()) {
+    error = "the executable has no shape buckets (was it compiled from a "
+            "model description?)";
+    return nullptr;
+  }
+  Vocabulary vocab = vocabularyOf(x);
+  std::string file = choice.tokenFile, synthetic = choice.synthetic;
+  if (file.empty() && synthetic.empty())
+    if (const tcx::RunConfig *run = x.run()) {
+      synthetic = run->synthetic() ? run->synthetic()->str() : "";
+      file = run->train_data() ? run->train_data()->str() : "";
+    }
+  if (!file.empty() && synthetic.empty()) {
+    auto pairs = readTokenFile(file, error);
+    if (!pairs || !checkPairs(*pairs, vocab, file, error))
+      return nullptr;
+    auto source =
+        std::make_unique<PairSource>(std::move(*pairs), file, buckets, seed);
+    if (source->empty()) {
+      error = file + ": no sentence pair fits a shape bucket of the model";
+      return nullptr;
+    }
+    return source;
+  }
+  std::optional<SyntheticTask> task = parseSyntheticTask(synthetic);
+  if (!task) {
+    error = synthetic.empty()
+                ? "no training data: pass --data FILE.tok or --synthetic "
+                  "copy|reverse (or set [data] in the model description)"
+                : "unknown synthetic task '" + synthetic +
+                      "'; expected copy or reverse";
+    return nullptr;
+  }
+  // Symbols plus EOS fill the source; BOS or EOS and the symbols the target.
+  const BucketShape &first = buckets.front();
+  int64_t maxSymbols = std::min(first.sourceLength - 1, first.targetLength - 1);
+  return std::make_unique<SyntheticSource>(*task, vocab, first.batch,
+                                           maxSymbols, seed);
 }
 
 } // namespace tc::rt

@@ -1,14 +1,17 @@
 //===- DataSource.h - where training batches come from --------------------===//
 //
-// Batch i is a pure function of i (a synthetic task draws it from the seed,
-// a token file takes pairs i*rows ... (i+1)*rows - 1, wrapping around at the
-// end of an epoch), so a checkpoint's data position is one number.
+// Batch i is a pure function of (seed, i), so a checkpoint's data position
+// is one number. A synthetic task draws batch i from its own random stream;
+// a token file's pairs are grouped once, each into the smallest shape bucket
+// that fits it, cut into batches of that bucket's size, and the batches are
+// shuffled with the seed; batch i is the (i mod count)-th of them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_DATA_DATASOURCE_H
 #define TC_RUNTIME_DATA_DATASOURCE_H
 
+#include "runtime/Buckets.h"
 #include "runtime/data/SyntheticTask.h"
 
 #include <memory>
@@ -19,17 +22,26 @@ namespace tc::rt {
 class DataSource {
 public:
   virtual ~DataSource() = default;
-  /// The pairs of batch `index`, `rows` of them.
-  virtual std::vector<SentencePair> batch(uint64_t index, int64_t rows) = 0;
+  /// The pairs of batch `index`; they fit one of the buckets.
+  virtual std::vector<SentencePair> batch(uint64_t index) = 0;
+  /// "copy task, 1 to 11 symbols", "train.tok (3 pairs, 1 batch)".
   virtual std::string describe() const = 0;
-
-  static std::unique_ptr<DataSource> synthetic(SyntheticTask task,
-                                               const Vocabulary &vocab,
-                                               int64_t maxSymbols,
-                                               uint64_t seed);
-  static std::unique_ptr<DataSource> pairs(std::vector<SentencePair> pairs,
-                                           std::string name);
+  /// Pairs left out because no bucket fits them.
+  virtual int64_t skipped() const { return 0; }
 };
+
+/// Where a run's data comes from: a token file, else a synthetic task, else
+/// the executable's run config.
+struct DataChoice {
+  std::string tokenFile;
+  std::string synthetic;
+};
+
+/// The data source for `choice` with `seed`, or null with `error` saying
+/// why (no data named, an unknown task, a bad token file).
+std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &executable,
+                                           const DataChoice &choice,
+                                           uint64_t seed, std::string &error);
 
 } // namespace tc::rt
 

@@ -7,7 +7,8 @@
 //
 // Links only the runtime (no MLIR, no LLVM). Exit codes: 0 success, 1 the
 // run failed (a non-finite loss, a checkpoint that cannot be written), 2 bad
-// usage or input, 130 stopped by SIGINT or SIGTERM after a checkpoint.
+// usage or input, 128 + the signal (130, 143) when SIGINT or SIGTERM stopped
+// a run after writing its checkpoint.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,7 @@ using namespace tc;
 
 namespace {
 
-enum ExitCode { kSuccess = 0, kRunFailed = 1, kBadInput = 2, kStopped = 130 };
+enum ExitCode { kSuccess = 0, kRunFailed = 1, kBadInput = 2 };
 
 int fail(const std::string &message, int code = kBadInput) {
   std::fprintf(stderr, "tc-run: error: %s\n", message.c_str());
@@ -56,48 +57,6 @@ int load(const Common &common, Loaded &loaded) {
   return kSuccess;
 }
 
-/// The data of a run: --data, else --synthetic, else what the model
-/// description said.
-std::unique_ptr<rt::DataSource> dataSource(const tcx::Executable &x,
-                                           const std::string &dataFile,
-                                           std::string synthetic, uint64_t seed,
-                                           std::string &error) {
-  const tcx::RunConfig *run = x.run();
-  std::string file = dataFile;
-  if (file.empty() && synthetic.empty() && run) {
-    synthetic = run->synthetic() ? run->synthetic()->str() : "";
-    file = run->train_data() ? run->train_data()->str() : "";
-  }
-  if (!file.empty() && synthetic.empty()) {
-    auto pairs = rt::readTokenFile(file, error);
-    if (!pairs)
-      return nullptr;
-    if (pairs->empty()) {
-      error = file + ": no sentence pairs";
-      return nullptr;
-    }
-    return rt::DataSource::pairs(std::move(*pairs), file);
-  }
-  std::optional<rt::SyntheticTask> task = rt::parseSyntheticTask(synthetic);
-  if (!task) {
-    error = synthetic.empty()
-                ? "no training data: pass --data FILE.tok or --synthetic "
-                  "copy|reverse (or set [data] in the model description)"
-                : "unknown synthetic task '" + synthetic +
-                      "'; expected copy or reverse";
-    return nullptr;
-  }
-  std::vector<rt::BucketShape> buckets = rt::bucketsOf(x);
-  if (buckets.empty()) {
-    error = "the executable has no shape buckets";
-    return nullptr;
-  }
-  // Symbols plus EOS fill the source; BOS or EOS and the symbols the target.
-  int64_t maxSymbols = std::min(buckets.front().sourceLength - 1,
-                                buckets.front().targetLength - 1);
-  return rt::DataSource::synthetic(*task, rt::vocabularyOf(x), maxSymbols, seed);
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -117,14 +76,16 @@ int main(int argc, char **argv) {
   };
 
   rt::TrainOptions train;
-  std::string dataFile, synthetic;
+  std::string synthetic;
   int64_t steps = 0;
   uint64_t seed = 0;
   CLI::App *trainCommand = app.add_subcommand("train", "train a model");
   addCommon(trainCommand);
-  trainCommand->add_option("--steps", steps,
-                           "train until this many steps are done (default: "
-                           "[training] steps of the model description)");
+  trainCommand
+      ->add_option("--steps", steps,
+                   "train until this many steps are done (default: "
+                   "[training] steps of the model description)")
+      ->check(CLI::PositiveNumber);
   trainCommand->add_option("--checkpoint-dir", train.checkpointDir,
                            "write checkpoint.tcck here (every "
                            "--checkpoint-every steps, at the end, on "
@@ -132,7 +93,8 @@ int main(int argc, char **argv) {
   trainCommand
       ->add_option("--checkpoint-every", train.checkpointEvery,
                    "steps between checkpoints (0: only at the end)")
-      ->default_val(500);
+      ->default_val(500)
+      ->check(CLI::NonNegativeNumber);
   trainCommand->add_flag("--resume", train.resume,
                          "continue the run in --checkpoint-dir");
   trainCommand->add_option("--metrics", train.metricsPath,
@@ -144,9 +106,9 @@ int main(int argc, char **argv) {
                            "seed of initialisation, dropout and synthetic "
                            "data (default: [training] seed; a resumed run "
                            "keeps its own)");
-  trainCommand->add_option("--data", dataFile,
+  trainCommand->add_option("--data", train.data.tokenFile,
                            "training pairs, a token file (tc-run prepare)");
-  trainCommand->add_option("--synthetic", synthetic,
+  trainCommand->add_option("--synthetic", train.data.synthetic,
                            "train on a synthetic task instead: copy or reverse");
   trainCommand->add_flag("--quiet", train.quiet, "no progress output");
 
@@ -161,7 +123,8 @@ int main(int argc, char **argv) {
                           "the trained model's checkpoint directory")
       ->required();
   evalCommand->add_option("--sequences", sequences, "how many sequences")
-      ->default_val(1000);
+      ->default_val(1000)
+      ->check(CLI::PositiveNumber);
   evalCommand->add_option("--seed", evalSeed,
                           "seed of the fresh sequences (training draws from "
                           "other streams)")
@@ -218,24 +181,27 @@ int main(int argc, char **argv) {
     train.seed = trainCommand->count("--seed") ? seed : run ? run->seed() : 1;
     if (train.resume && train.checkpointDir.empty())
       return fail("--resume needs --checkpoint-dir");
-    std::string error;
-    auto data = dataSource(x, dataFile, synthetic, train.seed, error);
-    if (!data)
-      return fail(error);
+    if (train.steps < 1)
+      return fail("no step count: pass --steps N");
     if (!train.quiet)
-      std::fprintf(stderr, "tc-run: training %s on %s, %lld steps, device %s\n",
-                   common.model.c_str(), data->describe().c_str(),
-                   (long long)train.steps, loaded.device->describe().c_str());
+      std::fprintf(stderr, "tc-run: training %s, %lld steps, device %s\n",
+                   common.model.c_str(), (long long)train.steps,
+                   loaded.device->describe().c_str());
+    std::string error;
     rt::TrainResult result =
-        rt::train(*loaded.executable, *loaded.device, *data, train, error);
-    if (result == rt::TrainResult::Failed)
+        rt::train(*loaded.executable, *loaded.device, train, error);
+    if (result.kind == rt::TrainResult::Failed)
       return fail(error, kRunFailed);
-    if (result == rt::TrainResult::Stopped) {
-      std::fprintf(stderr, "tc-run: stopped; checkpoint written to %s; "
-                           "continue with --resume\n",
-                   train.checkpointDir.empty() ? "(none: no --checkpoint-dir)"
-                                               : train.checkpointDir.c_str());
-      return kStopped;
+    if (result.kind == rt::TrainResult::Stopped) {
+      if (train.checkpointDir.empty())
+        std::fprintf(stderr, "tc-run: stopped at step %lld; nothing saved (no "
+                             "--checkpoint-dir)\n",
+                     (long long)result.step);
+      else
+        std::fprintf(stderr, "tc-run: stopped at step %lld; checkpoint "
+                             "written to %s; continue with --resume\n",
+                     (long long)result.step, train.checkpointDir.c_str());
+      return 128 + result.signal;
     }
     return kSuccess;
   }
@@ -255,7 +221,8 @@ int main(int argc, char **argv) {
     return fail("eval needs a synthetic task: pass --synthetic copy|reverse");
   std::vector<rt::BucketShape> buckets = rt::bucketsOf(x);
   if (buckets.empty())
-    return fail("the executable has no shape buckets");
+    return fail(common.model + " has no shape buckets (was it compiled from "
+                "a model description?)");
   rt::BucketShape bucket = buckets.front();
   rt::Vocabulary vocab = rt::vocabularyOf(x);
   int64_t maxSymbols = std::min(bucket.sourceLength - 1, bucket.targetLength - 1);
