@@ -63,7 +63,7 @@ bool Checker::buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
   Int end = elements == 0 ? Int(b->offset())
                           : b->offset() + (last + 1) * elementBytes(b->dtype());
   if (end > sizes[b->space()])
-    return fail("a " + role + " buffer reaches byte " +
+    return fail("the " + role + " buffer reaches byte " +
                 std::to_string(int64_t(std::min<Int>(end, kMaxBytes))) +
                 " of the " + tcx::EnumNameSpace(b->space()) +
                 " space, which has " + std::to_string(sizes[b->space()]));

@@ -55,6 +55,7 @@ private:
   std::vector<uint8_t> constants();
 
   ModuleOp module;
+  std::string problem; ///< set when the module holds what no .tcx can
   fb::FlatBufferBuilder fbb{1 << 16};
   llvm::StringMap<uint32_t> kernelIndex;
 };
@@ -97,6 +98,7 @@ fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
                                   launch.getGrid().end());
         std::vector<int64_t> block(launch.getBlock().begin(),
                                    launch.getBlock().end());
+        assert(kernelIndex.count(launch.getKernel()) && "a verified plan");
         auto step = tcx::CreateLaunch(fbb, kernelIndex.lookup(launch.getKernel()),
                                       inputs, outputs, fbb.CreateVector(grid),
                                       fbb.CreateVector(block));
@@ -132,6 +134,11 @@ fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
       .Case<plan::AllReduceOp>([&](plan::AllReduceOp reduce) {
         auto step = tcx::CreateAllReduce(fbb, buffer(reduce.getBuffer()));
         return tcx::CreateStepEntry(fbb, tcx::Step::AllReduce, step.Union());
+      })
+      .Default([&](Operation *unexpected) {
+        problem = "'" + unexpected->getName().getStringRef().str() +
+                  "' is not a step of the plan dialect";
+        return fb::Offset<tcx::StepEntry>();
       });
 }
 
@@ -180,14 +187,11 @@ std::vector<uint8_t> Writer::constants() {
     auto values = cast<DenseElementsAttr>(constant.getValue());
     int64_t i = 0;
     if (isa<FloatType>(element)) {
+      // The IEEE bits of each element at its own width (f16, bf16, f32, f64).
       for (APFloat value : values.getValues<APFloat>()) {
-        if (element.isF64()) {
-          double d = value.convertToDouble();
-          std::memcpy(out + 8 * i++, &d, 8);
-        } else {
-          float f = value.convertToFloat();
-          std::memcpy(out + 4 * i++, &f, 4);
-        }
+        uint64_t bits = value.bitcastToAPInt().getZExtValue();
+        std::memcpy(out + place.elementBytes() * i++, &bits,
+                    place.elementBytes());
       }
     } else {
       for (APInt value : values.getValues<APInt>()) {
@@ -236,6 +240,10 @@ Writer::write(const ExportOptions &options, std::string &error) {
   for (func::FuncOp f : module.getOps<func::FuncOp>())
     if (f->hasAttr(plan::kArenaBytesAttrName))
       functions.push_back(function(f));
+  if (!problem.empty()) {
+    error = problem;
+    return std::nullopt;
+  }
   auto functionVector = fbb.CreateVector(functions);
   auto kernelVector = fbb.CreateVector(kernelTable);
   auto code = tcx::CreateCodeModuleDirect(fbb, "host-x86_64",

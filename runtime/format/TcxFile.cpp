@@ -67,6 +67,11 @@ std::string_view unwrapPayload(const std::vector<uint8_t> &file,
             "; recompile the model with this tc-compile";
     return {};
   }
+  if (read<uint64_t>(file.data() + 24) != 0) {
+    error = "corrupted: the header's reserved bytes are not zero; copy or "
+            "rebuild the file";
+    return {};
+  }
   uint64_t size = read<uint64_t>(file.data() + 8);
   if (file.size() - kHeaderBytes != size) {
     error = "truncated or padded: the header promises " +

@@ -173,7 +173,7 @@ void expectRefused(const Options &options, const std::string &message) {
 TEST(TcxFile, StepsOutsideTheirBuffersAreRefused) {
   Options o;
   o.copyTargetOffset = 8;
-  expectRefused(o, "function 'f', step 2 (copy): a target buffer reaches byte "
+  expectRefused(o, "function 'f', step 2 (copy): the target buffer reaches byte "
                    "24 of the Outputs space, which has 16");
   o = {};
   o.kernel = 3;

@@ -145,7 +145,8 @@ int main(int argc, char **argv) {
   const tcx::Executable &x = executable->root();
 
   if (!kernel.empty()) {
-    for (const tcx::Kernel *k : *x.kernels())
+    if (x.kernels())
+      for (const tcx::Kernel *k : *x.kernels())
       if (k->name()->str() == kernel) {
         std::fputs(k->source() ? k->source()->c_str() : "", stdout);
         return 0;
