@@ -61,10 +61,12 @@ static std::string reducedIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes)
 
 /// One loop computing `outputs` from `inputs` (the kernel's buffers, in
 /// that order) through `ops`: elementwise ops, and reductions as last steps.
-static FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
-                                       ArrayRef<Operation *> ops,
-                                       ArrayRef<Value> outputs, StringRef name,
-                                       std::string &error) {
+/// For the host: a function with an OpenMP loop; for CUDA: a kernel with a
+/// grid-stride loop (groups with reductions: not yet).
+FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
+                                ArrayRef<Operation *> ops,
+                                ArrayRef<Value> outputs, StringRef name,
+                                Target target, std::string &error) {
   if (outputs.empty()) {
     error = "the group has no results";
     return failure();
@@ -122,9 +124,15 @@ static FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
       rngArg = index;
     }
 
+  if (target == Target::Cuda && !reductions.empty()) {
+    error = "no CUDA skeleton for groups with reductions yet";
+    return failure();
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "extern \"C\" void " << name << "(void **buffers) {\n";
+  os << (target == Target::Cuda ? "extern \"C\" __global__ void "
+                                : "extern \"C\" void ")
+     << name << "(void **buffers) {\n";
   ExpressionEmitter emitter;
   std::string loads;
   for (auto [k, arg] : llvm::enumerate(inputs)) {
@@ -163,9 +171,14 @@ static FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
           cast<RankedTensorType>(value.getType()).getNumElements(),
           isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
   }
-  os << (reductions.empty() ? "#pragma omp parallel for\n" : "")
-     << "  for (int64_t i = 0; i < " << count << "; ++i) {\n"
-     << loads;
+  if (target == Target::Cuda)
+    os << "  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; "
+          "i < "
+       << count << "; i += int64_t(gridDim.x) * blockDim.x) {\n";
+  else
+    os << (reductions.empty() ? "#pragma omp parallel for\n" : "")
+       << "  for (int64_t i = 0; i < " << count << "; ++i) {\n";
+  os << loads;
   if (failed(emitter.emitOps(ops, "i", "seed", "step", os, error)))
     return failure();
   for (auto [j, value] : llvm::enumerate(outputs)) {
@@ -200,14 +213,14 @@ FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
   SmallVector<Value> outputs(body.getTerminator()->getOperands());
-  return emitLoop(inputs, ops, outputs, name, error);
+  return emitLoop(inputs, ops, outputs, name, Target::Host, error);
 }
 
 FailureOr<std::string> emitElementwiseKernel(Operation *op, StringRef name,
                                              std::string &error) {
   SmallVector<Value> inputs(op->getOperands());
   SmallVector<Value> outputs(op->getResults());
-  return emitLoop(inputs, {op}, outputs, name, error);
+  return emitLoop(inputs, {op}, outputs, name, Target::Host, error);
 }
 
 } // namespace tc::codegen

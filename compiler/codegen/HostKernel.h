@@ -24,6 +24,18 @@ namespace tc::codegen {
 /// starts with.
 std::string hostKernelPrelude();
 
+/// The skeletons the loop emitter knows.
+enum class Target { Host, Cuda };
+
+/// One loop computing `outputs` from `inputs` (the kernel's buffers, in
+/// order) through `ops` (elementwise ops; on the host also reductions as
+/// last steps), as a host function or a CUDA kernel named `name`.
+mlir::FailureOr<std::string> emitLoop(llvm::ArrayRef<mlir::Value> inputs,
+                                      llvm::ArrayRef<mlir::Operation *> ops,
+                                      llvm::ArrayRef<mlir::Value> outputs,
+                                      llvm::StringRef name, Target target,
+                                      std::string &error);
+
 /// The C++ function `name` computing `fused`, or failure (saying why in
 /// `error`) for a group that is not one loop over one shape.
 mlir::FailureOr<std::string> emitHostKernel(FusedOp fused,

@@ -15,6 +15,7 @@
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/analysis/MemoryPlan.h"
+#include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/export/TcxWriter.h"
 #include "compiler/frontend/ModelDescription.h"
@@ -51,13 +52,17 @@ static cl::opt<std::string>
     inputFile(cl::Positional, cl::Required,
               cl::desc("<model description .toml or tc dialect .mlir>"),
               cl::cat(category));
-enum class Emit { Tc, Plan, Params, Cpp };
+enum class Emit { Tc, Plan, Params, Cpp, Cuda };
 static cl::opt<Emit> emit(
     "emit", cl::desc("What to print on stdout"), cl::init(Emit::Tc),
     cl::values(clEnumValN(Emit::Tc, "tc", "the graph in the tc dialect"),
                clEnumValN(Emit::Plan, "plan",
                           "the executable's plan: buffers, kernel launches "
                           "and GEMM calls (the plan dialect)"),
+               clEnumValN(Emit::Cuda, "cuda",
+                          "CUDA C++ of the executable's kernels that have a "
+                          "CUDA skeleton so far (elementwise groups and ops); "
+                          "the others are listed on stderr"),
                clEnumValN(Emit::Params, "params",
                           "the parameters as JSON: name, shape, initializer"),
                clEnumValN(Emit::Cpp, "cpp",
@@ -96,7 +101,8 @@ enum ExitCode { kSuccess = 0, kBadInput = 2, kCannotWrite = 3 };
 
 /// Whether the requested output needs the plan (buffers, steps, kernels).
 static bool lowersToPlan() {
-  return emit == Emit::Plan || emit == Emit::Cpp || !outputFile.empty();
+  return emit == Emit::Plan || emit == Emit::Cpp || emit == Emit::Cuda ||
+         !outputFile.empty();
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so that
@@ -312,6 +318,18 @@ int main(int argc, char **argv) {
       return kBadInput;
     }
     llvm::outs() << *source;
+  } else if (emit == Emit::Cuda) {
+    std::vector<std::pair<std::string, std::string>> missing;
+    std::vector<tc::codegen::NamedKernelSource> kernels =
+        tc::codegen::emitCudaKernels(*module, missing);
+    llvm::outs() << tc::codegen::hostKernelPrelude();
+    for (const tc::codegen::NamedKernelSource &kernel : kernels)
+      llvm::outs() << "\n" << kernel.source;
+    for (const auto &[name, why] : missing)
+      llvm::errs() << "tc-compile: note: kernel " << name << ": " << why
+                   << "\n";
+    llvm::errs() << "tc-compile: " << kernels.size() << " CUDA kernels, "
+                 << missing.size() << " without a CUDA skeleton yet\n";
   } else if (emit == Emit::Params) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(paramTable(*module)))
                  << "\n";

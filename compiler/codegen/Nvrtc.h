@@ -1,0 +1,34 @@
+//===- Nvrtc.h - CUDA C++ -> CUBIN with NVRTC -------------------------------===//
+//
+// Compiles generated CUDA source at compile time (no GPU needed) for one
+// architecture, with options in the spirit of nvFuser's: C++17, functions
+// device by default, fused multiply-adds, line info, and ptxas's resource
+// report (to catch register spills). Built only with the CUDA toolkit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_COMPILER_CODEGEN_NVRTC_H
+#define TC_COMPILER_CODEGEN_NVRTC_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tc::codegen {
+
+struct CudaBinary {
+  std::vector<char> cubin;
+  std::string log;       ///< NVRTC's and ptxas's messages
+  int64_t spillBytes = 0; ///< spill stores + loads ptxas reported, all kernels
+  std::string options;   ///< the command line
+};
+
+/// CUBIN of `source` for `arch` ("sm_90"), or none with `error` holding the
+/// NVRTC log and the source with line numbers.
+std::optional<CudaBinary> compileCuda(const std::string &source,
+                                      const std::string &arch,
+                                      std::string &error);
+
+} // namespace tc::codegen
+
+#endif // TC_COMPILER_CODEGEN_NVRTC_H
