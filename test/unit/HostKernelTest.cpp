@@ -1,4 +1,4 @@
-//===- HostKernelTest.cpp - generated host kernels == the interpreter -----===//
+//===- HostKernelTest.cpp - generated kernels == the interpreter ------------===//
 //
 // Every op of a tiny model's training step (all fusions, every dropout on)
 // that becomes a generated kernel — fused groups, row-wise ops, Adam,
@@ -10,10 +10,15 @@
 // interpreter once per op in double: a few ulps apart); exact for integers
 // and booleans.
 //
+// The same for the CUDA kernels that have a skeleton so far: their source
+// compiled as host C++ with the SIMT harness (test/simt/Simt.h), launched
+// on small grids (two blocks of 64 threads, so that grid-stride loops wrap).
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/KernelCount.h"
+#include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
@@ -69,14 +74,19 @@ func::FuncOp wrap(ModuleOp module, Operation *op, StringRef name) {
   return function;
 }
 
-class HostKernels : public testing::TestWithParam<std::string> {};
+enum class Target { Host, CudaSimt };
 
-TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
-  // One directory per model: a loaded library is never replaced.
-  std::string dir = testing::TempDir() + "/tc-host-kernels-" +
-                    (GetParam().empty() ? "dropouts" : "tiny");
+class GeneratedKernels
+    : public testing::TestWithParam<std::tuple<std::string, Target>> {};
+
+TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
+  auto [modelPath, target] = GetParam();
+  bool cuda = target == Target::CudaSimt;
+  // One directory per model and target: a loaded library is never replaced.
+  std::string dir = testing::TempDir() + "/tc-" + (cuda ? "cuda" : "host") +
+                    "-kernels-" + (modelPath.empty() ? "dropouts" : "tiny");
   std::filesystem::create_directories(dir);
-  std::string description = GetParam();
+  std::string description = modelPath;
   if (description.empty()) { // the inline model, every dropout on
     description = dir + "/model.toml";
     std::ofstream(description) << kModel;
@@ -100,7 +110,10 @@ TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
 
   // Emit every group; wrap each for the interpreter.
   OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
-  std::string source = tc::codegen::hostKernelPrelude();
+  std::string source =
+      (cuda ? "#include \"" TC_SOURCE_DIR "/test/simt/Simt.h\"\n" : "") +
+      tc::codegen::hostKernelPrelude();
+  int withoutSkeleton = 0;
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
   // Every op that becomes a generated kernel (not a GEMM, view or constant).
@@ -109,7 +122,13 @@ TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
     if (assignment.stepOf(&op) != tc::StepKind::Kernel)
       continue;
     std::string name = "k" + std::to_string(kernels.size() + skipped);
-    FailureOr<std::string> text = tc::codegen::emitKernel(&op, name, error);
+    FailureOr<std::string> text =
+        cuda ? tc::codegen::emitCudaKernel(&op, name, error)
+             : tc::codegen::emitKernel(&op, name, error);
+    if (failed(text) && cuda) { // no CUDA skeleton for it yet
+      ++withoutSkeleton;
+      continue;
+    }
     if (failed(text)) {
       ADD_FAILURE() << name << " (" << op.getName().getStringRef().str()
                     << ") not emitted: " << error;
@@ -119,10 +138,13 @@ TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
     source += *text;
     kernels.push_back({name, &op});
   }
-  ASSERT_EQ(int64_t(kernels.size()), tc::countKernels(step).generated)
+  ASSERT_EQ(int64_t(kernels.size()) + withoutSkeleton,
+            tc::countKernels(step).generated)
       << "every generated kernel of the step";
+  if (cuda)
+    ASSERT_GT(kernels.size(), 0u) << "no CUDA kernel to check";
   std::ofstream(dir + "/kernels.cpp") << source;
-  std::string command = "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -o " + dir +
+  std::string command = "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -pthread -o " + dir +
                         "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
                         "/compile.log";
   ASSERT_EQ(std::system(command.c_str()), 0)
@@ -183,7 +205,14 @@ TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
       pack(tc::Tensor(t.dtype, t.shape));
     auto kernel = reinterpret_cast<void (*)(void **)>(dlsym(library, name.c_str()));
     ASSERT_TRUE(kernel) << name;
-    kernel(buffers.data());
+    if (cuda) {
+      using Launch = void (*)(void (*)(void **), unsigned, unsigned, void **);
+      auto launch = reinterpret_cast<Launch>(dlsym(library, "simt_launch"));
+      ASSERT_TRUE(launch);
+      launch(kernel, 2, 64, buffers.data());
+    } else {
+      kernel(buffers.data());
+    }
 
     for (size_t r = 0; r < want->size(); ++r) {
       const tc::Tensor &expected = (*want)[r];
@@ -207,18 +236,24 @@ TEST_P(HostKernels, EveryGeneratedKernelOfTheStepMatchesTheInterpreter) {
       }
     }
   }
-  std::cout << "all " << kernels.size()
-            << " generated kernels of the step match the interpreter\n";
+  std::cout << "all " << kernels.size() << (cuda ? " CUDA" : " host")
+            << " kernels of the step match the interpreter";
+  if (cuda)
+    std::cout << " (" << withoutSkeleton << " without a CUDA skeleton yet)";
+  std::cout << "\n";
   // No dlclose: the library brought OpenMP's thread pool into the process,
   // whose threads must not outlive its code.
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Models, HostKernels,
-    testing::Values(std::string(), std::string(TC_SOURCE_DIR "/models/tiny.toml")),
-    [](const testing::TestParamInfo<std::string> &info) {
-      return info.param.empty() ? std::string("AllDropoutsOn")
-                                : std::string("ModelsTiny");
+    Models, GeneratedKernels,
+    testing::Combine(testing::Values(std::string(),
+                                     std::string(TC_SOURCE_DIR "/models/tiny.toml")),
+                     testing::Values(Target::Host, Target::CudaSimt)),
+    [](const auto &info) {
+      return std::string(std::get<0>(info.param).empty() ? "AllDropoutsOn"
+                                                         : "ModelsTiny") +
+             (std::get<1>(info.param) == Target::Host ? "Host" : "CudaSimt");
     });
 
 } // namespace
