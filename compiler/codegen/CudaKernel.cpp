@@ -84,6 +84,9 @@ FailureOr<std::string> emitCudaKernel(Operation *op, StringRef name,
     SmallVector<Value> outputs(op->getResults());
     return emitLoop(inputs, {op}, outputs, name, Target::Cuda, error);
   }
+  if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
+          ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
+    return emitRowKernel(op, name, Target::Cuda, error);
   error = "no CUDA skeleton for '" + op->getName().getStringRef().str() +
           "' yet";
   return failure();

@@ -20,12 +20,17 @@
 
 namespace tc::codegen {
 
-/// Includes and the Philox RNG (dialects/tc/Philox.h) every kernel file
-/// starts with.
+/// The skeletons the emitters know.
+enum class Target { Host, Cuda };
+
+/// Includes, the Philox RNG (dialects/tc/Philox.h), helpers and the row
+/// skeleton's macros (TC_ROWS, TC_ROW, TC_ROW_SUM, TC_ROW_MAX, TC_ROW_LEADER)
+/// every host kernel file starts with.
 std::string hostKernelPrelude();
 
-/// The skeletons the loop emitter knows.
-enum class Target { Host, Cuda };
+/// The same for CUDA: the row macros map rows to blocks and reductions to
+/// warp shuffles and shared memory.
+std::string cudaKernelPrelude();
 
 /// One loop computing `outputs` from `inputs` (the kernel's buffers, in
 /// order) through `ops` (elementwise ops; on the host also reductions as
@@ -48,12 +53,14 @@ mlir::FailureOr<std::string> emitElementwiseKernel(mlir::Operation *op,
                                                    llvm::StringRef name,
                                                    std::string &error);
 
-/// The C++ function `name` computing a row-wise op (tc.masked_softmax,
-/// tc.residual_layer_norm, tc.cross_entropy and their gradients) over rows of
-/// its last dimension; buffers hold the operands then the results. Failure
-/// (saying why) for any other op.
+/// The host function or CUDA kernel `name` computing a row-wise op
+/// (tc.masked_softmax, tc.residual_layer_norm, tc.cross_entropy and their
+/// gradients) over rows of its last dimension; buffers hold the operands
+/// then the results. Failure (saying why) for any other op, and on CUDA for
+/// those with sums across rows (residual_layer_norm_grad, cross_entropy),
+/// which have no CUDA skeleton yet.
 mlir::FailureOr<std::string> emitRowKernel(mlir::Operation *op,
-                                           llvm::StringRef name,
+                                           llvm::StringRef name, Target target,
                                            std::string &error);
 
 /// The C++ function `name` for tc.adam (all parameters in one call),

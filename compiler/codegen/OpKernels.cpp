@@ -200,7 +200,7 @@ FailureOr<std::string> emitKernel(Operation *op, StringRef name,
     return emitHostKernel(fused, name, error);
   if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
           ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
-    return emitRowKernel(op, name, error);
+    return emitRowKernel(op, name, Target::Host, error);
   if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
           SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
           DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))

@@ -1,8 +1,11 @@
 //===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
 //
 // tc.masked_softmax, tc.residual_layer_norm, tc.cross_entropy and their
-// gradients: a loop over the rows of the last dimension (OpenMP across
-// rows), double accumulators within a row, dropout masks from Philox.
+// gradients: a loop over the rows of the last dimension, double accumulators
+// within a row, dropout masks from Philox. One template serves both targets
+// through the row macros of the preludes (HostKernel.h): on the host rows
+// run across OpenMP threads and a row in order; on CUDA a block takes a row,
+// its threads stride over the row and reduce through warp shuffles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +49,13 @@ std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
 } // namespace
 
 FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
-                                     std::string &error) {
+                                     Target target, std::string &error) {
+  if (target == Target::Cuda &&
+      isa<ResidualLayerNormGradOp, CrossEntropyOp>(op)) {
+    error = "no CUDA skeleton for the sums across rows of '" +
+            op->getName().getStringRef().str() + "' yet";
+    return failure();
+  }
   if (!hasCppTypes(op, error))
     return failure();
   std::string body;
@@ -57,14 +66,15 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
            fill(R"cpp(  auto z = [&](int64_t i) {
     return in1[@0] ? double(in0[i]) * @1 : @2;
   };
-#pragma omp parallel for
-  for (int64_t r = 0; r < rows; ++r) {
+  TC_ROWS(r) {
     double max = -INFINITY, sum = 0.0;
-    for (int64_t k = 0; k < D; ++k)
+    TC_ROW(k)
       max = std::max(max, z(r * D + k));
-    for (int64_t k = 0; k < D; ++k)
+    max = TC_ROW_MAX(max);
+    TC_ROW(k)
       sum += std::exp(z(r * D + k) - max);
-    for (int64_t k = 0; k < D; ++k) {
+    sum = TC_ROW_SUM(sum);
+    TC_ROW(k) {
       int64_t i = r * D + k;
       double p = std::exp(z(i) - max) / sum;
       out1[i] = float(p);
@@ -78,14 +88,14 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     std::string mask = broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getProbs()));
     body = rowPrologue(op, m.getProbs()) +
            keepFunction(m.getRate().convertToDouble(), m.getKey(), 3) +
-           fill(R"cpp(#pragma omp parallel for
-  for (int64_t r = 0; r < rows; ++r) {
+           fill(R"cpp(  TC_ROWS(r) {
     double dot = 0.0;
-    for (int64_t k = 0; k < D; ++k) {
+    TC_ROW(k) {
       int64_t i = r * D + k;
       dot += double(in1[i]) * keep(i) * in0[i];
     }
-    for (int64_t k = 0; k < D; ++k) {
+    dot = TC_ROW_SUM(dot);
+    TC_ROW(k) {
       int64_t i = r * D + k;
       double dp = double(in1[i]) * keep(i);
       out0[i] = in2[@0] ? float(@1 * in0[i] * (dp - dot)) : 0.0f;
@@ -96,27 +106,28 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   } else if (auto n = dyn_cast<ResidualLayerNormOp>(op)) {
     body = rowPrologue(op, n.getResidual()) +
            keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
-           fill(R"cpp(#pragma omp parallel for
-  for (int64_t r = 0; r < rows; ++r) {
+           fill(R"cpp(  TC_ROWS(r) {
     double mean = 0.0, var = 0.0;
-    for (int64_t k = 0; k < D; ++k) {
+    TC_ROW(k) {
       int64_t i = r * D + k;
       mean += in0[i] + double(in1[i]) * keep(i);
     }
-    mean /= D;
-    for (int64_t k = 0; k < D; ++k) {
+    mean = TC_ROW_SUM(mean) / D;
+    TC_ROW(k) {
       int64_t i = r * D + k;
       double c = in0[i] + double(in1[i]) * keep(i) - mean;
       var += c * c;
     }
-    double rstd = 1.0 / std::sqrt(var / D + @0);
-    for (int64_t k = 0; k < D; ++k) {
+    double rstd = 1.0 / std::sqrt(TC_ROW_SUM(var) / D + @0);
+    TC_ROW(k) {
       int64_t i = r * D + k;
       double s = in0[i] + double(in1[i]) * keep(i);
       out0[i] = float((s - mean) * rstd * in2[k] + in3[k]);
     }
-    out1[r] = float(mean);
-    out2[r] = float(rstd);
+    TC_ROW_LEADER {
+      out1[r] = float(mean);
+      out2[r] = float(rstd);
+    }
   }
 )cpp",
                 {number(n.getEpsilon().convertToDouble())});
@@ -181,20 +192,21 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   } else if (auto c = dyn_cast<CrossEntropyGradOp>(op)) {
     body = rowPrologue(op, c.getLogits()) +
            fill(R"cpp(  const double scale = in2[0], eps = @1;
-#pragma omp parallel for
-  for (int64_t r = 0; r < rows; ++r) {
+  TC_ROWS(r) {
     int64_t t = in1[r];
-    if (t == @0 || t < 0 || t >= D) {
-      for (int64_t k = 0; k < D; ++k)
+    if (t == @0 || t < 0 || t >= D) { // the same for the whole row
+      TC_ROW(k)
         out0[r * D + k] = 0.0f;
       continue;
     }
     double max = -INFINITY, sum = 0.0;
-    for (int64_t k = 0; k < D; ++k)
+    TC_ROW(k)
       max = std::max(max, double(in0[r * D + k]));
-    for (int64_t k = 0; k < D; ++k)
+    max = TC_ROW_MAX(max);
+    TC_ROW(k)
       sum += std::exp(in0[r * D + k] - max);
-    for (int64_t k = 0; k < D; ++k) {
+    sum = TC_ROW_SUM(sum);
+    TC_ROW(k) {
       double p = std::exp(in0[r * D + k] - max) / sum;
       double q = eps / D + (k == t ? 1.0 - eps : 0.0);
       out0[r * D + k] = float(scale * (p - q));
@@ -215,8 +227,9 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
       error = "row kernels are generated for f32 tensors only so far";
       return failure();
     }
-  return "extern \"C\" void " + name.str() + "(void **buffers) {\n" + body +
-         "}\n";
+  return std::string(target == Target::Cuda ? "extern \"C\" __global__ void "
+                                            : "extern \"C\" void ") +
+         name.str() + "(void **buffers) {\n" + body + "}\n";
 }
 
 } // namespace tc::codegen

@@ -43,7 +43,7 @@ TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
   std::vector<tc::codegen::NamedKernelSource> kernels =
       tc::codegen::emitCudaKernels(*module, missing);
   ASSERT_FALSE(kernels.empty());
-  std::string source = tc::codegen::hostKernelPrelude();
+  std::string source = tc::codegen::cudaKernelPrelude();
   for (const tc::codegen::NamedKernelSource &kernel : kernels)
     source += "\n" + kernel.source;
   std::printf("%s: %zu kernels with a CUDA skeleton, %zu without yet\n",

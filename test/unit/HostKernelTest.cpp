@@ -111,8 +111,9 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
   // Emit every group; wrap each for the interpreter.
   OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
   std::string source =
-      (cuda ? "#include \"" TC_SOURCE_DIR "/test/simt/Simt.h\"\n" : "") +
-      tc::codegen::hostKernelPrelude();
+      cuda ? "#include \"" TC_SOURCE_DIR "/test/simt/Simt.h\"\n" +
+                 tc::codegen::cudaKernelPrelude()
+           : tc::codegen::hostKernelPrelude();
   int withoutSkeleton = 0;
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;

@@ -322,7 +322,7 @@ int main(int argc, char **argv) {
     std::vector<std::pair<std::string, std::string>> missing;
     std::vector<tc::codegen::NamedKernelSource> kernels =
         tc::codegen::emitCudaKernels(*module, missing);
-    llvm::outs() << tc::codegen::hostKernelPrelude();
+    llvm::outs() << tc::codegen::cudaKernelPrelude();
     for (const tc::codegen::NamedKernelSource &kernel : kernels)
       llvm::outs() << "\n" << kernel.source;
     for (const auto &[name, why] : missing)
