@@ -15,7 +15,7 @@ const std::vector<std::pair<std::string, std::string>> &cudaHeaders() {
 // CUDA's math functions (built into NVRTC) under their std:: names.
 namespace std {
 using ::exp; using ::log; using ::sqrt; using ::tanh;
-using ::isnan; using ::isinf; using ::fabs;
+using ::isnan; using ::isinf; using ::fabs; using ::pow; using ::sin; using ::cos;
 template <class T> constexpr T max(T a, T b) { return a < b ? b : a; }
 template <class T> constexpr T min(T a, T b) { return b < a ? b : a; }
 }
@@ -79,7 +79,7 @@ FailureOr<std::string> emitCudaKernel(Operation *op, StringRef name,
   }
   if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
           SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
-          DropoutOp, BroadcastToOp>(op)) {
+          DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op)) {
     SmallVector<Value> inputs(op->getOperands());
     SmallVector<Value> outputs(op->getResults());
     return emitLoop(inputs, {op}, outputs, name, Target::Cuda, error);
@@ -87,6 +87,9 @@ FailureOr<std::string> emitCudaKernel(Operation *op, StringRef name,
   if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
           ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
     return emitRowKernel(op, name, Target::Cuda, error);
+  if (isa<AdamOp, EmbedOp, EmbeddingGradOp, TransposeOp, SliceOp, ConcatOp,
+          CausalMaskOp, PaddingMaskOp, PositionalEncodingOp>(op))
+    return emitOpKernel(op, name, Target::Cuda, error);
   error = "no CUDA skeleton for '" + op->getName().getStringRef().str() +
           "' yet";
   return failure();

@@ -43,12 +43,17 @@ template <typename I, typename F> inline I toInteger(F x) {
 
 std::string hostKernelPrelude() {
   return commonPrelude() + R"cpp(
+// Independent iterations across OpenMP threads.
+#define TC_FOR(i, n) _Pragma("omp parallel for") for (int64_t i = 0; i < (n); ++i)
 // The row skeleton on the host: rows across OpenMP threads, a row in order.
 #define TC_ROWS(r) _Pragma("omp parallel for") for (int64_t r = 0; r < rows; ++r)
 #define TC_ROW(k) for (int64_t k = 0; k < D; ++k)
 #define TC_ROW_SUM(x) (x)
 #define TC_ROW_MAX(x) (x)
 #define TC_ROW_LEADER if (true)
+// Sums across rows: a column each, in row order; all rows in order.
+#define TC_COLUMNS(k) for (int64_t k = 0; k < D; ++k)
+#define TC_SINGLE_BLOCK if (true)
 )cpp";
 }
 
@@ -79,11 +84,19 @@ inline double blockMax(double v) {
   return blockReduce(v, [](double a, double b) { return a < b ? b : a; });
 }
 } // namespace tc
+// Independent iterations across all threads of the grid (grid-stride).
+#define TC_FOR(i, n)                                                          \
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n);    \
+       i += int64_t(gridDim.x) * blockDim.x)
 #define TC_ROWS(r) for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)
 #define TC_ROW(k) for (int64_t k = threadIdx.x; k < D; k += blockDim.x)
 #define TC_ROW_SUM(x) tc::blockSum(x)
 #define TC_ROW_MAX(x) tc::blockMax(x)
 #define TC_ROW_LEADER if (threadIdx.x == 0)
+// Sums across rows: a thread per column (grid-stride), in row order; a sum
+// of all rows in row order by one block.
+#define TC_COLUMNS(k) TC_FOR(k, D)
+#define TC_SINGLE_BLOCK if (blockIdx.x == 0)
 )cpp";
 }
 
@@ -101,6 +114,24 @@ static std::string reducedIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes)
                    .str();
       outStride *= shape[d];
     }
+    stride *= shape[d];
+  }
+  return index.empty() ? "0" : index;
+}
+
+/// The linear index into `shape` of the element with result index `r`
+/// (over the dimensions not in `axes`, row-major) and reduced index `j`
+/// (over those in `axes`, row-major).
+static std::string elementOf(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes) {
+  std::string index;
+  int64_t stride = 1, keptStride = 1, reducedStride = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    bool reduced = llvm::is_contained(axes, int64_t(d));
+    int64_t &within = reduced ? reducedStride : keptStride;
+    index += llvm::formatv("{0}({1} / {2} % {3}) * {4}", index.empty() ? "" : " + ",
+                           reduced ? "j" : "r", within, shape[d], stride)
+                 .str();
+    within *= shape[d];
     stride *= shape[d];
   }
   return index.empty() ? "0" : index;
@@ -171,8 +202,16 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
       rngArg = index;
     }
 
-  if (target == Target::Cuda && !reductions.empty()) {
-    error = "no CUDA skeleton for groups with reductions yet";
+  // On CUDA a thread computes one element of the reductions' result: all
+  // the elements reduced into it, in order (deterministic, no atomics).
+  ArrayRef<int64_t> axes;
+  if (!reductions.empty())
+    axes = reductions.front()->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  bool perResult = target == Target::Cuda && !reductions.empty();
+  if (perResult && llvm::any_of(reductions, [&](Operation *r) {
+        return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() != axes;
+      })) {
+    error = "no CUDA skeleton for reductions over different axes in one group";
     return failure();
   }
   std::string text;
@@ -210,21 +249,32 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   // Reductions accumulate in double, in element order (one thread: the
   // order of the interpreter); elementwise groups run on every thread.
   std::string finish; // stores of the reductions, after the loop
+  int64_t reducedCount = 1; // elements of the reductions' result
+  if (!reductions.empty())
+    reducedCount = cast<RankedTensorType>(reductions.front()->getResult(0).getType())
+                       .getNumElements();
   for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def))
       os << llvm::formatv(
-          "  std::vector<double> acc{0}({1}, {2});\n", j,
-          cast<RankedTensorType>(value.getType()).getNumElements(),
-          isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
+          perResult ? "" : "  std::vector<double> acc{0}({1}, {2});\n", j,
+          reducedCount, isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
   }
-  if (target == Target::Cuda)
-    os << "  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; "
-          "i < "
-       << count << "; i += int64_t(gridDim.x) * blockDim.x) {\n";
-  else
+  if (perResult) {
+    os << "  TC_FOR(r, " << reducedCount << ") {\n";
+    for (auto [j, value] : llvm::enumerate(outputs))
+      if (Operation *def = value.getDefiningOp();
+          def && llvm::is_contained(reductions, def))
+        os << llvm::formatv("  double acc{0} = {1};\n", j,
+                            isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
+    os << "  for (int64_t j = 0; j < " << count / reducedCount << "; ++j) {\n"
+       << "    const int64_t i = " << elementOf(shape, axes) << ";\n";
+  } else if (target == Target::Cuda) {
+    os << "  TC_FOR(i, " << count << ") {\n";
+  } else {
     os << (reductions.empty() ? "#pragma omp parallel for\n" : "")
        << "  for (int64_t i = 0; i < " << count << "; ++i) {\n";
+  }
   os << loads;
   if (failed(emitter.emitOps(ops, "i", "seed", "step", os, error)))
     return failure();
@@ -232,7 +282,9 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def)) {
       auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-      std::string at = llvm::formatv("acc{0}[{1}]", j, reducedIndex(shape, axes));
+      std::string at =
+          perResult ? "acc" + std::to_string(j)
+                    : llvm::formatv("acc{0}[{1}]", j, reducedIndex(shape, axes)).str();
       std::string input = emitter.nameOf(def->getOperand(0));
       if (isa<ReduceMaxOp>(def))
         os << llvm::formatv("    {0} = tc::maximum<double>({0}, {1});\n", at, input);
@@ -240,15 +292,19 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
         os << llvm::formatv("    {0} += {1};\n", at, input);
       int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
       double scale = isa<ReduceMeanOp>(def) ? double(size) / double(count) : 1.0;
-      finish += llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
-                              "    out{1}[r] = acc{1}[r] * {2:e17};\n",
-                              size, j, scale)
-                    .str();
+      finish += perResult
+                    ? llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j,
+                                    scale)
+                          .str()
+                    : llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
+                                    "    out{1}[r] = acc{1}[r] * {2:e17};\n",
+                                    size, j, scale)
+                          .str();
     } else {
       os << llvm::formatv("    out{0}[i] = {1};\n", j, emitter.nameOf(value));
     }
   }
-  os << "  }\n" << finish << "}\n";
+  os << "  }\n" << finish << (perResult ? "  }\n" : "") << "}\n";
   return text;
 }
 

@@ -63,11 +63,12 @@ mlir::FailureOr<std::string> emitRowKernel(mlir::Operation *op,
                                            llvm::StringRef name, Target target,
                                            std::string &error);
 
-/// The C++ function `name` for tc.adam (all parameters in one call),
-/// tc.embed, tc.embedding_grad, tc.transpose, tc.concat, tc.slice and the
-/// mask and position generators, or failure (saying why) for any other op.
+/// The host function or CUDA kernel `name` for tc.adam (all parameters in
+/// one call), tc.embed, tc.embedding_grad, tc.transpose, tc.concat, tc.slice
+/// and the mask and position generators, or failure (saying why) for any
+/// other op.
 mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
-                                          llvm::StringRef name,
+                                          llvm::StringRef name, Target target,
                                           std::string &error);
 
 /// The host kernel of any op that becomes a generated kernel (see

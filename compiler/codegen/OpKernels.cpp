@@ -25,8 +25,7 @@ int64_t elements(Value v) {
 /// `out0[i] = in0[<source index of i>]` over the result, whose index in the
 /// input is `source` (a C++ expression of `i`).
 std::string copyLoop(int64_t count, const std::string &source) {
-  return fill(R"cpp(#pragma omp parallel for
-  for (int64_t i = 0; i < @0; ++i)
+  return fill(R"cpp(  TC_FOR(i, @0)
     out0[i] = in0[@1];
 )cpp",
               {std::to_string(count), source});
@@ -50,48 +49,85 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
   return index.empty() ? "0" : index;
 }
 
+/// tc.embedding_grad on CUDA: a thread per column of the table zeroes its
+/// column, then adds the column of every token in token order (f32 sums,
+/// deterministic; the host's scatter-add sums in double).
+std::string emitCudaEmbeddingGrad(EmbeddingGradOp grad, StringRef name) {
+  ArrayRef<int64_t> table = shapeOf(grad.getResult());
+  return "extern \"C\" __global__ void " + name.str() +
+         "(void **buffers) {\n" + bufferDeclarations(grad) +
+         fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
+  TC_FOR(d, D) {
+    for (int64_t id = 0; id < V; ++id)
+      out0[id * D + d] = 0.0f;
+    for (int64_t t = 0; t < tokens; ++t) {
+      int64_t id = in0[t];
+      if (id >= 0 && id < V)
+        out0[id * D + d] += in1[t * D + d];
+    }
+  }
+}
+)cpp",
+              {std::to_string(table[0]), std::to_string(table[1]),
+               std::to_string(elements(grad.getIds()))});
+}
+
 } // namespace
 
 FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
-                                    std::string &error) {
+                                    Target target, std::string &error) {
   if (!hasCppTypes(op, error))
     return failure();
+  if (target == Target::Cuda && isa<EmbeddingGradOp>(op))
+    return emitCudaEmbeddingGrad(cast<EmbeddingGradOp>(op), name);
   std::string body = bufferDeclarations(op);
   if (auto adam = dyn_cast<AdamOp>(op)) {
     // Operands: p..., g..., m..., v..., step_size, rsqrt_correction2,
-    // grad_scale; results p'..., m'..., v'...
+    // grad_scale; results p'..., m'..., v'... Each parameter's pointers are
+    // declared in its own block, so that they are live one tensor at a time
+    // (all of them at once spill registers on the GPU).
     size_t n = adam.getParams().size();
-    body += fill(R"cpp(  const double stepSize = in@0[0], c2 = in@1[0], scale = in@2[0];
+    body = fill(R"cpp(  const double stepSize = static_cast<const float *>(buffers[@0])[0],
+               c2 = static_cast<const float *>(buffers[@1])[0],
+               scale = static_cast<const float *>(buffers[@2])[0];
   const double b1 = @3, b2 = @4, eps = @5;
 )cpp",
-                 {std::to_string(4 * n), std::to_string(4 * n + 1),
-                  std::to_string(4 * n + 2),
-                  number(adam.getBeta1().convertToDouble()),
-                  number(adam.getBeta2().convertToDouble()),
-                  number(adam.getEpsilon().convertToDouble())});
+                {std::to_string(4 * n), std::to_string(4 * n + 1),
+                 std::to_string(4 * n + 2),
+                 number(adam.getBeta1().convertToDouble()),
+                 number(adam.getBeta2().convertToDouble()),
+                 number(adam.getEpsilon().convertToDouble())});
+    size_t outputs = 4 * n + 3;
     for (size_t p = 0; p < n; ++p)
-      body += fill(R"cpp(#pragma omp parallel for
-  for (int64_t i = 0; i < @0; ++i) {
-    double g = double(in@2[i]) * scale;
-    double m = b1 * in@3[i] + (1 - b1) * g;
-    double v = b2 * in@4[i] + (1 - b2) * g * g;
-    out@6[i] = float(m);
-    out@7[i] = float(v);
-    out@5[i] = float(in@1[i] - stepSize * m / (std::sqrt(v) * c2 + eps));
+      body += fill(R"cpp(  {
+    const float *param = static_cast<const float *>(buffers[@1]);
+    const float *grad = static_cast<const float *>(buffers[@2]);
+    const float *first = static_cast<const float *>(buffers[@3]);
+    const float *second = static_cast<const float *>(buffers[@4]);
+    float *newParam = static_cast<float *>(buffers[@5]);
+    float *newFirst = static_cast<float *>(buffers[@6]);
+    float *newSecond = static_cast<float *>(buffers[@7]);
+    TC_FOR(i, @0) {
+      double g = double(grad[i]) * scale;
+      double m = b1 * first[i] + (1 - b1) * g;
+      double v = b2 * second[i] + (1 - b2) * g * g;
+      newFirst[i] = float(m);
+      newSecond[i] = float(v);
+      newParam[i] = float(param[i] - stepSize * m / (std::sqrt(v) * c2 + eps));
+    }
   }
 )cpp",
                    {std::to_string(elements(adam.getParams()[p])),
                     std::to_string(p), std::to_string(n + p),
                     std::to_string(2 * n + p), std::to_string(3 * n + p),
-                    std::to_string(p), std::to_string(n + p),
-                    std::to_string(2 * n + p)});
+                    std::to_string(outputs + p), std::to_string(outputs + n + p),
+                    std::to_string(outputs + 2 * n + p)});
   } else if (auto embed = dyn_cast<EmbedOp>(op)) {
     ArrayRef<int64_t> table = shapeOf(embed.getTable());
     double rate = embed.getRate().convertToDouble();
     body += fill(R"cpp(  const int64_t V = @0, D = @1, T = @2, tokens = @3;
   const uint64_t seed = in3[0], step = in3[1];
-#pragma omp parallel for
-  for (int64_t t = 0; t < tokens; ++t) {
+  TC_FOR(t, tokens) {
     int64_t id = in1[t];
     for (int64_t d = 0; d < D; ++d) {
       int64_t i = t * D + d;
@@ -151,8 +187,7 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
       inner *= out[d];
     for (auto [k, input] : llvm::enumerate(concat.getInputs())) {
       int64_t extent = shapeOf(input)[axis];
-      body += fill(R"cpp(#pragma omp parallel for
-  for (int64_t i = 0; i < @0; ++i) {
+      body += fill(R"cpp(  TC_FOR(i, @0) {
     int64_t outer = i / (@1 * @2), rest = i % (@1 * @2);
     out0[(outer * @3 + @4) * @2 + rest] = in@5[i];
   }
@@ -164,22 +199,19 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     }
   } else if (auto mask = dyn_cast<CausalMaskOp>(op)) {
     int64_t t = shapeOf(mask.getResult())[0];
-    body += fill(R"cpp(#pragma omp parallel for
-  for (int64_t i = 0; i < @0; ++i)
+    body += fill(R"cpp(  TC_FOR(i, @0)
     out0[i] = i % @1 <= i / @1;
 )cpp",
                  {std::to_string(t * t), std::to_string(t)});
   } else if (auto mask = dyn_cast<PaddingMaskOp>(op)) {
-    body += fill(R"cpp(#pragma omp parallel for
-  for (int64_t i = 0; i < @0; ++i)
+    body += fill(R"cpp(  TC_FOR(i, @0)
     out0[i] = in0[i] != @1;
 )cpp",
                  {std::to_string(elements(mask.getIds())),
                   std::to_string(int64_t(mask.getPadId()))});
   } else if (auto pe = dyn_cast<PositionalEncodingOp>(op)) {
     ArrayRef<int64_t> shape = shapeOf(pe.getResult());
-    body += fill(R"cpp(#pragma omp parallel for
-  for (int64_t i = 0; i < @0; ++i) {
+    body += fill(R"cpp(  TC_FOR(i, @0) {
     int64_t pos = i / @1, c = i % @1;
     double angle = pos / std::pow(10000.0, double(c - c % 2) / @1);
     out0[i] = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
@@ -190,8 +222,9 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     error = "no kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
-  return "extern \"C\" void " + name.str() + "(void **buffers) {\n" + body +
-         "}\n";
+  return std::string(target == Target::Cuda ? "extern \"C\" __global__ void "
+                                            : "extern \"C\" void ") +
+         name.str() + "(void **buffers) {\n" + body + "}\n";
 }
 
 FailureOr<std::string> emitKernel(Operation *op, StringRef name,
@@ -205,7 +238,7 @@ FailureOr<std::string> emitKernel(Operation *op, StringRef name,
           SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
           DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
     return emitElementwiseKernel(op, name, error);
-  return emitOpKernel(op, name, error);
+  return emitOpKernel(op, name, Target::Host, error);
 }
 
 } // namespace tc::codegen

@@ -50,12 +50,7 @@ std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
 
 FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
                                      Target target, std::string &error) {
-  if (target == Target::Cuda &&
-      isa<ResidualLayerNormGradOp, CrossEntropyOp>(op)) {
-    error = "no CUDA skeleton for the sums across rows of '" +
-            op->getName().getStringRef().str() + "' yet";
-    return failure();
-  }
+
   if (!hasCppTypes(op, error))
     return failure();
   std::string body;
@@ -132,22 +127,24 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
 )cpp",
                 {number(n.getEpsilon().convertToDouble())});
   } else if (auto n = dyn_cast<ResidualLayerNormGradOp>(op)) {
-    // Row gradients in parallel; the gamma and beta sums over rows in order.
+    // Row gradients in parallel; the gamma and beta sums over rows in order
+    // (a column each).
     body = rowPrologue(op, n.getResidual()) +
            keepFunction(n.getRate().convertToDouble(), n.getKey(), 6) +
            R"cpp(  auto xhat = [&](int64_t r, int64_t k) {
     int64_t i = r * D + k;
     return (in0[i] + double(in1[i]) * keep(i) - in3[r]) * double(in4[r]);
   };
-#pragma omp parallel for
-  for (int64_t r = 0; r < rows; ++r) {
+  TC_ROWS(r) {
     double meanG = 0.0, meanGX = 0.0;
-    for (int64_t k = 0; k < D; ++k) {
+    TC_ROW(k) {
       double g = double(in5[r * D + k]) * in2[k];
       meanG += g / D;
       meanGX += g * xhat(r, k) / D;
     }
-    for (int64_t k = 0; k < D; ++k) {
+    meanG = TC_ROW_SUM(meanG);
+    meanGX = TC_ROW_SUM(meanGX);
+    TC_ROW(k) {
       int64_t i = r * D + k;
       double g = double(in5[i]) * in2[k];
       double ds = in4[r] * (g - meanG - xhat(r, k) * meanGX);
@@ -155,7 +152,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
       out1[i] = float(ds * keep(i));
     }
   }
-  for (int64_t k = 0; k < D; ++k) {
+  // The gamma and beta gradients read only inputs: independent of the rows.
+  TC_COLUMNS(k) {
     double dgamma = 0.0, dbeta = 0.0;
     for (int64_t r = 0; r < rows; ++r) {
       dgamma += double(in5[r * D + k]) * xhat(r, k);
@@ -167,25 +165,32 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
 )cpp";
   } else if (auto c = dyn_cast<CrossEntropyOp>(op)) {
     body = rowPrologue(op, c.getLogits()) +
-           fill(R"cpp(  double total = 0.0;
-  int32_t tokens = 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t t = in1[r];
-    if (t == @0 || t < 0 || t >= D)
-      continue; // ignored (the interpreter reports an out-of-range target)
-    double max = -INFINITY, sum = 0.0, logits = 0.0;
-    for (int64_t k = 0; k < D; ++k)
-      max = std::max(max, double(in0[r * D + k]));
-    for (int64_t k = 0; k < D; ++k) {
-      sum += std::exp(in0[r * D + k] - max);
-      logits += in0[r * D + k];
+           fill(R"cpp(  // One sum over all rows, in row order: one block on CUDA.
+  TC_SINGLE_BLOCK {
+    double total = 0.0;
+    int32_t tokens = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t t = in1[r];
+      if (t == @0 || t < 0 || t >= D)
+        continue; // ignored (the interpreter reports an out-of-range target)
+      double max = -INFINITY, sum = 0.0, logits = 0.0;
+      TC_ROW(k)
+        max = std::max(max, double(in0[r * D + k]));
+      max = TC_ROW_MAX(max);
+      TC_ROW(k) {
+        sum += std::exp(in0[r * D + k] - max);
+        logits += in0[r * D + k];
+      }
+      double lse = max + std::log(TC_ROW_SUM(sum));
+      logits = TC_ROW_SUM(logits);
+      total += (1.0 - @1) * (lse - in0[r * D + t]) + @1 * (lse - logits / D);
+      ++tokens;
     }
-    double lse = max + std::log(sum);
-    total += (1.0 - @1) * (lse - in0[r * D + t]) + @1 * (lse - logits / D);
-    ++tokens;
+    TC_ROW_LEADER {
+      out0[0] = float(total);
+      out1[0] = tokens;
+    }
   }
-  out0[0] = float(total);
-  out1[0] = tokens;
 )cpp",
                 {std::to_string(int64_t(c.getIgnoreIndex())),
                  number(c.getLabelSmoothing().convertToDouble())});
