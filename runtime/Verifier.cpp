@@ -203,17 +203,15 @@ bool Checker::run() {
       if (!type->shape() || int(type->dtype()) > int(tcx::DType::MAX))
         return fail("a malformed argument type");
   }
-  bool hostCode = false;
   if (x.code())
     for (const tcx::CodeModule *module : *x.code()) {
       where = "code modules";
       if (!module->target() || !module->binary())
         return fail("a code module without a target or a binary");
-      hostCode |= module->target()->str().starts_with("host");
     }
-  if (kernels > 0 && !hostCode) {
+  if (kernels > 0 && (!x.code() || x.code()->size() == 0)) {
     where = "code modules";
-    return fail("kernels but no host code module");
+    return fail("kernels but no code module");
   }
   if (x.parameters())
     for (const tcx::Parameter *p : *x.parameters()) {

@@ -37,10 +37,12 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
     error = "NVRTC could not create a program";
     return std::nullopt;
   }
+  bool real = arch.rfind("sm_", 0) == 0;
   std::vector<std::string> options = {"--gpu-architecture=" + arch,
                                       "--std=c++17", "-default-device",
-                                      "--fmad=true", "-lineinfo",
-                                      "--ptxas-options=-v"};
+                                      "--fmad=true", "-lineinfo"};
+  if (real)
+    options.push_back("--ptxas-options=-v");
   std::vector<const char *> pointers;
   CudaBinary binary;
   for (const std::string &option : options) {
@@ -59,9 +61,15 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
     nvrtcDestroyProgram(&program);
     return std::nullopt;
   }
-  nvrtcGetCUBINSize(program, &size);
-  binary.cubin.resize(size);
-  nvrtcGetCUBIN(program, binary.cubin.data());
+  if (real) {
+    nvrtcGetCUBINSize(program, &size);
+    binary.cubin.resize(size);
+    nvrtcGetCUBIN(program, binary.cubin.data());
+  } else {
+    nvrtcGetPTXSize(program, &size);
+    binary.ptx.assign(size, '\0');
+    nvrtcGetPTX(program, binary.ptx.data());
+  }
   nvrtcDestroyProgram(&program);
   // ptxas -v: "N bytes spill stores, M bytes spill loads" per kernel.
   std::regex spills("([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads");

@@ -17,14 +17,16 @@
 namespace tc::codegen {
 
 struct CudaBinary {
-  std::vector<char> cubin;
+  std::vector<char> cubin; ///< for a real architecture (sm_XX)
+  std::string ptx;         ///< for a virtual one (compute_XX)
   std::string log;       ///< NVRTC's and ptxas's messages
   int64_t spillBytes = 0; ///< spill stores + loads ptxas reported, all kernels
   std::string options;   ///< the command line
 };
 
-/// CUBIN of `source` for `arch` ("sm_90"), or none with `error` holding the
-/// NVRTC log and the source with line numbers.
+/// CUBIN of `source` for a real architecture ("sm_90"), or PTX for a
+/// virtual one ("compute_90", which newer GPUs compile when they load it),
+/// or none with `error` holding the NVRTC log and the numbered source.
 std::optional<CudaBinary> compileCuda(const std::string &source,
                                       const std::string &arch,
                                       std::string &error);

@@ -2,6 +2,8 @@
 
 #include "compiler/export/TcxWriter.h"
 #include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/CudaKernel.h"
+#include "compiler/export/CudaCompiler.h"
 #include "compiler/export/HostCompiler.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "dialects/plan/PlanDialect.h"
@@ -205,14 +207,27 @@ std::vector<uint8_t> Writer::constants() {
 
 std::optional<std::vector<uint8_t>>
 Writer::write(const ExportOptions &options, std::string &error) {
-  FailureOr<std::vector<codegen::NamedKernelSource>> kernels =
-      codegen::emitHostKernels(module, error);
-  if (failed(kernels))
-    return std::nullopt;
-  std::string prelude = codegen::hostKernelPrelude();
+  bool cuda = !options.cudaArchitectures.empty();
+  std::vector<codegen::NamedKernelSource> kernels;
+  if (cuda) {
+    std::vector<std::pair<std::string, std::string>> missing;
+    kernels = codegen::emitCudaKernels(module, missing);
+    if (!missing.empty()) {
+      error = "kernel '" + missing.front().first + "': " + missing.front().second;
+      return std::nullopt;
+    }
+  } else {
+    FailureOr<std::vector<codegen::NamedKernelSource>> host =
+        codegen::emitHostKernels(module, error);
+    if (failed(host))
+      return std::nullopt;
+    kernels = std::move(*host);
+  }
+  std::string prelude =
+      cuda ? codegen::cudaKernelPrelude() : codegen::hostKernelPrelude();
   std::vector<std::string> sources;
   std::vector<fb::Offset<tcx::Kernel>> kernelTable;
-  for (const codegen::NamedKernelSource &kernel : *kernels) {
+  for (const codegen::NamedKernelSource &kernel : kernels) {
     kernelIndex[kernel.name] = kernelTable.size();
     sources.push_back(kernel.source);
     auto function = module.lookupSymbol<func::FuncOp>(kernel.name);
@@ -229,9 +244,24 @@ Writer::write(const ExportOptions &options, std::string &error) {
         fbb, kernel.name.c_str(), kernel.source.c_str(),
         function.getNumArguments(), function.getNumResults(), &signature));
   }
-  std::optional<HostBuild> build = compileHostSource(prelude, sources, error);
-  if (!build)
-    return std::nullopt;
+  std::vector<fb::Offset<tcx::CodeModule>> codeModules;
+  if (cuda) {
+    std::optional<std::vector<CudaModule>> modules = compileCudaModules(
+        prelude, sources, options.cudaArchitectures, error);
+    if (!modules)
+      return std::nullopt;
+    for (const CudaModule &module : *modules)
+      codeModules.push_back(tcx::CreateCodeModuleDirect(
+          fbb, module.target.c_str(), module.options.c_str(), prelude.c_str(),
+          &module.binary));
+  } else {
+    std::optional<HostBuild> build = compileHostSource(prelude, sources, error);
+    if (!build)
+      return std::nullopt;
+    codeModules.push_back(tcx::CreateCodeModuleDirect(
+        fbb, "host-x86_64", build->command.c_str(), prelude.c_str(),
+        &build->sharedObject));
+  }
 
   auto parameterTable = parameters();
   std::vector<uint8_t> constantBytes = constants();
@@ -246,10 +276,7 @@ Writer::write(const ExportOptions &options, std::string &error) {
   }
   auto functionVector = fbb.CreateVector(functions);
   auto kernelVector = fbb.CreateVector(kernelTable);
-  auto code = tcx::CreateCodeModuleDirect(fbb, "host-x86_64",
-                                          build->command.c_str(),
-                                          prelude.c_str(), &build->sharedObject);
-  auto codeVector = fbb.CreateVector(std::vector{code});
+  auto codeVector = fbb.CreateVector(codeModules);
   auto paramBytes =
       module->getAttrOfType<IntegerAttr>(plan::kParamBytesAttrName);
   fb::Offset<tcx::RunConfig> run;

@@ -26,10 +26,14 @@ struct ExportOptions {
   /// The description's training and data settings for tc-run (none for a
   /// .mlir input).
   const ModelDescription *description = nullptr;
+  /// Empty: the host target (C++ kernels in a shared object). Else the CUDA
+  /// target: CUBIN for these architectures ("sm_80", "sm_90") and PTX for
+  /// the newest.
+  std::vector<std::string> cudaArchitectures;
 };
 
-/// The .tcx bytes (header + flatbuffer) for the host target, or none with
-/// `error` saying why (a kernel without a host emitter, a compiler failure).
+/// The .tcx bytes (header + flatbuffer), or none with `error` saying why (a
+/// kernel without an emitter, a compiler failure).
 std::optional<std::vector<uint8_t>>
 writeExecutable(mlir::ModuleOp planModule, const ExportOptions &options,
                 std::string &error);

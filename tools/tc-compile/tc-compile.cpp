@@ -88,14 +88,22 @@ static cl::opt<std::string> outputFile(
              "the plan of every function (train steps, encode, decode per "
              "bucket), kernel sources and the compiled kernels"),
     cl::value_desc("FILE"), cl::cat(category));
-enum class Target { Cpu };
+enum class Target { Cpu, Cuda };
 static cl::opt<Target> target(
     "target", cl::desc("What the executable runs on (with -o)"),
     cl::init(Target::Cpu),
     cl::values(clEnumValN(Target::Cpu, "cpu",
                           "the host: C++ kernels built by the system "
-                          "compiler (OpenMP), GEMMs through OpenBLAS")),
+                          "compiler (OpenMP), GEMMs through OpenBLAS"),
+               clEnumValN(Target::Cuda, "cuda",
+                          "NVIDIA GPUs: CUDA kernels compiled by NVRTC to "
+                          "CUBIN for --arch and PTX for the newest (tc-run "
+                          "has no CUDA device yet)")),
     cl::cat(category));
+static cl::list<std::string> architectures(
+    "arch",
+    cl::desc("GPU architectures of --target=cuda (default sm_80,sm_90)"),
+    cl::value_desc("sm_XX"), cl::CommaSeparated, cl::cat(category));
 
 enum ExitCode { kSuccess = 0, kBadInput = 2, kCannotWrite = 3 };
 
@@ -289,6 +297,19 @@ int main(int argc, char **argv) {
     tc::ExportOptions options;
     options.producer = "tc-compile 0.1";
     options.description = description ? &*description : nullptr;
+    if (target == Target::Cuda) {
+      options.cudaArchitectures.assign(architectures.begin(), architectures.end());
+      if (options.cudaArchitectures.empty())
+        options.cudaArchitectures = {"sm_80", "sm_90"};
+      for (const std::string &arch : options.cudaArchitectures)
+        if (!llvm::StringRef(arch).starts_with("sm_") || arch.size() < 5 ||
+            arch.find_first_not_of("0123456789", 3) != std::string::npos) {
+          llvm::errs() << "tc-compile: error: --arch=" << arch
+                       << ": expected a real architecture such as sm_80 or "
+                          "sm_90\n";
+          return kBadInput;
+        }
+    }
     if (auto text = llvm::MemoryBuffer::getFile(inputFile))
       options.modelDescription = (*text)->getBuffer().str();
     std::string error;

@@ -1,0 +1,73 @@
+//===- CudaCompiler.cpp - the CUDA kernels of an executable, compiled ------===//
+
+#include "compiler/export/CudaCompiler.h"
+
+#ifdef TC_HAVE_NVRTC
+#include "compiler/codegen/Nvrtc.h"
+
+#include <algorithm>
+#include <future>
+#include <thread>
+#endif
+
+namespace tc {
+
+#ifdef TC_HAVE_NVRTC
+
+bool haveCudaCompiler() { return true; }
+
+std::optional<std::vector<CudaModule>>
+compileCudaModules(const std::string &prelude,
+                   const std::vector<std::string> &kernels,
+                   const std::vector<std::string> &architectures,
+                   std::string &error) {
+  std::vector<std::string> targets = architectures;
+  std::string newest = *std::max_element(architectures.begin(), architectures.end());
+  targets.push_back("compute_" + newest.substr(3));
+  unsigned parts = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                   kernels.size()));
+  std::vector<std::future<std::optional<codegen::CudaBinary>>> builds;
+  std::vector<std::string> errors(targets.size() * parts);
+  for (size_t t = 0; t < targets.size(); ++t)
+    for (unsigned part = 0; part < parts; ++part)
+      builds.push_back(std::async(std::launch::async, [&, t, part] {
+        std::string source = prelude;
+        for (size_t k = part; k < kernels.size(); k += parts)
+          source += "\n" + kernels[k];
+        return codegen::compileCuda(source, targets[t], errors[t * parts + part]);
+      }));
+  std::vector<CudaModule> modules;
+  for (size_t b = 0; b < builds.size(); ++b) {
+    std::optional<codegen::CudaBinary> binary = builds[b].get();
+    if (!binary) {
+      if (error.empty())
+        error = errors[b];
+      continue;
+    }
+    CudaModule module{targets[b / parts], binary->options, {}};
+    if (binary->ptx.empty())
+      module.binary.assign(binary->cubin.begin(), binary->cubin.end());
+    else
+      module.binary.assign(binary->ptx.begin(), binary->ptx.end());
+    modules.push_back(std::move(module));
+  }
+  if (!error.empty())
+    return std::nullopt;
+  return modules;
+}
+
+#else
+
+bool haveCudaCompiler() { return false; }
+
+std::optional<std::vector<CudaModule>>
+compileCudaModules(const std::string &, const std::vector<std::string> &,
+                   const std::vector<std::string> &, std::string &error) {
+  error = "this tc-compile was built without the CUDA toolkit (NVRTC); "
+          "install it and rebuild to use --target=cuda";
+  return std::nullopt;
+}
+
+#endif
+
+} // namespace tc
