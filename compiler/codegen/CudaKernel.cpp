@@ -66,35 +66,6 @@ template <class T, unsigned long N> struct array {
   return headers;
 }
 
-FailureOr<std::string> emitCudaKernel(Operation *op, StringRef name,
-                                      std::string &error) {
-  if (auto fused = dyn_cast<FusedOp>(op)) {
-    Block &body = fused.getBody().front();
-    SmallVector<Value> inputs(body.getArguments());
-    SmallVector<Operation *> ops;
-    for (Operation &inner : body.without_terminator())
-      ops.push_back(&inner);
-    SmallVector<Value> outputs(body.getTerminator()->getOperands());
-    return emitLoop(inputs, ops, outputs, name, Target::Cuda, error);
-  }
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
-          SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
-          DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op)) {
-    SmallVector<Value> inputs(op->getOperands());
-    SmallVector<Value> outputs(op->getResults());
-    return emitLoop(inputs, {op}, outputs, name, Target::Cuda, error);
-  }
-  if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
-          ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
-    return emitRowKernel(op, name, Target::Cuda, error);
-  if (isa<AdamOp, EmbedOp, EmbeddingGradOp, TransposeOp, SliceOp, ConcatOp,
-          CausalMaskOp, PaddingMaskOp, PositionalEncodingOp>(op))
-    return emitOpKernel(op, name, Target::Cuda, error);
-  error = "no CUDA skeleton for '" + op->getName().getStringRef().str() +
-          "' yet";
-  return failure();
-}
-
 std::vector<NamedKernelSource>
 emitCudaKernels(ModuleOp planModule,
                 std::vector<std::pair<std::string, std::string>> &missing) {
@@ -104,7 +75,8 @@ emitCudaKernels(ModuleOp planModule,
       continue;
     std::string why;
     FailureOr<std::string> text =
-        emitCudaKernel(&kernel.getBody().front().front(), kernel.getSymName(), why);
+        emitKernel(&kernel.getBody().front().front(), kernel.getSymName(),
+                   Target::Cuda, why);
     if (failed(text))
       missing.push_back({kernel.getSymName().str(), why});
     else

@@ -11,9 +11,9 @@
 // small stand-ins for the C++ headers it includes (<cmath>, <cstdint>,
 // <limits>, <array>, <vector>), which CUDA has no library of.
 //
-// So far: elementwise groups and single elementwise ops (a grid-stride
-// loop). Row-wise kernels with warp reductions, groups with reductions and
-// multi-tensor Adam are next; emitCudaKernel says so for them.
+// The kernels themselves come from the same emitters as the host's
+// (emitKernel with Target::Cuda, compiler/codegen/HostKernel.h) and the
+// skeleton macros of the CUDA prelude (cudaKernelPrelude).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,14 +31,8 @@ namespace tc::codegen {
 /// (name, text) of each header NVRTC gets in place of the C++ library's.
 const std::vector<std::pair<std::string, std::string>> &cudaHeaders();
 
-/// The CUDA kernel `name` computing `op`, or failure saying why (an op with
-/// no CUDA skeleton yet).
-mlir::FailureOr<std::string> emitCudaKernel(mlir::Operation *op,
-                                            llvm::StringRef name,
-                                            std::string &error);
-
-/// The CUDA source of each kernel function of a plan module that has a CUDA
-/// skeleton; the names and reasons of those that do not go to `missing`.
+/// The CUDA source of each kernel function of a plan module; the names of
+/// those the emitters refuse, with the reason, go to `missing`.
 std::vector<NamedKernelSource>
 emitCudaKernels(mlir::ModuleOp planModule,
                 std::vector<std::pair<std::string, std::string>> &missing);

@@ -308,22 +308,22 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   return text;
 }
 
-FailureOr<std::string> emitHostKernel(FusedOp fused, StringRef name,
-                                      std::string &error) {
+FailureOr<std::string> emitFusedKernel(FusedOp fused, StringRef name,
+                                       Target target, std::string &error) {
   Block &body = fused.getBody().front();
   SmallVector<Value> inputs(body.getArguments());
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
   SmallVector<Value> outputs(body.getTerminator()->getOperands());
-  return emitLoop(inputs, ops, outputs, name, Target::Host, error);
+  return emitLoop(inputs, ops, outputs, name, target, error);
 }
 
 FailureOr<std::string> emitElementwiseKernel(Operation *op, StringRef name,
-                                             std::string &error) {
+                                             Target target, std::string &error) {
   SmallVector<Value> inputs(op->getOperands());
   SmallVector<Value> outputs(op->getResults());
-  return emitLoop(inputs, {op}, outputs, name, Target::Host, error);
+  return emitLoop(inputs, {op}, outputs, name, target, error);
 }
 
 } // namespace tc::codegen

@@ -41,16 +41,16 @@ mlir::FailureOr<std::string> emitLoop(llvm::ArrayRef<mlir::Value> inputs,
                                       llvm::StringRef name, Target target,
                                       std::string &error);
 
-/// The C++ function `name` computing `fused`, or failure (saying why in
-/// `error`) for a group that is not one loop over one shape.
-mlir::FailureOr<std::string> emitHostKernel(FusedOp fused,
-                                            llvm::StringRef name,
-                                            std::string &error);
+/// The host function or CUDA kernel `name` computing `fused` (one loop over
+/// its shape), or failure (saying why in `error`).
+mlir::FailureOr<std::string> emitFusedKernel(FusedOp fused,
+                                             llvm::StringRef name,
+                                             Target target, std::string &error);
 
-/// The C++ function `name` computing one elementwise op or one reduction
-/// outside any group (a one-op group), or failure saying why.
+/// The same for one elementwise op or one reduction outside any group.
 mlir::FailureOr<std::string> emitElementwiseKernel(mlir::Operation *op,
                                                    llvm::StringRef name,
+                                                   Target target,
                                                    std::string &error);
 
 /// The host function or CUDA kernel `name` computing a row-wise op
@@ -71,10 +71,11 @@ mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
                                           llvm::StringRef name, Target target,
                                           std::string &error);
 
-/// The host kernel of any op that becomes a generated kernel (see
-/// compiler/analysis/KernelCount.h), dispatching to the emitters above.
+/// The host function or CUDA kernel of any op that becomes a generated
+/// kernel (see compiler/analysis/BufferAssignment.h), dispatching to the
+/// emitters above.
 mlir::FailureOr<std::string> emitKernel(mlir::Operation *op,
-                                        llvm::StringRef name,
+                                        llvm::StringRef name, Target target,
                                         std::string &error);
 
 struct NamedKernelSource {

@@ -17,7 +17,7 @@ emitHostKernels(ModuleOp planModule, std::string &error) {
       continue;
     Operation &op = kernel.getBody().front().front();
     std::string why;
-    FailureOr<std::string> text = emitKernel(&op, kernel.getSymName(), why);
+    FailureOr<std::string> text = emitKernel(&op, kernel.getSymName(), Target::Host, why);
     if (failed(text)) {
       error = "kernel '" + kernel.getSymName().str() + "' (" +
               op.getName().getStringRef().str() + "): " + why;

@@ -227,18 +227,18 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
          name.str() + "(void **buffers) {\n" + body + "}\n";
 }
 
-FailureOr<std::string> emitKernel(Operation *op, StringRef name,
+FailureOr<std::string> emitKernel(Operation *op, StringRef name, Target target,
                                   std::string &error) {
   if (auto fused = dyn_cast<FusedOp>(op))
-    return emitHostKernel(fused, name, error);
+    return emitFusedKernel(fused, name, target, error);
   if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
           ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
-    return emitRowKernel(op, name, Target::Host, error);
+    return emitRowKernel(op, name, target, error);
   if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
           SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
           DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
-    return emitElementwiseKernel(op, name, error);
-  return emitOpKernel(op, name, Target::Host, error);
+    return emitElementwiseKernel(op, name, target, error);
+  return emitOpKernel(op, name, target, error);
 }
 
 } // namespace tc::codegen

@@ -123,9 +123,9 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     if (assignment.stepOf(&op) != tc::StepKind::Kernel)
       continue;
     std::string name = "k" + std::to_string(kernels.size() + skipped);
-    FailureOr<std::string> text =
-        cuda ? tc::codegen::emitCudaKernel(&op, name, error)
-             : tc::codegen::emitKernel(&op, name, error);
+    FailureOr<std::string> text = tc::codegen::emitKernel(
+        &op, name, cuda ? tc::codegen::Target::Cuda : tc::codegen::Target::Host,
+        error);
     if (failed(text)) {
       ADD_FAILURE() << name << " (" << op.getName().getStringRef().str()
                     << ") not emitted: " << error;
