@@ -1,6 +1,7 @@
 //===- Checkpoint.cpp - the whole state of a training run, on disk --------===//
 
 #include "runtime/Checkpoint.h"
+#include "runtime/format/FileBytes.h"
 #include "runtime/format/TcxFile.h"
 
 #include <csignal>
@@ -157,14 +158,13 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
                                             uint64_t fingerprint,
                                             int64_t paramBytes,
                                             std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::vector<uint8_t>> file = tcx::readFileBytes(path);
+  if (!file) {
     error = path + ": no checkpoint there (train without --resume to start "
                    "a new run)";
     return std::nullopt;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> &bytes = *file;
   Header header{};
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
     error = path + ": not a tc checkpoint (no TCCKPT header)";

@@ -1,6 +1,7 @@
 //===- Executable.cpp - a loaded and verified .tcx ------------------------===//
 
 #include "runtime/Executable.h"
+#include "runtime/format/FileBytes.h"
 #include "runtime/Verifier.h"
 #include "runtime/format/TcxFile.h"
 
@@ -29,16 +30,10 @@ namespace {
 
 /// One byte past the last byte a verified `buffer` touches.
 int64_t endOf(const tcx::Buffer &buffer) {
-  if (!buffer.shape() || !buffer.strides() ||
-      buffer.shape()->size() != buffer.strides()->size() || buffer.offset() < 0)
-    return -1;
   int64_t last = 0, elements = 1;
   for (size_t d = 0; d < buffer.shape()->size(); ++d) {
-    int64_t extent = buffer.shape()->Get(d), stride = buffer.strides()->Get(d);
-    if (extent < 0 || stride < 0)
-      return -1;
-    elements *= extent;
-    last += (extent - 1) * stride;
+    elements *= buffer.shape()->Get(d);
+    last += (buffer.shape()->Get(d) - 1) * buffer.strides()->Get(d);
   }
   if (elements == 0)
     return buffer.offset();
@@ -49,14 +44,12 @@ int64_t endOf(const tcx::Buffer &buffer) {
 
 std::unique_ptr<Executable> Executable::load(const std::string &path,
                                              std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::vector<uint8_t>> bytes = tcx::readFileBytes(path);
+  if (!bytes) {
     error = path + ": cannot open the file";
     return nullptr;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  return fromBytes(std::move(bytes), path, error);
+  return fromBytes(std::move(*bytes), path, error);
 }
 
 std::unique_ptr<Executable> Executable::fromBytes(std::vector<uint8_t> bytes,

@@ -1,6 +1,7 @@
 //===- KernelLibrary.cpp - the host kernels of an executable, loaded -------===//
 
 #include "runtime/KernelLibrary.h"
+#include "runtime/format/FileBytes.h"
 #include "runtime/format/CacheDirectory.h"
 #include "runtime/format/TcxFile.h"
 
@@ -21,12 +22,9 @@ namespace {
 
 /// Whether the file at `path` holds exactly `size` bytes equal to `data`.
 bool sameBytes(const fs::path &path, const uint8_t *data, size_t size) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
-                          std::istreambuf_iterator<char>());
-  return bytes.size() == size && std::memcmp(bytes.data(), data, size) == 0;
+  std::optional<std::vector<uint8_t>> bytes = tcx::readFileBytes(path);
+  return bytes && bytes->size() == size &&
+         std::memcmp(bytes->data(), data, size) == 0;
 }
 
 } // namespace

@@ -65,7 +65,8 @@ private:
   StringRef kernelFor(Operation *op);
   LogicalResult emitGemm(Operation *op);
   LogicalResult recordParams(func::FuncOp function);
-  void emitAdam(AdamOp adam);
+  void emitLaunch(mlir::Operation *op, llvm::ArrayRef<mlir::Attribute> inputs);
+  mlir::Operation *emitAdam(AdamOp adam);
 
   ModuleOp module;
   OpBuilder b;
@@ -220,10 +221,23 @@ LogicalResult Lowering::emitGemm(Operation *op) {
   return success();
 }
 
+/// A launch of the kernel computing `op` on `inputs`, writing its results.
+void Lowering::emitLaunch(Operation *op, ArrayRef<Attribute> inputs) {
+  SmallVector<Attribute> outputs;
+  for (Value result : op->getResults())
+    outputs.push_back(bufferOf(result));
+  auto [grid, block] = launchGeometry(op);
+  plan::LaunchOp::create(b, op->getLoc(), kernelFor(op), b.getArrayAttr(inputs),
+                         b.getArrayAttr(outputs),
+                         SmallVector<int64_t>{grid, 1, 1},
+                         SmallVector<int64_t>{block, 1, 1});
+}
+
 /// Adam reads the gradients from the grads buffer: those not written there
-/// by their producer are copied first.
-void Lowering::emitAdam(AdamOp adam) {
+/// by their producer are copied first. Returns the last such copy, if any.
+Operation *Lowering::emitAdam(AdamOp adam) {
   SmallVector<Attribute> inputs;
+  Operation *lastCopy = nullptr;
   size_t n = adam.getParams().size();
   for (auto [i, operand] : llvm::enumerate(adam.getOperands())) {
     plan::BufferAttr buffer = bufferOf(operand);
@@ -231,19 +245,13 @@ void Lowering::emitAdam(AdamOp adam) {
       plan::BufferAttr slot = contiguousBuffer(
           plan::Space::grads, memory->gradientSlots[i - n], operand);
       if (buffer != slot)
-        plan::CopyOp::create(b, adam.getLoc(), buffer, slot);
+        lastCopy = plan::CopyOp::create(b, adam.getLoc(), buffer, slot);
       buffer = slot;
     }
     inputs.push_back(buffer);
   }
-  SmallVector<Attribute> outputs;
-  for (Value result : adam.getResults())
-    outputs.push_back(bufferOf(result));
-  auto [grid, block] = launchGeometry(adam);
-  plan::LaunchOp::create(b, adam.getLoc(), kernelFor(adam),
-                         b.getArrayAttr(inputs), b.getArrayAttr(outputs),
-                         SmallVector<int64_t>{grid, 1, 1},
-                         SmallVector<int64_t>{block, 1, 1});
+  emitLaunch(adam, inputs);
+  return lastCopy;
 }
 
 /// The parameter table of the executable, the same for every function.
@@ -336,25 +344,15 @@ LogicalResult Lowering::lower(func::FuncOp function) {
       break;
     case StepKind::Kernel: {
       if (auto adam = dyn_cast<AdamOp>(op)) {
-        emitAdam(adam);
         // The copies into the grads buffer, if any, write gradients too.
-        for (Operation &step : llvm::reverse(*body))
-          if (isa<plan::CopyOp>(step)) {
-            lastGradientWrite = &step;
-            break;
-          }
+        if (Operation *copy = emitAdam(adam))
+          lastGradientWrite = copy;
         break;
       }
-      SmallVector<Attribute> inputs, outputs;
+      SmallVector<Attribute> inputs;
       for (Value operand : op.getOperands())
         inputs.push_back(bufferOf(operand));
-      for (Value result : op.getResults())
-        outputs.push_back(bufferOf(result));
-      auto [grid, block] = launchGeometry(&op);
-      plan::LaunchOp::create(b, op.getLoc(), kernelFor(&op),
-                             b.getArrayAttr(inputs), b.getArrayAttr(outputs),
-                             SmallVector<int64_t>{grid, 1, 1},
-                             SmallVector<int64_t>{block, 1, 1});
+      emitLaunch(&op, inputs);
       break;
     }
     }
@@ -393,7 +391,7 @@ struct LowerToPlan : public tc::impl::TcLowerToPlanBase<LowerToPlan> {
         functions.push_back(function);
     for (func::FuncOp function : functions) {
       StringRef name = function.getSymName();
-      bool wanted = functions_empty() ||
+      bool wanted = this->functions.empty() ||
                     llvm::any_of(this->functions, [&](const std::string &p) {
                       return name.starts_with(p);
                     });
@@ -406,8 +404,6 @@ struct LowerToPlan : public tc::impl::TcLowerToPlanBase<LowerToPlan> {
     }
     lowering.finish();
   }
-
-  bool functions_empty() const { return this->functions.empty(); }
 };
 
 } // namespace

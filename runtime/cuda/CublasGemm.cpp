@@ -52,25 +52,4 @@ CublasGemm cublasGemmOf(const tcx::Gemm &g) {
   return call;
 }
 
-void evaluateColumnMajor(const CublasGemm &call, const float *a, const float *b,
-                         float *c) {
-  for (int64_t batch = 0; batch < call.batchCount; ++batch) {
-    const float *A = a + call.offsetsA[batch];
-    const float *B = b + call.offsetsB[batch];
-    float *C = c + call.offsetsC[batch];
-    for (int64_t col = 0; col < call.n; ++col)
-      for (int64_t row = 0; row < call.m; ++row) {
-        double sum = 0;
-        for (int64_t p = 0; p < call.k; ++p) {
-          // op(A)[row, p] and op(B)[p, col], column-major storage.
-          float x = call.transposeA ? A[p + row * call.lda] : A[row + p * call.lda];
-          float y = call.transposeB ? B[col + p * call.ldb] : B[p + col * call.ldb];
-          sum += double(x) * y;
-        }
-        float &out = C[row + col * call.ldc];
-        out = float(call.alpha * sum + (call.beta == 0 ? 0.0 : call.beta * out));
-      }
-  }
-}
-
 } // namespace tc::rt

@@ -39,11 +39,6 @@ struct CublasGemm {
 /// ReLU epilogues are not part of it (cuBLASLt's, applied by the device).
 CublasGemm cublasGemmOf(const tcx::Gemm &gemm);
 
-/// Reference evaluation of a CublasGemm on host memory, column-major, as
-/// cuBLAS defines it (for tests).
-void evaluateColumnMajor(const CublasGemm &call, const float *a, const float *b,
-                         float *c);
-
 } // namespace tc::rt
 
 #endif // TC_RUNTIME_CUDA_CUBLASGEMM_H

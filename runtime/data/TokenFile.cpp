@@ -1,6 +1,7 @@
 //===- TokenFile.cpp - binarised sentence pairs ---------------------------===//
 
 #include "runtime/data/TokenFile.h"
+#include "runtime/format/FileBytes.h"
 
 #include <cstring>
 #include <fstream>
@@ -46,13 +47,12 @@ readLines(const std::string &path, const Vocabulary &vocab, std::string &error) 
 
 std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
                                                        std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::vector<uint8_t>> file = tcx::readFileBytes(path);
+  if (!file) {
     error = path + ": cannot open the token file";
     return std::nullopt;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> &bytes = *file;
   auto fail = [&](const std::string &what) {
     error = path + ": " + what + " (rebuild it with tc-run prepare)";
     return std::nullopt;

@@ -27,7 +27,6 @@
 #include "compiler/pipeline/Pipeline.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <gtest/gtest.h>
@@ -68,9 +67,9 @@ func::FuncOp wrap(ModuleOp module, Operation *op, StringRef name) {
       b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  IRMapping mapping;
-  mapping.map(op->getOperands(), entry->getArguments());
-  Operation *clone = b.clone(*op, mapping);
+  // One argument per operand position, even when a value is passed twice.
+  Operation *clone = b.clone(*op);
+  clone->setOperands(entry->getArguments());
   func::ReturnOp::create(b, op->getLoc(), clone->getResults());
   return function;
 }
