@@ -46,10 +46,6 @@ std::unique_ptr<Device> createDevice(const std::string &kind,
                                      const Executable &executable,
                                      std::string &error);
 
-/// The byte size of binding `name` of `function` (0 when there is none).
-int64_t bindingBytes(const tcx::Function &function, const std::string &name,
-                     bool output);
-
 } // namespace tc::rt
 
 #endif // TC_RUNTIME_DEVICE_H

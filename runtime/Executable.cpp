@@ -113,4 +113,18 @@ SpaceSizes Executable::spaceSizes(const tcx::Function &function) const {
   return bindingSpaceSizes(function, sizes);
 }
 
+int64_t bindingBytes(const tcx::Function &function, const std::string &name,
+                     bool output) {
+  auto bindings = output ? function.outputs() : function.inputs();
+  if (bindings)
+    for (const tcx::Binding *b : *bindings)
+      if (b->name()->str() == name) {
+        int64_t bytes = elementBytes(b->buffer()->dtype());
+        for (int64_t extent : *b->buffer()->shape())
+          bytes *= extent;
+        return bytes;
+      }
+  return 0;
+}
+
 } // namespace tc::rt

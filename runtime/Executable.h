@@ -32,6 +32,11 @@ struct SpaceSizes {
   int64_t operator[](tcx::Space space) const { return bytes[int(space)]; }
 };
 
+/// The byte size of input (or output) `name` of `function` (0 when there
+/// is none).
+int64_t bindingBytes(const tcx::Function &function, const std::string &name,
+                     bool output);
+
 class Executable {
 public:
   /// Loads and verifies `path`, or returns null with `error` naming the

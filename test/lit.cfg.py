@@ -23,3 +23,9 @@ config.substitutions.append(("%tc_src", config.tc_source_dir))
 config.environment["OMP_NUM_THREADS"] = os.environ.get("TC_TEST_THREADS", "1")
 # Compiled kernels are cached per test tree, not in the user's home.
 config.environment["TC_CACHE_DIR"] = os.path.join(config.tc_binary_dir, "test", "kernel-cache")
+# The CUDA device plug-in exists when tc was built with the CUDA toolkit; a
+# GPU is there when the driver created its device nodes.
+if os.path.exists(os.path.join(config.tc_binary_dir, "lib", "tc-cuda-device.so")):
+    config.available_features.add("cuda-device")
+if os.path.exists("/dev/nvidia0"):
+    config.available_features.add("gpu")

@@ -17,13 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/export/TcxWriter.h"
-#include "compiler/frontend/ModelDescription.h"
-#include "compiler/frontend/TransformerBuilder.h"
+#include "TinyExecutable.h"
+
 #include "compiler/interpreter/Interpreter.h"
-#include "compiler/pipeline/Pipeline.h"
 #include "runtime/CpuDevice.h"
-#include "runtime/cuda/CublasGemm.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -38,40 +35,8 @@ namespace {
 
 using namespace mlir;
 
-struct Compiled {
-  MLIRContext context;
-  OwningOpRef<ModuleOp> graph; // after the training pipeline, for the interpreter
-  std::unique_ptr<tc::rt::Executable> executable;
-};
-
-std::unique_ptr<Compiled> compileTiny() {
-  auto compiled = std::make_unique<Compiled>();
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  std::optional<tc::ModelDescription> model = tc::readModelDescription(
-      std::string(TC_SOURCE_DIR) + "/models/tiny.toml", errorStream);
-  EXPECT_TRUE(model) << errors;
-  if (!model)
-    return nullptr;
-  compiled->graph = tc::buildTransformer(compiled->context, *model);
-  PassManager pm(&compiled->context);
-  std::string error;
-  tc::addTrainingPipeline(pm, *model, *tc::parseFusions("all", error));
-  EXPECT_TRUE(succeeded(pm.run(*compiled->graph)));
-  OwningOpRef<ModuleOp> planModule = compiled->graph->clone();
-  PassManager lower(&compiled->context);
-  tc::addPlanPipeline(lower);
-  EXPECT_TRUE(succeeded(lower.run(*planModule)));
-  std::optional<std::vector<uint8_t>> bytes =
-      tc::writeExecutable(*planModule, {"tiny", "test"}, error);
-  EXPECT_TRUE(bytes) << error;
-  if (!bytes)
-    return nullptr;
-  compiled->executable =
-      tc::rt::Executable::fromBytes(std::move(*bytes), "tiny.tcx", error);
-  EXPECT_TRUE(compiled->executable) << error;
-  return compiled->executable ? std::move(compiled) : nullptr;
-}
+using tc::test::Compiled;
+using tc::test::compileTiny;
 
 TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
   std::unique_ptr<Compiled> compiled = compileTiny();
@@ -293,30 +258,6 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
 
 namespace {
 
-/// A CublasGemm evaluated on host memory, column-major, as cuBLAS defines
-/// the call.
-void evaluateColumnMajor(const tc::rt::CublasGemm &call, const float *a, const float *b,
-                         float *c) {
-  for (int64_t batch = 0; batch < call.batchCount; ++batch) {
-    const float *A = a + call.offsetsA[batch];
-    const float *B = b + call.offsetsB[batch];
-    float *C = c + call.offsetsC[batch];
-    for (int64_t col = 0; col < call.n; ++col)
-      for (int64_t row = 0; row < call.m; ++row) {
-        double sum = 0;
-        for (int64_t p = 0; p < call.k; ++p) {
-          // op(A)[row, p] and op(B)[p, col], column-major storage.
-          float x = call.transposeA ? A[p + row * call.lda] : A[row + p * call.lda];
-          float y = call.transposeB ? B[col + p * call.ldb] : B[p + col * call.ldb];
-          sum += double(x) * y;
-        }
-        float &out = C[row + col * call.ldc];
-        out = float(call.alpha * sum + (call.beta == 0 ? 0.0 : call.beta * out));
-      }
-  }
-}
-
-
 // Issue 8, the CUDA device's GEMMs checked without a GPU: every GEMM of the
 // tiny executable's functions (attention's strided head-split GEMMs
 // included), mapped to its column-major cuBLAS call (runtime/cuda/
@@ -375,7 +316,14 @@ TEST(Executable, EveryGemmAsACublasCallEqualsThePlanGemm) {
       }
       tc::rt::CublasGemm call = tc::rt::cublasGemmOf(*g);
       EXPECT_EQ(call.batchCount, count);
-      evaluateColumnMajor(call, b, a, got.data() + g->out()->offset() / 4);
+      std::vector<const float *> as, bs;
+      std::vector<float *> cs;
+      for (int64_t batch = 0; batch < count; ++batch) {
+        as.push_back(b + call.offsetsA[batch]);
+        bs.push_back(a + call.offsetsB[batch]);
+        cs.push_back(got.data() + g->out()->offset() / 4 + call.offsetsC[batch]);
+      }
+      tc::test::evaluateColumnMajor(call, as.data(), bs.data(), cs.data());
       for (size_t i = 0; i < want.size(); ++i)
         ASSERT_NEAR(got[i], want[i], 1e-6 + 1e-5 * std::abs(want[i]))
             << function->name()->str() << " element " << i;

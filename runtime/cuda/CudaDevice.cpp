@@ -1,0 +1,441 @@
+//===- CudaDevice.cpp - runs an executable on an NVIDIA GPU ---------------===//
+//
+// The CUDA device, built as a plug-in (tc-cuda-device.so) that tc-run loads
+// when asked for a GPU, so that tc-run itself needs no CUDA library and
+// starts fast on machines without one. It resolves the runtime's own
+// symbols (CudaProgram, CublasGemm, Executable) from tc-run, which exports
+// them.
+//
+// Loading: the code module for this GPU (CUBIN of the same major
+// architecture, else PTX for an older virtual one) through the CUDA
+// runtime's library management (cudaLibraryLoadData), every kernel looked
+// up once. Memory: one allocation per space, as the CPU device. Running:
+// every step on one stream — kernels with cudaLaunchKernel and their
+// pointer arrays from the function's table (runtime/cuda/CudaProgram.h),
+// GEMMs through cuBLAS (strided batched or pointer arrays) or cuBLASLt when
+// the plan fuses a bias or ReLU epilogue, copies with cudaMemcpy2DAsync.
+// Reads synchronise the stream; writes are asynchronous copies.
+//
+// Compute stays in f32 (CUBLAS_COMPUTE_32F: no TF32), as on the CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Device.h"
+#include "runtime/cuda/CudaProgram.h"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <map>
+#include <stdexcept>
+
+namespace tc::rt {
+namespace {
+
+/// Workspace cuBLASLt may use for its epilogue kernels.
+constexpr size_t kLtWorkspaceBytes = 32 << 20;
+
+void check(cudaError_t status, const std::string &what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error("CUDA: " + what + ": " + cudaGetErrorString(status));
+}
+
+void check(cublasStatus_t status, const std::string &what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cuBLAS: " + what + ": " +
+                             cublasGetStatusString(status));
+}
+
+/// The device allocation of one space; freed with the device.
+struct DeviceMemory {
+  void *pointer = nullptr;
+  int64_t bytes = 0;
+  DeviceMemory() = default;
+  explicit DeviceMemory(int64_t size) : bytes(size) {
+    check(cudaMalloc(&pointer, std::max<int64_t>(size, 1)),
+          "allocating " + std::to_string(size) + " bytes");
+    check(cudaMemset(pointer, 0, std::max<int64_t>(size, 1)), "clearing memory");
+  }
+  DeviceMemory(DeviceMemory &&other) noexcept { *this = std::move(other); }
+  DeviceMemory &operator=(DeviceMemory &&other) noexcept {
+    std::swap(pointer, other.pointer);
+    std::swap(bytes, other.bytes);
+    return *this;
+  }
+  ~DeviceMemory() {
+    if (pointer)
+      cudaFree(pointer);
+  }
+  uint64_t address() const { return reinterpret_cast<uint64_t>(pointer); }
+};
+
+/// cuBLASLt descriptors for one GEMM with an epilogue, made once.
+struct LtGemm {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+};
+
+class CudaDevice : public Device {
+public:
+  CudaDevice(const Executable &executable) : executable_(executable) {}
+  ~CudaDevice() override;
+
+  void open(std::string &error);
+  std::string describe() const override { return description_; }
+  void write(tcx::Space space, int64_t offset, const void *data,
+             int64_t bytes) override {
+    check(cudaMemcpyAsync(static_cast<uint8_t *>(shared_[int(space)].pointer) + offset,
+                          data, bytes, cudaMemcpyHostToDevice, stream_),
+          "copying to the GPU");
+  }
+  void read(tcx::Space space, int64_t offset, void *data, int64_t bytes) override {
+    check(cudaMemcpyAsync(data,
+                          static_cast<uint8_t *>(shared_[int(space)].pointer) + offset,
+                          bytes, cudaMemcpyDeviceToHost, stream_),
+          "copying from the GPU");
+    check(cudaStreamSynchronize(stream_), "running the executable");
+  }
+  bool writeInput(const tcx::Function &function, const std::string &name,
+                  const void *data, int64_t bytes) override;
+  bool readOutput(const tcx::Function &function, const std::string &name,
+                  void *data, int64_t bytes) override;
+  void run(const tcx::Function &function) override;
+
+private:
+  struct FunctionState {
+    DeviceMemory inputs, outputs, table;
+    SpaceAddresses spaces;
+    CudaProgram program;
+    std::map<size_t, LtGemm> lt; ///< by step index
+  };
+  FunctionState &stateOf(const tcx::Function &function);
+  /// The device address of binding `name`, or 0.
+  uint64_t binding(const tcx::Function &function, const std::string &name,
+                   bool output);
+  void gemm(FunctionState &state, size_t step, const GemmLaunch &g);
+
+  const Executable &executable_;
+  std::string description_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+  cublasLtHandle_t lt_ = nullptr;
+  std::vector<cudaLibrary_t> libraries_;
+  std::vector<cudaKernel_t> kernels_; ///< by kernel index
+  DeviceMemory shared_[8], workspace_;
+  std::map<const tcx::Function *, FunctionState> functions_;
+};
+
+CudaDevice::~CudaDevice() {
+  if (stream_)
+    cudaStreamSynchronize(stream_);
+  for (auto &[function, state] : functions_)
+    for (auto &[step, g] : state.lt) {
+      cublasLtMatrixLayoutDestroy(g.a);
+      cublasLtMatrixLayoutDestroy(g.b);
+      cublasLtMatrixLayoutDestroy(g.c);
+      cublasLtMatmulDescDestroy(g.desc);
+    }
+  if (lt_)
+    cublasLtDestroy(lt_);
+  if (blas_)
+    cublasDestroy(blas_);
+  for (cudaLibrary_t library : libraries_)
+    cudaLibraryUnload(library);
+  if (stream_)
+    cudaStreamDestroy(stream_);
+}
+
+/// The code modules to load on a GPU of compute capability `capability`
+/// (major * 10 + minor): CUBINs of the newest architecture of the same
+/// major version not above it, else PTX of the newest virtual one not
+/// above it (the driver compiles that). Empty with `error` when none fits.
+std::vector<const tcx::CodeModule *> modulesFor(const tcx::Executable &x,
+                                                int capability,
+                                                std::string &chosen,
+                                                std::string &error) {
+  int bestCubin = -1, bestPtx = -1;
+  std::string available;
+  if (x.code())
+    for (const tcx::CodeModule *module : *x.code()) {
+      std::string target = module->target()->str();
+      bool cubin = target.starts_with("sm_"), ptx = target.starts_with("compute_");
+      if (!cubin && !ptx)
+        continue;
+      if (available.find(target) == std::string::npos)
+        available += (available.empty() ? "" : ", ") + target;
+      int arch = std::atoi(target.c_str() + (cubin ? 3 : 8));
+      if (cubin && arch / 10 == capability / 10 && arch <= capability)
+        bestCubin = std::max(bestCubin, arch);
+      if (ptx && arch <= capability)
+        bestPtx = std::max(bestPtx, arch);
+    }
+  std::string gpu = "sm_" + std::to_string(capability);
+  if (available.empty()) {
+    error = "the executable has no CUDA code (it was compiled for the CPU); "
+            "recompile it with tc-compile --target=cuda --arch=" + gpu;
+    return {};
+  }
+  if (bestCubin < 0 && bestPtx < 0) {
+    error = "the executable's CUDA code (" + available + ") does not run on "
+            "this GPU (" + gpu + "); recompile it with --arch=" + gpu;
+    return {};
+  }
+  chosen = bestCubin >= 0 ? "sm_" + std::to_string(bestCubin)
+                          : "compute_" + std::to_string(bestPtx);
+  std::vector<const tcx::CodeModule *> modules;
+  for (const tcx::CodeModule *module : *x.code())
+    if (module->target()->str() == chosen)
+      modules.push_back(module);
+  return modules;
+}
+
+void CudaDevice::open(std::string &error) {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    error = status == cudaErrorInsufficientDriver
+                ? "no usable NVIDIA driver (" +
+                      std::string(cudaGetErrorString(status)) +
+                      "); use --device=cpu with an executable compiled "
+                      "for the CPU"
+                : "no CUDA GPU found (" +
+                      std::string(status == cudaSuccess
+                                      ? "the driver reports none"
+                                      : cudaGetErrorString(status)) +
+                      "); use --device=cpu with an executable compiled "
+                      "for the CPU";
+    return;
+  }
+  cudaDeviceProp properties;
+  check(cudaGetDeviceProperties(&properties, 0), "querying GPU 0");
+  int capability = properties.major * 10 + properties.minor;
+  std::string chosen;
+  std::vector<const tcx::CodeModule *> modules =
+      modulesFor(executable_.root(), capability, chosen, error);
+  if (modules.empty())
+    return;
+  check(cudaSetDevice(0), "selecting GPU 0");
+  for (const tcx::CodeModule *module : modules) {
+    // PTX is text and must end in a NUL; CUBIN carries its own size.
+    std::string code(module->binary()->begin(), module->binary()->end());
+    cudaLibrary_t library;
+    status = cudaLibraryLoadData(&library, code.c_str(), nullptr, nullptr, 0,
+                                 nullptr, nullptr, 0);
+    if (status != cudaSuccess) {
+      error = "cannot load the executable's " + chosen + " code on this GPU: " +
+              cudaGetErrorString(status);
+      return;
+    }
+    libraries_.push_back(library);
+  }
+  for (const tcx::Kernel *kernel : *executable_.root().kernels()) {
+    cudaKernel_t found = nullptr;
+    for (cudaLibrary_t library : libraries_)
+      if (cudaLibraryGetKernel(&found, library, kernel->name()->c_str()) ==
+          cudaSuccess)
+        break;
+    cudaGetLastError(); // the misses above are expected
+    if (!found) {
+      error = "the executable's " + chosen + " code has no kernel '" +
+              kernel->name()->str() + "'; the file is damaged";
+      return;
+    }
+    kernels_.push_back(found);
+  }
+  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating a stream");
+  check(cublasCreate(&blas_), "creating a handle");
+  check(cublasSetStream(blas_, stream_), "setting the stream");
+  check(cublasLtCreate(&lt_), "creating a cuBLASLt handle");
+  const tcx::Executable &x = executable_.root();
+  for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
+                           tcx::Space::AdamM, tcx::Space::AdamV})
+    shared_[int(space)] = DeviceMemory(x.param_bytes());
+  int64_t arena = 0;
+  for (const tcx::Function *f : *x.functions())
+    arena = std::max(arena, f->arena_bytes());
+  shared_[int(tcx::Space::Arena)] = DeviceMemory(arena);
+  if (x.constants()) {
+    shared_[int(tcx::Space::Constants)] = DeviceMemory(x.constants()->size());
+    write(tcx::Space::Constants, 0, x.constants()->data(), x.constants()->size());
+  }
+  workspace_ = DeviceMemory(kLtWorkspaceBytes);
+  description_ = "cuda:0 (" + std::string(properties.name) + ", sm_" +
+                 std::to_string(capability) + ", " +
+                 std::to_string(properties.totalGlobalMem >> 30) + " GiB; " +
+                 chosen + " code)";
+}
+
+CudaDevice::FunctionState &CudaDevice::stateOf(const tcx::Function &function) {
+  auto it = functions_.find(&function);
+  if (it != functions_.end())
+    return it->second;
+  FunctionState &state = functions_[&function];
+  SpaceSizes sizes = executable_.spaceSizes(function);
+  state.inputs = DeviceMemory(sizes[tcx::Space::Inputs]);
+  state.outputs = DeviceMemory(sizes[tcx::Space::Outputs]);
+  for (int space = 0; space < 8; ++space)
+    state.spaces.base[space] = shared_[space].address();
+  state.spaces.base[int(tcx::Space::Inputs)] = state.inputs.address();
+  state.spaces.base[int(tcx::Space::Outputs)] = state.outputs.address();
+  std::string error;
+  state.program = buildCudaProgram(function, state.spaces, error);
+  if (!error.empty())
+    throw std::runtime_error(error);
+  int64_t tableBytes = int64_t(state.program.table.size()) * 8;
+  state.table = DeviceMemory(tableBytes);
+  check(cudaMemcpy(state.table.pointer, state.program.table.data(), tableBytes,
+                   cudaMemcpyHostToDevice),
+        "copying the launch table");
+  return state;
+}
+
+uint64_t CudaDevice::binding(const tcx::Function &function,
+                             const std::string &name, bool output) {
+  auto bindings = output ? function.outputs() : function.inputs();
+  if (bindings)
+    for (const tcx::Binding *b : *bindings)
+      if (b->name()->str() == name)
+        return stateOf(function).spaces.of(*b->buffer());
+  return 0;
+}
+
+bool CudaDevice::writeInput(const tcx::Function &function,
+                            const std::string &name, const void *data,
+                            int64_t bytes) {
+  uint64_t target = binding(function, name, false);
+  if (!target || bindingBytes(function, name, false) != bytes)
+    return false;
+  check(cudaMemcpyAsync(reinterpret_cast<void *>(target), data, bytes,
+                        cudaMemcpyHostToDevice, stream_),
+        "copying input " + name);
+  return true;
+}
+
+bool CudaDevice::readOutput(const tcx::Function &function,
+                            const std::string &name, void *data, int64_t bytes) {
+  uint64_t source = binding(function, name, true);
+  if (!source || bindingBytes(function, name, true) != bytes)
+    return false;
+  check(cudaMemcpyAsync(data, reinterpret_cast<const void *>(source), bytes,
+                        cudaMemcpyDeviceToHost, stream_),
+        "copying output " + name);
+  check(cudaStreamSynchronize(stream_), "running " + function.name()->str());
+  return true;
+}
+
+void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
+  const CublasGemm &call = g.call;
+  cublasOperation_t opA = call.transposeA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t opB = call.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  std::string what = "GEMM of step " + std::to_string(step);
+  if (!g.bias && !g.relu) {
+    if (call.strided) {
+      check(cublasGemmStridedBatchedEx(
+                blas_, opA, opB, call.m, call.n, call.k, &call.alpha,
+                reinterpret_cast<const void *>(g.a), CUDA_R_32F, call.lda,
+                call.strideA, reinterpret_cast<const void *>(g.b), CUDA_R_32F,
+                call.ldb, call.strideB, &call.beta, reinterpret_cast<void *>(g.c),
+                CUDA_R_32F, call.ldc, call.strideC, call.batchCount,
+                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+            what);
+    } else {
+      auto *table = static_cast<void **>(state.table.pointer) + g.pointerArrays;
+      check(cublasGemmBatchedEx(blas_, opA, opB, call.m, call.n, call.k,
+                                &call.alpha, table, CUDA_R_32F, call.lda,
+                                table + call.batchCount, CUDA_R_32F, call.ldb,
+                                &call.beta, table + 2 * call.batchCount,
+                                CUDA_R_32F, call.ldc, call.batchCount,
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+            what);
+    }
+    return;
+  }
+  // An epilogue: cuBLASLt, D = alpha op(A) op(B) + beta C + bias, then ReLU;
+  // the bias runs along the column-major rows (the plan's columns).
+  LtGemm &lt = state.lt[step];
+  if (!lt.desc) {
+    check(cublasLtMatmulDescCreate(&lt.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), what);
+    check(cublasLtMatmulDescSetAttribute(lt.desc, CUBLASLT_MATMUL_DESC_TRANSA,
+                                         &opA, sizeof opA),
+          what);
+    check(cublasLtMatmulDescSetAttribute(lt.desc, CUBLASLT_MATMUL_DESC_TRANSB,
+                                         &opB, sizeof opB),
+          what);
+    cublasLtEpilogue_t epilogue = g.bias && g.relu ? CUBLASLT_EPILOGUE_RELU_BIAS
+                                  : g.bias         ? CUBLASLT_EPILOGUE_BIAS
+                                                   : CUBLASLT_EPILOGUE_RELU;
+    check(cublasLtMatmulDescSetAttribute(lt.desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                                         &epilogue, sizeof epilogue),
+          what);
+    if (g.bias) {
+      const void *bias = reinterpret_cast<const void *>(g.bias);
+      check(cublasLtMatmulDescSetAttribute(
+                lt.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
+            what);
+    }
+    check(cublasLtMatrixLayoutCreate(&lt.a, CUDA_R_32F, call.transposeA ? call.k : call.m,
+                                     call.transposeA ? call.m : call.k, call.lda),
+          what);
+    check(cublasLtMatrixLayoutCreate(&lt.b, CUDA_R_32F, call.transposeB ? call.n : call.k,
+                                     call.transposeB ? call.k : call.n, call.ldb),
+          what);
+    check(cublasLtMatrixLayoutCreate(&lt.c, CUDA_R_32F, call.m, call.n, call.ldc), what);
+  }
+  // One call per batch entry (the plan's epilogue GEMMs are linear layers:
+  // one entry).
+  for (int64_t batch = 0; batch < call.batchCount; ++batch) {
+    auto *a = reinterpret_cast<const float *>(g.a) + call.offsetsA[batch];
+    auto *b = reinterpret_cast<const float *>(g.b) + call.offsetsB[batch];
+    auto *c = reinterpret_cast<float *>(g.c) + call.offsetsC[batch];
+    check(cublasLtMatmul(lt_, lt.desc, &call.alpha, a, lt.a, b, lt.b, &call.beta,
+                         c, lt.c, c, lt.c, nullptr, workspace_.pointer,
+                         kLtWorkspaceBytes, stream_),
+          what);
+  }
+}
+
+void CudaDevice::run(const tcx::Function &function) {
+  FunctionState &state = stateOf(function);
+  auto **table = static_cast<void **>(state.table.pointer);
+  for (size_t step = 0; step < state.program.steps.size(); ++step) {
+    const CudaStep &s = state.program.steps[step];
+    if (const auto *k = std::get_if<KernelLaunch>(&s)) {
+      void **buffers = table + k->arguments;
+      void *arguments[] = {&buffers};
+      check(cudaLaunchKernel(reinterpret_cast<const void *>(kernels_[k->kernel]),
+                             dim3(k->grid[0], k->grid[1], k->grid[2]),
+                             dim3(k->block[0], k->block[1], k->block[2]),
+                             arguments, 0, stream_),
+            "launching " +
+                executable_.root().kernels()->Get(k->kernel)->name()->str());
+    } else if (const auto *g = std::get_if<GemmLaunch>(&s)) {
+      gemm(state, step, *g);
+    } else if (const auto *c = std::get_if<CopyLaunch>(&s)) {
+      for (const CopyRectangle &r : c->rectangles)
+        check(cudaMemcpy2DAsync(reinterpret_cast<void *>(r.target), r.targetPitch,
+                                reinterpret_cast<const void *>(r.source),
+                                r.sourcePitch, r.width, r.height,
+                                cudaMemcpyDeviceToDevice, stream_),
+              "copy of step " + std::to_string(step));
+    }
+    // AllReduceLaunch: one GPU holds the whole sum already.
+  }
+}
+
+} // namespace
+} // namespace tc::rt
+
+/// The plug-in's entry point (runtime/Device.cpp loads it): a device for
+/// `executable` on GPU 0, or null with `error` saying why.
+extern "C" tc::rt::Device *tc_create_cuda_device(const tc::rt::Executable &executable,
+                                                 std::string &error) {
+  try {
+    auto device = std::make_unique<tc::rt::CudaDevice>(executable);
+    device->open(error);
+    return error.empty() ? device.release() : nullptr;
+  } catch (const std::exception &e) {
+    error = e.what();
+    return nullptr;
+  }
+}

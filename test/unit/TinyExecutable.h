@@ -1,0 +1,96 @@
+//===- TinyExecutable.h - models/tiny.toml compiled, for runtime tests -----===//
+//
+// Test helpers shared by the runtime's tests: the tiny model through the
+// training pipeline (kept for the interpreter) and the plan pipeline into a
+// loaded .tcx, for the host or CUDA target; and a cuBLAS call evaluated on
+// host memory as cuBLAS defines it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TEST_UNIT_TINYEXECUTABLE_H
+#define TC_TEST_UNIT_TINYEXECUTABLE_H
+
+#include "compiler/export/TcxWriter.h"
+#include "compiler/frontend/ModelDescription.h"
+#include "compiler/frontend/TransformerBuilder.h"
+#include "compiler/pipeline/Pipeline.h"
+#include "runtime/Executable.h"
+#include "runtime/cuda/CublasGemm.h"
+
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace tc::test {
+
+struct Compiled {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> graph; // after the training pipeline
+  std::unique_ptr<rt::Executable> executable;
+};
+
+/// models/tiny.toml as an executable: host code, or CUDA code for
+/// `cudaArchitectures` when given.
+inline std::unique_ptr<Compiled>
+compileTiny(std::vector<std::string> cudaArchitectures = {}) {
+  auto compiled = std::make_unique<Compiled>();
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::optional<ModelDescription> model = readModelDescription(
+      std::string(TC_SOURCE_DIR) + "/models/tiny.toml", errorStream);
+  EXPECT_TRUE(model) << errors;
+  if (!model)
+    return nullptr;
+  compiled->graph = buildTransformer(compiled->context, *model);
+  mlir::PassManager pm(&compiled->context);
+  std::string error;
+  addTrainingPipeline(pm, *model, *parseFusions("all", error));
+  EXPECT_TRUE(mlir::succeeded(pm.run(*compiled->graph)));
+  mlir::OwningOpRef<mlir::ModuleOp> planModule = compiled->graph->clone();
+  mlir::PassManager lower(&compiled->context);
+  addPlanPipeline(lower);
+  EXPECT_TRUE(mlir::succeeded(lower.run(*planModule)));
+  ExportOptions options{"tiny", "test"};
+  options.cudaArchitectures = std::move(cudaArchitectures);
+  std::optional<std::vector<uint8_t>> bytes =
+      writeExecutable(*planModule, options, error);
+  EXPECT_TRUE(bytes) << error;
+  if (!bytes)
+    return nullptr;
+  compiled->executable =
+      rt::Executable::fromBytes(std::move(*bytes), "tiny.tcx", error);
+  EXPECT_TRUE(compiled->executable) << error;
+  return compiled->executable ? std::move(compiled) : nullptr;
+}
+
+/// `call` on host memory, column-major, as cuBLAS (and cuBLASLt with a
+/// bias/ReLU epilogue) defines it: batch b reads a[b] and b[b], writes c[b].
+inline void evaluateColumnMajor(const rt::CublasGemm &call, const float *const *a,
+                                const float *const *b, float *const *c,
+                                const float *bias = nullptr, bool relu = false) {
+  for (int64_t batch = 0; batch < call.batchCount; ++batch) {
+    const float *A = a[batch], *B = b[batch];
+    float *C = c[batch];
+    for (int64_t col = 0; col < call.n; ++col)
+      for (int64_t row = 0; row < call.m; ++row) {
+        double sum = 0;
+        for (int64_t p = 0; p < call.k; ++p) {
+          // op(A)[row, p] and op(B)[p, col], column-major storage.
+          float x = call.transposeA ? A[p + row * call.lda] : A[row + p * call.lda];
+          float y = call.transposeB ? B[col + p * call.ldb] : B[p + col * call.ldb];
+          sum += double(x) * y;
+        }
+        float &out = C[row + col * call.ldc];
+        float value = float(call.alpha * sum + (call.beta == 0 ? 0.0 : call.beta * out));
+        if (bias)
+          value += bias[row];
+        out = relu ? std::max(value, 0.0f) : value;
+      }
+  }
+}
+
+} // namespace tc::test
+
+#endif // TC_TEST_UNIT_TINYEXECUTABLE_H
