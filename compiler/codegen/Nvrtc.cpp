@@ -20,7 +20,28 @@ std::string numbered(const std::string &source) {
   return text;
 }
 
+/// NVRTC's options for `arch`; real architectures also get ptxas's report.
+std::vector<std::string> optionsFor(const std::string &arch) {
+  std::vector<std::string> options = {"--gpu-architecture=" + arch,
+                                      "--std=c++17", "-default-device",
+                                      "--fmad=true", "-lineinfo"};
+  if (arch.rfind("sm_", 0) == 0)
+    options.push_back("--ptxas-options=-v");
+  return options;
+}
+
 } // namespace
+
+std::string cudaCompilerIdentity(const std::string &arch) {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  std::string identity = "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
+  for (const std::string &option : optionsFor(arch))
+    identity += " " + option;
+  for (const auto &[name, text] : cudaHeaders())
+    identity += "\n" + name + "\n" + text;
+  return identity;
+}
 
 std::optional<CudaBinary> compileCuda(const std::string &source,
                                       const std::string &arch,
@@ -38,11 +59,7 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
     return std::nullopt;
   }
   bool real = arch.rfind("sm_", 0) == 0;
-  std::vector<std::string> options = {"--gpu-architecture=" + arch,
-                                      "--std=c++17", "-default-device",
-                                      "--fmad=true", "-lineinfo"};
-  if (real)
-    options.push_back("--ptxas-options=-v");
+  std::vector<std::string> options = optionsFor(arch);
   std::vector<const char *> pointers;
   CudaBinary binary;
   for (const std::string &option : options) {

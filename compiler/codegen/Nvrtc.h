@@ -24,6 +24,11 @@ struct CudaBinary {
   std::string options;   ///< the command line
 };
 
+/// Everything besides the source that decides what compileCuda makes for
+/// `arch` (NVRTC's version, the options, the stand-in headers): part of
+/// the build cache's key.
+std::string cudaCompilerIdentity(const std::string &arch);
+
 /// CUBIN of `source` for a real architecture ("sm_90"), or PTX for a
 /// virtual one ("compute_90", which newer GPUs compile when they load it),
 /// or none with `error` holding the NVRTC log and the numbered source.

@@ -4,6 +4,7 @@
 
 #ifdef TC_HAVE_NVRTC
 #include "compiler/codegen/Nvrtc.h"
+#include "compiler/export/KernelCache.h"
 
 #include <algorithm>
 #include <future>
@@ -24,32 +25,51 @@ compileCudaModules(const std::string &prelude,
   std::vector<std::string> targets = architectures;
   std::string newest = *std::max_element(architectures.begin(), architectures.end());
   targets.push_back("compute_" + newest.substr(3));
+  std::optional<KernelCache> cache = KernelCache::open(error);
+  if (!cache)
+    return std::nullopt;
   unsigned parts = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
                                                    kernels.size()));
-  std::vector<std::future<std::optional<codegen::CudaBinary>>> builds;
+  // Each (target, part) is one NVRTC run, cached on its own.
+  std::vector<std::future<std::optional<CudaModule>>> builds;
   std::vector<std::string> errors(targets.size() * parts);
   for (size_t t = 0; t < targets.size(); ++t)
     for (unsigned part = 0; part < parts; ++part)
-      builds.push_back(std::async(std::launch::async, [&, t, part] {
+      builds.push_back(std::async(std::launch::async, [&, t, part]()
+                                                          -> std::optional<CudaModule> {
         std::string source = prelude;
         for (size_t k = part; k < kernels.size(); k += parts)
           source += "\n" + kernels[k];
-        return codegen::compileCuda(source, targets[t], errors[t * parts + part]);
+        std::string identity = codegen::cudaCompilerIdentity(targets[t]);
+        std::string name = KernelCache::keyOf(identity + "\n" + source) + "." +
+                           targets[t] + (targets[t].starts_with("sm_") ? ".cubin" : ".ptx");
+        CudaModule module{targets[t], identity.substr(0, identity.find('\n')), {}};
+        if (std::optional<std::vector<uint8_t>> bytes = cache->find(name)) {
+          module.binary = std::move(*bytes);
+          return module;
+        }
+        std::string &partError = errors[t * parts + part];
+        std::optional<codegen::CudaBinary> binary =
+            codegen::compileCuda(source, targets[t], partError);
+        if (!binary)
+          return std::nullopt;
+        if (binary->ptx.empty())
+          module.binary.assign(binary->cubin.begin(), binary->cubin.end());
+        else
+          module.binary.assign(binary->ptx.begin(), binary->ptx.end());
+        if (!cache->store(name, module.binary, partError))
+          return std::nullopt;
+        return module;
       }));
   std::vector<CudaModule> modules;
   for (size_t b = 0; b < builds.size(); ++b) {
-    std::optional<codegen::CudaBinary> binary = builds[b].get();
-    if (!binary) {
+    std::optional<CudaModule> module = builds[b].get();
+    if (!module) {
       if (error.empty())
         error = errors[b];
       continue;
     }
-    CudaModule module{targets[b / parts], binary->options, {}};
-    if (binary->ptx.empty())
-      module.binary.assign(binary->cubin.begin(), binary->cubin.end());
-    else
-      module.binary.assign(binary->ptx.begin(), binary->ptx.end());
-    modules.push_back(std::move(module));
+    modules.push_back(std::move(*module));
   }
   if (!error.empty())
     return std::nullopt;

@@ -1,8 +1,8 @@
 //===- HostCompiler.cpp - generated host C++ -> a shared object, cached ----===//
 
 #include "compiler/export/HostCompiler.h"
-#include "runtime/format/CacheDirectory.h"
-#include "runtime/format/TcxFile.h"
+#include "compiler/export/KernelCache.h"
+#include "runtime/format/FileBytes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,12 +30,6 @@ std::string readFile(const fs::path &path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::string hex(uint64_t value) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", (unsigned long long)value);
-  return text;
 }
 
 /// `path` quoted for the shell.
@@ -69,29 +63,18 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
   std::string keyText = build.command + "\n" + prelude;
   for (const std::string &kernel : kernels)
     keyText += "\n" + kernel;
-  std::string key = hex(tcx::checksum(
-      reinterpret_cast<const uint8_t *>(keyText.data()), keyText.size()));
-  std::string directory;
-  if (!tcx::cacheDirectory("kernels", directory, error))
+  std::string key = KernelCache::keyOf(keyText);
+  std::optional<KernelCache> cache = KernelCache::open(error);
+  if (!cache)
     return std::nullopt;
-  fs::path dir = directory;
-  fs::path object = dir / (key + ".so"), sum = dir / (key + ".sum");
-  // A cache entry counts only with its checksum beside it (written last):
-  // a build cut short or a damaged file is rebuilt.
-  {
-    std::string bytes = readFile(object);
-    if (!bytes.empty() &&
-        readFile(sum) == hex(tcx::checksum(
-                             reinterpret_cast<const uint8_t *>(bytes.data()),
-                             bytes.size()))) {
-      build.sharedObject.assign(bytes.begin(), bytes.end());
-      build.cached = true;
-      return build;
-    }
+  fs::path dir = cache->directory();
+  if (std::optional<std::vector<uint8_t>> bytes = cache->find(key + ".so")) {
+    build.sharedObject = std::move(*bytes);
+    build.cached = true;
+    return build;
   }
-  // One translation unit per core, compiled in parallel, then linked;
-  // everything is built beside the cache entry under a unique name and
-  // renamed into place, so concurrent builds never see half an object.
+  // One translation unit per core, compiled in parallel, then linked, in
+  // the cache directory under names of this process's own.
   unsigned jobs = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
                                                   kernels.size()));
   std::string unique = key + "." + std::to_string(getpid());
@@ -136,17 +119,15 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
     error = *failure;
     return std::nullopt;
   }
-  std::string bytes = readFile(temporary);
-  std::error_code ec;
-  fs::rename(temporary, object, ec);
-  std::ofstream(sum) << hex(tcx::checksum(
-      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
-  if (ec || bytes.empty()) {
-    error = "cannot store the compiled kernels in " + object.string() +
-            (ec ? ": " + ec.message() : std::string(": empty output"));
+  std::optional<std::vector<uint8_t>> bytes = tcx::readFileBytes(temporary.string());
+  fs::remove(temporary, ignored);
+  if (!bytes || bytes->empty()) {
+    error = "the linker left no kernels in " + temporary.string();
     return std::nullopt;
   }
-  build.sharedObject.assign(bytes.begin(), bytes.end());
+  if (!cache->store(key + ".so", *bytes, error))
+    return std::nullopt;
+  build.sharedObject = std::move(*bytes);
   return build;
 }
 

@@ -11,22 +11,26 @@ import torch.nn.functional as F
 
 class ReferenceTransformer(nn.Module):
     def __init__(self, vocab, d_model, heads, d_ff, encoder_layers, decoder_layers,
-                 pad_id=0, label_smoothing=0.0, layer_norm_eps=1e-5):
+                 pad_id=0, label_smoothing=0.0, layer_norm_eps=1e-5, dropout=0.0):
         super().__init__()
         self.d_model, self.pad_id, self.label_smoothing = d_model, pad_id, label_smoothing
-        enc = nn.TransformerEncoderLayer(d_model, heads, d_ff, dropout=0.0, batch_first=True,
-                                         layer_norm_eps=layer_norm_eps)
-        dec = nn.TransformerDecoderLayer(d_model, heads, d_ff, dropout=0.0, batch_first=True,
-                                         layer_norm_eps=layer_norm_eps)
+        # dropout (the benchmark's; the checks keep it off) on the sublayer
+        # outputs, attention weights, inside the feed-forward network and on
+        # the embeddings.
+        enc = nn.TransformerEncoderLayer(d_model, heads, d_ff, dropout=dropout,
+                                         batch_first=True, layer_norm_eps=layer_norm_eps)
+        dec = nn.TransformerDecoderLayer(d_model, heads, d_ff, dropout=dropout,
+                                         batch_first=True, layer_norm_eps=layer_norm_eps)
         # The paper's post-LN model has no LayerNorm after the stacks, which
         # nn.Transformer adds by default: pass stacks without one.
         self.transformer = nn.Transformer(
-            d_model, heads, encoder_layers, decoder_layers, d_ff, dropout=0.0,
+            d_model, heads, encoder_layers, decoder_layers, d_ff, dropout=dropout,
             batch_first=True,
             custom_encoder=nn.TransformerEncoder(enc, encoder_layers, norm=None,
                                                  enable_nested_tensor=False),
             custom_decoder=nn.TransformerDecoder(dec, decoder_layers, norm=None))
         self.embedding = nn.Embedding(vocab, d_model)  # source, target and output
+        self.embedding_dropout = nn.Dropout(dropout)
 
     def positions(self, length):
         pos = torch.arange(length, dtype=torch.float64)[:, None]
@@ -36,7 +40,8 @@ class ReferenceTransformer(nn.Module):
         return pe.to(self.embedding.weight.dtype)
 
     def embed(self, ids):
-        return self.embedding(ids) * math.sqrt(self.d_model) + self.positions(ids.shape[1])
+        return self.embedding_dropout(
+            self.embedding(ids) * math.sqrt(self.d_model) + self.positions(ids.shape[1]))
 
     def encode(self, src):
         return self.transformer.encoder(self.embed(src), src_key_padding_mask=src == self.pad_id)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs bench/run.py (tc against PyTorch and JAX on this machine's CPU) from a
+# built tree: Debian's python3-torch (scripts/install-deps.sh) and, in a venv
+# that sees it, JAX from PyPI — pinned to the last release that works with
+# Debian 12's numpy 1.24, which python3-torch 1.13 is built against.
+#
+#   bench/run.sh                         # every configuration
+#   bench/run.sh --configs small --steps 30
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${TC_BUILD_DIR:-$root/build}"
+venv="$build/bench-venv"
+if [ ! -x "$build/bin/tc-run" ]; then
+  echo "bench: no tc build in $build; build first (see README.md)" >&2
+  exit 2
+fi
+if ! dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q "ok installed"; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y -q --no-install-recommends python3-venv
+fi
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jax" 2>/dev/null; then
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/pip" install -q "jax[cpu]==0.4.30" "numpy<2" "scipy<1.14"
+fi
+exec "$venv/bin/python" "$root/bench/run.py" --build "$build" "$@"

@@ -1,0 +1,78 @@
+//===- KernelCache.cpp - compiled kernels kept between tc-compile runs -----===//
+
+#include "compiler/export/KernelCache.h"
+#include "runtime/format/CacheDirectory.h"
+#include "runtime/format/FileBytes.h"
+#include "runtime/format/TcxFile.h"
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace tc {
+namespace {
+
+std::string hex(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", (unsigned long long)value);
+  return text;
+}
+
+std::string checksumOf(const std::vector<uint8_t> &bytes) {
+  return hex(tcx::checksum(bytes.data(), bytes.size()));
+}
+
+} // namespace
+
+std::optional<KernelCache> KernelCache::open(std::string &error) {
+  std::string directory;
+  if (!tcx::cacheDirectory("kernels", directory, error))
+    return std::nullopt;
+  KernelCache cache;
+  cache.directory_ = directory;
+  return cache;
+}
+
+std::string KernelCache::keyOf(const std::string &text) {
+  return hex(tcx::checksum(reinterpret_cast<const uint8_t *>(text.data()),
+                           text.size()));
+}
+
+std::optional<std::vector<uint8_t>> KernelCache::find(const std::string &name) const {
+  std::optional<std::vector<uint8_t>> bytes =
+      tcx::readFileBytes((directory_ / name).string());
+  std::optional<std::vector<uint8_t>> sum =
+      tcx::readFileBytes((directory_ / (name + ".sum")).string());
+  if (!bytes || bytes->empty() || !sum ||
+      std::string(sum->begin(), sum->end()) != checksumOf(*bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+bool KernelCache::store(const std::string &name, const std::vector<uint8_t> &bytes,
+                        std::string &error) const {
+  fs::path target = directory_ / name;
+  fs::path temporary = directory_ / (name + "." + std::to_string(getpid()) + ".tmp");
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    if (!out) {
+      error = "cannot write the compiled kernels to " + temporary.string();
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(temporary, target, ec);
+  if (ec) {
+    fs::remove(temporary, ec);
+    error = "cannot store the compiled kernels in " + target.string() + ": " +
+            ec.message();
+    return false;
+  }
+  std::ofstream(directory_ / (name + ".sum")) << checksumOf(bytes);
+  return true;
+}
+
+} // namespace tc
