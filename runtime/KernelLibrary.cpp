@@ -1,6 +1,7 @@
 //===- KernelLibrary.cpp - the host kernels of an executable, loaded -------===//
 
 #include "runtime/KernelLibrary.h"
+#include "runtime/format/HostCpu.h"
 #include "runtime/format/FileBytes.h"
 #include "runtime/format/CacheDirectory.h"
 #include "runtime/format/TcxFile.h"
@@ -39,6 +40,18 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   if (!host || !host->binary()) {
     error = "the executable has no host code; compile it with "
             "tc-compile --target=cpu";
+    return nullptr;
+  }
+  // "host-x86-64-v3": refuse code this CPU cannot run (an illegal
+  // instruction later would kill the run without a word).
+  std::string level = host->target()->str().substr(5);
+  if (level == "x86_64")
+    level = "x86-64"; // executables from before --cpu
+  if (!tcx::cpuSupports(level)) {
+    error = "the executable's host code was compiled for " + level +
+            ", which this CPU does not support (it has " + tcx::hostCpuLevel() +
+            "); recompile it on this machine, or with tc-compile --cpu=" +
+            tcx::hostCpuLevel();
     return nullptr;
   }
   const auto *binary = host->binary();

@@ -51,9 +51,29 @@ std::string hostKernelPrelude() {
 #define TC_ROW_SUM(x) (x)
 #define TC_ROW_MAX(x) (x)
 #define TC_ROW_LEADER if (true)
-// Sums across rows: a column each, in row order; all rows in order.
+#define TC_GRID_LEADER if (true)
+// name(k): `value` (an expression of k) of the row's element k, computed
+// once per row into a buffer (the GPU recomputes it instead).
+#define TC_ROW_CACHE(name, value)                                             \
+  std::vector<double> name##_cache(D);                                        \
+  for (int64_t k = 0; k < D; ++k)                                             \
+    name##_cache[k] = (value);                                                \
+  auto name = [&](int64_t k) { return name##_cache[k]; };
+// Sums across rows: a column each, in row order.
 #define TC_COLUMNS(k) for (int64_t k = 0; k < D; ++k)
-#define TC_SINGLE_BLOCK if (true)
+// total, count: the sum of value(r) over the rows where counted(r), in row
+// order; the rows' values in parallel.
+#define TC_ORDERED_ROW_SUM(total, count, counted, value)                      \
+  std::vector<double> total##_rows(rows);                                     \
+  _Pragma("omp parallel for") for (int64_t r = 0; r < rows; ++r)              \
+    total##_rows[r] = counted(r) ? value(r) : 0.0;                            \
+  double total = 0.0;                                                         \
+  int32_t count = 0;                                                          \
+  for (int64_t r = 0; r < rows; ++r)                                          \
+    if (counted(r)) {                                                         \
+      total += total##_rows[r];                                               \
+      ++count;                                                                \
+    }
 )cpp";
 }
 
@@ -93,10 +113,20 @@ inline double blockMax(double v) {
 #define TC_ROW_SUM(x) tc::blockSum(x)
 #define TC_ROW_MAX(x) tc::blockMax(x)
 #define TC_ROW_LEADER if (threadIdx.x == 0)
-// Sums across rows: a thread per column (grid-stride), in row order; a sum
-// of all rows in row order by one block.
+#define TC_GRID_LEADER if (blockIdx.x == 0 && threadIdx.x == 0)
+#define TC_ROW_CACHE(name, value) auto name = [&](int64_t k) { return double(value); };
+// Sums across rows: a thread per column (grid-stride), in row order; the
+// ordered sum over rows by one block, a row at a time.
 #define TC_COLUMNS(k) TC_FOR(k, D)
-#define TC_SINGLE_BLOCK if (blockIdx.x == 0)
+#define TC_ORDERED_ROW_SUM(total, count, counted, value)                      \
+  double total = 0.0;                                                         \
+  int32_t count = 0;                                                          \
+  if (blockIdx.x == 0)                                                        \
+    for (int64_t r = 0; r < rows; ++r)                                        \
+      if (counted(r)) {                                                       \
+        total += value(r);                                                    \
+        ++count;                                                              \
+      }
 )cpp";
 }
 

@@ -66,12 +66,13 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     TC_ROW(k)
       max = std::max(max, z(r * D + k));
     max = TC_ROW_MAX(max);
+    TC_ROW_CACHE(e, std::exp(z(r * D + k) - max))
     TC_ROW(k)
-      sum += std::exp(z(r * D + k) - max);
+      sum += e(k);
     sum = TC_ROW_SUM(sum);
     TC_ROW(k) {
       int64_t i = r * D + k;
-      double p = std::exp(z(i) - max) / sum;
+      double p = e(k) / sum;
       out1[i] = float(p);
       out0[i] = float(p * keep(i));
     }
@@ -103,22 +104,17 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
            keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
            fill(R"cpp(  TC_ROWS(r) {
     double mean = 0.0, var = 0.0;
-    TC_ROW(k) {
-      int64_t i = r * D + k;
-      mean += in0[i] + double(in1[i]) * keep(i);
-    }
+    TC_ROW_CACHE(s, in0[r * D + k] + double(in1[r * D + k]) * keep(r * D + k))
+    TC_ROW(k)
+      mean += s(k);
     mean = TC_ROW_SUM(mean) / D;
     TC_ROW(k) {
-      int64_t i = r * D + k;
-      double c = in0[i] + double(in1[i]) * keep(i) - mean;
+      double c = s(k) - mean;
       var += c * c;
     }
     double rstd = 1.0 / std::sqrt(TC_ROW_SUM(var) / D + @0);
-    TC_ROW(k) {
-      int64_t i = r * D + k;
-      double s = in0[i] + double(in1[i]) * keep(i);
-      out0[i] = float((s - mean) * rstd * in2[k] + in3[k]);
-    }
+    TC_ROW(k)
+      out0[r * D + k] = float((s(k) - mean) * rstd * in2[k] + in3[k]);
     TC_ROW_LEADER {
       out1[r] = float(mean);
       out2[r] = float(rstd);
@@ -137,17 +133,18 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   };
   TC_ROWS(r) {
     double meanG = 0.0, meanGX = 0.0;
+    TC_ROW_CACHE(x, xhat(r, k))
     TC_ROW(k) {
       double g = double(in5[r * D + k]) * in2[k];
       meanG += g / D;
-      meanGX += g * xhat(r, k) / D;
+      meanGX += g * x(k) / D;
     }
     meanG = TC_ROW_SUM(meanG);
     meanGX = TC_ROW_SUM(meanGX);
     TC_ROW(k) {
       int64_t i = r * D + k;
       double g = double(in5[i]) * in2[k];
-      double ds = in4[r] * (g - meanG - xhat(r, k) * meanGX);
+      double ds = in4[r] * (g - meanG - x(k) * meanGX);
       out0[i] = float(ds);
       out1[i] = float(ds * keep(i));
     }
@@ -165,31 +162,28 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
 )cpp";
   } else if (auto c = dyn_cast<CrossEntropyOp>(op)) {
     body = rowPrologue(op, c.getLogits()) +
-           fill(R"cpp(  // One sum over all rows, in row order: one block on CUDA.
-  TC_SINGLE_BLOCK {
-    double total = 0.0;
-    int32_t tokens = 0;
-    for (int64_t r = 0; r < rows; ++r) {
-      int64_t t = in1[r];
-      if (t == @0 || t < 0 || t >= D)
-        continue; // ignored (the interpreter reports an out-of-range target)
-      double max = -INFINITY, sum = 0.0, logits = 0.0;
-      TC_ROW(k)
-        max = std::max(max, double(in0[r * D + k]));
-      max = TC_ROW_MAX(max);
-      TC_ROW(k) {
-        sum += std::exp(in0[r * D + k] - max);
-        logits += in0[r * D + k];
-      }
-      double lse = max + std::log(TC_ROW_SUM(sum));
-      logits = TC_ROW_SUM(logits);
-      total += (1.0 - @1) * (lse - in0[r * D + t]) + @1 * (lse - logits / D);
-      ++tokens;
+           fill(R"cpp(  auto counted = [&](int64_t r) {
+    int64_t t = in1[r]; // ignored: the padding, out of range (which the
+    return !(t == @0 || t < 0 || t >= D); // interpreter reports)
+  };
+  auto rowLoss = [&](int64_t r) {
+    double max = -INFINITY, sum = 0.0, logits = 0.0;
+    TC_ROW(k)
+      max = std::max(max, double(in0[r * D + k]));
+    max = TC_ROW_MAX(max);
+    TC_ROW(k) {
+      sum += std::exp(in0[r * D + k] - max);
+      logits += in0[r * D + k];
     }
-    TC_ROW_LEADER {
-      out0[0] = float(total);
-      out1[0] = tokens;
-    }
+    double lse = max + std::log(TC_ROW_SUM(sum));
+    logits = TC_ROW_SUM(logits);
+    return (1.0 - @1) * (lse - in0[r * D + in1[r]]) + @1 * (lse - logits / D);
+  };
+  // The sum over rows in row order: deterministic.
+  TC_ORDERED_ROW_SUM(total, tokens, counted, rowLoss)
+  TC_GRID_LEADER {
+    out0[0] = float(total);
+    out1[0] = tokens;
   }
 )cpp",
                 {std::to_string(int64_t(c.getIgnoreIndex())),
@@ -208,11 +202,12 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     TC_ROW(k)
       max = std::max(max, double(in0[r * D + k]));
     max = TC_ROW_MAX(max);
+    TC_ROW_CACHE(e, std::exp(in0[r * D + k] - max))
     TC_ROW(k)
-      sum += std::exp(in0[r * D + k] - max);
+      sum += e(k);
     sum = TC_ROW_SUM(sum);
     TC_ROW(k) {
-      double p = std::exp(in0[r * D + k] - max) / sum;
+      double p = e(k) / sum;
       double q = eps / D + (k == t ? 1.0 - eps : 0.0);
       out0[r * D + k] = float(scale * (p - q));
     }

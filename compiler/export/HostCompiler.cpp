@@ -55,11 +55,13 @@ std::optional<std::string> run(const std::string &command, const fs::path &log) 
 
 std::optional<HostBuild> compileHostSource(const std::string &prelude,
                                            const std::vector<std::string> &kernels,
+                                           const std::string &cpuLevel,
                                            std::string &error) {
   const char *cxx = std::getenv("CXX");
   std::string compiler = cxx && *cxx ? cxx : "c++";
+  std::string flags = std::string(kCompileFlags) + " -march=" + cpuLevel;
   HostBuild build;
-  build.command = compiler + " " + kCompileFlags + " " + kLinkFlags;
+  build.command = compiler + " " + flags + " " + kLinkFlags;
   std::string keyText = build.command + "\n" + prelude;
   for (const std::string &kernel : kernels)
     keyText += "\n" + kernel;
@@ -90,7 +92,7 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
   std::vector<std::future<std::optional<std::string>>> compiles;
   for (unsigned j = 0; j < jobs; ++j)
     compiles.push_back(std::async(std::launch::async, [&, j] {
-      return run(compiler + " " + kCompileFlags + " -c -o " +
+      return run(compiler + " " + flags + " -c -o " +
                      quoted(objects[j]) + " " + quoted(sources[j]),
                  objects[j].string() + ".log");
     }));
@@ -98,8 +100,8 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
   for (unsigned j = 0; j < jobs; ++j)
     if (std::optional<std::string> messages = compiles[j].get(); messages && !failure)
       failure = "the C++ compiler failed on the generated kernels (" +
-                sources[j].string() + ", kept): " + compiler + " " +
-                kCompileFlags + "\n" + *messages;
+                sources[j].string() + ", kept): " + compiler + " " + flags +
+                "\n" + *messages;
   fs::path temporary = dir / (unique + ".so.tmp");
   if (!failure) {
     std::string link = compiler + " " + kLinkFlags + " -o " + quoted(temporary);

@@ -26,11 +26,13 @@ struct HostBuild {
 };
 
 /// Compiles `kernels` (each a complete function, all needing `prelude`)
+/// for x86-64 level `cpuLevel` ("x86-64-v3", runtime/format/HostCpu.h)
 /// into one shared object, in one translation unit per core, or returns
 /// none with `error` holding the compiler's messages and where the source
 /// was kept.
 std::optional<HostBuild> compileHostSource(const std::string &prelude,
                                            const std::vector<std::string> &kernels,
+                                           const std::string &cpuLevel,
                                            std::string &error);
 
 } // namespace tc

@@ -1,6 +1,7 @@
 //===- TcxWriter.cpp - a plan module -> the bytes of a .tcx executable -----===//
 
 #include "compiler/export/TcxWriter.h"
+#include "runtime/format/HostCpu.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/export/CudaCompiler.h"
@@ -255,11 +256,12 @@ Writer::write(const ExportOptions &options, std::string &error) {
           fbb, module.target.c_str(), module.options.c_str(), prelude.c_str(),
           &module.binary));
   } else {
-    std::optional<HostBuild> build = compileHostSource(prelude, sources, error);
+    std::string cpu = options.hostCpu.empty() ? tcx::hostCpuLevel() : options.hostCpu;
+    std::optional<HostBuild> build = compileHostSource(prelude, sources, cpu, error);
     if (!build)
       return std::nullopt;
     codeModules.push_back(tcx::CreateCodeModuleDirect(
-        fbb, "host-x86_64", build->command.c_str(), prelude.c_str(),
+        fbb, ("host-" + cpu).c_str(), build->command.c_str(), prelude.c_str(),
         &build->sharedObject));
   }
 

@@ -30,6 +30,9 @@ struct ExportOptions {
   /// target: CUBIN for these architectures ("sm_80", "sm_90") and PTX for
   /// the newest.
   std::vector<std::string> cudaArchitectures;
+  /// The host target's x86-64 level (runtime/format/HostCpu.h); empty:
+  /// the best this machine has.
+  std::string hostCpu;
 };
 
 /// The .tcx bytes (header + flatbuffer), or none with `error` saying why (a

@@ -89,7 +89,7 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
       fbb, "k0", "", options.kernelInputs, 1, &signature)};
   std::vector<uint8_t> binary{0};
   std::vector<flatbuffers::Offset<tcx::CodeModule>> code{
-      tcx::CreateCodeModuleDirect(fbb, "host-x86_64", "", "", &binary)};
+      tcx::CreateCodeModuleDirect(fbb, "host-x86-64", "", "", &binary)};
   std::vector<flatbuffers::Offset<tcx::Bucket>> buckets{
       tcx::CreateBucket(fbb, options.bucketBatch, 6, 5)};
   auto run = options.bucketBatch

@@ -18,6 +18,7 @@
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/export/TcxWriter.h"
+#include "runtime/format/HostCpu.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -100,6 +101,14 @@ static cl::opt<Target> target(
                           "CUBIN for --arch and PTX for the newest (tc-run "
                           "has no CUDA device yet)")),
     cl::cat(category));
+static cl::opt<std::string> cpuLevel(
+    "cpu",
+    cl::desc("x86-64 level of --target=cpu's kernels: native (the best this "
+             "machine has; the default), x86-64, x86-64-v2, x86-64-v3 "
+             "(AVX2) or x86-64-v4 (AVX-512); tc-run refuses code its CPU "
+             "cannot run"),
+    cl::value_desc("level"), cl::init("native"));
+
 static cl::list<std::string> architectures(
     "arch",
     cl::desc("GPU architectures of --target=cuda (default sm_80,sm_90)"),
@@ -297,6 +306,13 @@ int main(int argc, char **argv) {
     tc::ExportOptions options;
     options.producer = "tc-compile 0.1";
     options.description = description ? &*description : nullptr;
+    options.hostCpu = cpuLevel == "native" ? std::string() : std::string(cpuLevel);
+    if (cpuLevel != "native" && !llvm::is_contained(tc::tcx::cpuLevels(), cpuLevel)) {
+      llvm::errs() << "tc-compile: error: --cpu=" << cpuLevel
+                   << ": expected native, x86-64, x86-64-v2, x86-64-v3 or "
+                      "x86-64-v4\n";
+      return kBadInput;
+    }
     if (target == Target::Cuda) {
       options.cudaArchitectures.assign(architectures.begin(), architectures.end());
       if (options.cudaArchitectures.empty())
