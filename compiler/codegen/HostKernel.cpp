@@ -53,14 +53,16 @@ std::string hostKernelPrelude() {
 #define TC_ROW_LEADER if (true)
 #define TC_GRID_LEADER if (true)
 // name(k): `value` (an expression of k) of the row's element k, computed
-// once per row into a buffer (the GPU recomputes it instead).
+// once per row into a buffer of the thread's, kept between rows and calls
+// (the GPU recomputes it instead).
 #define TC_ROW_CACHE(name, value)                                             \
-  std::vector<double> name##_cache(D);                                        \
+  static thread_local std::vector<double> name##_cache;                       \
+  name##_cache.resize(D);                                                     \
   for (int64_t k = 0; k < D; ++k)                                             \
     name##_cache[k] = (value);                                                \
   auto name = [&](int64_t k) { return name##_cache[k]; };
-// Sums across rows: a column each, in row order.
-#define TC_COLUMNS(k) for (int64_t k = 0; k < D; ++k)
+// Sums across rows: columns across OpenMP threads, each in row order.
+#define TC_COLUMNS(k) _Pragma("omp parallel for") for (int64_t k = 0; k < D; ++k)
 // total, count: the sum of value(r) over the rows where counted(r), in row
 // order; the rows' values in parallel.
 #define TC_ORDERED_ROW_SUM(total, count, counted, value)                      \
