@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
 
@@ -208,9 +209,24 @@ void CpuDevice::copy(const tcx::Function &function, const tcx::Copy &copy) {
   }
 }
 
+bool CpuDevice::startProfile() {
+  profiling_ = true;
+  profile_.clear();
+  return true;
+}
+
+std::vector<ProfileEntry> CpuDevice::profile() const {
+  std::vector<ProfileEntry> entries;
+  for (const auto &[name, entry] : profile_)
+    entries.push_back(entry);
+  return entries;
+}
+
 void CpuDevice::run(const tcx::Function &function) {
   std::vector<void *> pointers;
+  using Clock = std::chrono::steady_clock;
   for (const tcx::StepEntry *entry : *function.steps()) {
+    Clock::time_point start = profiling_ ? Clock::now() : Clock::time_point();
     switch (entry->step_type()) {
     case tcx::Step::Launch: {
       const tcx::Launch *launch = entry->step_as_Launch();
@@ -231,6 +247,20 @@ void CpuDevice::run(const tcx::Function &function) {
     case tcx::Step::AllReduce: // one rank: the sum is the gradient itself
     default:
       break;
+    }
+    if (profiling_ && entry->step_type() != tcx::Step::AllReduce) {
+      const tcx::Kernel *kernel =
+          entry->step_type() == tcx::Step::Launch
+              ? executable_.root().kernels()->Get(entry->step_as_Launch()->kernel())
+              : nullptr;
+      std::string name = kernel ? kernel->name()->str()
+                         : entry->step_type() == tcx::Step::Gemm ? "gemm"
+                                                                 : "copy";
+      ProfileEntry &p = profile_[name];
+      p.name = name;
+      p.kind = kernel && kernel->op() ? kernel->op()->str() : kernel ? "kernel" : name;
+      ++p.calls;
+      p.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }
   }
 }

@@ -55,6 +55,8 @@ public:
   bool readOutput(const tcx::Function &function, const std::string &name,
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;
+  bool startProfile() override;
+  std::vector<ProfileEntry> profile() const override;
 
   /// The whole buffer of a space shared by all functions (Params, Grads,
   /// AdamM, AdamV, Constants, Arena), in host memory.
@@ -80,6 +82,8 @@ private:
   std::unique_ptr<KernelLibrary> kernels_;
   HostBuffer shared_[8];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
+  bool profiling_ = false;
+  std::map<std::string, ProfileEntry> profile_; ///< by name
 };
 
 } // namespace tc::rt

@@ -15,8 +15,17 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tc::rt {
+
+/// Time one kind of step took, summed over the runs since profiling began.
+struct ProfileEntry {
+  std::string name; ///< the kernel's name, or "gemm", "copy"
+  std::string kind; ///< the kernel's tc op ("tc.residual_layer_norm"), or "gemm", "copy"
+  int64_t calls = 0;
+  double seconds = 0;
+};
 
 class Device {
 public:
@@ -38,6 +47,12 @@ public:
                           void *data, int64_t bytes) = 0;
   /// Runs every step of `function`.
   virtual void run(const tcx::Function &function) = 0;
+
+  /// Starts timing every step of every run; false when this device cannot.
+  virtual bool startProfile() { return false; }
+  /// The times since startProfile: one entry per kernel, one for all GEMMs,
+  /// one for all copies.
+  virtual std::vector<ProfileEntry> profile() const { return {}; }
 };
 
 /// The device `kind` ("auto": a GPU when the runtime has one, else the CPU;

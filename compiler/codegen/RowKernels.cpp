@@ -150,14 +150,17 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     }
   }
   // The gamma and beta gradients read only inputs: independent of the rows.
-  TC_COLUMNS(k) {
-    double dgamma = 0.0, dbeta = 0.0;
-    for (int64_t r = 0; r < rows; ++r) {
-      dgamma += double(in5[r * D + k]) * xhat(r, k);
-      dbeta += in5[r * D + k];
+  TC_COLUMN_BLOCKS(k0, k1) {
+    double dgamma[TC_COLUMN_BLOCK] = {}, dbeta[TC_COLUMN_BLOCK] = {};
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t k = k0; k < k1; ++k) {
+        dgamma[k - k0] += double(in5[r * D + k]) * xhat(r, k);
+        dbeta[k - k0] += in5[r * D + k];
+      }
+    for (int64_t k = k0; k < k1; ++k) {
+      out2[k] = float(dgamma[k - k0]);
+      out3[k] = float(dbeta[k - k0]);
     }
-    out2[k] = float(dgamma);
-    out3[k] = float(dbeta);
   }
 )cpp";
   } else if (auto c = dyn_cast<CrossEntropyOp>(op)) {

@@ -241,9 +241,11 @@ Writer::write(const ExportOptions &options, std::string &error) {
       signature.push_back(tcx::CreateTensorTypeDirect(
           fbb, dtypeOf(tensor.getElementType()), &shape));
     }
+    std::string op = function.getBody().front().front().getName().getStringRef().str();
     kernelTable.push_back(tcx::CreateKernelDirect(
         fbb, kernel.name.c_str(), kernel.source.c_str(),
-        function.getNumArguments(), function.getNumResults(), &signature));
+        function.getNumArguments(), function.getNumResults(), &signature,
+        op.c_str()));
   }
   std::vector<fb::Offset<tcx::CodeModule>> codeModules;
   if (cuda) {

@@ -22,7 +22,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <map>
 
 using namespace tc;
 
@@ -47,6 +50,7 @@ struct Options {
   std::string checkpointDir, synthetic;
   int64_t sequences = 1000;
   uint64_t evalSeed = 7;
+  std::string profilePath; ///< train --profile
   // prepare
   std::string sourceText, targetText, output;
 };
@@ -66,6 +70,47 @@ int load(const Options &o, Loaded &loaded) {
   if (!loaded.device)
     return fail(o.model + ": " + error);
   return kSuccess;
+}
+
+/// Prints the device's profile by op (stderr) and writes every entry as
+/// JSON to `path`; `wall` is the whole run's time, start-up included.
+bool writeProfile(const std::string &path, std::vector<rt::ProfileEntry> entries,
+                  double wall, std::string &error) {
+  std::map<std::string, rt::ProfileEntry> byKind;
+  double device = 0;
+  for (const rt::ProfileEntry &e : entries) {
+    rt::ProfileEntry &k = byKind[e.kind];
+    k.kind = e.kind;
+    k.calls += e.calls;
+    k.seconds += e.seconds;
+    device += e.seconds;
+  }
+  std::vector<rt::ProfileEntry> kinds;
+  for (auto &[kind, e] : byKind)
+    kinds.push_back(e);
+  std::sort(kinds.begin(), kinds.end(),
+            [](const auto &a, const auto &b) { return a.seconds > b.seconds; });
+  std::fprintf(stderr, "tc-run: profile, %.2f s in all: %.2f s in the device's steps, "
+                       "%.2f s outside them (start-up, data, metrics, checkpoints)\n",
+               wall, device, wall - device);
+  std::fprintf(stderr, "  %-34s %8s %10s %7s\n", "op", "calls", "seconds", "share");
+  for (const rt::ProfileEntry &k : kinds)
+    std::fprintf(stderr, "  %-34s %8lld %10.3f %6.1f%%\n", k.kind.c_str(),
+                 (long long)k.calls, k.seconds, 100.0 * k.seconds / wall);
+  std::FILE *out = std::fopen(path.c_str(), "w");
+  if (!out) {
+    error = "cannot write the profile to " + path;
+    return false;
+  }
+  std::fprintf(out, "{\"wall_seconds\": %.6f, \"device_seconds\": %.6f, \"entries\": [",
+               wall, device);
+  for (size_t i = 0; i < entries.size(); ++i)
+    std::fprintf(out, "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": %lld, "
+                      "\"seconds\": %.6f}",
+                 i ? "," : "", entries[i].name.c_str(), entries[i].kind.c_str(),
+                 (long long)entries[i].calls, entries[i].seconds);
+  std::fprintf(out, "\n]}\n");
+  return std::fclose(out) == 0;
 }
 
 int prepare(const Options &o) {
@@ -99,10 +144,19 @@ int trainModel(Options o, bool seedGiven) {
     std::fprintf(stderr, "tc-run: training %s, %lld steps, device %s\n",
                  o.model.c_str(), (long long)o.train.steps,
                  loaded.device->describe().c_str());
+  if (!o.profilePath.empty() && !loaded.device->startProfile())
+    return fail("the " + o.device + " device cannot profile");
   std::string error;
+  auto start = std::chrono::steady_clock::now();
   rt::TrainResult result =
       rt::train(*loaded.executable, *loaded.device, o.train, error);
   if (result.kind == rt::TrainResult::Failed)
+    return fail(error, kRunFailed);
+  if (!o.profilePath.empty() &&
+      !writeProfile(o.profilePath, loaded.device->profile(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                        .count(),
+                    error))
     return fail(error, kRunFailed);
   if (result.kind == rt::TrainResult::Stopped) {
     if (o.train.checkpointDir.empty())
@@ -217,6 +271,9 @@ int main(int argc, char **argv) {
   trainCommand->add_option("--synthetic", o.train.data.synthetic,
                            "train on a synthetic task instead: copy or reverse");
   trainCommand->add_flag("--quiet", o.train.quiet, "no progress output");
+  trainCommand->add_option("--profile", o.profilePath,
+                           "time every step of the device: a summary by op "
+                           "on stderr, every kernel's time as JSON in FILE");
 
   CLI::App *evalCommand = app.add_subcommand(
       "eval", "exact-match rate of greedy decoding on fresh synthetic "
