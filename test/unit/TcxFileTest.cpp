@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/CpuDevice.h"
 #include "runtime/Executable.h"
 #include "runtime/format/TcxFile.h"
 
@@ -29,6 +30,7 @@ struct Options {
   int64_t gemmOutBatchStride = 16; ///< with a batch of 1, or 0 with 2
   bool emptyStep = false;
   int64_t bucketBatch = 0;         ///< a run config bucket (none when 0)
+  std::string hostTarget = "host-x86-64"; ///< the code module's target
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -89,7 +91,7 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
       fbb, "k0", "", options.kernelInputs, 1, &signature)};
   std::vector<uint8_t> binary{0};
   std::vector<flatbuffers::Offset<tcx::CodeModule>> code{
-      tcx::CreateCodeModuleDirect(fbb, "host-x86-64", "", "", &binary)};
+      tcx::CreateCodeModuleDirect(fbb, options.hostTarget.c_str(), "", "", &binary)};
   std::vector<flatbuffers::Offset<tcx::Bucket>> buckets{
       tcx::CreateBucket(fbb, options.bucketBatch, 6, 5)};
   auto run = options.bucketBatch
@@ -224,6 +226,22 @@ TEST(TcxFile, AnEmptyExecutableIsRefused) {
             std::string::npos);
   std::vector<uint8_t> start = {'T', 'C'};
   EXPECT_NE(refusal(start).find("truncated: 2 bytes"), std::string::npos);
+}
+
+// Host code for an x86-64 level this CPU lacks is refused before it is
+// loaded (instead of an illegal instruction in the middle of a step).
+TEST(TcxFile, HostCodeForAnotherCpuIsRefused) {
+  Options options;
+  options.hostTarget = "host-x86-64-v9"; // no CPU has it
+  std::string error;
+  auto executable = rt::Executable::fromBytes(smallExecutable(options), "m.tcx", error);
+  ASSERT_TRUE(executable) << error;
+  EXPECT_FALSE(rt::CpuDevice::create(*executable, error));
+  EXPECT_NE(error.find("the executable's host code was compiled for x86-64-v9, "
+                       "which this CPU does not support"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("tc-compile --cpu="), std::string::npos) << error;
 }
 
 } // namespace
