@@ -6,6 +6,7 @@
 #
 #   bench/run.sh                         # every configuration
 #   bench/run.sh --configs small --steps 30
+#   bench/run.sh micro                   # kernels against ops (bench/microbench.py)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TC_BUILD_DIR:-$root/build}"
@@ -22,4 +23,9 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jax" 2>/dev/nu
   /usr/bin/python3 -m venv --system-site-packages "$venv"
   "$venv/bin/pip" install -q "jax[cpu]==0.4.30" "numpy<2" "scipy<1.14"
 fi
-exec "$venv/bin/python" "$root/bench/run.py" --build "$build" "$@"
+script="$root/bench/run.py"
+if [ "${1:-}" = micro ]; then
+  script="$root/bench/microbench.py"
+  shift
+fi
+exec "$venv/bin/python" "$script" --build "$build" "$@"

@@ -43,6 +43,30 @@ template <typename I, typename F> inline I toInteger(F x) {
 
 std::string hostKernelPrelude() {
   return commonPrelude() + R"cpp(
+#include <algorithm>
+#include <cstring>
+namespace tc {
+// exp(x) for the row kernels' softmaxes, in f32: Cephes' expf (within 2 ulp
+// of the exact value; 0 below -87.3, where f32 underflows), plain
+// arithmetic that loops vectorise, where libm's exp is a call per element.
+inline float rowExp(double x) {
+  float v = float(x);
+  float c = std::min(std::max(v, -87.3f), 88.0f);
+  float n = std::floor(c * 1.44269504088896341f + 0.5f);
+  float r = c - n * 0.693359375f - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  int32_t bits = (int32_t(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return v < -87.3f ? 0.0f : p * scale;
+}
+} // namespace tc
 // Independent iterations across OpenMP threads.
 #define TC_FOR(i, n) _Pragma("omp parallel for") for (int64_t i = 0; i < (n); ++i)
 // The row skeleton on the host: rows across OpenMP threads, a row in order.
@@ -58,9 +82,10 @@ std::string hostKernelPrelude() {
 #define TC_ROW_CACHE(name, value)                                             \
   static thread_local std::vector<double> name##_cache;                       \
   name##_cache.resize(D);                                                     \
+  double *name##_row = name##_cache.data();                                   \
   for (int64_t k = 0; k < D; ++k)                                             \
-    name##_cache[k] = (value);                                                \
-  auto name = [&](int64_t k) { return name##_cache[k]; };
+    name##_row[k] = (value);                                                  \
+  auto name = [&](int64_t k) { return name##_row[k]; };
 // Sums across rows, each column in row order: blocks of columns [k0, k1)
 // across OpenMP threads, a block's columns side by side in the inner loop
 // (vectorised, and the same sums as a column at a time).
@@ -111,6 +136,8 @@ inline double blockSum(double v) {
 inline double blockMax(double v) {
   return blockReduce(v, [](double a, double b) { return a < b ? b : a; });
 }
+// exp(x) for the row kernels' softmaxes, in f32 (the hardware's expf).
+inline float rowExp(double x) { return expf(float(x)); }
 } // namespace tc
 // Independent iterations across all threads of the grid (grid-stride).
 #define TC_FOR(i, n)                                                          \

@@ -66,7 +66,7 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     TC_ROW(k)
       max = std::max(max, z(r * D + k));
     max = TC_ROW_MAX(max);
-    TC_ROW_CACHE(e, std::exp(z(r * D + k) - max))
+    TC_ROW_CACHE(e, tc::rowExp(z(r * D + k) - max))
     TC_ROW(k)
       sum += e(k);
     sum = TC_ROW_SUM(sum);
@@ -174,8 +174,9 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     TC_ROW(k)
       max = std::max(max, double(in0[r * D + k]));
     max = TC_ROW_MAX(max);
+    TC_ROW_CACHE(e, tc::rowExp(in0[r * D + k] - max))
     TC_ROW(k) {
-      sum += std::exp(in0[r * D + k] - max);
+      sum += e(k);
       logits += in0[r * D + k];
     }
     double lse = max + std::log(TC_ROW_SUM(sum));
@@ -205,7 +206,7 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     TC_ROW(k)
       max = std::max(max, double(in0[r * D + k]));
     max = TC_ROW_MAX(max);
-    TC_ROW_CACHE(e, std::exp(in0[r * D + k] - max))
+    TC_ROW_CACHE(e, tc::rowExp(in0[r * D + k] - max))
     TC_ROW(k)
       sum += e(k);
     sum = TC_ROW_SUM(sum);
