@@ -135,19 +135,29 @@ bool finite(const std::vector<uint8_t> &floats) {
 } // namespace
 
 void loadState(Device &device, const TrainingState &state) {
-  device.write(tcx::Space::Params, 0, state.params.data(), state.params.size());
-  device.write(tcx::Space::AdamM, 0, state.firstMoments.data(),
-               state.firstMoments.size());
-  device.write(tcx::Space::AdamV, 0, state.secondMoments.data(),
-               state.secondMoments.size());
-}
-
-void saveState(Device &device, TrainingState &state) {
+  // Empty moments (a fresh run): the device's are zero already.
   for (auto [space, bytes] :
        {std::pair(tcx::Space::Params, &state.params),
         std::pair(tcx::Space::AdamM, &state.firstMoments),
         std::pair(tcx::Space::AdamV, &state.secondMoments)})
+    if (!bytes->empty())
+      device.write(space, 0, bytes->data(), bytes->size());
+}
+
+void saveState(Device &device, int64_t paramBytes, TrainingState &state) {
+  for (auto [space, bytes] :
+       {std::pair(tcx::Space::Params, &state.params),
+        std::pair(tcx::Space::AdamM, &state.firstMoments),
+        std::pair(tcx::Space::AdamV, &state.secondMoments)}) {
+    bytes->resize(paramBytes);
     device.read(space, 0, bytes->data(), bytes->size());
+  }
+}
+
+void releaseState(TrainingState &state) {
+  for (std::vector<uint8_t> *bytes :
+       {&state.params, &state.firstMoments, &state.secondMoments})
+    std::vector<uint8_t>().swap(*bytes);
 }
 
 TrainResult train(const Executable &executable, Device &device,
@@ -192,8 +202,6 @@ TrainResult train(const Executable &executable, Device &device,
     }
     state.seed = options.seed;
     state.params.assign(x.param_bytes(), 0);
-    state.firstMoments.assign(x.param_bytes(), 0);
-    state.secondMoments.assign(x.param_bytes(), 0);
     initializeParameters(x, state.params.data(), state.seed);
   }
   // The data is drawn with the run's seed: a resumed run's own.
@@ -221,6 +229,7 @@ TrainResult train(const Executable &executable, Device &device,
                  "out; add a larger bucket to keep them\n",
                  (long long)data->skipped());
   loadState(device, state);
+  releaseState(state); // the device holds them; read back at checkpoints
 
   std::FILE *metrics = nullptr;
   if (!options.metricsPath.empty()) {
@@ -240,15 +249,16 @@ TrainResult train(const Executable &executable, Device &device,
     }
     if (checkpoint.empty())
       return true;
-    saveState(device, state);
-    if (!finite(state.params)) {
+    saveState(device, x.param_bytes(), state);
+    bool written = finite(state.params) &&
+                   writeCheckpoint(checkpoint, state, fingerprint, error);
+    if (!written && error.empty())
       error = "the parameters are not finite after step " +
               std::to_string(state.step) +
               "; not writing a checkpoint (the last one is kept); lower the "
               "learning rate or enable gradient_clip";
-      return false;
-    }
-    return writeCheckpoint(checkpoint, state, fingerprint, error);
+    releaseState(state);
+    return written;
   };
 
   std::vector<BucketShape> buckets = bucketsOf(x);
