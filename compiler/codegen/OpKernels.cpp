@@ -49,37 +49,12 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
   return index.empty() ? "0" : index;
 }
 
-/// tc.embedding_grad on CUDA: a thread per column of the table zeroes its
-/// column, then adds the column of every token in token order (f32 sums,
-/// deterministic; the host's scatter-add sums in double).
-std::string emitCudaEmbeddingGrad(EmbeddingGradOp grad, StringRef name) {
-  ArrayRef<int64_t> table = shapeOf(grad.getResult());
-  return "extern \"C\" __global__ void " + name.str() +
-         "(void **buffers) {\n" + bufferDeclarations(grad) +
-         fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
-  TC_FOR(d, D) {
-    for (int64_t id = 0; id < V; ++id)
-      out0[id * D + d] = 0.0f;
-    for (int64_t t = 0; t < tokens; ++t) {
-      int64_t id = in0[t];
-      if (id >= 0 && id < V)
-        out0[id * D + d] += in1[t * D + d];
-    }
-  }
-}
-)cpp",
-              {std::to_string(table[0]), std::to_string(table[1]),
-               std::to_string(elements(grad.getIds()))});
-}
-
 } // namespace
 
 FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                                     Target target, std::string &error) {
   if (!hasCppTypes(op, error))
     return failure();
-  if (target == Target::Cuda && isa<EmbeddingGradOp>(op))
-    return emitCudaEmbeddingGrad(cast<EmbeddingGradOp>(op), name);
   std::string body = bufferDeclarations(op);
   if (auto adam = dyn_cast<AdamOp>(op)) {
     // Operands: p..., g..., m..., v..., step_size, rsqrt_correction2,
@@ -146,18 +121,22 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                   std::to_string(int64_t(embed.getKey())), number(rate),
                   number(rate > 0 ? 1.0 / (1.0 - rate) : 1.0)});
   } else if (auto grad = dyn_cast<EmbeddingGradOp>(op)) {
-    // A scatter-add in token order (rows of one id would race in parallel).
+    // A scatter-add: columns of the table in parallel (blocks of them on the
+    // host, one a thread on CUDA), each zeroed, then every token's column
+    // added in token order (f32 sums; deterministic, no atomics).
     ArrayRef<int64_t> table = shapeOf(grad.getResult());
     body += fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
-  std::vector<double> sums(V * D, 0.0);
-  for (int64_t t = 0; t < tokens; ++t) {
-    int64_t id = in0[t];
-    if (id >= 0 && id < V)
-      for (int64_t d = 0; d < D; ++d)
-        sums[id * D + d] += in1[t * D + d];
+  TC_COLUMN_BLOCKS(k0, k1) {
+    for (int64_t id = 0; id < V; ++id)
+      for (int64_t d = k0; d < k1; ++d)
+        out0[id * D + d] = 0.0f;
+    for (int64_t t = 0; t < tokens; ++t) {
+      int64_t id = in0[t];
+      if (id >= 0 && id < V)
+        for (int64_t d = k0; d < k1; ++d)
+          out0[id * D + d] += in1[t * D + d];
+    }
   }
-  for (int64_t i = 0; i < V * D; ++i)
-    out0[i] = float(sums[i]);
 )cpp",
                  {std::to_string(table[0]), std::to_string(table[1]),
                   std::to_string(elements(grad.getIds()))});
