@@ -26,6 +26,16 @@ int64_t elementBytes(tcx::DType dtype) {
   }
 }
 
+bool isRowMajor(const tcx::Buffer &buffer) {
+  int64_t expected = 1;
+  for (size_t d = buffer.shape()->size(); d-- > 0;) {
+    if (buffer.shape()->Get(d) != 1 && buffer.strides()->Get(d) != expected)
+      return false;
+    expected *= buffer.shape()->Get(d);
+  }
+  return true;
+}
+
 namespace {
 
 /// One byte past the last byte a verified `buffer` touches.

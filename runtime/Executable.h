@@ -24,6 +24,10 @@ namespace tc::rt {
 /// Bytes of one element of `dtype` (1 for i1).
 int64_t elementBytes(tcx::DType dtype);
 
+/// Whether `buffer` is row-major contiguous: its strides are the suffix
+/// products of its shape (dimensions of extent 1 have any stride).
+bool isRowMajor(const tcx::Buffer &buffer);
+
 /// The size in bytes of each space a function addresses: the arena, inputs
 /// and outputs are the function's own, the others the executable's.
 struct SpaceSizes {

@@ -32,7 +32,6 @@ private:
   /// A well-formed view inside its space of `sizes`.
   bool buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
               const std::string &role);
-  bool contiguous(const tcx::Buffer &b) const;
   bool launch(const tcx::Launch &l, const SpaceSizes &sizes);
   bool gemm(const tcx::Gemm &g, const SpaceSizes &sizes);
   bool vector(const flatbuffers::Vector<int64_t> *v, size_t size, int64_t low,
@@ -70,16 +69,6 @@ bool Checker::buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
   return true;
 }
 
-bool Checker::contiguous(const tcx::Buffer &b) const {
-  int64_t expected = 1;
-  for (size_t d = b.shape()->size(); d-- > 0;) {
-    if (b.shape()->Get(d) != 1 && b.strides()->Get(d) != expected)
-      return false;
-    expected *= b.shape()->Get(d);
-  }
-  return true;
-}
-
 bool Checker::vector(const flatbuffers::Vector<int64_t> *v, size_t size,
                      int64_t low, int64_t high, const std::string &what) {
   if (!v || v->size() != size)
@@ -114,7 +103,7 @@ bool Checker::launch(const tcx::Launch &l, const SpaceSizes &sizes) {
     if (!buffer(b, sizes, role))
       return false;
     const tcx::TensorType *type = kernel->signature()->Get(i);
-    if (!contiguous(*b) || b->dtype() != type->dtype() ||
+    if (!isRowMajor(*b) || b->dtype() != type->dtype() ||
         !std::equal(b->shape()->begin(), b->shape()->end(),
                     type->shape()->begin(), type->shape()->end()))
       return fail(role + " is not the contiguous " +
@@ -153,7 +142,7 @@ bool Checker::gemm(const tcx::Gemm &g, const SpaceSizes &sizes) {
       !vector(g.rhs_batch_strides(), rank, 0, kMaxExtent, "rhs_batch_strides") ||
       !vector(g.out_batch_strides(), rank, 0, kMaxExtent, "out_batch_strides"))
     return false;
-  if (g.bias() && (!contiguous(*g.bias()) || g.bias()->shape()->size() > 1 ||
+  if (g.bias() && (!isRowMajor(*g.bias()) || g.bias()->shape()->size() > 1 ||
                    (g.bias()->shape()->size() == 1 &&
                     g.bias()->shape()->Get(0) != n)))
     return fail("the GEMM bias is not " + std::to_string(n) +
@@ -221,7 +210,7 @@ bool Checker::run() {
       if (!p->name() || !buffer(p->buffer(), sizes, "parameter"))
         return false;
       if (p->buffer()->space() != tcx::Space::Params ||
-          p->buffer()->dtype() != tcx::DType::F32 || !contiguous(*p->buffer()))
+          p->buffer()->dtype() != tcx::DType::F32 || !isRowMajor(*p->buffer()))
         return fail("not a contiguous F32 view of the parameter buffer");
     }
   where = "functions";
@@ -249,7 +238,7 @@ bool Checker::run() {
         std::string role = "binding";
         if (!b->name() || !buffer(b->buffer(), open, role))
           return b->name() ? false : fail("a binding has no name");
-        if (b->buffer()->space() != space || !contiguous(*b->buffer()))
+        if (b->buffer()->space() != space || !isRowMajor(*b->buffer()))
           return fail("binding '" + b->name()->str() +
                       "' is not a contiguous view of the " +
                       tcx::EnumNameSpace(space) + " space");

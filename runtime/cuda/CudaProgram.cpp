@@ -29,17 +29,6 @@ bool geometryFits(const std::array<uint32_t, 3> &grid,
          grid[1] <= kMaxGridYZ && grid[2] <= kMaxGridYZ;
 }
 
-/// Row-major contiguous: strides are the suffix products of the shape.
-bool rowMajor(const tcx::Buffer &buffer) {
-  int64_t expected = 1;
-  for (size_t d = buffer.shape()->size(); d-- > 0;) {
-    if (buffer.shape()->Get(d) != 1 && buffer.strides()->Get(d) != expected)
-      return false;
-    expected *= buffer.shape()->Get(d);
-  }
-  return true;
-}
-
 } // namespace
 
 std::vector<CopyRectangle> copyRectangles(const tcx::Buffer &from,
@@ -53,7 +42,7 @@ std::vector<CopyRectangle> copyRectangles(const tcx::Buffer &from,
   std::vector<CopyRectangle> out;
   if (count == 0)
     return out;
-  if (rowMajor(from) && rowMajor(to)) { // one block of bytes
+  if (isRowMajor(from) && isRowMajor(to)) { // one block of bytes
     out.push_back({spaces.of(from), spaces.of(to), count * element,
                    count * element, count * element, 1});
     return out;
