@@ -51,8 +51,7 @@ std::string literal(ConstantOp constant) {
 } // namespace
 
 LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
-                                         StringRef index, StringRef seed,
-                                         StringRef step, raw_ostream &os,
+                                         StringRef index, raw_ostream &os,
                                          std::string &error) {
   for (Operation *opPointer : ops) {
     Operation &op = *opPointer;
@@ -112,10 +111,12 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
             .Case<BroadcastToOp>([&](auto) { return in(0); })
             .Case<DropoutOp>([&](DropoutOp d) {
               double rate = d.getRate().convertToDouble();
-              return llvm::formatv("tc::dropoutKeeps({0}, {1}, {2}, {3}, {4:e17}) ? "
-                                   "{5} * {6}({7:e17}) : {6}(0)",
-                                   seed, step, int64_t(d.getKey()), index, rate,
-                                   in(0), type, 1.0 / (1.0 - rate))
+              // The kernel declares mask<key> (TC_DROPOUT_MASK) and has
+              // `seed` and `step` in scope.
+              return llvm::formatv("TC_KEEPS(mask{0}, {0}, {1:e17}, {2}) ? "
+                                   "{3} * {4}({5:e17}) : {4}(0)",
+                                   int64_t(d.getKey()), rate, index, in(0), type,
+                                   1.0 / (1.0 - rate))
                   .str();
             })
             .Default([](Operation *) { return std::string(); });

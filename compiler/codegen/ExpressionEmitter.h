@@ -30,12 +30,11 @@ public:
 
   /// Prints one statement per op of `ops` (but the reductions, which the
   /// skeleton accumulates), with
-  /// `index` the name of the element's linear index (dropout's counter) and
-  /// `seed`, `step` the names of the RNG state. Fails, saying why, on an op
-  /// it does not know.
+  /// `index` the name of the element's linear index (dropout's counter; a
+  /// dropout reads mask<key>, which the skeleton declares with
+  /// TC_DROPOUT_MASK). Fails, saying why, on an op it does not know.
   mlir::LogicalResult emitOps(llvm::ArrayRef<mlir::Operation *> ops,
-                              llvm::StringRef index, llvm::StringRef seed,
-                              llvm::StringRef step, llvm::raw_ostream &os,
+                              llvm::StringRef index, llvm::raw_ostream &os,
                               std::string &error);
 
   const std::string &nameOf(mlir::Value v) const { return names.at(v); }

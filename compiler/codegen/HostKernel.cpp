@@ -46,6 +46,39 @@ std::string hostKernelPrelude() {
 #include <algorithm>
 #include <cstring>
 namespace tc {
+// The keep bits of a dropout op, a byte per element, drawn once per step:
+// Philox once per 4 elements (not once per element, as dropoutKeeps in a
+// loop), and kept for the step's other kernels that apply the same mask
+// (the backward, LayerNorms that recompute their input). Called between
+// kernels' parallel regions, never inside one.
+inline const uint8_t *dropoutMask(uint64_t seed, uint64_t step, uint64_t key,
+                                  double rate, int64_t n) {
+  struct Mask {
+    uint64_t key;
+    double rate;
+    std::vector<uint8_t> keeps;
+  };
+  static uint64_t maskSeed = 0, maskStep = 0;
+  static std::vector<Mask> masks; // of (maskSeed, maskStep)
+  if (seed != maskSeed || step != maskStep) {
+    masks.clear();
+    maskSeed = seed;
+    maskStep = step;
+  }
+  int64_t blocks = (n + 3) / 4;
+  for (const Mask &m : masks)
+    if (m.key == key && m.rate == rate && int64_t(m.keeps.size()) == 4 * blocks)
+      return m.keeps.data();
+  masks.push_back({key, rate, std::vector<uint8_t>(4 * blocks)});
+  uint8_t *keeps = masks.back().keeps.data();
+#pragma omp parallel for
+  for (int64_t b = 0; b < blocks; ++b) {
+    PhiloxCounter words = dropoutWords(seed, step, key, b);
+    for (int l = 0; l < 4; ++l)
+      keeps[4 * b + l] = uniformOf(words[l]) >= rate;
+  }
+  return keeps;
+}
 // exp(x) for the row kernels' softmaxes, in f32: Cephes' expf (within 2 ulp
 // of the exact value; 0 below -87.3, where f32 underflows), plain
 // arithmetic that loops vectorise, where libm's exp is a call per element.
@@ -76,6 +109,11 @@ inline float rowExp(double x) {
 #define TC_ROW_MAX(x) (x)
 #define TC_ROW_LEADER if (true)
 #define TC_GRID_LEADER if (true)
+// The mask of the dropout op with `key` (seed and step in scope) over n
+// elements, and whether it keeps element i.
+#define TC_DROPOUT_MASK(name, key, rate, n)                                   \
+  const uint8_t *name = tc::dropoutMask(seed, step, key, rate, n);
+#define TC_KEEPS(name, key, rate, i) (name[i] != 0)
 // name(k): `value` (an expression of k) of the row's element k, computed
 // once per row into a buffer of the thread's, kept between rows and calls
 // (the GPU recomputes it instead).
@@ -149,6 +187,9 @@ inline float rowExp(double x) { return expf(float(x)); }
 #define TC_ROW_MAX(x) tc::blockMax(x)
 #define TC_ROW_LEADER if (threadIdx.x == 0)
 #define TC_GRID_LEADER if (blockIdx.x == 0 && threadIdx.x == 0)
+// Dropout masks are drawn where they are used (Philox is cheap on a GPU).
+#define TC_DROPOUT_MASK(name, key, rate, n)
+#define TC_KEEPS(name, key, rate, i) tc::dropoutKeeps(seed, step, key, i, rate)
 #define TC_ROW_CACHE(name, value) auto name = [&](int64_t k) { return double(value); };
 // Sums across rows: a thread per column (grid-stride), in row order; the
 // ordered sum over rows by one block, a row at a time.
@@ -312,6 +353,11 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   if (rngArg)
     os << llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n",
                         *rngArg);
+  for (Operation *op : ops)
+    if (auto dropout = dyn_cast<DropoutOp>(op))
+      os << llvm::formatv("  TC_DROPOUT_MASK(mask{0}, {0}, {1:e17}, {2})\n",
+                          int64_t(dropout.getKey()),
+                          dropout.getRate().convertToDouble(), count);
 
   // Reductions accumulate in double, in element order (one thread: the
   // order of the interpreter); elementwise groups run on every thread.
@@ -343,7 +389,7 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
        << "  for (int64_t i = 0; i < " << count << "; ++i) {\n";
   }
   os << loads;
-  if (failed(emitter.emitOps(ops, "i", "seed", "step", os, error)))
+  if (failed(emitter.emitOps(ops, "i", os, error)))
     return failure();
   for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();

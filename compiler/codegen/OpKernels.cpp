@@ -100,26 +100,30 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
   } else if (auto embed = dyn_cast<EmbedOp>(op)) {
     ArrayRef<int64_t> table = shapeOf(embed.getTable());
     double rate = embed.getRate().convertToDouble();
+    std::string key = std::to_string(int64_t(embed.getKey()));
+    // Without dropout (inference), no mask and no RNG read.
+    std::string mask = rate > 0 ? "  const uint64_t seed = in3[0], step = in3[1];\n"
+                                  "  TC_DROPOUT_MASK(mask, " + key + ", " +
+                                      number(rate) + ", tokens * D)\n"
+                                : "  (void)in3;\n";
+    std::string keep = rate > 0 ? "(TC_KEEPS(mask, " + key + ", " + number(rate) +
+                                      ", i) ? " + number(1.0 / (1.0 - rate)) + " : 0.0)"
+                                : "1.0";
     body += fill(R"cpp(  const int64_t V = @0, D = @1, T = @2, tokens = @3;
-  const uint64_t seed = in3[0], step = in3[1];
-  TC_FOR(t, tokens) {
+@5  TC_FOR(t, tokens) {
     int64_t id = in1[t];
     for (int64_t d = 0; d < D; ++d) {
       int64_t i = t * D + d;
       double x = (id >= 0 && id < V ? double(in0[id * D + d]) : 0.0) * @4 +
                  in2[(t % T) * D + d];
-      double keep = @5 ? (tc::dropoutKeeps(seed, step, @6, i, @7) ? @8 : 0.0) : 1.0;
-      out0[i] = float(x * keep);
+      out0[i] = float(x * @6);
     }
   }
 )cpp",
                  {std::to_string(table[0]), std::to_string(table[1]),
                   std::to_string(shapeOf(embed.getIds())[1]),
                   std::to_string(elements(embed.getIds())),
-                  number(embed.getScale().convertToDouble()),
-                  rate > 0 ? "true" : "false",
-                  std::to_string(int64_t(embed.getKey())), number(rate),
-                  number(rate > 0 ? 1.0 / (1.0 - rate) : 1.0)});
+                  number(embed.getScale().convertToDouble()), mask, keep});
   } else if (auto grad = dyn_cast<EmbeddingGradOp>(op)) {
     // A scatter-add: columns of the table in parallel (blocks of them on the
     // host, one a thread on CUDA), each zeroed, then every token's column

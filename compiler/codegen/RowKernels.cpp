@@ -39,8 +39,9 @@ std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
     return "  (void)in" + std::to_string(rngIn) +
            ";\n  auto keep = [](int64_t) { return 1.0; };\n";
   return llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n"
+                       "  TC_DROPOUT_MASK(mask, {1}, {2:e17}, rows * D)\n"
                        "  auto keep = [&](int64_t i) {\n"
-                       "    return tc::dropoutKeeps(seed, step, {1}, i, {2:e17}) ? {3:e17} : 0.0;\n"
+                       "    return TC_KEEPS(mask, {1}, {2:e17}, i) ? {3:e17} : 0.0;\n"
                        "  };\n",
                        rngIn, key, rate, 1.0 / (1.0 - rate))
       .str();

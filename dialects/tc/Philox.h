@@ -37,15 +37,25 @@ constexpr PhiloxCounter philox4x32(PhiloxCounter counter, PhiloxKey key) {
   return counter;
 }
 
-/// The uniform number in [0, 1), a multiple of 2^-24, that tc.dropout draws
-/// for element `index` of the op with `opKey`, in run `seed` at `step`.
+/// The four words tc.dropout draws for elements 4 block .. 4 block + 3 of
+/// the op with `opKey`, in run `seed` at `step`.
+constexpr PhiloxCounter dropoutWords(uint64_t seed, uint64_t step, uint64_t opKey,
+                                     uint64_t block) {
+  return philox4x32({uint32_t(block), uint32_t(block >> 32), uint32_t(step),
+                     uint32_t(step >> 32)},
+                    {uint32_t(seed), uint32_t(opKey)});
+}
+
+/// A word as a uniform number in [0, 1), a multiple of 2^-24.
+constexpr double uniformOf(uint32_t word) {
+  return double(word >> 8) * (1.0 / 16777216.0);
+}
+
+/// The uniform number in [0, 1) that tc.dropout draws for element `index`
+/// of the op with `opKey`, in run `seed` at `step`.
 constexpr double dropoutUniform(uint64_t seed, uint64_t step, uint64_t opKey,
                                 uint64_t index) {
-  uint64_t block = index / 4;
-  PhiloxCounter words =
-      philox4x32({uint32_t(block), uint32_t(block >> 32), uint32_t(step),
-                  uint32_t(step >> 32)},
-                 {uint32_t(seed), uint32_t(opKey)});
+  PhiloxCounter words = dropoutWords(seed, step, opKey, index / 4);
   // Word index % 4, chosen by selects rather than indexing: loops over
   // elements then vectorise (3x faster dropout on AVX-512).
   uint32_t lane = uint32_t(index % 4);
@@ -53,7 +63,7 @@ constexpr double dropoutUniform(uint64_t seed, uint64_t step, uint64_t opKey,
                   : lane == 1 ? words[1]
                   : lane == 2 ? words[2]
                               : words[3];
-  return double(word >> 8) * (1.0 / 16777216.0);
+  return uniformOf(word);
 }
 
 /// Whether tc.dropout keeps that element at `rate`.
