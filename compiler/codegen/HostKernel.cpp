@@ -366,14 +366,45 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   if (!reductions.empty())
     reducedCount = cast<RankedTensorType>(reductions.front()->getResult(0).getType())
                        .getNumElements();
+  // On the host, sums over the leading dimensions (a bias gradient: one sum
+  // per column) go by blocks of columns across threads, rows in order within
+  // a block: each column still adds its rows in element order.
+  bool leadingAxes = !reductions.empty() && !axes.empty() &&
+                     axes.size() < shape.size() &&
+                     llvm::all_of(llvm::enumerate(axes), [](auto a) {
+                       return a.value() == int64_t(a.index());
+                     }) &&
+                     llvm::all_of(reductions, [&](Operation *r) {
+                       return r->getAttrOfType<DenseI64ArrayAttr>("axes")
+                                  .asArrayRef() == axes;
+                     });
+  constexpr int64_t kColumnBlock = 64;
+  bool columnBlocks = target == Target::Host && leadingAxes &&
+                      reducedCount >= kColumnBlock;
   for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
-    if (def && llvm::is_contained(reductions, def))
-      os << llvm::formatv(
-          perResult ? "" : "  std::vector<double> acc{0}({1}, {2});\n", j,
-          reducedCount, isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
+    if (def && llvm::is_contained(reductions, def) && !perResult && !columnBlocks)
+      os << llvm::formatv("  std::vector<double> acc{0}({1}, {2});\n", j,
+                          reducedCount, isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
   }
-  if (perResult) {
+  if (columnBlocks) {
+    os << llvm::formatv("#pragma omp parallel for\n"
+                        "  for (int64_t b = 0; b < {0}; ++b) {{\n"
+                        "  const int64_t k0 = b * {1}, k1 = std::min<int64_t>({2}, k0 + {1});\n",
+                        (reducedCount + kColumnBlock - 1) / kColumnBlock,
+                        kColumnBlock, reducedCount);
+    for (auto [j, value] : llvm::enumerate(outputs))
+      if (Operation *def = value.getDefiningOp();
+          def && llvm::is_contained(reductions, def))
+        os << llvm::formatv("  double acc{0}[{1}];\n"
+                            "  for (int64_t k = 0; k < {1}; ++k)\n"
+                            "    acc{0}[k] = {2};\n",
+                            j, kColumnBlock,
+                            isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
+    os << "  for (int64_t row = 0; row < " << count / reducedCount << "; ++row)\n"
+       << "  for (int64_t k = k0; k < k1; ++k) {\n"
+       << "    const int64_t i = row * " << reducedCount << " + k;\n";
+  } else if (perResult) {
     os << "  TC_FOR(r, " << reducedCount << ") {\n";
     for (auto [j, value] : llvm::enumerate(outputs))
       if (Operation *def = value.getDefiningOp();
@@ -396,8 +427,9 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     if (def && llvm::is_contained(reductions, def)) {
       auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
       std::string at =
-          perResult ? "acc" + std::to_string(j)
-                    : llvm::formatv("acc{0}[{1}]", j, reducedIndex(shape, axes)).str();
+          perResult      ? "acc" + std::to_string(j)
+          : columnBlocks ? llvm::formatv("acc{0}[k - k0]", j).str()
+                         : llvm::formatv("acc{0}[{1}]", j, reducedIndex(shape, axes)).str();
       std::string input = emitter.nameOf(def->getOperand(0));
       if (isa<ReduceMaxOp>(def))
         os << llvm::formatv("    {0} = tc::maximum<double>({0}, {1});\n", at, input);
@@ -409,6 +441,11 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
                     ? llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j,
                                     scale)
                           .str()
+                : columnBlocks
+                    ? llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
+                                    "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
+                                    j, scale)
+                          .str()
                     : llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
                                     "    out{1}[r] = acc{1}[r] * {2:e17};\n",
                                     size, j, scale)
@@ -417,7 +454,7 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
       os << llvm::formatv("    out{0}[i] = {1};\n", j, emitter.nameOf(value));
     }
   }
-  os << "  }\n" << finish << (perResult ? "  }\n" : "") << "}\n";
+  os << "  }\n" << finish << (perResult || columnBlocks ? "  }\n" : "") << "}\n";
   return text;
 }
 
