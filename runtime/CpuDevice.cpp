@@ -40,20 +40,12 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
   if (!device->kernels_)
     return nullptr;
   const tcx::Executable &x = executable.root();
-  for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
-                           tcx::Space::AdamM, tcx::Space::AdamV})
-    device->shared_[int(space)] = HostBuffer(x.param_bytes());
-  // Functions run one at a time: they share one arena, as large as the
-  // largest of theirs.
-  int64_t arena = 0;
-  for (const tcx::Function *f : *x.functions())
-    arena = std::max(arena, f->arena_bytes());
-  device->shared_[int(tcx::Space::Arena)] = HostBuffer(arena);
-  if (x.constants()) {
-    HostBuffer &constants = device->shared_[int(tcx::Space::Constants)];
-    constants = HostBuffer(x.constants()->size());
-    std::memcpy(constants.data(), x.constants()->data(), x.constants()->size());
-  }
+  SpaceSizes sizes = executable.sharedSpaceSizes();
+  for (tcx::Space space : kSharedSpaces)
+    device->shared_[int(space)] = HostBuffer(sizes[space]);
+  if (x.constants())
+    std::memcpy(device->space(tcx::Space::Constants).data(), x.constants()->data(),
+                x.constants()->size());
   return device;
 }
 
@@ -119,12 +111,8 @@ uint8_t *CpuDevice::address(const tcx::Function &function,
 
 uint8_t *CpuDevice::binding(const tcx::Function &function,
                             const std::string &name, bool output) {
-  auto bindings = output ? function.outputs() : function.inputs();
-  if (bindings)
-    for (const tcx::Binding *b : *bindings)
-      if (b->name()->str() == name)
-        return address(function, *b->buffer());
-  return nullptr;
+  const tcx::Binding *b = findBinding(function, name, output);
+  return b ? address(function, *b->buffer()) : nullptr;
 }
 
 void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {

@@ -112,29 +112,43 @@ SpaceSizes Executable::bindingSpaceSizes(const tcx::Function &function,
   return sizes;
 }
 
-SpaceSizes Executable::spaceSizes(const tcx::Function &function) const {
+SpaceSizes Executable::sharedSpaceSizes() const {
   SpaceSizes sizes;
-  sizes[tcx::Space::Arena] = function.arena_bytes();
   for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
                            tcx::Space::AdamM, tcx::Space::AdamV})
     sizes[space] = root_->param_bytes();
   sizes[tcx::Space::Constants] =
       root_->constants() ? root_->constants()->size() : 0;
+  for (const tcx::Function *f : *root_->functions())
+    sizes[tcx::Space::Arena] = std::max(sizes[tcx::Space::Arena], f->arena_bytes());
+  return sizes;
+}
+
+SpaceSizes Executable::spaceSizes(const tcx::Function &function) const {
+  SpaceSizes sizes = sharedSpaceSizes();
+  sizes[tcx::Space::Arena] = function.arena_bytes();
   return bindingSpaceSizes(function, sizes);
+}
+
+const tcx::Binding *findBinding(const tcx::Function &function,
+                                const std::string &name, bool output) {
+  auto bindings = output ? function.outputs() : function.inputs();
+  if (bindings)
+    for (const tcx::Binding *b : *bindings)
+      if (b->name()->str() == name)
+        return b;
+  return nullptr;
 }
 
 int64_t bindingBytes(const tcx::Function &function, const std::string &name,
                      bool output) {
-  auto bindings = output ? function.outputs() : function.inputs();
-  if (bindings)
-    for (const tcx::Binding *b : *bindings)
-      if (b->name()->str() == name) {
-        int64_t bytes = elementBytes(b->buffer()->dtype());
-        for (int64_t extent : *b->buffer()->shape())
-          bytes *= extent;
-        return bytes;
-      }
-  return 0;
+  const tcx::Binding *b = findBinding(function, name, output);
+  if (!b)
+    return 0;
+  int64_t bytes = elementBytes(b->buffer()->dtype());
+  for (int64_t extent : *b->buffer()->shape())
+    bytes *= extent;
+  return bytes;
 }
 
 } // namespace tc::rt

@@ -36,10 +36,19 @@ struct SpaceSizes {
   int64_t operator[](tcx::Space space) const { return bytes[int(space)]; }
 };
 
+/// Input (or output) `name` of `function`, or null.
+const tcx::Binding *findBinding(const tcx::Function &function,
+                                const std::string &name, bool output);
+
 /// The byte size of input (or output) `name` of `function` (0 when there
 /// is none).
 int64_t bindingBytes(const tcx::Function &function, const std::string &name,
                      bool output);
+
+/// The spaces every function shares, as the devices allocate them.
+constexpr tcx::Space kSharedSpaces[] = {
+    tcx::Space::Params, tcx::Space::Grads,  tcx::Space::AdamM,
+    tcx::Space::AdamV,  tcx::Space::Arena, tcx::Space::Constants};
 
 class Executable {
 public:
@@ -56,6 +65,10 @@ public:
   /// The function named `name`, or null.
   const tcx::Function *function(const std::string &name) const;
   SpaceSizes spaceSizes(const tcx::Function &function) const;
+  /// The sizes of the kSharedSpaces: parameters, gradients and moments,
+  /// the constants, and one arena as large as the largest function's
+  /// (functions run one at a time).
+  SpaceSizes sharedSpaceSizes() const;
   /// `sizes` with the Inputs and Outputs spaces of `function`: up to the end
   /// of its furthest binding.
   static SpaceSizes bindingSpaceSizes(const tcx::Function &function,

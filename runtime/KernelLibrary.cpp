@@ -11,10 +11,8 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <vector>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -64,24 +62,13 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   fs::path object = fs::path(directory) / name;
   // An entry is used only if its bytes are the module's (a full disk or a
   // crash may have left a bad one); otherwise it is written again.
-  if (!sameBytes(object, binary->data(), binary->size())) {
-    fs::path temporary = fs::path(directory) / (std::string(name) + "." +
-                                                std::to_string(getpid()) + ".tmp");
-    std::ofstream out(temporary, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(binary->data()), binary->size());
-    out.close();
-    std::error_code ec;
-    if (!out)
-      ec = std::make_error_code(std::errc::io_error);
-    else
-      fs::rename(temporary, object, ec);
-    if (ec) {
-      fs::remove(temporary, ec);
-      error = "cannot write the kernels to " + object.string() +
-              " (is the disk full?); set TC_CACHE_DIR to a writable directory "
-              "with space";
-      return nullptr;
-    }
+  if (!sameBytes(object, binary->data(), binary->size()) &&
+      !tcx::writeFileAtomically(object.string(), binary->data(), binary->size(),
+                                error)) {
+    error = "cannot write the kernels to " + object.string() + " (" + error +
+            "; is the disk full?); set TC_CACHE_DIR to a writable directory "
+            "with space";
+    return nullptr;
   }
   void *handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {

@@ -7,7 +7,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -53,22 +52,10 @@ std::optional<std::vector<uint8_t>> KernelCache::find(const std::string &name) c
 
 bool KernelCache::store(const std::string &name, const std::vector<uint8_t> &bytes,
                         std::string &error) const {
-  fs::path target = directory_ / name;
-  fs::path temporary = directory_ / (name + "." + std::to_string(getpid()) + ".tmp");
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-    if (!out) {
-      error = "cannot write the compiled kernels to " + temporary.string();
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    error = "cannot store the compiled kernels in " + target.string() + ": " +
-            ec.message();
+  std::string target = (directory_ / name).string();
+  if (!tcx::writeFileAtomically(target, bytes.data(), bytes.size(), error)) {
+    error = "cannot store the compiled kernels: " + error +
+            " (is the disk full? set TC_CACHE_DIR to a writable directory)";
     return false;
   }
   std::ofstream(directory_ / (name + ".sum")) << checksumOf(bytes);

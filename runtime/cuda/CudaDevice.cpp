@@ -248,17 +248,11 @@ void CudaDevice::open(std::string &error) {
   check(cublasSetStream(blas_, stream_), "setting the stream");
   check(cublasLtCreate(&lt_), "creating a cuBLASLt handle");
   const tcx::Executable &x = executable_.root();
-  for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
-                           tcx::Space::AdamM, tcx::Space::AdamV})
-    shared_[int(space)] = DeviceMemory(x.param_bytes());
-  int64_t arena = 0;
-  for (const tcx::Function *f : *x.functions())
-    arena = std::max(arena, f->arena_bytes());
-  shared_[int(tcx::Space::Arena)] = DeviceMemory(arena);
-  if (x.constants()) {
-    shared_[int(tcx::Space::Constants)] = DeviceMemory(x.constants()->size());
+  SpaceSizes sizes = executable_.sharedSpaceSizes();
+  for (tcx::Space space : kSharedSpaces)
+    shared_[int(space)] = DeviceMemory(sizes[space]);
+  if (x.constants())
     write(tcx::Space::Constants, 0, x.constants()->data(), x.constants()->size());
-  }
   workspace_ = DeviceMemory(kLtWorkspaceBytes);
   description_ = "cuda:0 (" + std::string(properties.name) + ", sm_" +
                  std::to_string(capability) + ", " +
@@ -292,12 +286,8 @@ CudaDevice::FunctionState &CudaDevice::stateOf(const tcx::Function &function) {
 
 uint64_t CudaDevice::binding(const tcx::Function &function,
                              const std::string &name, bool output) {
-  auto bindings = output ? function.outputs() : function.inputs();
-  if (bindings)
-    for (const tcx::Binding *b : *bindings)
-      if (b->name()->str() == name)
-        return stateOf(function).spaces.of(*b->buffer());
-  return 0;
+  const tcx::Binding *b = findBinding(function, name, output);
+  return b ? stateOf(function).spaces.of(*b->buffer()) : 0;
 }
 
 bool CudaDevice::writeInput(const tcx::Function &function,

@@ -8,13 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModelPipeline.h"
+
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/Nvrtc.h"
-#include "compiler/frontend/ModelDescription.h"
-#include "compiler/frontend/TransformerBuilder.h"
-#include "compiler/pipeline/Pipeline.h"
-
-#include "mlir/Pass/PassManager.h"
 
 #include <gtest/gtest.h>
 
@@ -28,18 +25,10 @@ using namespace mlir;
 class CudaKernels : public testing::TestWithParam<const char *> {};
 
 TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  std::optional<tc::ModelDescription> model = tc::readModelDescription(
-      std::string(TC_SOURCE_DIR) + "/models/" + GetParam(), errorStream);
-  ASSERT_TRUE(model) << errors;
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = tc::buildTransformer(context, *model);
-  PassManager pm(&context);
-  std::string error;
-  tc::addTrainingPipeline(pm, *model, *tc::parseFusions("all", error));
-  tc::addPlanPipeline(pm);
-  ASSERT_TRUE(succeeded(pm.run(*module)));
+  OwningOpRef<ModuleOp> module = tc::test::compileModel(
+      context, std::string(TC_SOURCE_DIR) + "/models/" + GetParam(), /*plan=*/true);
+  ASSERT_TRUE(module);
 
   std::vector<std::pair<std::string, std::string>> missing;
   std::vector<tc::codegen::NamedKernelSource> kernels =

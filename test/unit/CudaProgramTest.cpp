@@ -80,15 +80,10 @@ public:
   EmulatedGpu(const rt::Executable &executable, SimtKernels kernels)
       : executable_(executable), kernels_(std::move(kernels)) {
     const tcx::Executable &x = executable.root();
-    for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
-                             tcx::Space::AdamM, tcx::Space::AdamV})
-      shared_[int(space)] = rt::HostBuffer(x.param_bytes());
-    int64_t arena = 0;
-    for (const tcx::Function *f : *x.functions())
-      arena = std::max(arena, f->arena_bytes());
-    shared_[int(tcx::Space::Arena)] = rt::HostBuffer(arena);
-    shared_[int(tcx::Space::Constants)] = rt::HostBuffer(x.constants()->size());
-    std::memcpy(shared_[int(tcx::Space::Constants)].data(), x.constants()->data(),
+    rt::SpaceSizes sizes = executable.sharedSpaceSizes();
+    for (tcx::Space space : rt::kSharedSpaces)
+      shared_[int(space)] = rt::HostBuffer(sizes[space]);
+    std::memcpy(space(tcx::Space::Constants), x.constants()->data(),
                 x.constants()->size());
   }
 
@@ -120,11 +115,9 @@ public:
 
   uint8_t *binding(const tcx::Function &function, const std::string &name,
                    bool output) {
-    Function &f = functionOf(function);
-    for (const tcx::Binding *b : *(output ? function.outputs() : function.inputs()))
-      if (b->name()->str() == name)
-        return reinterpret_cast<uint8_t *>(f.spaces.of(*b->buffer()));
-    return nullptr;
+    const tcx::Binding *b = rt::findBinding(function, name, output);
+    return b ? reinterpret_cast<uint8_t *>(functionOf(function).spaces.of(*b->buffer()))
+             : nullptr;
   }
 
   void run(const tcx::Function &function) {

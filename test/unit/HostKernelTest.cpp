@@ -17,14 +17,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModelPipeline.h"
+
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostKernel.h"
-#include "compiler/frontend/ModelDescription.h"
-#include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/interpreter/Interpreter.h"
-#include "compiler/pipeline/Pipeline.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -91,17 +90,10 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     description = dir + "/model.toml";
     std::ofstream(description) << kModel;
   }
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  std::optional<tc::ModelDescription> model =
-      tc::readModelDescription(description, errorStream);
-  ASSERT_TRUE(model) << errors;
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = tc::buildTransformer(context, *model);
-  PassManager pm(&context);
+  OwningOpRef<ModuleOp> module = tc::test::compileModel(context, description);
+  ASSERT_TRUE(module);
   std::string error;
-  tc::addTrainingPipeline(pm, *model, *tc::parseFusions("all", error));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
   func::FuncOp step;
   for (func::FuncOp f : module->getOps<func::FuncOp>())
     if (f.getSymName().starts_with("train_step"))

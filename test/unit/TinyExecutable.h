@@ -10,10 +10,9 @@
 #ifndef TC_TEST_UNIT_TINYEXECUTABLE_H
 #define TC_TEST_UNIT_TINYEXECUTABLE_H
 
+#include "ModelPipeline.h"
+
 #include "compiler/export/TcxWriter.h"
-#include "compiler/frontend/ModelDescription.h"
-#include "compiler/frontend/TransformerBuilder.h"
-#include "compiler/pipeline/Pipeline.h"
 #include "runtime/Executable.h"
 #include "runtime/cuda/CublasGemm.h"
 
@@ -36,18 +35,11 @@ struct Compiled {
 inline std::unique_ptr<Compiled>
 compileTiny(std::vector<std::string> cudaArchitectures = {}) {
   auto compiled = std::make_unique<Compiled>();
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  std::optional<ModelDescription> model = readModelDescription(
-      std::string(TC_SOURCE_DIR) + "/models/tiny.toml", errorStream);
-  EXPECT_TRUE(model) << errors;
-  if (!model)
+  compiled->graph = compileModel(compiled->context,
+                                 std::string(TC_SOURCE_DIR) + "/models/tiny.toml");
+  if (!compiled->graph)
     return nullptr;
-  compiled->graph = buildTransformer(compiled->context, *model);
-  mlir::PassManager pm(&compiled->context);
   std::string error;
-  addTrainingPipeline(pm, *model, *parseFusions("all", error));
-  EXPECT_TRUE(mlir::succeeded(pm.run(*compiled->graph)));
   mlir::OwningOpRef<mlir::ModuleOp> planModule = compiled->graph->clone();
   mlir::PassManager lower(&compiled->context);
   addPlanPipeline(lower);

@@ -1,0 +1,48 @@
+//===- ModelPipeline.h - a model description compiled, for tests -----------===//
+//
+// The test suites' one way from a .toml to a module: the description built
+// into a Transformer and run through the training pipeline with all fusions
+// (and the plan pipeline, for tests of the lowered kernels).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TEST_UNIT_MODELPIPELINE_H
+#define TC_TEST_UNIT_MODELPIPELINE_H
+
+#include "compiler/frontend/ModelDescription.h"
+#include "compiler/frontend/TransformerBuilder.h"
+#include "compiler/pipeline/Pipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace tc::test {
+
+/// The description at `path` built and run through the training pipeline
+/// (all fusions), and the plan pipeline too when `plan`; null, with a test
+/// failure saying why, when that fails.
+inline mlir::OwningOpRef<mlir::ModuleOp>
+compileModel(mlir::MLIRContext &context, const std::string &path, bool plan = false) {
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::optional<ModelDescription> model = readModelDescription(path, errorStream);
+  EXPECT_TRUE(model) << errors;
+  if (!model)
+    return nullptr;
+  mlir::OwningOpRef<mlir::ModuleOp> module = buildTransformer(context, *model);
+  mlir::PassManager pm(&context);
+  std::string error;
+  addTrainingPipeline(pm, *model, *parseFusions("all", error));
+  if (plan)
+    addPlanPipeline(pm);
+  bool compiled = mlir::succeeded(pm.run(*module));
+  EXPECT_TRUE(compiled) << path;
+  return compiled ? std::move(module) : nullptr;
+}
+
+} // namespace tc::test
+
+#endif // TC_TEST_UNIT_MODELPIPELINE_H
