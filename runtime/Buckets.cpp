@@ -6,20 +6,6 @@
 
 namespace tc::rt {
 
-std::string BucketShape::trainStep() const {
-  return "train_step_" + std::to_string(batch) + "x" +
-         std::to_string(sourceLength) + "x" + std::to_string(targetLength);
-}
-
-std::string BucketShape::encoder() const {
-  return "encode_" + std::to_string(batch) + "x" + std::to_string(sourceLength);
-}
-
-std::string BucketShape::decoder() const {
-  return "decode_" + std::to_string(batch) + "x" +
-         std::to_string(sourceLength) + "x" + std::to_string(targetLength);
-}
-
 std::vector<BucketShape> bucketsOf(const tcx::Executable &executable) {
   std::vector<BucketShape> buckets;
   if (!executable.run() || !executable.run()->buckets())

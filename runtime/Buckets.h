@@ -10,6 +10,7 @@
 #define TC_RUNTIME_BUCKETS_H
 
 #include "runtime/Executable.h"
+#include "runtime/format/Contract.h"
 #include "runtime/data/Batch.h"
 
 #include <optional>
@@ -18,12 +19,7 @@
 
 namespace tc::rt {
 
-struct BucketShape {
-  int64_t batch = 0, sourceLength = 0, targetLength = 0;
-  std::string trainStep() const;
-  std::string encoder() const;
-  std::string decoder() const;
-};
+using contract::BucketShape;
 
 /// The buckets of the run config, smallest (source x target) first; empty
 /// when the executable has no run config.

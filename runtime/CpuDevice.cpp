@@ -67,7 +67,7 @@ void CpuDevice::read(tcx::Space space, int64_t offset, void *data,
 }
 
 bool CpuDevice::writeInput(const tcx::Function &function,
-                           const std::string &name, const void *data,
+                           std::string_view name, const void *data,
                            int64_t bytes) {
   uint8_t *target = binding(function, name, false);
   if (!target || bindingBytes(function, name, false) != bytes)
@@ -77,7 +77,7 @@ bool CpuDevice::writeInput(const tcx::Function &function,
 }
 
 bool CpuDevice::readOutput(const tcx::Function &function,
-                           const std::string &name, void *data, int64_t bytes) {
+                           std::string_view name, void *data, int64_t bytes) {
   uint8_t *source = binding(function, name, true);
   if (!source || bindingBytes(function, name, true) != bytes)
     return false;
@@ -110,7 +110,7 @@ uint8_t *CpuDevice::address(const tcx::Function &function,
 }
 
 uint8_t *CpuDevice::binding(const tcx::Function &function,
-                            const std::string &name, bool output) {
+                            std::string_view name, bool output) {
   const tcx::Binding *b = findBinding(function, name, output);
   return b ? address(function, *b->buffer()) : nullptr;
 }

@@ -50,9 +50,9 @@ public:
              int64_t bytes) override;
   void read(tcx::Space space, int64_t offset, void *data,
             int64_t bytes) override;
-  bool writeInput(const tcx::Function &function, const std::string &name,
+  bool writeInput(const tcx::Function &function, std::string_view name,
                   const void *data, int64_t bytes) override;
-  bool readOutput(const tcx::Function &function, const std::string &name,
+  bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;
   bool startProfile() override;
@@ -64,7 +64,7 @@ public:
 
 private:
   /// The bytes of input or output `name` of `function`, or null.
-  uint8_t *binding(const tcx::Function &function, const std::string &name,
+  uint8_t *binding(const tcx::Function &function, std::string_view name,
                    bool output);
 
   struct FunctionBuffers {

@@ -12,12 +12,9 @@ namespace {
 /// Whether the executable carries code for GPUs or for the host.
 bool hasCode(const Executable &executable, bool gpu) {
   if (const auto *code = executable.root().code())
-    for (const tcx::CodeModule *module : *code) {
-      std::string target = module->target()->str();
-      bool isGpu = target.starts_with("sm_") || target.starts_with("compute_");
-      if (isGpu == gpu)
+    for (const tcx::CodeModule *module : *code)
+      if ((module->kind() != tcx::CodeKind::Host) == gpu)
         return true;
-    }
   return false;
 }
 

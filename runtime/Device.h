@@ -41,9 +41,9 @@ public:
                     int64_t bytes) = 0;
   /// Copies the bytes of input `name` of `function` in, or of output `name`
   /// out; false when the function has no such binding or its size differs.
-  virtual bool writeInput(const tcx::Function &function, const std::string &name,
+  virtual bool writeInput(const tcx::Function &function, std::string_view name,
                           const void *data, int64_t bytes) = 0;
-  virtual bool readOutput(const tcx::Function &function, const std::string &name,
+  virtual bool readOutput(const tcx::Function &function, std::string_view name,
                           void *data, int64_t bytes) = 0;
   /// Runs every step of `function`.
   virtual void run(const tcx::Function &function) = 0;

@@ -90,6 +90,29 @@ std::unique_ptr<Executable> Executable::fromBytes(std::vector<uint8_t> bytes,
   return executable;
 }
 
+const tcx::Function *findFunction(const tcx::Executable &executable,
+                                  tcx::FunctionRole role,
+                                  const contract::BucketShape &bucket) {
+  contract::BucketShape key = bucket;
+  if (role == tcx::FunctionRole::Encode)
+    key.targetLength = 0; // an encoder serves every target length
+  if (executable.functions())
+    for (const tcx::Function *f : *executable.functions())
+      if (f->role() == role && f->bucket() &&
+          contract::BucketShape{f->bucket()->batch(),
+                                f->bucket()->source_length(),
+                                f->bucket()->target_length()} == key)
+        return f;
+  return nullptr;
+}
+
+std::string codeModuleName(const tcx::CodeModule &module) {
+  if (module.kind() == tcx::CodeKind::Host)
+    return "host-" + (module.host_level() ? module.host_level()->str() : "?");
+  return contract::cudaArchitectureName(module.cuda_arch(),
+                                        module.kind() == tcx::CodeKind::Ptx);
+}
+
 const tcx::Function *Executable::function(const std::string &name) const {
   if (!root_->functions())
     return nullptr;
@@ -131,16 +154,16 @@ SpaceSizes Executable::spaceSizes(const tcx::Function &function) const {
 }
 
 const tcx::Binding *findBinding(const tcx::Function &function,
-                                const std::string &name, bool output) {
+                                std::string_view name, bool output) {
   auto bindings = output ? function.outputs() : function.inputs();
   if (bindings)
     for (const tcx::Binding *b : *bindings)
-      if (b->name()->str() == name)
+      if (b->name()->string_view() == name)
         return b;
   return nullptr;
 }
 
-int64_t bindingBytes(const tcx::Function &function, const std::string &name,
+int64_t bindingBytes(const tcx::Function &function, std::string_view name,
                      bool output) {
   const tcx::Binding *b = findBinding(function, name, output);
   if (!b)

@@ -12,11 +12,13 @@
 #ifndef TC_RUNTIME_EXECUTABLE_H
 #define TC_RUNTIME_EXECUTABLE_H
 
+#include "runtime/format/Contract.h"
 #include "tcx_generated.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tc::rt {
@@ -38,12 +40,21 @@ struct SpaceSizes {
 
 /// Input (or output) `name` of `function`, or null.
 const tcx::Binding *findBinding(const tcx::Function &function,
-                                const std::string &name, bool output);
+                                std::string_view name, bool output);
 
 /// The byte size of input (or output) `name` of `function` (0 when there
 /// is none).
-int64_t bindingBytes(const tcx::Function &function, const std::string &name,
+int64_t bindingBytes(const tcx::Function &function, std::string_view name,
                      bool output);
+
+/// The function of `role` for `bucket` in `executable`, or null.
+const tcx::Function *findFunction(const tcx::Executable &executable,
+                                  tcx::FunctionRole role,
+                                  const contract::BucketShape &bucket);
+
+/// What a code module runs on, for messages: "host-x86-64-v3", "sm_90" or
+/// "compute_90".
+std::string codeModuleName(const tcx::CodeModule &module);
 
 /// The spaces every function shares, as the devices allocate them.
 constexpr tcx::Space kSharedSpaces[] = {
@@ -64,6 +75,11 @@ public:
   const tcx::Executable &root() const { return *root_; }
   /// The function named `name`, or null.
   const tcx::Function *function(const std::string &name) const;
+  /// The function of `role` for `bucket`, or null.
+  const tcx::Function *function(tcx::FunctionRole role,
+                                const contract::BucketShape &bucket) const {
+    return findFunction(*root_, role, bucket);
+  }
   SpaceSizes spaceSizes(const tcx::Function &function) const;
   /// The sizes of the kSharedSpaces: parameters, gradients and moments,
   /// the constants, and one arena as large as the largest function's

@@ -12,11 +12,16 @@ greedyDecode(const Executable &executable, Device &device,
              const BucketShape &bucket,
              const std::vector<std::vector<int32_t>> &sources,
              std::string &error) {
-  const tcx::Function *encode = executable.function(bucket.encoder());
-  const tcx::Function *decode = executable.function(bucket.decoder());
+  using contract::FunctionRole;
+  namespace binding = contract::binding;
+  std::string encoder = contract::functionName(FunctionRole::Encode, bucket);
+  std::string decoder = contract::functionName(FunctionRole::Decode, bucket);
+  const tcx::Function *encode =
+      executable.function(tcx::FunctionRole::Encode, bucket);
+  const tcx::Function *decode =
+      executable.function(tcx::FunctionRole::Decode, bucket);
   if (!encode || !decode) {
-    error = "the executable has no " + bucket.encoder() + " or " +
-            bucket.decoder() + " function";
+    error = "the executable has no " + encoder + " or " + decoder + " function";
     return std::nullopt;
   }
   Vocabulary vocab = vocabularyOf(executable.root());
@@ -35,16 +40,21 @@ greedyDecode(const Executable &executable, Device &device,
   std::vector<int32_t> source(B * S, vocab.pad);
   for (size_t r = 0; r < sources.size(); ++r)
     std::copy(sources[r].begin(), sources[r].end(), source.begin() + r * S);
-  std::vector<uint8_t> memory(bindingBytes(*encode, "memory", true));
-  bool bound =
-      device.writeInput(*encode, "source_ids", source.data(), source.size() * 4);
+  std::vector<uint8_t> memory(bindingBytes(*encode, binding::kMemory, true));
+  bool bound = device.writeInput(*encode, binding::kSourceIds, source.data(),
+                                 source.size() * 4);
   if (bound)
     device.run(*encode);
-  if (!bound || !device.readOutput(*encode, "memory", memory.data(), memory.size()) ||
-      !device.writeInput(*decode, "memory", memory.data(), memory.size()) ||
-      !device.writeInput(*decode, "source_ids", source.data(), source.size() * 4)) {
-    error = bucket.encoder() + " and " + bucket.decoder() +
-            " do not take and return source_ids and memory as expected";
+  if (!bound ||
+      !device.readOutput(*encode, binding::kMemory, memory.data(),
+                         memory.size()) ||
+      !device.writeInput(*decode, binding::kMemory, memory.data(),
+                         memory.size()) ||
+      !device.writeInput(*decode, binding::kSourceIds, source.data(),
+                         source.size() * 4)) {
+    error = encoder + " and " + decoder + " do not take and return " +
+            std::string(binding::kSourceIds) + " and " +
+            std::string(binding::kMemory) + " as expected";
     return std::nullopt;
   }
 
@@ -56,15 +66,18 @@ greedyDecode(const Executable &executable, Device &device,
   int64_t V = vocab.size;
   std::vector<float> logits(B * T * V);
   for (int64_t t = 0; t < T; ++t) {
-    if (!device.writeInput(*decode, "target_prefix", prefix.data(),
+    if (!device.writeInput(*decode, binding::kTargetPrefix, prefix.data(),
                            prefix.size() * 4)) {
-      error = bucket.decoder() + " takes no target_prefix of " +
+      error = decoder + " takes no " + std::string(binding::kTargetPrefix) +
+              " of " +
               std::to_string(B) + "x" + std::to_string(T);
       return std::nullopt;
     }
     device.run(*decode);
-    if (!device.readOutput(*decode, "logits", logits.data(), logits.size() * 4)) {
-      error = bucket.decoder() + " returns no logits of " + std::to_string(B) +
+    if (!device.readOutput(*decode, binding::kLogits, logits.data(),
+                           logits.size() * 4)) {
+      error = decoder + " returns no " + std::string(binding::kLogits) +
+              " of " + std::to_string(B) +
               "x" + std::to_string(T) + "x" + std::to_string(V);
       return std::nullopt;
     }

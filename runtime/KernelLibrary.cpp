@@ -33,18 +33,16 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   const tcx::CodeModule *host = nullptr;
   if (executable.root().code())
     for (const tcx::CodeModule *module : *executable.root().code())
-      if (module->target() && module->target()->str().starts_with("host"))
+      if (module->kind() == tcx::CodeKind::Host)
         host = module;
   if (!host || !host->binary()) {
     error = "the executable has no host code; compile it with "
             "tc-compile --target=cpu";
     return nullptr;
   }
-  // "host-x86-64-v3": refuse code this CPU cannot run (an illegal
-  // instruction later would kill the run without a word).
-  std::string level = host->target()->str().substr(5);
-  if (level == "x86_64")
-    level = "x86-64"; // executables from before --cpu
+  // Refuse code this CPU cannot run (an illegal instruction later would
+  // kill the run without a word).
+  std::string level = host->host_level()->str();
   if (!tcx::cpuSupports(level)) {
     error = "the executable's host code was compiled for " + level +
             ", which this CPU does not support (it has " + tcx::hostCpuLevel() +

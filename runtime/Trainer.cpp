@@ -114,14 +114,16 @@ bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
 
 bool bindBatch(Device &device, const tcx::Function &function,
                const Batch &batch, uint64_t seed, int64_t step) {
+  namespace binding = contract::binding;
   int64_t rng[2] = {int64_t(seed), step};
-  return device.writeInput(function, "source_ids", batch.source.data(),
+  return device.writeInput(function, binding::kSourceIds, batch.source.data(),
                            batch.source.size() * 4) &&
-         device.writeInput(function, "target_in", batch.targetIn.data(),
+         device.writeInput(function, binding::kTargetIn, batch.targetIn.data(),
                            batch.targetIn.size() * 4) &&
-         device.writeInput(function, "target_out", batch.targetOut.data(),
+         device.writeInput(function, binding::kTargetOut,
+                           batch.targetOut.data(),
                            batch.targetOut.size() * 4) &&
-         device.writeInput(function, "rng", rng, sizeof rng);
+         device.writeInput(function, binding::kRng, rng, sizeof rng);
 }
 
 bool finite(const std::vector<uint8_t> &floats) {
@@ -273,7 +275,8 @@ TrainResult train(const Executable &executable, Device &device,
     std::optional<BucketShape> bucket = bucketFor(buckets, pairs);
     Batch batch;
     const tcx::Function *function =
-        bucket ? executable.function(bucket->trainStep()) : nullptr;
+        bucket ? executable.function(tcx::FunctionRole::TrainStep, *bucket)
+               : nullptr;
     if (!function || !fillBatch(pairs, vocab, bucket->batch,
                                 bucket->sourceLength, bucket->targetLength,
                                 batch)) {
@@ -287,12 +290,20 @@ TrainResult train(const Executable &executable, Device &device,
     bool bound = bindBatch(device, *function, batch, state.seed, step);
     if (bound)
       device.run(*function);
-    if (!bound || !device.readOutput(*function, "loss", &loss, sizeof loss) ||
-        !device.readOutput(*function, "tokens", &count, sizeof count) ||
-        !device.readOutput(*function, "learning_rate", &rate, sizeof rate)) {
-      error = function->name()->str() + " does not take source_ids, "
-              "target_in, target_out and rng or return loss, tokens and "
-              "learning_rate as a training step does";
+    namespace binding = contract::binding;
+    if (!bound ||
+        !device.readOutput(*function, binding::kLoss, &loss, sizeof loss) ||
+        !device.readOutput(*function, binding::kTokens, &count, sizeof count) ||
+        !device.readOutput(*function, binding::kLearningRate, &rate,
+                           sizeof rate)) {
+      error = function->name()->str() + " does not take " +
+              std::string(binding::kSourceIds) + ", " +
+              std::string(binding::kTargetIn) + ", " +
+              std::string(binding::kTargetOut) + " and " +
+              std::string(binding::kRng) + " or return " +
+              std::string(binding::kLoss) + ", " +
+              std::string(binding::kTokens) + " and " +
+              std::string(binding::kLearningRate) + " as a training step does";
       result.kind = TrainResult::Failed;
       break;
     }

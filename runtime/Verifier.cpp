@@ -195,8 +195,11 @@ bool Checker::run() {
   if (x.code())
     for (const tcx::CodeModule *module : *x.code()) {
       where = "code modules";
-      if (!module->target() || !module->binary())
-        return fail("a code module without a target or a binary");
+      if (!module->binary() ||
+          int(module->kind()) > int(tcx::CodeKind::MAX) ||
+          (module->kind() == tcx::CodeKind::Host ? !module->host_level()
+                                                 : module->cuda_arch() == 0))
+        return fail("a code module without a binary or an architecture");
     }
   if (kernels > 0 && (!x.code() || x.code()->size() == 0)) {
     where = "code modules";
@@ -220,6 +223,9 @@ bool Checker::run() {
     where = "function '" + (f->name() ? f->name()->str() : "?") + "'";
     if (!f->name() || f->arena_bytes() < 0 || f->arena_bytes() > kMaxBytes)
       return fail("has no name or an arena size out of range");
+    if (int(f->role()) > int(tcx::FunctionRole::MAX) ||
+        (f->role() != tcx::FunctionRole::Other) != (f->bucket() != nullptr))
+      return fail("has an unknown role, or a role without its bucket");
     SpaceSizes sizes;
     sizes[tcx::Space::Arena] = f->arena_bytes();
     for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
@@ -299,14 +305,13 @@ bool Checker::run() {
     where = "run config";
     if (run->buckets())
       for (const tcx::Bucket *b : *run->buckets()) {
-        std::string name = "train_step_" + std::to_string(b->batch()) + "x" +
-                           std::to_string(b->source_length()) + "x" +
-                           std::to_string(b->target_length());
-        bool found = false;
-        for (const tcx::Function *f : *x.functions())
-          found |= f->name()->str() == name;
-        if (!found)
-          return fail("bucket " + name.substr(11) + " has no function " + name);
+        contract::BucketShape shape{b->batch(), b->source_length(),
+                                    b->target_length()};
+        if (!findFunction(x, tcx::FunctionRole::TrainStep, shape))
+          return fail("bucket " + std::to_string(shape.batch) + "x" +
+                      std::to_string(shape.sourceLength) + "x" +
+                      std::to_string(shape.targetLength) +
+                      " has no training step");
       }
   }
   return true;

@@ -5,6 +5,7 @@
 #ifdef TC_HAVE_NVRTC
 #include "compiler/codegen/Nvrtc.h"
 #include "compiler/export/KernelCache.h"
+#include "runtime/format/Contract.h"
 
 #include <algorithm>
 #include <future>
@@ -20,11 +21,14 @@ bool haveCudaCompiler() { return true; }
 std::optional<std::vector<CudaModule>>
 compileCudaModules(const std::string &prelude,
                    const std::vector<std::string> &kernels,
-                   const std::vector<std::string> &architectures,
+                   const std::vector<unsigned> &architectures,
                    std::string &error) {
-  std::vector<std::string> targets = architectures;
-  std::string newest = *std::max_element(architectures.begin(), architectures.end());
-  targets.push_back("compute_" + newest.substr(3));
+  // CUBIN for each architecture, PTX for the newest.
+  std::vector<CudaModule> targets;
+  for (unsigned arch : architectures)
+    targets.push_back({arch, false, {}, {}});
+  targets.push_back(
+      {*std::max_element(architectures.begin(), architectures.end()), true, {}, {}});
   std::optional<KernelCache> cache = KernelCache::open(error);
   if (!cache)
     return std::nullopt;
@@ -40,17 +44,20 @@ compileCudaModules(const std::string &prelude,
         std::string source = prelude;
         for (size_t k = part; k < kernels.size(); k += parts)
           source += "\n" + kernels[k];
-        std::string identity = codegen::cudaCompilerIdentity(targets[t]);
+        std::string arch =
+            contract::cudaArchitectureName(targets[t].arch, targets[t].ptx);
+        std::string identity = codegen::cudaCompilerIdentity(arch);
         std::string name = KernelCache::keyOf(identity + "\n" + source) + "." +
-                           targets[t] + (targets[t].starts_with("sm_") ? ".cubin" : ".ptx");
-        CudaModule module{targets[t], identity.substr(0, identity.find('\n')), {}};
+                           arch + (targets[t].ptx ? ".ptx" : ".cubin");
+        CudaModule module = targets[t];
+        module.options = identity.substr(0, identity.find('\n'));
         if (std::optional<std::vector<uint8_t>> bytes = cache->find(name)) {
           module.binary = std::move(*bytes);
           return module;
         }
         std::string &partError = errors[t * parts + part];
         std::optional<codegen::CudaBinary> binary =
-            codegen::compileCuda(source, targets[t], partError);
+            codegen::compileCuda(source, arch, partError);
         if (!binary)
           return std::nullopt;
         if (binary->ptx.empty())
@@ -82,7 +89,7 @@ bool haveCudaCompiler() { return false; }
 
 std::optional<std::vector<CudaModule>>
 compileCudaModules(const std::string &, const std::vector<std::string> &,
-                   const std::vector<std::string> &, std::string &error) {
+                   const std::vector<unsigned> &, std::string &error) {
   error = "this tc-compile was built without the CUDA toolkit (NVRTC); "
           "install it and rebuild to use --target=cuda";
   return std::nullopt;

@@ -17,7 +17,8 @@
 namespace tc {
 
 struct CudaModule {
-  std::string target;  ///< "sm_90" (CUBIN) or "compute_90" (PTX)
+  unsigned arch = 0;   ///< compute capability x 10
+  bool ptx = false;    ///< PTX for `arch` and later, else CUBIN for `arch`
   std::string options; ///< NVRTC's options
   std::vector<uint8_t> binary;
 };
@@ -26,12 +27,12 @@ struct CudaModule {
 bool haveCudaCompiler();
 
 /// The modules for `kernels` (complete kernels, all needing `prelude`) on
-/// `architectures` ("sm_80", "sm_90"), or none with `error` (NVRTC's log
+/// `architectures` (compute capabilities x 10: 80, 90), or none with `error` (NVRTC's log
 /// and the numbered source, or that this build has no NVRTC).
 std::optional<std::vector<CudaModule>>
 compileCudaModules(const std::string &prelude,
                    const std::vector<std::string> &kernels,
-                   const std::vector<std::string> &architectures,
+                   const std::vector<unsigned> &architectures,
                    std::string &error);
 
 } // namespace tc

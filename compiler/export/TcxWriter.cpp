@@ -1,7 +1,6 @@
 //===- TcxWriter.cpp - a plan module -> the bytes of a .tcx executable -----===//
 
 #include "compiler/export/TcxWriter.h"
-#include "runtime/format/HostCpu.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/export/CudaCompiler.h"
@@ -9,6 +8,7 @@
 #include "compiler/frontend/ModelDescription.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
+#include "runtime/format/Contract.h"
 #include "runtime/format/TcxFile.h"
 #include "tcx_generated.h"
 
@@ -155,8 +155,30 @@ fb::Offset<tcx::Function> Writer::function(func::FuncOp function) {
   auto outputs = bindings(function->getAttr(plan::kOutputsAttrName));
   auto arena =
       function->getAttrOfType<IntegerAttr>(plan::kArenaBytesAttrName).getInt();
+  tcx::FunctionRole role = tcx::FunctionRole::Other;
+  fb::Offset<tcx::Bucket> bucket;
+  if (std::optional<contract::NamedFunction> named =
+          contract::parseFunctionName(function.getSymName().str())) {
+    switch (named->role) {
+    case contract::FunctionRole::TrainStep:
+      role = tcx::FunctionRole::TrainStep;
+      break;
+    case contract::FunctionRole::Encode:
+      role = tcx::FunctionRole::Encode;
+      break;
+    case contract::FunctionRole::Decode:
+      role = tcx::FunctionRole::Decode;
+      break;
+    case contract::FunctionRole::Forward:
+      break;
+    }
+    if (role != tcx::FunctionRole::Other)
+      bucket = tcx::CreateBucket(fbb, named->shape.batch,
+                                 named->shape.sourceLength,
+                                 named->shape.targetLength);
+  }
   return tcx::CreateFunction(fbb, name, arena, inputs, outputs,
-                             fbb.CreateVector(steps));
+                             fbb.CreateVector(steps), role, bucket);
 }
 
 fb::Offset<fb::Vector<fb::Offset<tcx::Parameter>>> Writer::parameters() {
@@ -208,7 +230,7 @@ std::vector<uint8_t> Writer::constants() {
 
 std::optional<std::vector<uint8_t>>
 Writer::write(const ExportOptions &options, std::string &error) {
-  bool cuda = !options.cudaArchitectures.empty();
+  bool cuda = options.target == Target::Cuda;
   std::vector<codegen::NamedKernelSource> kernels;
   if (cuda) {
     std::vector<std::pair<std::string, std::string>> missing;
@@ -255,16 +277,17 @@ Writer::write(const ExportOptions &options, std::string &error) {
       return std::nullopt;
     for (const CudaModule &module : *modules)
       codeModules.push_back(tcx::CreateCodeModuleDirect(
-          fbb, module.target.c_str(), module.options.c_str(), prelude.c_str(),
+          fbb, module.ptx ? tcx::CodeKind::Ptx : tcx::CodeKind::Cubin,
+          nullptr, module.arch, module.options.c_str(), prelude.c_str(),
           &module.binary));
   } else {
-    std::string cpu = options.hostCpu.empty() ? tcx::hostCpuLevel() : options.hostCpu;
-    std::optional<HostBuild> build = compileHostSource(prelude, sources, cpu, error);
+    std::optional<HostBuild> build =
+        compileHostSource(prelude, sources, options.hostCpu, error);
     if (!build)
       return std::nullopt;
     codeModules.push_back(tcx::CreateCodeModuleDirect(
-        fbb, ("host-" + cpu).c_str(), build->command.c_str(), prelude.c_str(),
-        &build->sharedObject));
+        fbb, tcx::CodeKind::Host, options.hostCpu.c_str(), 0,
+        build->command.c_str(), prelude.c_str(), &build->sharedObject));
   }
 
   auto parameterTable = parameters();

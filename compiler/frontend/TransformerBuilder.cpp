@@ -14,6 +14,7 @@
 
 #include "compiler/frontend/TransformerBuilder.h"
 #include "dialects/tc/TcDialect.h"
+#include "runtime/format/Contract.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -25,6 +26,9 @@ using namespace mlir;
 
 namespace tc {
 namespace {
+
+using contract::FunctionRole;
+namespace binding = contract::binding;
 
 /// A parameter: its name, shape and initializer.
 struct Param {
@@ -326,14 +330,17 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
   std::set<std::pair<int64_t, int64_t>> encoders; // one @encode per (B, S)
   for (const Bucket &bucket : description.training.buckets) {
     int64_t B = bucket.batch, S = bucket.sourceLength, T = bucket.targetLength;
-    std::string suffix = "_" + std::to_string(B) + "x" + std::to_string(S);
-    std::string fullSuffix = suffix + "x" + std::to_string(T);
+    contract::BucketShape shape{B, S, T};
+    auto input = [](std::string_view name, Type type) {
+      return std::pair<std::string, Type>(name, type);
+    };
 
     {
       func::FuncOp fn = createFunction(
-          b, loc, "forward" + fullSuffix, params,
-          {{"source_ids", ids(B, S)}, {"target_in", ids(B, T)},
-           {"target_out", ids(B, T)}, {"rng", rngType}},
+          b, loc, contract::functionName(FunctionRole::Forward, shape), params,
+          {input(binding::kSourceIds, ids(B, S)),
+           input(binding::kTargetIn, ids(B, T)),
+           input(binding::kTargetOut, ids(B, T)), input(binding::kRng, rngType)},
           {f32({}), RankedTensorType::get({}, b.getI32Type())});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&fn.getBody().front());
@@ -347,8 +354,9 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
     }
     if (encoders.insert({B, S}).second) {
       func::FuncOp fn =
-          createFunction(b, loc, "encode" + suffix, params,
-                         {{"source_ids", ids(B, S)}}, {f32({B, S, m.dModel})});
+          createFunction(b, loc, contract::functionName(FunctionRole::Encode, shape),
+                         params, {input(binding::kSourceIds, ids(B, S))},
+                         {f32({B, S, m.dModel})});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&fn.getBody().front());
       GraphBuilder g(b, m, params, fn, /*train=*/false);
@@ -356,14 +364,14 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       Value memory =
           g.encoder(g.embed(source, "source"), g.sourceMask(source));
       func::ReturnOp::create(b, loc, memory);
-      fn.setResultAttr(0, kOutputAttrName, b.getStringAttr("memory"));
+      fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kMemory));
     }
     {
       func::FuncOp fn = createFunction(
-          b, loc, "decode" + fullSuffix, params,
-          {{"memory", f32({B, S, m.dModel})},
-           {"source_ids", ids(B, S)},
-           {"target_prefix", ids(B, T)}},
+          b, loc, contract::functionName(FunctionRole::Decode, shape), params,
+          {input(binding::kMemory, f32({B, S, m.dModel})),
+           input(binding::kSourceIds, ids(B, S)),
+           input(binding::kTargetPrefix, ids(B, T))},
           {f32({B, T, m.vocabSize})});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&fn.getBody().front());
@@ -372,7 +380,7 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       Value y = g.decoder(g.embed(args[2], "target"), args[0],
                           g.sourceMask(args[1]));
       func::ReturnOp::create(b, loc, g.logits(y));
-      fn.setResultAttr(0, kOutputAttrName, b.getStringAttr("logits"));
+      fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kLogits));
     }
   }
   return module;

@@ -2,6 +2,7 @@
 
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/transforms/Passes.h"
+#include "runtime/format/Contract.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -74,7 +75,11 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
 
 void addPlanPipeline(mlir::OpPassManager &pm) {
   TcLowerToPlanOptions options;
-  options.functions = {"train_step", "encode", "decode"};
+  using contract::FunctionRole;
+  for (FunctionRole role :
+       {FunctionRole::TrainStep, FunctionRole::Encode, FunctionRole::Decode})
+    options.functions.push_back(
+        std::string(contract::functionNamePrefix(role)));
   pm.addPass(createTcLowerToPlan(options));
 }
 

@@ -10,6 +10,7 @@
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
 #include "dialects/tc/Broadcast.h"
+#include "runtime/format/Contract.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -64,11 +65,14 @@ struct Arith {
   }
 };
 
-/// The name of the step built around `grad`.
+/// The name of the step built around `grad`: the bucket's training step
+/// for the frontend's forward functions ("forward_2x6x5_grad" ->
+/// "train_step_2x6x5"), else "<forward>_train_step".
 std::string trainStepName(StringRef grad) {
   StringRef base = grad.drop_back(strlen("_grad"));
-  if (base.consume_front("forward"))
-    return ("train_step" + base).str();
+  using contract::FunctionRole;
+  if (base.consume_front(contract::functionNamePrefix(FunctionRole::Forward)))
+    return (contract::functionNamePrefix(FunctionRole::TrainStep) + base).str();
   return (base + "_train_step").str();
 }
 
@@ -107,12 +111,13 @@ struct BuildTrainStepPass
     std::optional<unsigned> rngArg;
     for (unsigned i : data)
       if (auto name = grad.getArgAttrOfType<StringAttr>(i, kInputAttrName);
-          name && name.getValue() == "rng")
+          name && name.getValue() == StringRef(contract::binding::kRng))
         rngArg = i;
     if (!rngArg)
       return grad.emitError()
              << "tc-build-train-step: @" << grad.getSymName()
-             << " has no argument with tc.input = \"rng\" (the RNG state "
+             << " has no argument with tc.input = \"" << contract::binding::kRng
+             << "\" (the RNG state "
                 "(seed, step) that also counts the optimizer steps)";
     int64_t k = accumulationSteps;
     if (k < 1)
@@ -159,9 +164,10 @@ struct BuildTrainStepPass
         resultTypes.push_back(grad.getArgumentTypes()[i]);
         resultAttrs.push_back(named(kOutputAttrName, (prefix + paramName(i)).str()));
       }
-    for (auto [type, name] : {std::pair<Type, StringRef>{lossType, "loss"},
-                              {tokensType, "tokens"},
-                              {lossType, "learning_rate"}}) {
+    for (auto [type, name] :
+         {std::pair<Type, StringRef>{lossType, contract::binding::kLoss},
+          {tokensType, contract::binding::kTokens},
+          {lossType, contract::binding::kLearningRate}}) {
       resultTypes.push_back(type);
       resultAttrs.push_back(named(kOutputAttrName, name));
     }

@@ -96,9 +96,9 @@ public:
           "copying from the GPU");
     check(cudaStreamSynchronize(stream_), "running the executable");
   }
-  bool writeInput(const tcx::Function &function, const std::string &name,
+  bool writeInput(const tcx::Function &function, std::string_view name,
                   const void *data, int64_t bytes) override;
-  bool readOutput(const tcx::Function &function, const std::string &name,
+  bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;
 
@@ -111,7 +111,7 @@ private:
   };
   FunctionState &stateOf(const tcx::Function &function);
   /// The device address of binding `name`, or 0.
-  uint64_t binding(const tcx::Function &function, const std::string &name,
+  uint64_t binding(const tcx::Function &function, std::string_view name,
                    bool output);
   void gemm(FunctionState &state, size_t step, const GemmLaunch &g);
 
@@ -158,19 +158,20 @@ std::vector<const tcx::CodeModule *> modulesFor(const tcx::Executable &x,
   std::string available;
   if (x.code())
     for (const tcx::CodeModule *module : *x.code()) {
-      std::string target = module->target()->str();
-      bool cubin = target.starts_with("sm_"), ptx = target.starts_with("compute_");
+      bool cubin = module->kind() == tcx::CodeKind::Cubin,
+           ptx = module->kind() == tcx::CodeKind::Ptx;
       if (!cubin && !ptx)
         continue;
-      if (available.find(target) == std::string::npos)
-        available += (available.empty() ? "" : ", ") + target;
-      int arch = std::atoi(target.c_str() + (cubin ? 3 : 8));
+      std::string name = codeModuleName(*module);
+      if (available.find(name) == std::string::npos)
+        available += (available.empty() ? "" : ", ") + name;
+      int arch = int(module->cuda_arch());
       if (cubin && arch / 10 == capability / 10 && arch <= capability)
         bestCubin = std::max(bestCubin, arch);
       if (ptx && arch <= capability)
         bestPtx = std::max(bestPtx, arch);
     }
-  std::string gpu = "sm_" + std::to_string(capability);
+  std::string gpu = contract::cudaArchitectureName(capability, false);
   if (available.empty()) {
     error = "the executable has no CUDA code (it was compiled for the CPU); "
             "recompile it with tc-compile --target=cuda --arch=" + gpu;
@@ -181,11 +182,12 @@ std::vector<const tcx::CodeModule *> modulesFor(const tcx::Executable &x,
             "this GPU (" + gpu + "); recompile it with --arch=" + gpu;
     return {};
   }
-  chosen = bestCubin >= 0 ? "sm_" + std::to_string(bestCubin)
-                          : "compute_" + std::to_string(bestPtx);
+  tcx::CodeKind kind = bestCubin >= 0 ? tcx::CodeKind::Cubin : tcx::CodeKind::Ptx;
+  unsigned arch = unsigned(bestCubin >= 0 ? bestCubin : bestPtx);
+  chosen = contract::cudaArchitectureName(arch, kind == tcx::CodeKind::Ptx);
   std::vector<const tcx::CodeModule *> modules;
   for (const tcx::CodeModule *module : *x.code())
-    if (module->target()->str() == chosen)
+    if (module->kind() == kind && module->cuda_arch() == arch)
       modules.push_back(module);
   return modules;
 }
@@ -285,31 +287,31 @@ CudaDevice::FunctionState &CudaDevice::stateOf(const tcx::Function &function) {
 }
 
 uint64_t CudaDevice::binding(const tcx::Function &function,
-                             const std::string &name, bool output) {
+                             std::string_view name, bool output) {
   const tcx::Binding *b = findBinding(function, name, output);
   return b ? stateOf(function).spaces.of(*b->buffer()) : 0;
 }
 
 bool CudaDevice::writeInput(const tcx::Function &function,
-                            const std::string &name, const void *data,
+                            std::string_view name, const void *data,
                             int64_t bytes) {
   uint64_t target = binding(function, name, false);
   if (!target || bindingBytes(function, name, false) != bytes)
     return false;
   check(cudaMemcpyAsync(reinterpret_cast<void *>(target), data, bytes,
                         cudaMemcpyHostToDevice, stream_),
-        "copying input " + name);
+        "copying input " + std::string(name));
   return true;
 }
 
 bool CudaDevice::readOutput(const tcx::Function &function,
-                            const std::string &name, void *data, int64_t bytes) {
+                            std::string_view name, void *data, int64_t bytes) {
   uint64_t source = binding(function, name, true);
   if (!source || bindingBytes(function, name, true) != bytes)
     return false;
   check(cudaMemcpyAsync(data, reinterpret_cast<const void *>(source), bytes,
                         cudaMemcpyDeviceToHost, stream_),
-        "copying output " + name);
+        "copying output " + std::string(name));
   check(cudaStreamSynchronize(stream_), "running " + function.name()->str());
   return true;
 }

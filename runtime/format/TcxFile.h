@@ -24,7 +24,9 @@
 
 namespace tc::tcx {
 
-inline constexpr uint32_t kFormatVersion = 1;
+// 2: functions carry their role and bucket, code modules their kind and
+// architecture as fields.
+inline constexpr uint32_t kFormatVersion = 2;
 inline constexpr size_t kHeaderBytes = 32;
 
 uint64_t checksum(const uint8_t *data, size_t size);

@@ -30,7 +30,10 @@ struct Options {
   int64_t gemmOutBatchStride = 16; ///< with a batch of 1, or 0 with 2
   bool emptyStep = false;
   int64_t bucketBatch = 0;         ///< a run config bucket (none when 0)
-  std::string hostTarget = "host-x86-64"; ///< the code module's target
+  std::string hostLevel = "x86-64"; ///< the host code module's level
+  /// The function's role; its bucket is 2x6x5 unless `roleBucket` is false.
+  tcx::FunctionRole role = tcx::FunctionRole::Other;
+  bool roleBucket = true;
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -80,8 +83,11 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
   std::vector<flatbuffers::Offset<tcx::Binding>> outputs{
       tcx::CreateBindingDirect(fbb, "result", buffer(tcx::Space::Outputs, 0, {4}))};
   std::vector<flatbuffers::Offset<tcx::Binding>> inputs;
-  auto function =
-      tcx::CreateFunctionDirect(fbb, "f", 64, &inputs, &outputs, &steps);
+  auto functionBucket = options.role != tcx::FunctionRole::Other && options.roleBucket
+                            ? tcx::CreateBucket(fbb, 2, 6, 5)
+                            : flatbuffers::Offset<tcx::Bucket>();
+  auto function = tcx::CreateFunctionDirect(fbb, "f", 64, &inputs, &outputs,
+                                            &steps, options.role, functionBucket);
   std::vector<flatbuffers::Offset<tcx::Function>> functions{function};
   std::vector<flatbuffers::Offset<tcx::TensorType>> signature;
   std::vector<int64_t> square{4, 4};
@@ -91,7 +97,9 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
       fbb, "k0", "", options.kernelInputs, 1, &signature)};
   std::vector<uint8_t> binary{0};
   std::vector<flatbuffers::Offset<tcx::CodeModule>> code{
-      tcx::CreateCodeModuleDirect(fbb, options.hostTarget.c_str(), "", "", &binary)};
+      tcx::CreateCodeModuleDirect(fbb, tcx::CodeKind::Host,
+                                  options.hostLevel.c_str(), 0, "", "",
+                                  &binary)};
   std::vector<flatbuffers::Offset<tcx::Bucket>> buckets{
       tcx::CreateBucket(fbb, options.bucketBatch, 6, 5)};
   auto run = options.bucketBatch
@@ -216,7 +224,20 @@ TEST(TcxFile, IncompleteOrRacyStepsAreRefused) {
 TEST(TcxFile, BucketsNeedTheirTrainingStep) {
   Options o;
   o.bucketBatch = 2;
-  expectRefused(o, "run config: bucket 2x6x5 has no function train_step_2x6x5");
+  expectRefused(o, "run config: bucket 2x6x5 has no training step");
+  // Found by its role and bucket, whatever its name.
+  o.role = tcx::FunctionRole::TrainStep;
+  EXPECT_EQ(refusal(smallExecutable(o)), "");
+  o.role = tcx::FunctionRole::Encode;
+  expectRefused(o, "run config: bucket 2x6x5 has no training step");
+}
+
+TEST(TcxFile, RolesNeedTheirBucket) {
+  Options o;
+  o.role = tcx::FunctionRole::Decode;
+  o.roleBucket = false;
+  expectRefused(o, "function 'f': has an unknown role, or a role without its "
+                   "bucket");
 }
 
 TEST(TcxFile, AnEmptyExecutableIsRefused) {
@@ -232,7 +253,7 @@ TEST(TcxFile, AnEmptyExecutableIsRefused) {
 // loaded (instead of an illegal instruction in the middle of a step).
 TEST(TcxFile, HostCodeForAnotherCpuIsRefused) {
   Options options;
-  options.hostTarget = "host-x86-64-v9"; // no CPU has it
+  options.hostLevel = "x86-64-v9"; // no CPU has it
   std::string error;
   auto executable = rt::Executable::fromBytes(smallExecutable(options), "m.tcx", error);
   ASSERT_TRUE(executable) << error;

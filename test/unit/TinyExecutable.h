@@ -31,7 +31,7 @@ struct Compiled {
 };
 
 /// models/tiny.toml as an executable: host code, or CUDA code for
-/// `cudaArchitectures` when given.
+/// `cudaArchitectures` ("sm_80") when given.
 inline std::unique_ptr<Compiled>
 compileTiny(std::vector<std::string> cudaArchitectures = {}) {
   auto compiled = std::make_unique<Compiled>();
@@ -45,7 +45,10 @@ compileTiny(std::vector<std::string> cudaArchitectures = {}) {
   addPlanPipeline(lower);
   EXPECT_TRUE(mlir::succeeded(lower.run(*planModule)));
   ExportOptions options{"tiny", "test"};
-  options.cudaArchitectures = std::move(cudaArchitectures);
+  EXPECT_TRUE(setTarget(options,
+                        cudaArchitectures.empty() ? Target::Host : Target::Cuda,
+                        "native", cudaArchitectures, error))
+      << error;
   std::optional<std::vector<uint8_t>> bytes =
       writeExecutable(*planModule, options, error);
   EXPECT_TRUE(bytes) << error;

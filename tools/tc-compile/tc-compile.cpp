@@ -18,7 +18,6 @@
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostKernel.h"
 #include "compiler/export/TcxWriter.h"
-#include "runtime/format/HostCpu.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -26,6 +25,7 @@
 #include "compiler/transforms/Passes.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
+#include "runtime/format/Contract.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -99,7 +99,7 @@ static cl::opt<Target> target(
                clEnumValN(Target::Cuda, "cuda",
                           "NVIDIA GPUs: CUDA kernels compiled by NVRTC to "
                           "CUBIN for --arch and PTX for the newest (tc-run "
-                          "has no CUDA device yet)")),
+                          "--device=cuda runs them)")),
     cl::cat(category));
 static cl::opt<std::string> cpuLevel(
     "cpu",
@@ -208,7 +208,9 @@ static llvm::json::Object statistics(ModuleOp module) {
         {"kernels", kernelsJson(kernels)},
         {"non_gemm_bytes", kernels.nonGemmBytes},
         {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
-    if (!firstStep && function.getSymName().starts_with("train_step")) {
+    if (!firstStep &&
+        function.getSymName().starts_with(tc::contract::functionNamePrefix(
+            tc::contract::FunctionRole::TrainStep))) {
       firstStep = kernels;
       firstPlan = tc::planMemory(function, tc::BufferAssignment(function));
     }
@@ -306,29 +308,19 @@ int main(int argc, char **argv) {
     tc::ExportOptions options;
     options.producer = "tc-compile 0.1";
     options.description = description ? &*description : nullptr;
-    options.hostCpu = cpuLevel == "native" ? std::string() : std::string(cpuLevel);
-    if (cpuLevel != "native" && !llvm::is_contained(tc::tcx::cpuLevels(), cpuLevel)) {
-      llvm::errs() << "tc-compile: error: --cpu=" << cpuLevel
-                   << ": expected native, x86-64, x86-64-v2, x86-64-v3 or "
-                      "x86-64-v4\n";
+    std::string error;
+    if (!tc::setTarget(options,
+                       target == Target::Cuda ? tc::Target::Cuda
+                                              : tc::Target::Host,
+                       cpuLevel,
+                       std::vector<std::string>(architectures.begin(),
+                                                architectures.end()),
+                       error)) {
+      llvm::errs() << "tc-compile: error: " << error << "\n";
       return kBadInput;
-    }
-    if (target == Target::Cuda) {
-      options.cudaArchitectures.assign(architectures.begin(), architectures.end());
-      if (options.cudaArchitectures.empty())
-        options.cudaArchitectures = {"sm_80", "sm_90"};
-      for (const std::string &arch : options.cudaArchitectures)
-        if (!llvm::StringRef(arch).starts_with("sm_") || arch.size() < 5 ||
-            arch.find_first_not_of("0123456789", 3) != std::string::npos) {
-          llvm::errs() << "tc-compile: error: --arch=" << arch
-                       << ": expected a real architecture such as sm_80 or "
-                          "sm_90\n";
-          return kBadInput;
-        }
     }
     if (auto text = llvm::MemoryBuffer::getFile(inputFile))
       options.modelDescription = (*text)->getBuffer().str();
-    std::string error;
     std::optional<std::vector<uint8_t>> bytes =
         tc::writeExecutable(*module, options, error);
     if (!bytes) {

@@ -194,7 +194,8 @@ int main(int argc, char **argv) {
   std::printf("kernels: %u\n", x.kernels() ? x.kernels()->size() : 0);
   if (x.code())
     for (const tcx::CodeModule *m : *x.code())
-      std::printf("code: %s, %u bytes, built with: %s\n", m->target()->c_str(),
+      std::printf("code: %s, %u bytes, built with: %s\n",
+                  tc::rt::codeModuleName(*m).c_str(),
                   m->binary() ? m->binary()->size() : 0,
                   m->options() ? m->options()->c_str() : "");
   return 0;

@@ -1,0 +1,75 @@
+//===- Contract.h - what tc-compile and tc-run agree on, besides the schema -===//
+//
+// The facts of the compiler-runtime contract that are not fields of the
+// schema (tcx.fbs), each spelled here once: how a function of a shape bucket
+// is named, and the names of the inputs and outputs the runtime binds. The
+// frontend builds functions and bindings with these; the export records each
+// function's role and bucket as fields (so the runtime never parses a name);
+// the runtime looks functions up by role and bucket and binds by these names.
+// Plain C++: no MLIR, no flatbuffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_FORMAT_CONTRACT_H
+#define TC_RUNTIME_FORMAT_CONTRACT_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tc::contract {
+
+/// What a function built for a shape bucket computes. The frontend builds
+/// `Forward` (the loss); autodiff and tc-build-train-step turn it into
+/// `TrainStep`; `Encode` and `Decode` serve decoding. The executable holds
+/// all but `Forward`.
+enum class FunctionRole { Forward, TrainStep, Encode, Decode };
+
+/// A shape bucket: batch x source length x target length (an encoder's
+/// has target length 0: it serves every target length).
+struct BucketShape {
+  int64_t batch = 0, sourceLength = 0, targetLength = 0;
+  bool operator==(const BucketShape &) const = default;
+};
+
+/// The name of `role`'s function for `shape`: "forward_2x6x5",
+/// "train_step_2x6x5", "encode_2x6", "decode_2x6x5".
+std::string functionName(FunctionRole role, const BucketShape &shape);
+
+/// What every name of `role`'s functions starts with ("train_step_").
+std::string_view functionNamePrefix(FunctionRole role);
+
+/// The role and bucket of a name that functionName made, or none.
+struct NamedFunction {
+  FunctionRole role;
+  BucketShape shape;
+};
+std::optional<NamedFunction> parseFunctionName(std::string_view name);
+
+/// "sm_90" (CUBIN for compute capability 9.0, `arch` 90) or, for `ptx`,
+/// "compute_90": NVRTC's and tc-compile --arch's spelling.
+std::string cudaArchitectureName(unsigned arch, bool ptx);
+
+/// The names of the functions' inputs and outputs (tc.input / tc.output
+/// attributes in the IR, Binding.name in the executable).
+namespace binding {
+// train step inputs
+inline constexpr std::string_view kSourceIds = "source_ids";
+inline constexpr std::string_view kTargetIn = "target_in";
+inline constexpr std::string_view kTargetOut = "target_out";
+inline constexpr std::string_view kRng = "rng";
+// train step outputs
+inline constexpr std::string_view kLoss = "loss";
+inline constexpr std::string_view kTokens = "tokens";
+inline constexpr std::string_view kLearningRate = "learning_rate";
+// encode's output, decode's input
+inline constexpr std::string_view kMemory = "memory";
+// decode's other input and its output
+inline constexpr std::string_view kTargetPrefix = "target_prefix";
+inline constexpr std::string_view kLogits = "logits";
+} // namespace binding
+
+} // namespace tc::contract
+
+#endif // TC_RUNTIME_FORMAT_CONTRACT_H
