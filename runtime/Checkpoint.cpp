@@ -1,7 +1,8 @@
 //===- Checkpoint.cpp - the whole state of a training run, on disk --------===//
 
 #include "runtime/Checkpoint.h"
-#include "runtime/format/FileBytes.h"
+#include "support/AtomicFile.h"
+#include "support/FileBytes.h"
 #include "runtime/format/TcxFile.h"
 
 #include <csignal>
@@ -61,18 +62,6 @@ bool killedHere() {
   return n && ++writes == std::atoi(n);
 }
 
-bool writeAll(int fd, const void *data, size_t size) {
-  const char *p = static_cast<const char *>(data);
-  while (size > 0) {
-    ssize_t n = ::write(fd, p, size);
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= size_t(n);
-  }
-  return true;
-}
-
 } // namespace
 
 uint64_t parameterFingerprint(const tcx::Executable &executable) {
@@ -107,50 +96,25 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
   header.headerChecksum = tcx::checksum(reinterpret_cast<const uint8_t *>(&header),
                                         kCheckedHeaderBytes);
 
-  // A name of this process's own: two runs never write one temporary.
-  std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) {
-    error = "cannot write the checkpoint " + temporary + ": " +
-            std::strerror(errno);
+  auto fill = [&](support::FileWriter &out) {
+    bool ok = out.write(&header, sizeof header) &&
+              out.write(state.params.data(), state.params.size() / 2);
+    if (ok && killedHere())
+      ::kill(::getpid(), SIGKILL);
+    return ok &&
+           out.write(state.params.data() + state.params.size() / 2,
+                     state.params.size() - state.params.size() / 2) &&
+           out.write(state.firstMoments.data(), state.firstMoments.size()) &&
+           out.write(state.secondMoments.data(), state.secondMoments.size());
+  };
+  if (!support::writeFileAtomically(path, fill, support::Durability::Durable,
+                                    error)) {
+    error += " (the previous checkpoint, if any, is unchanged)";
     return false;
   }
-  bool ok = writeAll(fd, &header, sizeof header) &&
-            writeAll(fd, state.params.data(), state.params.size() / 2);
-  if (ok && killedHere())
-    ::kill(::getpid(), SIGKILL);
-  ok = ok &&
-       writeAll(fd, state.params.data() + state.params.size() / 2,
-                state.params.size() - state.params.size() / 2) &&
-            writeAll(fd, state.firstMoments.data(), state.firstMoments.size()) &&
-            writeAll(fd, state.secondMoments.data(),
-                     state.secondMoments.size()) &&
-            ::fsync(fd) == 0;
-  int savedErrno = errno;
-  ::close(fd);
-  if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = "cannot write the checkpoint " + path + ": " +
-            std::strerror(ok ? errno : savedErrno) +
-            " (the previous checkpoint, if any, is unchanged)";
-    ::unlink(temporary.c_str());
-    return false;
-  }
-  // Temporaries of runs killed while writing are no longer needed.
-  std::error_code ec;
-  fs::path target(path);
-  for (const auto &entry : fs::directory_iterator(
-           target.parent_path().empty() ? fs::path(".") : target.parent_path(),
-           ec))
-    if (entry.path().filename().string().starts_with(
-            target.filename().string() + ".tmp."))
-      fs::remove(entry.path(), ec);
-  // The rename is durable once the directory is.
-  std::string directory = fs::path(path).parent_path().string();
-  int dir = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  // Temporaries of runs killed while writing are no longer needed (the
+  // directory lock keeps other runs out).
+  support::removeStaleTemporaries(path);
   return true;
 }
 
@@ -158,7 +122,7 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
                                             uint64_t fingerprint,
                                             int64_t paramBytes,
                                             std::string &error) {
-  std::optional<std::vector<uint8_t>> file = tcx::readFileBytes(path);
+  std::optional<std::vector<uint8_t>> file = support::readFileBytes(path);
   if (!file) {
     error = path + ": no checkpoint there (train without --resume to start "
                    "a new run)";

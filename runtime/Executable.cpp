@@ -1,7 +1,7 @@
 //===- Executable.cpp - a loaded and verified .tcx ------------------------===//
 
 #include "runtime/Executable.h"
-#include "runtime/format/FileBytes.h"
+#include "support/FileBytes.h"
 #include "runtime/Verifier.h"
 #include "runtime/format/TcxFile.h"
 
@@ -54,7 +54,7 @@ int64_t endOf(const tcx::Buffer &buffer) {
 
 std::unique_ptr<Executable> Executable::load(const std::string &path,
                                              std::string &error) {
-  std::optional<std::vector<uint8_t>> bytes = tcx::readFileBytes(path);
+  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(path);
   if (!bytes) {
     error = path + ": cannot open the file";
     return nullptr;

@@ -1,9 +1,10 @@
 //===- KernelLibrary.cpp - the host kernels of an executable, loaded -------===//
 
 #include "runtime/KernelLibrary.h"
-#include "runtime/format/HostCpu.h"
-#include "runtime/format/FileBytes.h"
-#include "runtime/format/CacheDirectory.h"
+#include "support/HostCpu.h"
+#include "support/AtomicFile.h"
+#include "support/FileBytes.h"
+#include "support/CacheDirectory.h"
 #include "runtime/format/TcxFile.h"
 
 #include <cstdio>
@@ -21,7 +22,7 @@ namespace {
 
 /// Whether the file at `path` holds exactly `size` bytes equal to `data`.
 bool sameBytes(const fs::path &path, const uint8_t *data, size_t size) {
-  std::optional<std::vector<uint8_t>> bytes = tcx::readFileBytes(path);
+  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(path);
   return bytes && bytes->size() == size &&
          std::memcmp(bytes->data(), data, size) == 0;
 }
@@ -43,11 +44,11 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   // Refuse code this CPU cannot run (an illegal instruction later would
   // kill the run without a word).
   std::string level = host->host_level()->str();
-  if (!tcx::cpuSupports(level)) {
+  if (!support::cpuSupports(level)) {
     error = "the executable's host code was compiled for " + level +
-            ", which this CPU does not support (it has " + tcx::hostCpuLevel() +
+            ", which this CPU does not support (it has " + support::hostCpuLevel() +
             "); recompile it on this machine, or with tc-compile --cpu=" +
-            tcx::hostCpuLevel();
+            support::hostCpuLevel();
     return nullptr;
   }
   const auto *binary = host->binary();
@@ -55,17 +56,16 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   char name[32];
   std::snprintf(name, sizeof name, "%016llx.so", (unsigned long long)sum);
   std::string directory;
-  if (!tcx::cacheDirectory("loaded", directory, error))
+  if (!support::cacheDirectory("loaded", directory, error))
     return nullptr;
   fs::path object = fs::path(directory) / name;
   // An entry is used only if its bytes are the module's (a full disk or a
   // crash may have left a bad one); otherwise it is written again.
   if (!sameBytes(object, binary->data(), binary->size()) &&
-      !tcx::writeFileAtomically(object.string(), binary->data(), binary->size(),
-                                error)) {
-    error = "cannot write the kernels to " + object.string() + " (" + error +
-            "; is the disk full?); set TC_CACHE_DIR to a writable directory "
-            "with space";
+      !support::writeFileAtomically(object.string(), binary->data(),
+                                    binary->size(), error)) {
+    error += " (is the disk full?); set TC_CACHE_DIR to a writable directory "
+             "with space";
     return nullptr;
   }
   void *handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -1,7 +1,7 @@
 //===- Random.h - counter-based random streams for the runtime ------------===//
 //
 // Parameter initialisation and synthetic data draw from Philox 4x32-10
-// (dialects/tc/Philox.h, the RNG of dropout) keyed by (seed, stream): a
+// (support/Philox.h, the RNG of dropout) keyed by (seed, stream): a
 // stream's state is just its position, so a checkpoint stores one integer
 // and a resumed run draws exactly what an uninterrupted one would.
 //
@@ -10,7 +10,7 @@
 #ifndef TC_RUNTIME_RANDOM_H
 #define TC_RUNTIME_RANDOM_H
 
-#include "dialects/tc/Philox.h"
+#include "support/Philox.h"
 
 #include <cmath>
 #include <cstdint>

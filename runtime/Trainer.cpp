@@ -6,6 +6,7 @@
 #include "runtime/ParameterInit.h"
 #include "runtime/Progress.h"
 #include "runtime/format/TcxFile.h"
+#include "support/AtomicFile.h"
 
 #include <atomic>
 #include <chrono>
@@ -101,12 +102,8 @@ bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
     if (complete && step <= last)
       kept += line + "\n";
   }
-  std::string temporary = path + ".tmp";
-  std::ofstream out(temporary);
-  out << kept;
-  out.close();
-  if (!out || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = "cannot rewrite the metrics file " + path;
+  if (!support::writeFileAtomically(path, kept.data(), kept.size(), error)) {
+    error = "cannot rewrite the metrics file: " + error;
     return false;
   }
   return true;

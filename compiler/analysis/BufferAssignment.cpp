@@ -15,9 +15,7 @@ std::vector<int64_t> shapeOf(Value v) {
   return {shape.begin(), shape.end()};
 }
 
-bool isViewOp(Operation *op) {
-  return isa<ReshapeOp, TransposeOp, SliceOp, SplitOp, ConcatOp>(op);
-}
+bool isViewOp(Operation *op) { return op->hasTrait<tc::OpTrait::View>(); }
 
 /// Same elements at the same places (strides of extent-1 dimensions and
 /// the offsets of empty tensors do not matter).

@@ -6,21 +6,21 @@
 // pointers, inputs then outputs — so the runtime builds each launch's pointer
 // array once, and the SIMT test harness runs the same source on the host.
 //
-// The source starts with the host prelude (dialects/tc/Philox.h and the
+// The source starts with the host prelude (support/Philox.h and the
 // helpers), compiled as device code (NVRTC's -default-device); NVRTC gets
 // small stand-ins for the C++ headers it includes (<cmath>, <cstdint>,
 // <limits>, <array>, <vector>), which CUDA has no library of.
 //
 // The kernels themselves come from the same emitters as the host's
-// (emitKernel with Target::Cuda, compiler/codegen/HostKernel.h) and the
-// skeleton macros of the CUDA prelude (cudaKernelPrelude).
+// (emitKernel with Target::Cuda, compiler/codegen/KernelDispatch.h) and the
+// skeleton macros of the CUDA prelude (compiler/codegen/preludes/Cuda.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_COMPILER_CODEGEN_CUDAKERNEL_H
 #define TC_COMPILER_CODEGEN_CUDAKERNEL_H
 
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/KernelDispatch.h"
 
 #include <string>
 #include <utility>

@@ -55,7 +55,7 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
                                          std::string &error) {
   for (Operation *opPointer : ops) {
     Operation &op = *opPointer;
-    if (isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
+    if (op.hasTrait<tc::OpTrait::Reduction>())
       continue; // accumulated by the skeleton, which knows the loop
     Value result = op.getResult(0);
     std::string type = cppType(elementOf(result));

@@ -1,6 +1,7 @@
 //===- HostSource.cpp - the host C++ of every kernel of a plan module ------===//
 
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/HostSource.h"
+#include "compiler/codegen/Preludes.h"
 #include "dialects/plan/PlanDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,7 +34,7 @@ FailureOr<std::string> emitHostSource(ModuleOp planModule, std::string &error) {
       emitHostKernels(planModule, error);
   if (failed(kernels))
     return failure();
-  std::string source = hostKernelPrelude();
+  std::string source = kernelPrelude(Target::Host);
   for (const NamedKernelSource &kernel : *kernels)
     source += "\n" + kernel.source;
   return source;

@@ -1,13 +1,16 @@
 //===- OpKernels.cpp - host C++ for the optimizer, embedding and data ops --===//
 //
-// One function per op: tc.adam over every parameter, the embedding lookup
-// with scale, positions and dropout, its scatter-add gradient, and the data
-// movement ops that are copies (transpose, concat, a non-contiguous slice).
+// The ops with a kernel of their own: tc.adam over every parameter, the
+// embedding lookup with scale, positions and dropout, its scatter-add
+// gradient, the data movement ops that are copies (transpose, concat, a
+// non-contiguous slice) and the mask and position generators; emitOpKernel
+// picks the body by op.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/codegen/ExpressionEmitter.h"
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/OpKernels.h"
+#include "dialects/tc/TcDialect.h"
 #include "compiler/codegen/KernelText.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -208,20 +211,6 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
   return std::string(target == Target::Cuda ? "extern \"C\" __global__ void "
                                             : "extern \"C\" void ") +
          name.str() + "(void **buffers) {\n" + body + "}\n";
-}
-
-FailureOr<std::string> emitKernel(Operation *op, StringRef name, Target target,
-                                  std::string &error) {
-  if (auto fused = dyn_cast<FusedOp>(op))
-    return emitFusedKernel(fused, name, target, error);
-  if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
-          ResidualLayerNormGradOp, CrossEntropyOp, CrossEntropyGradOp>(op))
-    return emitRowKernel(op, name, target, error);
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
-          SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
-          DropoutOp, BroadcastToOp, ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op))
-    return emitElementwiseKernel(op, name, target, error);
-  return emitOpKernel(op, name, target, error);
 }
 
 } // namespace tc::codegen

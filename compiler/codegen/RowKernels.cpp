@@ -3,14 +3,15 @@
 // tc.masked_softmax, tc.residual_layer_norm, tc.cross_entropy and their
 // gradients: a loop over the rows of the last dimension, double accumulators
 // within a row, dropout masks from Philox. One template serves both targets
-// through the row macros of the preludes (HostKernel.h): on the host rows
+// through the row macros of the preludes (Preludes.h): on the host rows
 // run across OpenMP threads and a row in order; on CUDA a block takes a row,
 // its threads stride over the row and reduce through warp shuffles.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/codegen/ExpressionEmitter.h"
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/RowKernels.h"
+#include "dialects/tc/TcDialect.h"
 #include "compiler/codegen/KernelText.h"
 
 #include "llvm/ADT/STLExtras.h"

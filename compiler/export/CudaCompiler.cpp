@@ -3,7 +3,7 @@
 #include "compiler/export/CudaCompiler.h"
 
 #ifdef TC_HAVE_NVRTC
-#include "compiler/codegen/Nvrtc.h"
+#include "compiler/export/Nvrtc.h"
 #include "compiler/export/KernelCache.h"
 #include "runtime/format/Contract.h"
 
@@ -46,7 +46,7 @@ compileCudaModules(const std::string &prelude,
           source += "\n" + kernels[k];
         std::string arch =
             contract::cudaArchitectureName(targets[t].arch, targets[t].ptx);
-        std::string identity = codegen::cudaCompilerIdentity(arch);
+        std::string identity = cudaCompilerIdentity(arch);
         std::string name = KernelCache::keyOf(identity + "\n" + source) + "." +
                            arch + (targets[t].ptx ? ".ptx" : ".cubin");
         CudaModule module = targets[t];
@@ -56,8 +56,8 @@ compileCudaModules(const std::string &prelude,
           return module;
         }
         std::string &partError = errors[t * parts + part];
-        std::optional<codegen::CudaBinary> binary =
-            codegen::compileCuda(source, arch, partError);
+        std::optional<CudaBinary> binary =
+            compileCuda(source, arch, partError);
         if (!binary)
           return std::nullopt;
         if (binary->ptx.empty())

@@ -1,7 +1,7 @@
 //===- ExportOptions.cpp - the target flags' defaults and checks -----------===//
 
 #include "compiler/export/ExportOptions.h"
-#include "runtime/format/HostCpu.h"
+#include "support/HostCpu.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -12,12 +12,12 @@ bool setTarget(ExportOptions &options, Target target, const std::string &cpu,
                const std::vector<std::string> &architectures,
                std::string &error) {
   options.target = target;
-  if (cpu != "native" && !llvm::is_contained(tcx::cpuLevels(), cpu)) {
+  if (cpu != "native" && !llvm::is_contained(support::cpuLevels(), cpu)) {
     error = "--cpu=" + cpu + ": expected native, x86-64, x86-64-v2, "
             "x86-64-v3 or x86-64-v4";
     return false;
   }
-  options.hostCpu = cpu == "native" ? tcx::hostCpuLevel() : cpu;
+  options.hostCpu = cpu == "native" ? support::hostCpuLevel() : cpu;
   options.cudaArchitectures.clear();
   if (target != Target::Cuda)
     return true;

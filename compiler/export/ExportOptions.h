@@ -10,18 +10,14 @@
 #ifndef TC_COMPILER_EXPORT_EXPORTOPTIONS_H
 #define TC_COMPILER_EXPORT_EXPORTOPTIONS_H
 
+#include "compiler/codegen/Target.h"
+
 #include <string>
 #include <vector>
 
 namespace tc {
 
 struct ModelDescription;
-
-/// What the executable's kernels run on.
-enum class Target {
-  Host, ///< C++ kernels in a shared object, GEMMs through OpenBLAS
-  Cuda, ///< CUDA kernels by NVRTC (CUBIN + PTX), GEMMs through cuBLAS
-};
 
 struct ExportOptions {
   std::string modelDescription; ///< the .toml text, stored for tc-inspect

@@ -2,7 +2,7 @@
 
 #include "compiler/export/HostCompiler.h"
 #include "compiler/export/KernelCache.h"
-#include "runtime/format/FileBytes.h"
+#include "support/FileBytes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -123,7 +123,7 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
     error = *failure;
     return std::nullopt;
   }
-  std::optional<std::vector<uint8_t>> bytes = tcx::readFileBytes(temporary.string());
+  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(temporary.string());
   fs::remove(temporary, ignored);
   if (!bytes || bytes->empty()) {
     error = "the linker left no kernels in " + temporary.string();

@@ -4,7 +4,7 @@
 // executable into one shared object, which the .tcx stores; the kernels are
 // split over one translation unit per core, compiled in parallel. Builds are
 // cached by a hash of the source and the command line in the cache
-// directory (runtime/format/CacheDirectory.h), so recompiling an unchanged
+// directory (support/CacheDirectory.h), so recompiling an unchanged
 // model skips the C++ compiler.
 //
 //===----------------------------------------------------------------------===//
@@ -26,7 +26,7 @@ struct HostBuild {
 };
 
 /// Compiles `kernels` (each a complete function, all needing `prelude`)
-/// for x86-64 level `cpuLevel` ("x86-64-v3", runtime/format/HostCpu.h)
+/// for x86-64 level `cpuLevel` ("x86-64-v3", support/HostCpu.h)
 /// into one shared object, in one translation unit per core, or returns
 /// none with `error` holding the compiler's messages and where the source
 /// was kept.

@@ -1,8 +1,9 @@
 //===- KernelCache.cpp - compiled kernels kept between tc-compile runs -----===//
 
 #include "compiler/export/KernelCache.h"
-#include "runtime/format/CacheDirectory.h"
-#include "runtime/format/FileBytes.h"
+#include "support/CacheDirectory.h"
+#include "support/AtomicFile.h"
+#include "support/FileBytes.h"
 #include "runtime/format/TcxFile.h"
 
 #include <cstdio>
@@ -27,7 +28,7 @@ std::string checksumOf(const std::vector<uint8_t> &bytes) {
 
 std::optional<KernelCache> KernelCache::open(std::string &error) {
   std::string directory;
-  if (!tcx::cacheDirectory("kernels", directory, error))
+  if (!support::cacheDirectory("kernels", directory, error))
     return std::nullopt;
   KernelCache cache;
   cache.directory_ = directory;
@@ -41,9 +42,9 @@ std::string KernelCache::keyOf(const std::string &text) {
 
 std::optional<std::vector<uint8_t>> KernelCache::find(const std::string &name) const {
   std::optional<std::vector<uint8_t>> bytes =
-      tcx::readFileBytes((directory_ / name).string());
+      support::readFileBytes((directory_ / name).string());
   std::optional<std::vector<uint8_t>> sum =
-      tcx::readFileBytes((directory_ / (name + ".sum")).string());
+      support::readFileBytes((directory_ / (name + ".sum")).string());
   if (!bytes || bytes->empty() || !sum ||
       std::string(sum->begin(), sum->end()) != checksumOf(*bytes))
     return std::nullopt;
@@ -53,7 +54,7 @@ std::optional<std::vector<uint8_t>> KernelCache::find(const std::string &name) c
 bool KernelCache::store(const std::string &name, const std::vector<uint8_t> &bytes,
                         std::string &error) const {
   std::string target = (directory_ / name).string();
-  if (!tcx::writeFileAtomically(target, bytes.data(), bytes.size(), error)) {
+  if (!support::writeFileAtomically(target, bytes.data(), bytes.size(), error)) {
     error = "cannot store the compiled kernels: " + error +
             " (is the disk full? set TC_CACHE_DIR to a writable directory)";
     return false;

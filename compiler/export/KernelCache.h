@@ -1,7 +1,7 @@
 //===- KernelCache.h - compiled kernels kept between tc-compile runs -------===//
 //
 // Host shared objects and CUDA CUBIN/PTX are kept in the cache directory
-// (runtime/format/CacheDirectory.h: $TC_CACHE_DIR, ...) under a key: a hash
+// (support/CacheDirectory.h: $TC_CACHE_DIR, ...) under a key: a hash
 // of everything that decides the bytes (compiler and options, source). An
 // entry counts only with its checksum beside it, written last, so a build
 // cut short or a damaged file is rebuilt; entries are written under a unique

@@ -1,7 +1,8 @@
 //===- TcxWriter.cpp - a plan module -> the bytes of a .tcx executable -----===//
 
 #include "compiler/export/TcxWriter.h"
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/HostSource.h"
+#include "compiler/codegen/Preludes.h"
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/export/CudaCompiler.h"
 #include "compiler/export/HostCompiler.h"
@@ -247,7 +248,7 @@ Writer::write(const ExportOptions &options, std::string &error) {
     kernels = std::move(*host);
   }
   std::string prelude =
-      cuda ? codegen::cudaKernelPrelude() : codegen::hostKernelPrelude();
+      codegen::kernelPrelude(options.target);
   std::vector<std::string> sources;
   std::vector<fb::Offset<tcx::Kernel>> kernelTable;
   for (const codegen::NamedKernelSource &kernel : kernels) {

@@ -8,7 +8,7 @@
 
 #include "compiler/interpreter/Kernels.h"
 #include "compiler/interpreter/Rows.h"
-#include "dialects/tc/Philox.h"
+#include "support/Philox.h"
 
 #include <cmath>
 #include <limits>

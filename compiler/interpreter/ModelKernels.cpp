@@ -1,7 +1,7 @@
 //===- ModelKernels.cpp - embedding, dropout, masks, positions ------------===//
 
 #include "compiler/interpreter/Kernels.h"
-#include "dialects/tc/Philox.h"
+#include "support/Philox.h"
 
 #include <cmath>
 

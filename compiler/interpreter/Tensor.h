@@ -11,7 +11,7 @@
 #ifndef TC_COMPILER_INTERPRETER_TENSOR_H
 #define TC_COMPILER_INTERPRETER_TENSOR_H
 
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 
 #include <cstdint>
 #include <string>

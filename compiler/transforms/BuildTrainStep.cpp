@@ -9,7 +9,7 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 #include "runtime/format/Contract.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,7 +1,7 @@
 //===- Decompose.cpp - tc-decompose: composite ops -> primitives ----------===//
 
 #include "compiler/transforms/Passes.h"
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"

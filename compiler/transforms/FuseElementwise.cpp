@@ -17,14 +17,6 @@ using namespace tc;
 
 namespace {
 
-/// Ops whose every result element depends only on the same (or broadcast)
-/// element of each operand.
-bool isElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp, ExpOp, LogOp,
-             SqrtOp, RsqrtOp, TanhOp, ReluOp, CompareOp, SelectOp, ConvertOp,
-             DropoutOp, BroadcastToOp>(op);
-}
-
 bool isSplatConstant(Value v) {
   auto constant = v.getDefiningOp<ConstantOp>();
   auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
@@ -45,7 +37,7 @@ struct Group {
 bool availableTo(const Group &group, Value value) {
   Operation *def = value.getDefiningOp();
   if (def && group.members.contains(def))
-    return !isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(def);
+    return !def->hasTrait<tc::OpTrait::Reduction>();
   return !def || isSplatConstant(value) ||
          def->isBeforeInBlock(group.ops.front());
 }
@@ -103,8 +95,8 @@ void fuseElementwise(Block &block) {
   for (Operation &op : block.without_terminator()) {
     // A reduction joins the group that makes its input, as the group's last
     // step over that shape (the kernel reduces what it computed).
-    bool reduction = isa<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>(op);
-    if (!isElementwise(&op) && !reduction)
+    bool reduction = op.hasTrait<tc::OpTrait::Reduction>();
+    if (!op.hasTrait<tc::OpTrait::Elementwise>() && !reduction)
       continue;
     ArrayRef<int64_t> shape =
         typeOf(reduction ? op.getOperand(0) : op.getResult(0)).getShape();

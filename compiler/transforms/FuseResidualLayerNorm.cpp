@@ -2,7 +2,7 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"

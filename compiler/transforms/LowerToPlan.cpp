@@ -28,16 +28,15 @@ namespace {
 /// Threads per block of the CUDA target's launches (the host ignores them).
 constexpr int64_t kBlockThreads = 256;
 
-/// Blocks x threads: one block per row for the row-wise ops, else one
-/// thread per element of the first result.
+/// Blocks x threads: one block per row for the row-wise ops (one block for
+/// a row-wise op that sums over its rows into a scalar), else one thread per
+/// element of the first result.
 std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
   auto type = cast<RankedTensorType>(op->getNumResults()
                                          ? op->getResult(0).getType()
                                          : op->getOperand(0).getType());
   int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
-  if (isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
-          ResidualLayerNormGradOp, CrossEntropyGradOp, SoftmaxOp,
-          LayerNormOp>(op)) {
+  if (op->hasTrait<tc::OpTrait::RowWise>() && type.getRank() > 0) {
     auto input = cast<RankedTensorType>(op->getOperand(0).getType());
     int64_t row = std::max<int64_t>(input.getShape().back(), 1);
     return {std::max<int64_t>(input.getNumElements() / row, 1),

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "mlir/IR/Builders.h"

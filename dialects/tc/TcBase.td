@@ -43,6 +43,23 @@ class Tc_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tc_Dialect, mnemonic, traits>;
 
 //===----------------------------------------------------------------------===//
+// Op categories (dialects/tc/TcTraits.h): how an op is computed, queried with
+// op->hasTrait<tc::OpTrait::...>() by passes and code generators.
+//===----------------------------------------------------------------------===//
+
+class Tc_Category<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::tc::OpTrait";
+}
+// Each result element from the same (broadcast) element of each operand.
+def Tc_Elementwise : Tc_Category<"Elementwise">;
+// A reduction over some axes of its input.
+def Tc_Reduction : Tc_Category<"Reduction">;
+// Computed a block per row of the last dimension by a row kernel.
+def Tc_RowWise : Tc_Category<"RowWise">;
+// A strided view of its operands.
+def Tc_View : Tc_Category<"View">;
+
+//===----------------------------------------------------------------------===//
 // Type constraints
 //===----------------------------------------------------------------------===//
 

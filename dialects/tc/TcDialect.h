@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "dialects/tc/TcTraits.h"
+
 #include "dialects/tc/TcDialect.h.inc"
 #include "dialects/tc/TcEnums.h.inc"
 

@@ -113,7 +113,7 @@ def Tc_LinearOp : Tc_Op<"linear", [Pure,
   let hasVerifier = 1;
 }
 
-def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure,
+def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure, Tc_RowWise,
     AllTypesMatch<["residual", "sublayer", "result"]>,
     AllTypesMatch<["mean", "rstd"]>, AllTypesMatch<["gamma", "beta"]>,
     DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
@@ -139,7 +139,7 @@ def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure,
   let hasVerifier = 1;
 }
 
-def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure,
+def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure, Tc_RowWise,
     AllTypesMatch<["residual", "sublayer", "output_grad", "residual_grad",
                    "sublayer_grad"]>,
     AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>,
@@ -168,7 +168,7 @@ def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure,
   let hasVerifier = 1;
 }
 
-def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure,
+def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure, Tc_RowWise,
     AllTypesMatch<["scores", "result", "probs"]>,
     DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Scale, mask, softmax and dropout of attention scores";
@@ -191,7 +191,7 @@ def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure,
   let hasVerifier = 1;
 }
 
-def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure,
+def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure, Tc_RowWise,
     AllTypesMatch<["probs", "output_grad", "result"]>]> {
   let summary = "The gradient of tc.masked_softmax w.r.t. the scores";
   let description = [{

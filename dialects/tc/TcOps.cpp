@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "mlir/IR/Builders.h"

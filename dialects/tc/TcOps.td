@@ -53,7 +53,7 @@ def Tc_ConstantOp : Tc_Op<"constant",
 
 class Tc_BinaryOp<string mnemonic, string expr,
                   TypeConstraint operandType = Tc_ArithTensor>
-    : Tc_Op<mnemonic, [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>,
+    : Tc_Op<mnemonic, [Pure, Tc_Elementwise, AllElementTypesMatch<["lhs", "rhs", "result"]>,
                        DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
       Tc_VerifiedBy<"verifyBroadcastingOp"> {
   let summary = "Elementwise " # expr # " with NumPy broadcasting";
@@ -83,7 +83,7 @@ def Tc_MaxOp : Tc_BinaryOp<"max", "max(lhs, rhs)">;
 def Tc_MinOp : Tc_BinaryOp<"min", "min(lhs, rhs)">;
 
 class Tc_UnaryOp<string mnemonic, string expr>
-    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    : Tc_Op<mnemonic, [Pure, Tc_Elementwise, SameOperandsAndResultType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Elementwise " # expr;
   let description = [{
     `result = }] # expr # [{`, elementwise.
@@ -106,7 +106,7 @@ def Tc_TanhOp : Tc_UnaryOp<"tanh", "tanh(x)">;
 def Tc_ReluOp : Tc_UnaryOp<"relu", "max(x, 0)">;
 
 def Tc_CompareOp : Tc_Op<"compare",
-    [Pure, AllElementTypesMatch<["lhs", "rhs"]>]>,
+    [Pure, Tc_Elementwise, AllElementTypesMatch<["lhs", "rhs"]>]>,
     Tc_VerifiedBy<"verifyBroadcastingOp"> {
   let summary = "Elementwise comparison with NumPy broadcasting, giving a mask";
   let description = [{
@@ -128,7 +128,7 @@ def Tc_CompareOp : Tc_Op<"compare",
 }
 
 def Tc_SelectOp : Tc_Op<"select",
-    [Pure, AllElementTypesMatch<["on_true", "on_false", "result"]>,
+    [Pure, Tc_Elementwise, AllElementTypesMatch<["on_true", "on_false", "result"]>,
      DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
     Tc_VerifiedBy<"verifyBroadcastingOp"> {
   let summary = "Elementwise choice by a mask, with NumPy broadcasting";
@@ -153,7 +153,7 @@ def Tc_SelectOp : Tc_Op<"select",
 }
 
 def Tc_ConvertOp : Tc_Op<"convert",
-    [Pure, SameOperandsAndResultShape, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_Elementwise, SameOperandsAndResultShape, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Elementwise conversion between element types";
   let description = [{
     Converts every element to the result's element type: integers to floats
@@ -176,7 +176,7 @@ def Tc_ConvertOp : Tc_Op<"convert",
 //===----------------------------------------------------------------------===//
 
 class Tc_ReduceOp<string mnemonic, string what>
-    : Tc_Op<mnemonic, [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
+    : Tc_Op<mnemonic, [Pure, Tc_Reduction, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]>,
       Tc_VerifiedBy<"verifyReduceOp"> {
   let summary = "The " # what # " over the given axes";
   let description = [{
@@ -298,7 +298,7 @@ def Tc_EmbeddingOp : Tc_Op<"embedding",
 }
 
 def Tc_DropoutOp : Tc_Op<"dropout",
-    [Pure, AllTypesMatch<["input", "result"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_Elementwise, AllTypesMatch<["input", "result"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Dropout with a counter-based random mask";
   let description = [{
     Keeps each element with probability `1 - rate` and scales kept elements by
@@ -311,7 +311,7 @@ def Tc_DropoutOp : Tc_Op<"dropout",
     32-bit words; word `i mod 4`, shifted right by 8 and scaled by 2^-24, is a
     uniform `u` in [0, 1), and the element is kept when `u >= rate`. Every
     backend draws the same mask, the backward pass regenerates it, and a
-    resumed run draws what an uninterrupted one would (dialects/tc/Philox.h).
+    resumed run draws what an uninterrupted one would (support/Philox.h).
 
     ```mlir
     %y = tc.dropout %x, %rng rate = 1.0e-01 key = 3
@@ -376,7 +376,7 @@ def Tc_PositionalEncodingOp : Tc_Op<"positional_encoding", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure, Tc_RowWise, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Label-smoothed cross-entropy, summed over non-padding tokens";
   let description = [{
     For logits `[..., V]` and `i32` targets `[...]`, with `logp =
@@ -411,7 +411,7 @@ def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure, DeclareOpInterfaceMethods<
 //===----------------------------------------------------------------------===//
 
 def Tc_ReshapeOp : Tc_Op<"reshape",
-    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_View, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "The same elements, in row-major order, under another shape";
   let description = [{
     ```mlir
@@ -425,7 +425,7 @@ def Tc_ReshapeOp : Tc_Op<"reshape",
 }
 
 def Tc_TransposeOp : Tc_Op<"transpose",
-    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_View, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Permutes the dimensions";
   let description = [{
     `result.shape[i] = input.shape[permutation[i]]`.
@@ -445,7 +445,7 @@ def Tc_TransposeOp : Tc_Op<"transpose",
 }
 
 def Tc_BroadcastToOp : Tc_Op<"broadcast_to",
-    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_Elementwise, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Broadcasts to the result shape with NumPy's rules";
   let description = [{
     ```mlir
@@ -459,7 +459,7 @@ def Tc_BroadcastToOp : Tc_Op<"broadcast_to",
 }
 
 def Tc_SliceOp : Tc_Op<"slice",
-    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_View, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "A contiguous box of the input";
   let description = [{
     `result[i...] = input[offsets + i...]`; the box's size is the result
@@ -478,7 +478,7 @@ def Tc_SliceOp : Tc_Op<"slice",
 }
 
 def Tc_ConcatOp : Tc_Op<"concat",
-    [Pure, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_View, SameOperandsAndResultElementType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Joins tensors along one axis";
   let description = [{
     All inputs have the same rank and agree on every dimension but `axis`.
@@ -496,7 +496,7 @@ def Tc_ConcatOp : Tc_Op<"concat",
 }
 
 def Tc_SplitOp : Tc_Op<"split",
-    [Pure, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_View, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Cuts a tensor into consecutive pieces along one axis";
   let description = [{
     The results are consecutive slices of `input` along `axis`, in order;
@@ -570,7 +570,7 @@ def Tc_LayerNormGradOp : Tc_Op<"layer_norm_grad",
 }
 
 def Tc_CrossEntropyGradOp : Tc_Op<"cross_entropy_grad",
-    [Pure, AllTypesMatch<["logits", "result"]>]> {
+    [Pure, Tc_RowWise, AllTypesMatch<["logits", "result"]>]> {
   let summary = "The gradient of tc.cross_entropy's summed loss w.r.t. the logits";
   let description = [{
     For a counted token (target `t` not `ignore_index`) with `p =

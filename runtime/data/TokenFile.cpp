@@ -1,7 +1,8 @@
 //===- TokenFile.cpp - binarised sentence pairs ---------------------------===//
 
 #include "runtime/data/TokenFile.h"
-#include "runtime/format/FileBytes.h"
+#include "support/AtomicFile.h"
+#include "support/FileBytes.h"
 
 #include <cstring>
 #include <fstream>
@@ -47,7 +48,7 @@ readLines(const std::string &path, const Vocabulary &vocab, std::string &error) 
 
 std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
                                                        std::string &error) {
-  std::optional<std::vector<uint8_t>> file = tcx::readFileBytes(path);
+  std::optional<std::vector<uint8_t>> file = support::readFileBytes(path);
   if (!file) {
     error = path + ": cannot open the token file";
     return std::nullopt;
@@ -93,33 +94,22 @@ std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
 
 bool writeTokenFile(const std::string &path,
                     const std::vector<SentencePair> &pairs, std::string &error) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
+  auto fill = [&](support::FileWriter &out) {
     uint32_t header[2] = {kVersion, 0};
     uint64_t count = pairs.size();
-    out.write(kMagic, 8);
-    out.write(reinterpret_cast<const char *>(header), 8);
-    out.write(reinterpret_cast<const char *>(&count), 8);
+    bool ok = out.write(kMagic, 8) && out.write(header, 8) &&
+              out.write(&count, 8);
     for (const SentencePair &pair : pairs) {
       uint32_t lengths[2] = {uint32_t(pair.source.size()),
                              uint32_t(pair.target.size())};
-      out.write(reinterpret_cast<const char *>(lengths), 8);
-      out.write(reinterpret_cast<const char *>(pair.source.data()),
-                4 * pair.source.size());
-      out.write(reinterpret_cast<const char *>(pair.target.data()),
-                4 * pair.target.size());
+      ok = ok && out.write(lengths, 8) &&
+           out.write(pair.source.data(), 4 * pair.source.size()) &&
+           out.write(pair.target.data(), 4 * pair.target.size());
     }
-    if (!out) {
-      error = "cannot write " + temporary;
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
+    return ok;
+  };
+  return support::writeFileAtomically(path, fill, support::Durability::Replace,
+                                      error);
 }
 
 std::optional<std::vector<SentencePair>>

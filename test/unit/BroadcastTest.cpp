@@ -1,7 +1,7 @@
 //===- BroadcastTest.cpp - NumPy broadcasting of shapes -------------------===//
 
 #include "compiler/interpreter/Kernels.h"
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 
 #include <gtest/gtest.h>
 

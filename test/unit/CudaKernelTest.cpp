@@ -11,7 +11,8 @@
 #include "ModelPipeline.h"
 
 #include "compiler/codegen/CudaKernel.h"
-#include "compiler/codegen/Nvrtc.h"
+#include "compiler/codegen/Preludes.h"
+#include "compiler/export/Nvrtc.h"
 
 #include <gtest/gtest.h>
 
@@ -43,12 +44,12 @@ TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
   for (const char *arch : {"sm_80", "sm_90"})
     for (unsigned part = 0; part < parts; ++part)
       builds.push_back(std::async(std::launch::async, [&, arch, part] {
-        std::string source = tc::codegen::cudaKernelPrelude();
+        std::string source = tc::codegen::kernelPrelude(tc::Target::Cuda);
         for (size_t k = part; k < kernels.size(); k += parts)
           source += "\n" + kernels[k].source;
         std::string why, problem;
-        std::optional<tc::codegen::CudaBinary> binary =
-            tc::codegen::compileCuda(source, arch, why);
+        std::optional<tc::CudaBinary> binary =
+            tc::compileCuda(source, arch, why);
         if (!binary)
           problem = why;
         else if (binary->cubin.empty())
@@ -74,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Models, CudaKernels,
 // A compile error shows NVRTC's log and the source with line numbers.
 TEST(Nvrtc, ACompileErrorShowsTheLogAndTheNumberedSource) {
   std::string error;
-  EXPECT_FALSE(tc::codegen::compileCuda(
+  EXPECT_FALSE(tc::compileCuda(
       "extern \"C\" __global__ void k(void **b) {\n  undefined_name();\n}\n",
       "sm_90", error));
   EXPECT_NE(error.find("NVRTC failed for sm_90"), std::string::npos) << error;

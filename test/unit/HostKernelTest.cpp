@@ -22,7 +22,8 @@
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/codegen/CudaKernel.h"
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/KernelDispatch.h"
+#include "compiler/codegen/Preludes.h"
 #include "compiler/interpreter/Interpreter.h"
 
 #include "mlir/IR/Builders.h"
@@ -104,8 +105,8 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
   OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
   std::string source =
       cuda ? "#include \"" TC_SOURCE_DIR "/test/simt/Simt.h\"\n" +
-                 tc::codegen::cudaKernelPrelude()
-           : tc::codegen::hostKernelPrelude();
+                 tc::codegen::kernelPrelude(tc::Target::Cuda)
+           : tc::codegen::kernelPrelude(tc::Target::Host);
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
   // Every op that becomes a generated kernel (not a GEMM, view or constant).
@@ -115,7 +116,7 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       continue;
     std::string name = "k" + std::to_string(kernels.size() + skipped);
     FailureOr<std::string> text = tc::codegen::emitKernel(
-        &op, name, cuda ? tc::codegen::Target::Cuda : tc::codegen::Target::Host,
+        &op, name, cuda ? tc::Target::Cuda : tc::Target::Host,
         error);
     if (failed(text)) {
       ADD_FAILURE() << name << " (" << op.getName().getStringRef().str()

@@ -1,6 +1,6 @@
 //===- PhiloxTest.cpp - Philox 4x32-10 and the dropout mask ---------------===//
 
-#include "dialects/tc/Philox.h"
+#include "support/Philox.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/interpreter/Kernels.h"
-#include "dialects/tc/Philox.h"
+#include "support/Philox.h"
 
 #include <gtest/gtest.h>
 

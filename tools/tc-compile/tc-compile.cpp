@@ -16,7 +16,8 @@
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/analysis/MemoryPlan.h"
 #include "compiler/codegen/CudaKernel.h"
-#include "compiler/codegen/HostKernel.h"
+#include "compiler/codegen/HostSource.h"
+#include "compiler/codegen/Preludes.h"
 #include "compiler/export/TcxWriter.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
@@ -26,6 +27,7 @@
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 #include "runtime/format/Contract.h"
+#include "support/AtomicFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -120,35 +122,6 @@ enum ExitCode { kSuccess = 0, kBadInput = 2, kCannotWrite = 3 };
 static bool lowersToPlan() {
   return emit == Emit::Plan || emit == Emit::Cpp || emit == Emit::Cuda ||
          !outputFile.empty();
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename, so that
-/// an existing executable is replaced whole or not at all.
-static bool writeAtomically(const std::string &path,
-                            const std::vector<uint8_t> &bytes,
-                            std::string &error) {
-  std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(temporary, ec);
-    if (ec) {
-      error = ec.message();
-      return false;
-    }
-    out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-    out.close();
-    if (out.has_error()) {
-      error = out.error().message();
-      llvm::sys::fs::remove(temporary);
-      return false;
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    error = ec.message();
-    llvm::sys::fs::remove(temporary);
-    return false;
-  }
-  return true;
 }
 
 /// The parameters (taken from the first function: every function has the
@@ -327,9 +300,9 @@ int main(int argc, char **argv) {
       llvm::errs() << inputFile << ": error: " << error << "\n";
       return kBadInput;
     }
-    if (!writeAtomically(outputFile, *bytes, error)) {
-      llvm::errs() << "tc-compile: error: cannot write " << outputFile << ": "
-                   << error << "\n";
+    if (!tc::support::writeFileAtomically(outputFile, bytes->data(),
+                                          bytes->size(), error)) {
+      llvm::errs() << "tc-compile: error: " << error << "\n";
       return kCannotWrite;
     }
     llvm::errs() << "tc-compile: wrote " << outputFile << " ("
@@ -351,7 +324,7 @@ int main(int argc, char **argv) {
     std::vector<std::pair<std::string, std::string>> missing;
     std::vector<tc::codegen::NamedKernelSource> kernels =
         tc::codegen::emitCudaKernels(*module, missing);
-    llvm::outs() << tc::codegen::cudaKernelPrelude();
+    llvm::outs() << tc::codegen::kernelPrelude(tc::Target::Cuda);
     for (const tc::codegen::NamedKernelSource &kernel : kernels)
       llvm::outs() << "\n" << kernel.source;
     for (const auto &[name, why] : missing)

@@ -7,14 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_COMPILER_CODEGEN_NVRTC_H
-#define TC_COMPILER_CODEGEN_NVRTC_H
+#ifndef TC_COMPILER_EXPORT_NVRTC_H
+#define TC_COMPILER_EXPORT_NVRTC_H
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace tc::codegen {
+namespace tc {
 
 struct CudaBinary {
   std::vector<char> cubin; ///< for a real architecture (sm_XX)
@@ -36,6 +36,6 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
                                       const std::string &arch,
                                       std::string &error);
 
-} // namespace tc::codegen
+} // namespace tc
 
-#endif // TC_COMPILER_CODEGEN_NVRTC_H
+#endif // TC_COMPILER_EXPORT_NVRTC_H

@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_FORMAT_HOSTCPU_H
-#define TC_RUNTIME_FORMAT_HOSTCPU_H
+#ifndef TC_SUPPORT_HOSTCPU_H
+#define TC_SUPPORT_HOSTCPU_H
 
 #include <string>
 #include <vector>
 
-namespace tc::tcx {
+namespace tc::support {
 
 /// The levels, oldest first.
 const std::vector<std::string> &cpuLevels();
@@ -27,6 +27,6 @@ std::string hostCpuLevel();
 /// level it does not know).
 bool cpuSupports(const std::string &level);
 
-} // namespace tc::tcx
+} // namespace tc::support
 
-#endif // TC_RUNTIME_FORMAT_HOSTCPU_H
+#endif // TC_SUPPORT_HOSTCPU_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_DIALECT_TC_PHILOX_H
-#define TC_DIALECT_TC_PHILOX_H
+#ifndef TC_SUPPORT_PHILOX_H
+#define TC_SUPPORT_PHILOX_H
 
 #include <array>
 #include <cstdint>
@@ -74,4 +74,4 @@ constexpr bool dropoutKeeps(uint64_t seed, uint64_t step, uint64_t opKey,
 
 } // namespace tc
 
-#endif // TC_DIALECT_TC_PHILOX_H
+#endif // TC_SUPPORT_PHILOX_H

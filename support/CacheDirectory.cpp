@@ -1,6 +1,6 @@
 //===- CacheDirectory.cpp - where compiled kernels are kept ---------------===//
 
-#include "runtime/format/CacheDirectory.h"
+#include "support/CacheDirectory.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tc::tcx {
+namespace tc::support {
 
 bool cacheDirectory(const std::string &name, std::string &directory,
                     std::string &error) {
@@ -34,4 +34,4 @@ bool cacheDirectory(const std::string &name, std::string &directory,
   return true;
 }
 
-} // namespace tc::tcx
+} // namespace tc::support

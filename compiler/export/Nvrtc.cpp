@@ -1,6 +1,6 @@
 //===- Nvrtc.cpp - CUDA C++ -> CUBIN with NVRTC -----------------------------===//
 
-#include "compiler/codegen/Nvrtc.h"
+#include "compiler/export/Nvrtc.h"
 #include "compiler/codegen/CudaKernel.h"
 
 #include <nvrtc.h>
@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-namespace tc::codegen {
+namespace tc {
 namespace {
 
 /// `source` with line numbers, for the error message.
@@ -38,7 +38,7 @@ std::string cudaCompilerIdentity(const std::string &arch) {
   std::string identity = "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
   for (const std::string &option : optionsFor(arch))
     identity += " " + option;
-  for (const auto &[name, text] : cudaHeaders())
+  for (const auto &[name, text] : codegen::cudaHeaders())
     identity += "\n" + name + "\n" + text;
   return identity;
 }
@@ -47,7 +47,7 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
                                       const std::string &arch,
                                       std::string &error) {
   std::vector<const char *> headers, names;
-  for (const auto &[name, text] : cudaHeaders()) {
+  for (const auto &[name, text] : codegen::cudaHeaders()) {
     names.push_back(name.c_str());
     headers.push_back(text.c_str());
   }
@@ -96,4 +96,4 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
   return binary;
 }
 
-} // namespace tc::codegen
+} // namespace tc

@@ -6,18 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_FORMAT_CACHEDIRECTORY_H
-#define TC_RUNTIME_FORMAT_CACHEDIRECTORY_H
+#ifndef TC_SUPPORT_CACHEDIRECTORY_H
+#define TC_SUPPORT_CACHEDIRECTORY_H
 
 #include <string>
 
-namespace tc::tcx {
+namespace tc::support {
 
 /// The subdirectory `name` of the cache, created if missing; false with
 /// `error` saying which directory could not be created.
 bool cacheDirectory(const std::string &name, std::string &directory,
                     std::string &error);
 
-} // namespace tc::tcx
+} // namespace tc::support
 
-#endif // TC_RUNTIME_FORMAT_CACHEDIRECTORY_H
+#endif // TC_SUPPORT_CACHEDIRECTORY_H

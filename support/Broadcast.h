@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_DIALECT_TC_BROADCAST_H
-#define TC_DIALECT_TC_BROADCAST_H
+#ifndef TC_SUPPORT_BROADCAST_H
+#define TC_SUPPORT_BROADCAST_H
 
 #include <cstdint>
 #include <initializer_list>
@@ -38,4 +38,4 @@ std::string formatShape(std::span<const int64_t> shape);
 
 } // namespace tc
 
-#endif // TC_DIALECT_TC_BROADCAST_H
+#endif // TC_SUPPORT_BROADCAST_H

@@ -1,8 +1,8 @@
 //===- HostCpu.cpp - which x86-64 level host kernels are compiled for ------===//
 
-#include "runtime/format/HostCpu.h"
+#include "support/HostCpu.h"
 
-namespace tc::tcx {
+namespace tc::support {
 
 const std::vector<std::string> &cpuLevels() {
   static const std::vector<std::string> levels = {"x86-64", "x86-64-v2",
@@ -30,4 +30,4 @@ std::string hostCpuLevel() {
   return best;
 }
 
-} // namespace tc::tcx
+} // namespace tc::support

@@ -1,6 +1,6 @@
 //===- Broadcast.cpp - NumPy broadcasting of static shapes ---------------===//
 
-#include "dialects/tc/Broadcast.h"
+#include "support/Broadcast.h"
 
 #include <algorithm>
 

@@ -1,0 +1,17 @@
+//===- Target.h - what generated kernels run on ----------------------------===//
+
+#ifndef TC_COMPILER_CODEGEN_TARGET_H
+#define TC_COMPILER_CODEGEN_TARGET_H
+
+namespace tc {
+
+/// The targets tc generates kernels for; the emitters write one kernel text
+/// for both, and only the skeleton macros of the preludes differ.
+enum class Target {
+  Host, ///< C++ for the host's compiler (OpenMP); GEMMs through OpenBLAS
+  Cuda, ///< CUDA C++ for NVRTC (CUBIN + PTX); GEMMs through cuBLAS
+};
+
+} // namespace tc
+
+#endif // TC_COMPILER_CODEGEN_TARGET_H

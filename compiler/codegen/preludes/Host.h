@@ -1,0 +1,105 @@
+// The host prelude, after the common one: dropout masks drawn once per
+// step, row caches, and the skeleton macros mapped to OpenMP loops.
+
+#include <algorithm>
+#include <cstring>
+namespace tc {
+// The keep bits of a dropout op, a byte per element, drawn once per step:
+// Philox once per 4 elements (not once per element, as dropoutKeeps in a
+// loop), and kept for the step's other kernels that apply the same mask
+// (the backward, LayerNorms that recompute their input). Called between
+// kernels' parallel regions, never inside one.
+inline const uint8_t *dropoutMask(uint64_t seed, uint64_t step, uint64_t key,
+                                  double rate, int64_t n) {
+  struct Mask {
+    uint64_t key;
+    double rate;
+    std::vector<uint8_t> keeps;
+  };
+  static uint64_t maskSeed = 0, maskStep = 0;
+  static std::vector<Mask> masks; // of (maskSeed, maskStep)
+  if (seed != maskSeed || step != maskStep) {
+    masks.clear();
+    maskSeed = seed;
+    maskStep = step;
+  }
+  int64_t blocks = (n + 3) / 4;
+  for (const Mask &m : masks)
+    if (m.key == key && m.rate == rate && int64_t(m.keeps.size()) == 4 * blocks)
+      return m.keeps.data();
+  masks.push_back({key, rate, std::vector<uint8_t>(4 * blocks)});
+  uint8_t *keeps = masks.back().keeps.data();
+#pragma omp parallel for
+  for (int64_t b = 0; b < blocks; ++b) {
+    PhiloxCounter words = dropoutWords(seed, step, key, b);
+    for (int l = 0; l < 4; ++l)
+      keeps[4 * b + l] = uniformOf(words[l]) >= rate;
+  }
+  return keeps;
+}
+// exp(x) for the row kernels' softmaxes, in f32: Cephes' expf (within 2 ulp
+// of the exact value; 0 below -87.3, where f32 underflows), plain
+// arithmetic that loops vectorise, where libm's exp is a call per element.
+inline float rowExp(double x) {
+  float v = float(x);
+  float c = std::min(std::max(v, -87.3f), 88.0f);
+  float n = std::floor(c * 1.44269504088896341f + 0.5f);
+  float r = c - n * 0.693359375f - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  int32_t bits = (int32_t(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return v < -87.3f ? 0.0f : p * scale;
+}
+} // namespace tc
+// Independent iterations across OpenMP threads.
+#define TC_FOR(i, n) _Pragma("omp parallel for") for (int64_t i = 0; i < (n); ++i)
+// The row skeleton on the host: rows across OpenMP threads, a row in order.
+#define TC_ROWS(r) _Pragma("omp parallel for") for (int64_t r = 0; r < rows; ++r)
+#define TC_ROW(k) for (int64_t k = 0; k < D; ++k)
+#define TC_ROW_SUM(x) (x)
+#define TC_ROW_MAX(x) (x)
+#define TC_ROW_LEADER if (true)
+#define TC_GRID_LEADER if (true)
+// The mask of the dropout op with `key` (seed and step in scope) over n
+// elements, and whether it keeps element i.
+#define TC_DROPOUT_MASK(name, key, rate, n)                                   \
+  const uint8_t *name = tc::dropoutMask(seed, step, key, rate, n);
+#define TC_KEEPS(name, key, rate, i) (name[i] != 0)
+// name(k): `value` (an expression of k) of the row's element k, computed
+// once per row into a buffer of the thread's, kept between rows and calls
+// (the GPU recomputes it instead).
+#define TC_ROW_CACHE(name, value)                                             \
+  static thread_local std::vector<double> name##_cache;                       \
+  name##_cache.resize(D);                                                     \
+  double *name##_row = name##_cache.data();                                   \
+  for (int64_t k = 0; k < D; ++k)                                             \
+    name##_row[k] = (value);                                                  \
+  auto name = [&](int64_t k) { return name##_row[k]; };
+// Sums across rows, each column in row order: blocks of columns [k0, k1)
+// across OpenMP threads, a block's columns side by side in the inner loop
+// (vectorised, and the same sums as a column at a time).
+#define TC_COLUMN_BLOCK 64
+#define TC_COLUMN_BLOCKS(k0, k1)                                              \
+  _Pragma("omp parallel for") for (int64_t b = 0; b < (D + 63) / 64; ++b)     \
+    for (int64_t k0 = b * 64, k1 = std::min<int64_t>(D, k0 + 64), once = 1;   \
+         once; once = 0)
+// total, count: the sum of value(r) over the rows where counted(r), in row
+// order; the rows' values in parallel.
+#define TC_ORDERED_ROW_SUM(total, count, counted, value)                      \
+  std::vector<double> total##_rows(rows);                                     \
+  _Pragma("omp parallel for") for (int64_t r = 0; r < rows; ++r)              \
+    total##_rows[r] = counted(r) ? value(r) : 0.0;                            \
+  double total = 0.0;                                                         \
+  int32_t count = 0;                                                          \
+  for (int64_t r = 0; r < rows; ++r)                                          \
+    if (counted(r)) {                                                         \
+      total += total##_rows[r];                                               \
+      ++count;                                                                \
+    }
