@@ -1,7 +1,7 @@
 //===- Device.cpp - choosing a device --------------------------------------===//
 
 #include "runtime/Device.h"
-#include "runtime/CpuDevice.h"
+#include "runtime/cpu/CpuDevice.h"
 
 #include <dlfcn.h>
 #include <filesystem>

@@ -4,7 +4,7 @@
 // functions. Everything else in the runtime (training, decoding,
 // checkpoints) talks to this interface and moves bytes in and out with
 // copies, so a GPU device (whose memory the host cannot touch) fits the
-// same loop. The CPU device is runtime/CpuDevice.h.
+// same loop. The CPU device is runtime/cpu/CpuDevice.h.
 //
 //===----------------------------------------------------------------------===//
 

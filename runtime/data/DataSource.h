@@ -11,7 +11,7 @@
 #ifndef TC_RUNTIME_DATA_DATASOURCE_H
 #define TC_RUNTIME_DATA_DATASOURCE_H
 
-#include "runtime/Buckets.h"
+#include "runtime/data/Buckets.h"
 #include "runtime/data/SyntheticTask.h"
 
 #include <memory>

@@ -24,7 +24,7 @@
 
 #include "TinyExecutable.h"
 
-#include "runtime/CpuDevice.h"
+#include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaProgram.h"
 
 #include <gtest/gtest.h>

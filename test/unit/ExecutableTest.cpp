@@ -20,7 +20,7 @@
 #include "TinyExecutable.h"
 
 #include "compiler/interpreter/Interpreter.h"
-#include "runtime/CpuDevice.h"
+#include "runtime/cpu/CpuDevice.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"

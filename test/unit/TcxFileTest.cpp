@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/CpuDevice.h"
+#include "runtime/cpu/CpuDevice.h"
 #include "runtime/Executable.h"
 #include "runtime/format/TcxFile.h"
 

@@ -12,12 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/ProcessEnvironment.h"
-#include "runtime/Buckets.h"
-#include "runtime/Checkpoint.h"
+#include "runtime/cpu/ProcessEnvironment.h"
+#include "runtime/data/Buckets.h"
+#include "runtime/train/Checkpoint.h"
 #include "runtime/Device.h"
-#include "runtime/GreedyDecoder.h"
-#include "runtime/Trainer.h"
+#include "runtime/ProfileReport.h"
+#include "runtime/decode/SyntheticEvaluation.h"
+#include "runtime/train/Trainer.h"
 #include "runtime/data/TokenFile.h"
 
 #include <CLI/CLI.hpp>
@@ -72,47 +73,6 @@ int load(const Options &o, Loaded &loaded) {
   return kSuccess;
 }
 
-/// Prints the device's profile by op (stderr) and writes every entry as
-/// JSON to `path`; `wall` is the whole run's time, start-up included.
-bool writeProfile(const std::string &path, std::vector<rt::ProfileEntry> entries,
-                  double wall, std::string &error) {
-  std::map<std::string, rt::ProfileEntry> byKind;
-  double device = 0;
-  for (const rt::ProfileEntry &e : entries) {
-    rt::ProfileEntry &k = byKind[e.kind];
-    k.kind = e.kind;
-    k.calls += e.calls;
-    k.seconds += e.seconds;
-    device += e.seconds;
-  }
-  std::vector<rt::ProfileEntry> kinds;
-  for (auto &[kind, e] : byKind)
-    kinds.push_back(e);
-  std::sort(kinds.begin(), kinds.end(),
-            [](const auto &a, const auto &b) { return a.seconds > b.seconds; });
-  std::fprintf(stderr, "tc-run: profile, %.2f s in all: %.2f s in the device's steps, "
-                       "%.2f s outside them (start-up, data, metrics, checkpoints)\n",
-               wall, device, wall - device);
-  std::fprintf(stderr, "  %-34s %8s %10s %7s\n", "op", "calls", "seconds", "share");
-  for (const rt::ProfileEntry &k : kinds)
-    std::fprintf(stderr, "  %-34s %8lld %10.3f %6.1f%%\n", k.kind.c_str(),
-                 (long long)k.calls, k.seconds, 100.0 * k.seconds / wall);
-  std::FILE *out = std::fopen(path.c_str(), "w");
-  if (!out) {
-    error = "cannot write the profile to " + path;
-    return false;
-  }
-  std::fprintf(out, "{\"wall_seconds\": %.6f, \"device_seconds\": %.6f, \"entries\": [",
-               wall, device);
-  for (size_t i = 0; i < entries.size(); ++i)
-    std::fprintf(out, "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": %lld, "
-                      "\"seconds\": %.6f}",
-                 i ? "," : "", entries[i].name.c_str(), entries[i].kind.c_str(),
-                 (long long)entries[i].calls, entries[i].seconds);
-  std::fprintf(out, "\n]}\n");
-  return std::fclose(out) == 0;
-}
-
 int prepare(const Options &o) {
   std::string error;
   auto executable = rt::Executable::load(o.model, error);
@@ -153,7 +113,7 @@ int trainModel(Options o, bool seedGiven) {
   if (result.kind == rt::TrainResult::Failed)
     return fail(error, kRunFailed);
   if (!o.profilePath.empty() &&
-      !writeProfile(o.profilePath, loaded.device->profile(),
+      !rt::writeProfile(o.profilePath, loaded.device->profile(),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                         .count(),
                     error))
@@ -189,34 +149,14 @@ int evaluate(Options o) {
   std::optional<rt::SyntheticTask> task = rt::parseSyntheticTask(o.synthetic);
   if (!task)
     return fail("eval needs a synthetic task: pass --synthetic copy|reverse");
-  std::vector<rt::BucketShape> buckets = rt::bucketsOf(x);
-  if (buckets.empty())
-    return fail(o.model + " has no shape buckets (was it compiled from "
-                "a model description?)");
-  rt::BucketShape bucket = buckets.front();
-  rt::Vocabulary vocab = rt::vocabularyOf(x);
-  int64_t maxSymbols = std::min(bucket.sourceLength - 1, bucket.targetLength - 1);
-  int64_t correct = 0, done = 0;
-  // Fresh sequences: batch indices counting down from the top of the
-  // streams, which training (counting up from 0) does not reach.
-  for (uint64_t index = 0x7fffffff; done < o.sequences; --index) {
-    int64_t rows = std::min<int64_t>(bucket.batch, o.sequences - done);
-    std::vector<rt::SentencePair> pairs =
-        rt::syntheticPairs(*task, vocab, rows, maxSymbols, o.evalSeed, index);
-    std::vector<std::vector<int32_t>> sources;
-    for (const rt::SentencePair &pair : pairs)
-      sources.push_back(pair.source);
-    auto decoded =
-        rt::greedyDecode(*loaded.executable, *loaded.device, bucket, sources, error);
-    if (!decoded)
-      return fail(error);
-    for (int64_t r = 0; r < rows; ++r)
-      correct += (*decoded)[r] == pairs[r].target;
-    done += rows;
-  }
+  std::optional<rt::ExactMatch> match = rt::evaluateSyntheticTask(
+      *loaded.executable, *loaded.device, *task, o.sequences, o.evalSeed, error);
+  if (!match)
+    return fail(o.model + ": " + error);
   std::printf("exact match: %lld/%lld = %.2f%% (%s task, greedy decoding, "
               "checkpoint at step %lld)\n",
-              (long long)correct, (long long)done, 100.0 * correct / done,
+              (long long)match->correct, (long long)match->total,
+              100.0 * match->correct / match->total,
               o.synthetic.c_str(), (long long)state->step);
   return kSuccess;
 }

@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_PROCESSENVIRONMENT_H
-#define TC_RUNTIME_PROCESSENVIRONMENT_H
+#ifndef TC_RUNTIME_CPU_PROCESSENVIRONMENT_H
+#define TC_RUNTIME_CPU_PROCESSENVIRONMENT_H
 
 namespace tc::rt {
 
@@ -29,4 +29,4 @@ void configureProcessEnvironment(char **argv);
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_PROCESSENVIRONMENT_H
+#endif // TC_RUNTIME_CPU_PROCESSENVIRONMENT_H

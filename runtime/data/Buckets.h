@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_BUCKETS_H
-#define TC_RUNTIME_BUCKETS_H
+#ifndef TC_RUNTIME_DATA_BUCKETS_H
+#define TC_RUNTIME_DATA_BUCKETS_H
 
 #include "runtime/Executable.h"
 #include "runtime/format/Contract.h"
@@ -34,4 +34,4 @@ std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_BUCKETS_H
+#endif // TC_RUNTIME_DATA_BUCKETS_H

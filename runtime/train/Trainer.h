@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_TRAINER_H
-#define TC_RUNTIME_TRAINER_H
+#ifndef TC_RUNTIME_TRAIN_TRAINER_H
+#define TC_RUNTIME_TRAIN_TRAINER_H
 
 #include "runtime/Device.h"
 #include "runtime/data/DataSource.h"
@@ -38,15 +38,6 @@ struct TrainResult {
 TrainResult train(const Executable &executable, Device &device,
                   const TrainOptions &options, std::string &error);
 
-/// Copies a state's parameters and moments (when present: a fresh run has
-/// none, the device's are zero) into the device, or the
-/// device's (`paramBytes` each) into a state; releaseState frees the
-/// state's copies while the device holds them.
-struct TrainingState;
-void loadState(Device &device, const TrainingState &state);
-void saveState(Device &device, int64_t paramBytes, TrainingState &state);
-void releaseState(TrainingState &state);
-
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_TRAINER_H
+#endif // TC_RUNTIME_TRAIN_TRAINER_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_PARAMETERINIT_H
-#define TC_RUNTIME_PARAMETERINIT_H
+#ifndef TC_RUNTIME_TRAIN_PARAMETERINIT_H
+#define TC_RUNTIME_TRAIN_PARAMETERINIT_H
 
 #include "runtime/Executable.h"
 
@@ -20,4 +20,4 @@ void initializeParameters(const tcx::Executable &executable, uint8_t *params,
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_PARAMETERINIT_H
+#endif // TC_RUNTIME_TRAIN_PARAMETERINIT_H

@@ -13,10 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_CHECKPOINT_H
-#define TC_RUNTIME_CHECKPOINT_H
+#ifndef TC_RUNTIME_TRAIN_CHECKPOINT_H
+#define TC_RUNTIME_TRAIN_CHECKPOINT_H
 
 #include "runtime/Executable.h"
+#include "runtime/train/TrainingState.h"
 
 #include <cstdint>
 #include <optional>
@@ -24,14 +25,6 @@
 #include <vector>
 
 namespace tc::rt {
-
-struct TrainingState {
-  int64_t step = 0;          ///< steps completed
-  uint64_t seed = 0;
-  uint64_t dataPosition = 0; ///< batches consumed
-  uint64_t dataFingerprint = 0; ///< which data (a hash of its description)
-  std::vector<uint8_t> params, firstMoments, secondMoments;
-};
 
 /// A hash of the parameter names, shapes and offsets: a checkpoint is only
 /// loaded into the model it was written from.
@@ -52,4 +45,4 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_CHECKPOINT_H
+#endif // TC_RUNTIME_TRAIN_CHECKPOINT_H

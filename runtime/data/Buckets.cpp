@@ -1,6 +1,6 @@
 //===- Buckets.cpp - the shape buckets of an executable and their functions -===//
 
-#include "runtime/Buckets.h"
+#include "runtime/data/Buckets.h"
 
 #include <algorithm>
 

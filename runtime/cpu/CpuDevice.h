@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_CPUDEVICE_H
-#define TC_RUNTIME_CPUDEVICE_H
+#ifndef TC_RUNTIME_CPU_CPUDEVICE_H
+#define TC_RUNTIME_CPU_CPUDEVICE_H
 
 #include "runtime/Device.h"
 #include "runtime/Executable.h"
-#include "runtime/KernelLibrary.h"
+#include "runtime/cpu/KernelLibrary.h"
 
 #include <map>
 #include <memory>
@@ -88,4 +88,4 @@ private:
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_CPUDEVICE_H
+#endif // TC_RUNTIME_CPU_CPUDEVICE_H

@@ -1,6 +1,6 @@
 //===- KernelLibrary.cpp - the host kernels of an executable, loaded -------===//
 
-#include "runtime/KernelLibrary.h"
+#include "runtime/cpu/KernelLibrary.h"
 #include "support/HostCpu.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"

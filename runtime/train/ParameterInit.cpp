@@ -1,6 +1,6 @@
 //===- ParameterInit.cpp - parameters from the executable's initializers --===//
 
-#include "runtime/ParameterInit.h"
+#include "runtime/train/ParameterInit.h"
 #include "runtime/Random.h"
 
 #include <cmath>

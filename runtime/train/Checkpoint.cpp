@@ -1,6 +1,6 @@
 //===- Checkpoint.cpp - the whole state of a training run, on disk --------===//
 
-#include "runtime/Checkpoint.h"
+#include "runtime/train/Checkpoint.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 #include "runtime/format/TcxFile.h"

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_KERNELLIBRARY_H
-#define TC_RUNTIME_KERNELLIBRARY_H
+#ifndef TC_RUNTIME_CPU_KERNELLIBRARY_H
+#define TC_RUNTIME_CPU_KERNELLIBRARY_H
 
 #include "runtime/Executable.h"
 
@@ -35,4 +35,4 @@ private:
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_KERNELLIBRARY_H
+#endif // TC_RUNTIME_CPU_KERNELLIBRARY_H

@@ -1,6 +1,6 @@
 //===- ProcessEnvironment.cpp - settings OpenBLAS and OpenMP read at load --===//
 
-#include "runtime/ProcessEnvironment.h"
+#include "runtime/cpu/ProcessEnvironment.h"
 
 #include <cblas.h>
 

@@ -1,6 +1,6 @@
 //===- CpuDevice.cpp - runs an executable's functions on the host ---------===//
 
-#include "runtime/CpuDevice.h"
+#include "runtime/cpu/CpuDevice.h"
 
 #include <cblas.h>
 #include <omp.h>

@@ -1,0 +1,50 @@
+//===- ProfileReport.cpp - where a run's device time went ------------------===//
+
+#include "runtime/ProfileReport.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace tc::rt {
+
+bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
+                  double wall, std::string &error) {
+  std::map<std::string, ProfileEntry> byKind;
+  double device = 0;
+  for (const ProfileEntry &e : entries) {
+    ProfileEntry &k = byKind[e.kind];
+    k.kind = e.kind;
+    k.calls += e.calls;
+    k.seconds += e.seconds;
+    device += e.seconds;
+  }
+  std::vector<ProfileEntry> kinds;
+  for (auto &[kind, e] : byKind)
+    kinds.push_back(e);
+  std::sort(kinds.begin(), kinds.end(),
+            [](const auto &a, const auto &b) { return a.seconds > b.seconds; });
+  std::fprintf(stderr, "tc-run: profile, %.2f s in all: %.2f s in the device's steps, "
+                       "%.2f s outside them (start-up, data, metrics, checkpoints)\n",
+               wall, device, wall - device);
+  std::fprintf(stderr, "  %-34s %8s %10s %7s\n", "op", "calls", "seconds", "share");
+  for (const ProfileEntry &k : kinds)
+    std::fprintf(stderr, "  %-34s %8lld %10.3f %6.1f%%\n", k.kind.c_str(),
+                 (long long)k.calls, k.seconds, 100.0 * k.seconds / wall);
+  std::FILE *out = std::fopen(path.c_str(), "w");
+  if (!out) {
+    error = "cannot write the profile to " + path;
+    return false;
+  }
+  std::fprintf(out, "{\"wall_seconds\": %.6f, \"device_seconds\": %.6f, \"entries\": [",
+               wall, device);
+  for (size_t i = 0; i < entries.size(); ++i)
+    std::fprintf(out, "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": %lld, "
+                      "\"seconds\": %.6f}",
+                 i ? "," : "", entries[i].name.c_str(), entries[i].kind.c_str(),
+                 (long long)entries[i].calls, entries[i].seconds);
+  std::fprintf(out, "\n]}\n");
+  return std::fclose(out) == 0;
+}
+
+} // namespace tc::rt

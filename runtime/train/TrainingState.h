@@ -1,0 +1,32 @@
+//===- TrainingState.h - what a run needs to continue bit-identically ------===//
+
+#ifndef TC_RUNTIME_TRAIN_TRAININGSTATE_H
+#define TC_RUNTIME_TRAIN_TRAININGSTATE_H
+
+#include "runtime/Device.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tc::rt {
+
+struct TrainingState {
+  int64_t step = 0;          ///< steps completed
+  uint64_t seed = 0;
+  uint64_t dataPosition = 0; ///< batches consumed
+  uint64_t dataFingerprint = 0; ///< which data (a hash of its description)
+  std::vector<uint8_t> params, firstMoments, secondMoments;
+};
+
+/// Copies a state's parameters and moments (when present: a fresh run has
+/// none, the device's are zero) into the device.
+void loadState(Device &device, const TrainingState &state);
+/// Copies the device's parameters and moments (`paramBytes` each) into a
+/// state.
+void saveState(Device &device, int64_t paramBytes, TrainingState &state);
+/// Frees the state's copies while the device holds them.
+void releaseState(TrainingState &state);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_TRAIN_TRAININGSTATE_H
