@@ -4,6 +4,7 @@
 #include "compiler/transforms/Passes.h"
 #include "runtime/format/Contract.h"
 
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace tc {
@@ -71,6 +72,65 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseAdam());
   if (fusions.count("elementwise"))
     pm.addPass(createTcFuseElementwise());
+}
+
+namespace {
+
+struct TrainingPipelineOptions
+    : public mlir::PassPipelineOptions<TrainingPipelineOptions> {
+  Option<std::string> description{
+      *this, "description",
+      llvm::cl::desc("The model description (.toml) whose model and training "
+                     "settings configure the training step")};
+  Option<std::string> fusion{
+      *this, "fusion",
+      llvm::cl::desc("Fusions to run: all, none, or a comma list (as "
+                     "tc-compile --fusion)"),
+      llvm::cl::init("all")};
+};
+
+mlir::LogicalResult
+buildTrainingPipeline(mlir::OpPassManager &pm, llvm::StringRef text,
+                      llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+                          fail) {
+  TrainingPipelineOptions options;
+  if (mlir::failed(options.parseFromString(text)))
+    return mlir::failure();
+  if (options.description.empty())
+    return fail("tc-training-pipeline needs the model description: "
+                "--tc-training-pipeline=\"description=MODEL.toml\"");
+  std::string messages;
+  llvm::raw_string_ostream stream(messages);
+  std::optional<ModelDescription> description =
+      readModelDescription(options.description, stream);
+  if (!description)
+    return fail(messages);
+  std::string error;
+  std::optional<std::set<std::string>> fusions =
+      parseFusions(options.fusion, error);
+  if (!fusions)
+    return fail("tc-training-pipeline: fusion=" + options.fusion + ": " + error);
+  addTrainingPipeline(pm, *description, *fusions);
+  return mlir::success();
+}
+
+} // namespace
+
+void registerTcPipelines() {
+  mlir::registerPassPipeline(
+      "tc-training-pipeline",
+      "tc-compile's passes from the frontend's graph to the training steps: "
+      "forward fusions, tc-autodiff, tc-build-train-step configured from the "
+      "description, the fusions of the whole step",
+      buildTrainingPipeline,
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)> print) {
+        print(TrainingPipelineOptions());
+      });
+  mlir::PassPipelineRegistration<>(
+      "tc-plan-pipeline",
+      "tc-compile's lowering of the executable's functions (train steps, "
+      "encode, decode) to the plan dialect",
+      addPlanPipeline);
 }
 
 void addPlanPipeline(mlir::OpPassManager &pm) {

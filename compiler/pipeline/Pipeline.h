@@ -33,6 +33,12 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
 /// plan dialect; the intermediate forward and gradient functions dropped.
 void addPlanPipeline(mlir::OpPassManager &pm);
 
+/// Registers both pipelines by name for tc-opt, as tc-compile runs them:
+/// --tc-training-pipeline="description=MODEL.toml fusion=all" (on the
+/// frontend's graph, e.g. 00-frontend.mlir of tc-compile --dump-ir) and
+/// --tc-plan-pipeline.
+void registerTcPipelines();
+
 } // namespace tc
 
 #endif // TC_COMPILER_PIPELINE_PIPELINE_H

@@ -1,10 +1,11 @@
 //===- tc-opt.cpp - the mlir-opt of tc ------------------------------------===//
 //
-// Every tc dialect and pass, plus func and the standard MLIR options
+// Every tc dialect, pass and pipeline (tc-compile's, by name), plus func and the standard MLIR options
 // (--mlir-print-ir-after-all, --split-input-file, --verify-diagnostics, ...).
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/pipeline/Pipeline.h"
 #include "compiler/transforms/Passes.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
@@ -19,6 +20,7 @@ int main(int argc, char **argv) {
   registry.insert<tc::TcDialect, tc::plan::PlanDialect, mlir::func::FuncDialect>();
   mlir::registerTransformsPasses();
   tc::registerTcPasses();
+  tc::registerTcPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
 }

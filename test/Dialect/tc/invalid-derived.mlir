@@ -2,8 +2,6 @@
 // tc.split, the gradient ops, and the ops built by the fusion passes), one
 // case per split-input-file chunk: each chunk must produce exactly the
 // diagnostic it expects, and nothing else.
-// Should-be behaviour that tc-opt does not have yet is pinned down in the
-// invalid-derived-xfail-*.mlir files.
 
 // RUN: tc-opt %s --split-input-file --verify-diagnostics
 

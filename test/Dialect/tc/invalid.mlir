@@ -1,8 +1,6 @@
 // Every verifier rule and type constraint of the tc dialect, one case per
 // split-input-file chunk: each chunk must produce exactly the diagnostic it
 // expects, and nothing else.
-// Should-be behaviour that tc-opt does not have yet is pinned down in
-// invalid-known-issues.mlir.
 
 // RUN: tc-opt %s --split-input-file --verify-diagnostics
 
