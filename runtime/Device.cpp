@@ -21,8 +21,10 @@ bool hasCode(const Executable &executable, bool gpu) {
 /// The CUDA device plug-in beside this program: <bin>/../lib/tc-cuda-device.so.
 std::string pluginPath() {
   std::error_code ec;
-  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (self.parent_path().parent_path() / "lib" / "tc-cuda-device.so").string();
+  std::filesystem::path self =
+      std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (self.parent_path().parent_path() / "lib" / "tc-cuda-device.so")
+      .string();
 }
 
 /// The CUDA device (runtime/cuda/CudaDevice.cpp), loaded on demand so that
@@ -41,9 +43,11 @@ std::unique_ptr<Device> createCudaDevice(const Executable &executable,
     return nullptr;
   }
   using Create = Device *(*)(const Executable &, std::string &);
-  auto create = reinterpret_cast<Create>(dlsym(plugin, "tc_create_cuda_device"));
+  auto create =
+      reinterpret_cast<Create>(dlsym(plugin, "tc_create_cuda_device"));
   if (!create) {
-    error = path + " is not a tc CUDA device plug-in (no tc_create_cuda_device)";
+    error =
+        path + " is not a tc CUDA device plug-in (no tc_create_cuda_device)";
     return nullptr;
   }
   // The plug-in stays loaded: CUDA's own threads may outlive the device.

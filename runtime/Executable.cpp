@@ -1,9 +1,9 @@
 //===- Executable.cpp - a loaded and verified .tcx ------------------------===//
 
 #include "runtime/Executable.h"
-#include "support/FileBytes.h"
 #include "runtime/Verifier.h"
 #include "runtime/format/TcxFile.h"
+#include "support/FileBytes.h"
 
 #include <algorithm>
 #include <fstream>
@@ -143,7 +143,8 @@ SpaceSizes Executable::sharedSpaceSizes() const {
   sizes[tcx::Space::Constants] =
       root_->constants() ? root_->constants()->size() : 0;
   for (const tcx::Function *f : *root_->functions())
-    sizes[tcx::Space::Arena] = std::max(sizes[tcx::Space::Arena], f->arena_bytes());
+    sizes[tcx::Space::Arena] =
+        std::max(sizes[tcx::Space::Arena], f->arena_bytes());
   return sizes;
 }
 

@@ -58,7 +58,7 @@ std::string codeModuleName(const tcx::CodeModule &module);
 
 /// The spaces every function shares, as the devices allocate them.
 constexpr tcx::Space kSharedSpaces[] = {
-    tcx::Space::Params, tcx::Space::Grads,  tcx::Space::AdamM,
+    tcx::Space::Params, tcx::Space::Grads, tcx::Space::AdamM,
     tcx::Space::AdamV,  tcx::Space::Arena, tcx::Space::Constants};
 
 class Executable {

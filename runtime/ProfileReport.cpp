@@ -24,10 +24,12 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
     kinds.push_back(e);
   std::sort(kinds.begin(), kinds.end(),
             [](const auto &a, const auto &b) { return a.seconds > b.seconds; });
-  std::fprintf(stderr, "tc-run: profile, %.2f s in all: %.2f s in the device's steps, "
-                       "%.2f s outside them (start-up, data, metrics, checkpoints)\n",
+  std::fprintf(stderr,
+               "tc-run: profile, %.2f s in all: %.2f s in the device's steps, "
+               "%.2f s outside them (start-up, data, metrics, checkpoints)\n",
                wall, device, wall - device);
-  std::fprintf(stderr, "  %-34s %8s %10s %7s\n", "op", "calls", "seconds", "share");
+  std::fprintf(stderr, "  %-34s %8s %10s %7s\n", "op", "calls", "seconds",
+               "share");
   for (const ProfileEntry &k : kinds)
     std::fprintf(stderr, "  %-34s %8lld %10.3f %6.1f%%\n", k.kind.c_str(),
                  (long long)k.calls, k.seconds, 100.0 * k.seconds / wall);
@@ -36,11 +38,13 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
     error = "cannot write the profile to " + path;
     return false;
   }
-  std::fprintf(out, "{\"wall_seconds\": %.6f, \"device_seconds\": %.6f, \"entries\": [",
-               wall, device);
+  std::fprintf(
+      out, "{\"wall_seconds\": %.6f, \"device_seconds\": %.6f, \"entries\": [",
+      wall, device);
   for (size_t i = 0; i < entries.size(); ++i)
-    std::fprintf(out, "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": %lld, "
-                      "\"seconds\": %.6f}",
+    std::fprintf(out,
+                 "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": %lld, "
+                 "\"seconds\": %.6f}",
                  i ? "," : "", entries[i].name.c_str(), entries[i].kind.c_str(),
                  (long long)entries[i].calls, entries[i].seconds);
   std::fprintf(out, "\n]}\n");

@@ -1,7 +1,8 @@
 //===- Progress.h - the training progress bar ------------------------------===//
 //
 // On a terminal, one line redrawn in place:
-//   [#########...........]  450/1000  loss 0.8123  lr 2.1e-03  8,400 tok/s  ETA 0:41
+//   [#########...........]  450/1000  loss 0.8123  lr 2.1e-03  8,400 tok/s  ETA
+//   0:41
 // Elsewhere (a pipe, a log file), the same fields as plain lines, about
 // twenty per run and at least one every ten seconds.
 //

@@ -138,13 +138,15 @@ bool Checker::gemm(const tcx::Gemm &g, const SpaceSizes &sizes) {
                 "shorter than its row)");
   size_t rank = g.batch() ? g.batch()->size() : 0;
   if (!vector(g.batch(), rank, 1, kMaxBlas, "the GEMM batch") ||
-      !vector(g.lhs_batch_strides(), rank, 0, kMaxExtent, "lhs_batch_strides") ||
-      !vector(g.rhs_batch_strides(), rank, 0, kMaxExtent, "rhs_batch_strides") ||
+      !vector(g.lhs_batch_strides(), rank, 0, kMaxExtent,
+              "lhs_batch_strides") ||
+      !vector(g.rhs_batch_strides(), rank, 0, kMaxExtent,
+              "rhs_batch_strides") ||
       !vector(g.out_batch_strides(), rank, 0, kMaxExtent, "out_batch_strides"))
     return false;
-  if (g.bias() && (!isRowMajor(*g.bias()) || g.bias()->shape()->size() > 1 ||
-                   (g.bias()->shape()->size() == 1 &&
-                    g.bias()->shape()->Get(0) != n)))
+  if (g.bias() &&
+      (!isRowMajor(*g.bias()) || g.bias()->shape()->size() > 1 ||
+       (g.bias()->shape()->size() == 1 && g.bias()->shape()->Get(0) != n)))
     return fail("the GEMM bias is not " + std::to_string(n) +
                 " contiguous elements");
   // What the BLAS calls touch lies inside each operand's space.
@@ -156,8 +158,10 @@ bool Checker::gemm(const tcx::Gemm &g, const SpaceSizes &sizes) {
       last += Int(g.batch()->Get(i) - 1) * strides->Get(i);
     return b->offset() + (last + 1) * 4 <= sizes[b->space()];
   };
-  if (!reaches(g.lhs(), g.lhs_batch_strides(), ta ? k : m, g.lda(), ta ? m : k) ||
-      !reaches(g.rhs(), g.rhs_batch_strides(), tb ? n : k, g.ldb(), tb ? k : n) ||
+  if (!reaches(g.lhs(), g.lhs_batch_strides(), ta ? k : m, g.lda(),
+               ta ? m : k) ||
+      !reaches(g.rhs(), g.rhs_batch_strides(), tb ? n : k, g.ldb(),
+               tb ? k : n) ||
       !reaches(g.out(), g.out_batch_strides(), m, g.ldc(), n))
     return fail("the GEMM reaches past the end of an operand's space");
   // No element of the output is written twice (batch indices run in
@@ -186,7 +190,8 @@ bool Checker::run() {
     const tcx::Kernel *kernel = x.kernels()->Get(i);
     where = "kernel " + std::to_string(i);
     if (!kernel->name() || !kernel->signature() ||
-        kernel->signature()->size() != size_t(kernel->inputs()) + kernel->outputs())
+        kernel->signature()->size() !=
+            size_t(kernel->inputs()) + kernel->outputs())
       return fail("has no name or no signature for its arguments");
     for (const tcx::TensorType *type : *kernel->signature())
       if (!type->shape() || int(type->dtype()) > int(tcx::DType::MAX))
@@ -195,8 +200,7 @@ bool Checker::run() {
   if (x.code())
     for (const tcx::CodeModule *module : *x.code()) {
       where = "code modules";
-      if (!module->binary() ||
-          int(module->kind()) > int(tcx::CodeKind::MAX) ||
+      if (!module->binary() || int(module->kind()) > int(tcx::CodeKind::MAX) ||
           (module->kind() == tcx::CodeKind::Host ? !module->host_level()
                                                  : module->cuda_arch() == 0))
         return fail("a code module without a binary or an architecture");

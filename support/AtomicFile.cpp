@@ -55,8 +55,8 @@ bool writeFileAtomically(const std::string &path,
     return false;
   }
   FileWriter writer(fd);
-  bool ok = fill(writer) &&
-            (durability == Durability::Replace || ::fsync(fd) == 0);
+  bool ok =
+      fill(writer) && (durability == Durability::Replace || ::fsync(fd) == 0);
   int savedErrno = errno;
   ok = ::close(fd) == 0 && ok;
   if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
@@ -74,9 +74,8 @@ bool writeFileAtomically(const std::string &path,
   return true;
 }
 
-bool writeFileAtomically(const std::string &path, const void *data,
-                         size_t size, std::string &error,
-                         Durability durability) {
+bool writeFileAtomically(const std::string &path, const void *data, size_t size,
+                         std::string &error, Durability durability) {
   return writeFileAtomically(
       path, [&](FileWriter &out) { return out.write(data, size); }, durability,
       error);

@@ -44,8 +44,8 @@ bool writeFileAtomically(const std::string &path,
                          Durability durability, std::string &error);
 
 /// Writes `path` with `size` bytes at `data`.
-bool writeFileAtomically(const std::string &path, const void *data,
-                         size_t size, std::string &error,
+bool writeFileAtomically(const std::string &path, const void *data, size_t size,
+                         std::string &error,
                          Durability durability = Durability::Replace);
 
 /// Removes the temporaries of `path` that writers killed mid-write left

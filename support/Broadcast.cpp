@@ -31,7 +31,8 @@ Shape withUnitAxes(std::span<const int64_t> shape,
 
 Shape withUnitAxes(std::span<const int64_t> shape,
                    std::initializer_list<int64_t> axes) {
-  return withUnitAxes(shape, std::span<const int64_t>(axes.begin(), axes.size()));
+  return withUnitAxes(shape,
+                      std::span<const int64_t>(axes.begin(), axes.size()));
 }
 
 std::string formatShape(std::span<const int64_t> shape) {

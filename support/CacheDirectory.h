@@ -1,8 +1,8 @@
 //===- CacheDirectory.h - where compiled kernels are kept -----------------===//
 //
 // $TC_CACHE_DIR, else $XDG_CACHE_HOME/tc, else ~/.cache/tc (a temporary
-// directory of the user's own when there is no home): tc-compile caches kernel builds there
-// and the runtime writes the shared objects it loads there.
+// directory of the user's own when there is no home): tc-compile caches kernel
+// builds there and the runtime writes the shared objects it loads there.
 //
 //===----------------------------------------------------------------------===//
 

@@ -39,8 +39,8 @@ constexpr PhiloxCounter philox4x32(PhiloxCounter counter, PhiloxKey key) {
 
 /// The four words tc.dropout draws for elements 4 block .. 4 block + 3 of
 /// the op with `opKey`, in run `seed` at `step`.
-constexpr PhiloxCounter dropoutWords(uint64_t seed, uint64_t step, uint64_t opKey,
-                                     uint64_t block) {
+constexpr PhiloxCounter dropoutWords(uint64_t seed, uint64_t step,
+                                     uint64_t opKey, uint64_t block) {
   return philox4x32({uint32_t(block), uint32_t(block >> 32), uint32_t(step),
                      uint32_t(step >> 32)},
                     {uint32_t(seed), uint32_t(opKey)});

@@ -114,8 +114,8 @@ void BufferAssignment::assignArguments() {
         continue;
       if (!*root)
         *root = arg;
-      placements[arg] = {*root, StridedLayout::contiguous(shapeOf(arg),
-                                                          offset->second)};
+      placements[arg] = {
+          *root, StridedLayout::contiguous(shapeOf(arg), offset->second)};
       argumentBuffers[arg] = kind;
     }
     if (!placements.count(arg)) {
@@ -128,16 +128,17 @@ void BufferAssignment::assignArguments() {
 std::optional<std::vector<StridedLayout>>
 BufferAssignment::viewLayouts(Operation *op, const StridedLayout &input) const {
   return TypeSwitch<Operation *, std::optional<std::vector<StridedLayout>>>(op)
-      .Case<ReshapeOp>([&](ReshapeOp reshape)
-                           -> std::optional<std::vector<StridedLayout>> {
-        if (auto layout = reshapeLayout(input, shapeOf(reshape.getResult())))
-          return std::vector{*layout};
-        return std::nullopt;
-      })
+      .Case<ReshapeOp>(
+          [&](ReshapeOp reshape) -> std::optional<std::vector<StridedLayout>> {
+            if (auto layout =
+                    reshapeLayout(input, shapeOf(reshape.getResult())))
+              return std::vector{*layout};
+            return std::nullopt;
+          })
       .Case<TransposeOp>([&](TransposeOp transpose) {
         ArrayRef<int64_t> permutation = transpose.getPermutation();
-        return std::vector{transposeLayout(
-            input, {permutation.begin(), permutation.end()})};
+        return std::vector{
+            transposeLayout(input, {permutation.begin(), permutation.end()})};
       })
       .Case<SliceOp>([&](SliceOp slice) {
         ArrayRef<int64_t> offsets = slice.getOffsets();
@@ -251,8 +252,8 @@ void BufferAssignment::assignForward(Operation &op) {
     }
     return;
   }
-  steps[&op] = isa<TcDialect>(op.getDialect()) ? StepKind::Kernel
-                                              : StepKind::None;
+  steps[&op] =
+      isa<TcDialect>(op.getDialect()) ? StepKind::Kernel : StepKind::None;
   for (Value result : op.getResults())
     own(result);
 }

@@ -53,7 +53,8 @@ void placeGradients(func::FuncOp function, const BufferAssignment &assignment,
   }
   for (auto [root, start] : base) {
     if (rejected.contains(root) || start < 0 ||
-        covered[root] != cast<RankedTensorType>(root.getType()).getNumElements())
+        covered[root] !=
+            cast<RankedTensorType>(root.getType()).getNumElements())
       continue;
     plan.roots[root] = {plan::Space::grads, start * elementBytes(root)};
   }
@@ -75,8 +76,7 @@ void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
     plan.outputBytes += aligned(bytesOf(value));
     Operation *producer = value.getDefiningOp();
     if (placement.root == value && producer && !isa<ConstantOp>(producer) &&
-        !plan.roots.count(value) &&
-        llvm::count(ret.getOperands(), value) == 1)
+        !plan.roots.count(value) && llvm::count(ret.getOperands(), value) == 1)
       plan.roots[value] = {plan::Space::outputs, output.offset};
     plan.outputs.push_back(std::move(output));
   }
@@ -136,10 +136,10 @@ MemoryPlan planMemory(func::FuncOp function,
                      assignment.secondMomentsRoot}) {
     if (!root)
       continue;
-    plan::Space space =
-        root == assignment.paramsRoot           ? plan::Space::params
-        : root == assignment.firstMomentsRoot ? plan::Space::adam_m
-                                                : plan::Space::adam_v;
+    plan::Space space = root == assignment.paramsRoot ? plan::Space::params
+                        : root == assignment.firstMomentsRoot
+                            ? plan::Space::adam_m
+                            : plan::Space::adam_v;
     plan.roots[root] = {space, 0};
   }
   for (BlockArgument arg : function.getArguments()) {
@@ -147,9 +147,9 @@ MemoryPlan planMemory(func::FuncOp function,
       continue;
     auto name = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                       kInputAttrName);
-    plan.inputs.push_back(
-        {name ? name.getValue().str() : "arg" + std::to_string(arg.getArgNumber()),
-         arg, plan.inputBytes});
+    plan.inputs.push_back({name ? name.getValue().str()
+                                : "arg" + std::to_string(arg.getArgNumber()),
+                           arg, plan.inputBytes});
     plan.roots[arg] = {plan::Space::inputs, plan.inputBytes};
     plan.inputBytes += aligned(bytesOf(arg));
   }

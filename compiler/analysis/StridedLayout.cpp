@@ -32,9 +32,10 @@ bool StridedLayout::isContiguous() const {
   return true;
 }
 
-std::optional<StridedLayout>
-reshapeLayout(const StridedLayout &layout, const std::vector<int64_t> &shape) {
-  StridedLayout result{layout.offset, shape, std::vector<int64_t>(shape.size())};
+std::optional<StridedLayout> reshapeLayout(const StridedLayout &layout,
+                                           const std::vector<int64_t> &shape) {
+  StridedLayout result{layout.offset, shape,
+                       std::vector<int64_t>(shape.size())};
   if (layout.numElements() != result.numElements())
     return std::nullopt;
   if (result.numElements() == 0)
@@ -91,8 +92,7 @@ StridedLayout transposeLayout(const StridedLayout &layout,
 
 StridedLayout inverseTransposeLayout(const StridedLayout &result,
                                      const std::vector<int64_t> &permutation) {
-  StridedLayout input{result.offset,
-                      std::vector<int64_t>(permutation.size()),
+  StridedLayout input{result.offset, std::vector<int64_t>(permutation.size()),
                       std::vector<int64_t>(permutation.size())};
   for (size_t i = 0; i < permutation.size(); ++i) {
     input.shape[permutation[i]] = result.shape[i];

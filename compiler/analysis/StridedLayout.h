@@ -21,9 +21,9 @@
 namespace tc {
 
 struct StridedLayout {
-  int64_t offset = 0;            ///< in elements
+  int64_t offset = 0; ///< in elements
   std::vector<int64_t> shape;
-  std::vector<int64_t> strides;  ///< in elements
+  std::vector<int64_t> strides; ///< in elements
 
   static StridedLayout contiguous(std::vector<int64_t> shape,
                                   int64_t offset = 0);

@@ -14,11 +14,16 @@ using namespace mlir;
 namespace tc::codegen {
 
 std::string cppType(Type type) {
-  if (type.isF32()) return "float";
-  if (type.isF64()) return "double";
-  if (type.isInteger(1)) return "bool";
-  if (type.isInteger(32)) return "int32_t";
-  if (type.isInteger(64)) return "int64_t";
+  if (type.isF32())
+    return "float";
+  if (type.isF64())
+    return "double";
+  if (type.isInteger(1))
+    return "bool";
+  if (type.isInteger(32))
+    return "int32_t";
+  if (type.isInteger(64))
+    return "int64_t";
   return "";
 }
 
@@ -85,9 +90,8 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
             .Case<ExpOp>([&](auto) { return "std::exp(" + in(0) + ")"; })
             .Case<LogOp>([&](auto) { return "std::log(" + in(0) + ")"; })
             .Case<SqrtOp>([&](auto) { return "std::sqrt(" + in(0) + ")"; })
-            .Case<RsqrtOp>([&](auto) {
-              return type + "(1) / std::sqrt(" + in(0) + ")";
-            })
+            .Case<RsqrtOp>(
+                [&](auto) { return type + "(1) / std::sqrt(" + in(0) + ")"; })
             .Case<TanhOp>([&](auto) { return "std::tanh(" + in(0) + ")"; })
             .Case<ReluOp>([&](auto) {
               return in(0) + " > " + type + "(0) ? " + in(0) + " : " + type +
@@ -97,12 +101,12 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
               const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
               return in(0) + " " + ops[int(c.getPredicate())] + " " + in(1);
             })
-            .Case<SelectOp>([&](auto) {
-              return in(0) + " ? " + in(1) + " : " + in(2);
-            })
+            .Case<SelectOp>(
+                [&](auto) { return in(0) + " ? " + in(1) + " : " + in(2); })
             .Case<ConvertOp>([&](ConvertOp c) {
-              bool toInt = !isa<FloatType>(elementOf(c.getResult())) &&
-                           !c.getResult().getType().getElementType().isInteger(1);
+              bool toInt =
+                  !isa<FloatType>(elementOf(c.getResult())) &&
+                  !c.getResult().getType().getElementType().isInteger(1);
               bool fromFloat = isa<FloatType>(elementOf(c.getInput()));
               return toInt && fromFloat
                          ? "tc::toInteger<" + type + ">(" + in(0) + ")"
@@ -115,14 +119,14 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
               // `seed` and `step` in scope.
               return llvm::formatv("TC_KEEPS(mask{0}, {0}, {1:e17}, {2}) ? "
                                    "{3} * {4}({5:e17}) : {4}(0)",
-                                   int64_t(d.getKey()), rate, index, in(0), type,
-                                   1.0 / (1.0 - rate))
+                                   int64_t(d.getKey()), rate, index, in(0),
+                                   type, 1.0 / (1.0 - rate))
                   .str();
             })
             .Default([](Operation *) { return std::string(); });
     if (expr.empty()) {
-      error = "no C++ expression for '" + op.getName().getStringRef().str() +
-              "'";
+      error =
+          "no C++ expression for '" + op.getName().getStringRef().str() + "'";
       return failure();
     }
     std::string name = "v" + std::to_string(next++);

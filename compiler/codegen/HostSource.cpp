@@ -10,15 +10,16 @@ using namespace mlir;
 
 namespace tc::codegen {
 
-FailureOr<std::vector<NamedKernelSource>>
-emitHostKernels(ModuleOp planModule, std::string &error) {
+FailureOr<std::vector<NamedKernelSource>> emitHostKernels(ModuleOp planModule,
+                                                          std::string &error) {
   std::vector<NamedKernelSource> kernels;
   for (func::FuncOp kernel : planModule.getOps<func::FuncOp>()) {
     if (!kernel->hasAttr(plan::kKernelAttrName))
       continue;
     Operation &op = kernel.getBody().front().front();
     std::string why;
-    FailureOr<std::string> text = emitKernel(&op, kernel.getSymName(), Target::Host, why);
+    FailureOr<std::string> text =
+        emitKernel(&op, kernel.getSymName(), Target::Host, why);
     if (failed(text)) {
       error = "kernel '" + kernel.getSymName().str() + "' (" +
               op.getName().getStringRef().str() + "): " + why;

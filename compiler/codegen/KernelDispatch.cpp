@@ -16,7 +16,8 @@ FailureOr<std::string> emitKernel(Operation *op, StringRef name, Target target,
     return emitFusedKernel(fused, name, target, error);
   if (op->hasTrait<tc::OpTrait::RowWise>())
     return emitRowKernel(op, name, target, error);
-  if (op->hasTrait<tc::OpTrait::Elementwise>() || op->hasTrait<tc::OpTrait::Reduction>())
+  if (op->hasTrait<tc::OpTrait::Elementwise>() ||
+      op->hasTrait<tc::OpTrait::Reduction>())
     return emitElementwiseKernel(op, name, target, error);
   return emitOpKernel(op, name, target, error);
 }

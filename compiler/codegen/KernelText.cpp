@@ -26,9 +26,10 @@ std::string broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> full) {
   for (size_t d = full.size(); d-- > 0;) {
     int64_t extent = full[d];
     if (d >= lead && shape[d - lead] != 1)
-      index += llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
-                             fullStride, extent, inStride)
-                   .str();
+      index +=
+          llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
+                        fullStride, extent, inStride)
+              .str();
     if (d >= lead)
       inStride *= shape[d - lead];
     fullStride *= extent;
@@ -63,14 +64,15 @@ std::string bufferDeclarations(Operation *op) {
   llvm::raw_string_ostream os(text);
   unsigned k = 0;
   for (Value v : op->getOperands())
-    os << llvm::formatv("  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n",
-                        cppType(cast<RankedTensorType>(v.getType()).getElementType()),
-                        k++);
+    os << llvm::formatv(
+        "  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n",
+        cppType(cast<RankedTensorType>(v.getType()).getElementType()), k++);
   unsigned j = 0;
   for (Value v : op->getResults())
-    os << llvm::formatv("  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
-                        cppType(cast<RankedTensorType>(v.getType()).getElementType()),
-                        j++, k++);
+    os << llvm::formatv(
+        "  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
+        cppType(cast<RankedTensorType>(v.getType()).getElementType()), j++,
+        k++);
   return text;
 }
 

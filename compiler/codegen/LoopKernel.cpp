@@ -13,15 +13,17 @@ namespace tc::codegen {
 
 /// The index into a reduction's result for element `i` of `shape`: the
 /// coordinates of the kept dimensions, row-major.
-static std::string reducedIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes) {
+static std::string reducedIndex(ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> axes) {
   std::string index;
   int64_t stride = 1, outStride = 1;
   for (size_t d = shape.size(); d-- > 0;) {
     bool reduced = llvm::is_contained(axes, int64_t(d));
     if (!reduced) {
-      index += llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
-                             stride, shape[d], outStride)
-                   .str();
+      index +=
+          llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
+                        stride, shape[d], outStride)
+              .str();
       outStride *= shape[d];
     }
     stride *= shape[d];
@@ -38,9 +40,10 @@ static std::string elementOf(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes) {
   for (size_t d = shape.size(); d-- > 0;) {
     bool reduced = llvm::is_contained(axes, int64_t(d));
     int64_t &within = reduced ? reducedStride : keptStride;
-    index += llvm::formatv("{0}({1} / {2} % {3}) * {4}", index.empty() ? "" : " + ",
-                           reduced ? "j" : "r", within, shape[d], stride)
-                 .str();
+    index +=
+        llvm::formatv("{0}({1} / {2} % {3}) * {4}", index.empty() ? "" : " + ",
+                      reduced ? "j" : "r", within, shape[d], stride)
+            .str();
     within *= shape[d];
     stride *= shape[d];
   }
@@ -116,7 +119,9 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   // the elements reduced into it, in order (deterministic, no atomics).
   ArrayRef<int64_t> axes;
   if (!reductions.empty())
-    axes = reductions.front()->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+    axes = reductions.front()
+               ->getAttrOfType<DenseI64ArrayAttr>("axes")
+               .asArrayRef();
   bool perResult = target == Target::Cuda && !reductions.empty();
   if (perResult && llvm::any_of(reductions, [&](Operation *r) {
         return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() != axes;
@@ -138,8 +143,9 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
       error = "an input whose element type has no C++ type here";
       return failure();
     }
-    os << llvm::formatv("  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n",
-                        type, k);
+    os << llvm::formatv(
+        "  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n", type,
+        k);
     if (rngArg && k == *rngArg)
       continue;
     loads += llvm::formatv("    const {0} a{1} = in{1}[{2}];\n", type, k,
@@ -148,10 +154,10 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     emitter.bind(arg, "a" + std::to_string(k));
   }
   for (auto [j, result] : llvm::enumerate(outputs))
-    os << llvm::formatv("  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
-                        cppType(cast<RankedTensorType>(result.getType())
-                                    .getElementType()),
-                        j, inputs.size() + j);
+    os << llvm::formatv(
+        "  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
+        cppType(cast<RankedTensorType>(result.getType()).getElementType()), j,
+        inputs.size() + j);
   if (rngArg)
     os << llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n",
                         *rngArg);
@@ -163,36 +169,38 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
 
   // Reductions accumulate in double, in element order (one thread: the
   // order of the interpreter); elementwise groups run on every thread.
-  std::string finish; // stores of the reductions, after the loop
+  std::string finish;       // stores of the reductions, after the loop
   int64_t reducedCount = 1; // elements of the reductions' result
   if (!reductions.empty())
-    reducedCount = cast<RankedTensorType>(reductions.front()->getResult(0).getType())
-                       .getNumElements();
+    reducedCount =
+        cast<RankedTensorType>(reductions.front()->getResult(0).getType())
+            .getNumElements();
   // On the host, sums over the leading dimensions (a bias gradient: one sum
   // per column) go by blocks of columns across threads, rows in order within
   // a block: each column still adds its rows in element order.
-  bool leadingAxes = !reductions.empty() && !axes.empty() &&
-                     axes.size() < shape.size() &&
-                     llvm::all_of(llvm::enumerate(axes), [](auto a) {
-                       return a.value() == int64_t(a.index());
-                     }) &&
-                     llvm::all_of(reductions, [&](Operation *r) {
-                       return r->getAttrOfType<DenseI64ArrayAttr>("axes")
-                                  .asArrayRef() == axes;
-                     });
+  bool leadingAxes =
+      !reductions.empty() && !axes.empty() && axes.size() < shape.size() &&
+      llvm::all_of(llvm::enumerate(axes),
+                   [](auto a) { return a.value() == int64_t(a.index()); }) &&
+      llvm::all_of(reductions, [&](Operation *r) {
+        return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() == axes;
+      });
   constexpr int64_t kColumnBlock = 64;
-  bool columnBlocks = target == Target::Host && leadingAxes &&
-                      reducedCount >= kColumnBlock;
+  bool columnBlocks =
+      target == Target::Host && leadingAxes && reducedCount >= kColumnBlock;
   for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
-    if (def && llvm::is_contained(reductions, def) && !perResult && !columnBlocks)
+    if (def && llvm::is_contained(reductions, def) && !perResult &&
+        !columnBlocks)
       os << llvm::formatv("  std::vector<double> acc{0}({1}, {2});\n", j,
-                          reducedCount, isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
+                          reducedCount,
+                          isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
   }
   if (columnBlocks) {
     os << llvm::formatv("#pragma omp parallel for\n"
                         "  for (int64_t b = 0; b < {0}; ++b) {{\n"
-                        "  const int64_t k0 = b * {1}, k1 = std::min<int64_t>({2}, k0 + {1});\n",
+                        "  const int64_t k0 = b * {1}, k1 = "
+                        "std::min<int64_t>({2}, k0 + {1});\n",
                         (reducedCount + kColumnBlock - 1) / kColumnBlock,
                         kColumnBlock, reducedCount);
     for (auto [j, value] : llvm::enumerate(outputs))
@@ -203,7 +211,8 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
                             "    acc{0}[k] = {2};\n",
                             j, kColumnBlock,
                             isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
-    os << "  for (int64_t row = 0; row < " << count / reducedCount << "; ++row)\n"
+    os << "  for (int64_t row = 0; row < " << count / reducedCount
+       << "; ++row)\n"
        << "  for (int64_t k = k0; k < k1; ++k) {\n"
        << "    const int64_t i = row * " << reducedCount << " + k;\n";
   } else if (perResult) {
@@ -228,35 +237,39 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def)) {
       auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-      std::string at =
-          perResult      ? "acc" + std::to_string(j)
-          : columnBlocks ? llvm::formatv("acc{0}[k - k0]", j).str()
-                         : llvm::formatv("acc{0}[{1}]", j, reducedIndex(shape, axes)).str();
+      std::string at = perResult      ? "acc" + std::to_string(j)
+                       : columnBlocks ? llvm::formatv("acc{0}[k - k0]", j).str()
+                                      : llvm::formatv("acc{0}[{1}]", j,
+                                                      reducedIndex(shape, axes))
+                                            .str();
       std::string input = emitter.nameOf(def->getOperand(0));
       if (isa<ReduceMaxOp>(def))
-        os << llvm::formatv("    {0} = tc::maximum<double>({0}, {1});\n", at, input);
+        os << llvm::formatv("    {0} = tc::maximum<double>({0}, {1});\n", at,
+                            input);
       else
         os << llvm::formatv("    {0} += {1};\n", at, input);
       int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
-      double scale = isa<ReduceMeanOp>(def) ? double(size) / double(count) : 1.0;
-      finish += perResult
-                    ? llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j,
-                                    scale)
-                          .str()
-                : columnBlocks
-                    ? llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
-                                    "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
-                                    j, scale)
-                          .str()
-                    : llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
-                                    "    out{1}[r] = acc{1}[r] * {2:e17};\n",
-                                    size, j, scale)
-                          .str();
+      double scale =
+          isa<ReduceMeanOp>(def) ? double(size) / double(count) : 1.0;
+      finish +=
+          perResult
+              ? llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j, scale)
+                    .str()
+          : columnBlocks
+              ? llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
+                              "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
+                              j, scale)
+                    .str()
+              : llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
+                              "    out{1}[r] = acc{1}[r] * {2:e17};\n",
+                              size, j, scale)
+                    .str();
     } else {
       os << llvm::formatv("    out{0}[i] = {1};\n", j, emitter.nameOf(value));
     }
   }
-  os << "  }\n" << finish << (perResult || columnBlocks ? "  }\n" : "") << "}\n";
+  os << "  }\n"
+     << finish << (perResult || columnBlocks ? "  }\n" : "") << "}\n";
   return text;
 }
 
@@ -272,11 +285,11 @@ FailureOr<std::string> emitFusedKernel(FusedOp fused, StringRef name,
 }
 
 FailureOr<std::string> emitElementwiseKernel(Operation *op, StringRef name,
-                                             Target target, std::string &error) {
+                                             Target target,
+                                             std::string &error) {
   SmallVector<Value> inputs(op->getOperands());
   SmallVector<Value> outputs(op->getResults());
   return emitLoop(inputs, {op}, outputs, name, target, error);
 }
 
 } // namespace tc::codegen
-

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/codegen/ExpressionEmitter.h"
 #include "compiler/codegen/OpKernels.h"
-#include "dialects/tc/TcDialect.h"
+#include "compiler/codegen/ExpressionEmitter.h"
 #include "compiler/codegen/KernelText.h"
+#include "dialects/tc/TcDialect.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -44,9 +44,10 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
   std::string index;
   int64_t stride = 1;
   for (size_t d = out.size(); d-- > 0;) {
-    index += llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
-                           stride, out[d], inStrides[perm[d]])
-                 .str();
+    index +=
+        llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
+                      stride, out[d], inStrides[perm[d]])
+            .str();
     stride *= out[d];
   }
   return index.empty() ? "0" : index;
@@ -65,19 +66,20 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     // declared in its own block, so that they are live one tensor at a time
     // (all of them at once spill registers on the GPU).
     size_t n = adam.getParams().size();
-    body = fill(R"cpp(  const double stepSize = static_cast<const float *>(buffers[@0])[0],
+    body = fill(
+        R"cpp(  const double stepSize = static_cast<const float *>(buffers[@0])[0],
                c2 = static_cast<const float *>(buffers[@1])[0],
                scale = static_cast<const float *>(buffers[@2])[0];
   const double b1 = @3, b2 = @4, eps = @5;
 )cpp",
-                {std::to_string(4 * n), std::to_string(4 * n + 1),
-                 std::to_string(4 * n + 2),
-                 number(adam.getBeta1().convertToDouble()),
-                 number(adam.getBeta2().convertToDouble()),
-                 number(adam.getEpsilon().convertToDouble())});
+        {std::to_string(4 * n), std::to_string(4 * n + 1),
+         std::to_string(4 * n + 2), number(adam.getBeta1().convertToDouble()),
+         number(adam.getBeta2().convertToDouble()),
+         number(adam.getEpsilon().convertToDouble())});
     size_t outputs = 4 * n + 3;
     for (size_t p = 0; p < n; ++p)
-      body += fill(R"cpp(  {
+      body +=
+          fill(R"cpp(  {
     const float *param = static_cast<const float *>(buffers[@1]);
     const float *grad = static_cast<const float *>(buffers[@2]);
     const float *first = static_cast<const float *>(buffers[@3]);
@@ -95,22 +97,24 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     }
   }
 )cpp",
-                   {std::to_string(elements(adam.getParams()[p])),
-                    std::to_string(p), std::to_string(n + p),
-                    std::to_string(2 * n + p), std::to_string(3 * n + p),
-                    std::to_string(outputs + p), std::to_string(outputs + n + p),
-                    std::to_string(outputs + 2 * n + p)});
+               {std::to_string(elements(adam.getParams()[p])),
+                std::to_string(p), std::to_string(n + p),
+                std::to_string(2 * n + p), std::to_string(3 * n + p),
+                std::to_string(outputs + p), std::to_string(outputs + n + p),
+                std::to_string(outputs + 2 * n + p)});
   } else if (auto embed = dyn_cast<EmbedOp>(op)) {
     ArrayRef<int64_t> table = shapeOf(embed.getTable());
     double rate = embed.getRate().convertToDouble();
     std::string key = std::to_string(int64_t(embed.getKey()));
     // Without dropout (inference), no mask and no RNG read.
-    std::string mask = rate > 0 ? "  const uint64_t seed = in3[0], step = in3[1];\n"
-                                  "  TC_DROPOUT_MASK(mask, " + key + ", " +
-                                      number(rate) + ", tokens * D)\n"
-                                : "  (void)in3;\n";
-    std::string keep = rate > 0 ? "(TC_KEEPS(mask, " + key + ", " + number(rate) +
-                                      ", i) ? " + number(1.0 / (1.0 - rate)) + " : 0.0)"
+    std::string mask = rate > 0
+                           ? "  const uint64_t seed = in3[0], step = in3[1];\n"
+                             "  TC_DROPOUT_MASK(mask, " +
+                                 key + ", " + number(rate) + ", tokens * D)\n"
+                           : "  (void)in3;\n";
+    std::string keep = rate > 0 ? "(TC_KEEPS(mask, " + key + ", " +
+                                      number(rate) + ", i) ? " +
+                                      number(1.0 / (1.0 - rate)) + " : 0.0)"
                                 : "1.0";
     body += fill(R"cpp(  const int64_t V = @0, D = @1, T = @2, tokens = @3;
 @5  TC_FOR(t, tokens) {
@@ -197,13 +201,14 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                   std::to_string(int64_t(mask.getPadId()))});
   } else if (auto pe = dyn_cast<PositionalEncodingOp>(op)) {
     ArrayRef<int64_t> shape = shapeOf(pe.getResult());
-    body += fill(R"cpp(  TC_FOR(i, @0) {
+    body +=
+        fill(R"cpp(  TC_FOR(i, @0) {
     int64_t pos = i / @1, c = i % @1;
     double angle = pos / std::pow(10000.0, double(c - c % 2) / @1);
     out0[i] = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
   }
 )cpp",
-                 {std::to_string(shape[0] * shape[1]), std::to_string(shape[1])});
+             {std::to_string(shape[0] * shape[1]), std::to_string(shape[1])});
   } else {
     error = "no kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();

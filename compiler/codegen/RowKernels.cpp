@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/codegen/ExpressionEmitter.h"
 #include "compiler/codegen/RowKernels.h"
-#include "dialects/tc/TcDialect.h"
+#include "compiler/codegen/ExpressionEmitter.h"
 #include "compiler/codegen/KernelText.h"
+#include "dialects/tc/TcDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,12 +39,13 @@ std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
   if (rate == 0.0) // the RNG state is not read
     return "  (void)in" + std::to_string(rngIn) +
            ";\n  auto keep = [](int64_t) { return 1.0; };\n";
-  return llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n"
-                       "  TC_DROPOUT_MASK(mask, {1}, {2:e17}, rows * D)\n"
-                       "  auto keep = [&](int64_t i) {\n"
-                       "    return TC_KEEPS(mask, {1}, {2:e17}, i) ? {3:e17} : 0.0;\n"
-                       "  };\n",
-                       rngIn, key, rate, 1.0 / (1.0 - rate))
+  return llvm::formatv(
+             "  const uint64_t seed = in{0}[0], step = in{0}[1];\n"
+             "  TC_DROPOUT_MASK(mask, {1}, {2:e17}, rows * D)\n"
+             "  auto keep = [&](int64_t i) {\n"
+             "    return TC_KEEPS(mask, {1}, {2:e17}, i) ? {3:e17} : 0.0;\n"
+             "  };\n",
+             rngIn, key, rate, 1.0 / (1.0 - rate))
       .str();
 }
 
@@ -57,7 +58,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     return failure();
   std::string body;
   if (auto m = dyn_cast<MaskedSoftmaxOp>(op)) {
-    std::string mask = broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getScores()));
+    std::string mask =
+        broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getScores()));
     body = rowPrologue(op, m.getScores()) +
            keepFunction(m.getRate().convertToDouble(), m.getKey(), 2) +
            fill(R"cpp(  auto z = [&](int64_t i) {
@@ -83,7 +85,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
                 {mask, number(m.getScale().convertToDouble()),
                  number(m.getFill().convertToDouble())});
   } else if (auto m = dyn_cast<MaskedSoftmaxGradOp>(op)) {
-    std::string mask = broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getProbs()));
+    std::string mask =
+        broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getProbs()));
     body = rowPrologue(op, m.getProbs()) +
            keepFunction(m.getRate().convertToDouble(), m.getKey(), 3) +
            fill(R"cpp(  TC_ROWS(r) {

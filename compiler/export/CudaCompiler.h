@@ -27,13 +27,11 @@ struct CudaModule {
 bool haveCudaCompiler();
 
 /// The modules for `kernels` (complete kernels, all needing `prelude`) on
-/// `architectures` (compute capabilities x 10: 80, 90), or none with `error` (NVRTC's log
-/// and the numbered source, or that this build has no NVRTC).
-std::optional<std::vector<CudaModule>>
-compileCudaModules(const std::string &prelude,
-                   const std::vector<std::string> &kernels,
-                   const std::vector<unsigned> &architectures,
-                   std::string &error);
+/// `architectures` (compute capabilities x 10: 80, 90), or none with `error`
+/// (NVRTC's log and the numbered source, or that this build has no NVRTC).
+std::optional<std::vector<CudaModule>> compileCudaModules(
+    const std::string &prelude, const std::vector<std::string> &kernels,
+    const std::vector<unsigned> &architectures, std::string &error);
 
 } // namespace tc
 

@@ -13,7 +13,8 @@ bool setTarget(ExportOptions &options, Target target, const std::string &cpu,
                std::string &error) {
   options.target = target;
   if (cpu != "native" && !llvm::is_contained(support::cpuLevels(), cpu)) {
-    error = "--cpu=" + cpu + ": expected native, x86-64, x86-64-v2, "
+    error = "--cpu=" + cpu +
+            ": expected native, x86-64, x86-64-v2, "
             "x86-64-v3 or x86-64-v4";
     return false;
   }

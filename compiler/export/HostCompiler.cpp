@@ -43,7 +43,8 @@ std::string quoted(const fs::path &path) {
 }
 
 /// Runs `command`, its output going to `log`; the output when it fails.
-std::optional<std::string> run(const std::string &command, const fs::path &log) {
+std::optional<std::string> run(const std::string &command,
+                               const fs::path &log) {
   int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
   std::string messages = readFile(log);
   std::error_code ignored;
@@ -55,10 +56,10 @@ std::optional<std::string> run(const std::string &command, const fs::path &log) 
 
 } // namespace
 
-std::optional<HostBuild> compileHostSource(const std::string &prelude,
-                                           const std::vector<std::string> &kernels,
-                                           const std::string &cpuLevel,
-                                           std::string &error) {
+std::optional<HostBuild>
+compileHostSource(const std::string &prelude,
+                  const std::vector<std::string> &kernels,
+                  const std::string &cpuLevel, std::string &error) {
   const char *cxx = std::getenv("CXX");
   std::string compiler = cxx && *cxx ? cxx : "c++";
   std::string flags = std::string(kCompileFlags) + " -march=" + cpuLevel;
@@ -79,8 +80,9 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
   }
   // One translation unit per core, compiled in parallel, then linked, in
   // the cache directory under names of this process's own.
-  unsigned jobs = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                  kernels.size()));
+  unsigned jobs =
+      std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                      kernels.size()));
   std::string unique = key + "." + std::to_string(getpid());
   std::vector<fs::path> sources, objects;
   for (unsigned j = 0; j < jobs; ++j) {
@@ -94,13 +96,14 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
   std::vector<std::future<std::optional<std::string>>> compiles;
   for (unsigned j = 0; j < jobs; ++j)
     compiles.push_back(std::async(std::launch::async, [&, j] {
-      return run(compiler + " " + flags + " -c -o " +
-                     quoted(objects[j]) + " " + quoted(sources[j]),
+      return run(compiler + " " + flags + " -c -o " + quoted(objects[j]) + " " +
+                     quoted(sources[j]),
                  objects[j].string() + ".log");
     }));
   std::optional<std::string> failure;
   for (unsigned j = 0; j < jobs; ++j)
-    if (std::optional<std::string> messages = compiles[j].get(); messages && !failure)
+    if (std::optional<std::string> messages = compiles[j].get();
+        messages && !failure)
       failure = "the C++ compiler failed on the generated kernels (" +
                 sources[j].string() + ", kept): " + compiler + " " + flags +
                 "\n" + *messages;
@@ -109,8 +112,10 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
     std::string link = compiler + " " + kLinkFlags + " -o " + quoted(temporary);
     for (const fs::path &o : objects)
       link += " " + quoted(o);
-    if (std::optional<std::string> messages = run(link, dir / (unique + ".log")))
-      failure = "linking the generated kernels failed: " + link + "\n" + *messages;
+    if (std::optional<std::string> messages =
+            run(link, dir / (unique + ".log")))
+      failure =
+          "linking the generated kernels failed: " + link + "\n" + *messages;
   }
   std::error_code ignored;
   for (unsigned j = 0; j < jobs; ++j) {
@@ -123,7 +128,8 @@ std::optional<HostBuild> compileHostSource(const std::string &prelude,
     error = *failure;
     return std::nullopt;
   }
-  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(temporary.string());
+  std::optional<std::vector<uint8_t>> bytes =
+      support::readFileBytes(temporary.string());
   fs::remove(temporary, ignored);
   if (!bytes || bytes->empty()) {
     error = "the linker left no kernels in " + temporary.string();

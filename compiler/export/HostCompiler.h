@@ -30,10 +30,10 @@ struct HostBuild {
 /// into one shared object, in one translation unit per core, or returns
 /// none with `error` holding the compiler's messages and where the source
 /// was kept.
-std::optional<HostBuild> compileHostSource(const std::string &prelude,
-                                           const std::vector<std::string> &kernels,
-                                           const std::string &cpuLevel,
-                                           std::string &error);
+std::optional<HostBuild>
+compileHostSource(const std::string &prelude,
+                  const std::vector<std::string> &kernels,
+                  const std::string &cpuLevel, std::string &error);
 
 } // namespace tc
 

@@ -1,10 +1,10 @@
 //===- KernelCache.cpp - compiled kernels kept between tc-compile runs -----===//
 
 #include "compiler/export/KernelCache.h"
-#include "support/CacheDirectory.h"
-#include "support/AtomicFile.h"
-#include "support/FileBytes.h"
 #include "runtime/format/TcxFile.h"
+#include "support/AtomicFile.h"
+#include "support/CacheDirectory.h"
+#include "support/FileBytes.h"
 
 #include <cstdio>
 #include <fstream>
@@ -40,7 +40,8 @@ std::string KernelCache::keyOf(const std::string &text) {
                            text.size()));
 }
 
-std::optional<std::vector<uint8_t>> KernelCache::find(const std::string &name) const {
+std::optional<std::vector<uint8_t>>
+KernelCache::find(const std::string &name) const {
   std::optional<std::vector<uint8_t>> bytes =
       support::readFileBytes((directory_ / name).string());
   std::optional<std::vector<uint8_t>> sum =
@@ -51,10 +52,12 @@ std::optional<std::vector<uint8_t>> KernelCache::find(const std::string &name) c
   return bytes;
 }
 
-bool KernelCache::store(const std::string &name, const std::vector<uint8_t> &bytes,
+bool KernelCache::store(const std::string &name,
+                        const std::vector<uint8_t> &bytes,
                         std::string &error) const {
   std::string target = (directory_ / name).string();
-  if (!support::writeFileAtomically(target, bytes.data(), bytes.size(), error)) {
+  if (!support::writeFileAtomically(target, bytes.data(), bytes.size(),
+                                    error)) {
     error = "cannot store the compiled kernels: " + error +
             " (is the disk full? set TC_CACHE_DIR to a writable directory)";
     return false;

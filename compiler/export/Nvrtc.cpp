@@ -35,7 +35,8 @@ std::vector<std::string> optionsFor(const std::string &arch) {
 std::string cudaCompilerIdentity(const std::string &arch) {
   int major = 0, minor = 0;
   nvrtcVersion(&major, &minor);
-  std::string identity = "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
+  std::string identity =
+      "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
   for (const std::string &option : optionsFor(arch))
     identity += " " + option;
   for (const auto &[name, text] : codegen::cudaHeaders())
@@ -90,7 +91,8 @@ std::optional<CudaBinary> compileCuda(const std::string &source,
   nvrtcDestroyProgram(&program);
   // ptxas -v: "N bytes spill stores, M bytes spill loads" per kernel.
   std::regex spills("([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads");
-  for (auto it = std::sregex_iterator(binary.log.begin(), binary.log.end(), spills);
+  for (auto it =
+           std::sregex_iterator(binary.log.begin(), binary.log.end(), spills);
        it != std::sregex_iterator(); ++it)
     binary.spillBytes += std::stoll((*it)[1]) + std::stoll((*it)[2]);
   return binary;

@@ -19,9 +19,9 @@ namespace tc {
 struct CudaBinary {
   std::vector<char> cubin; ///< for a real architecture (sm_XX)
   std::string ptx;         ///< for a virtual one (compute_XX)
-  std::string log;       ///< NVRTC's and ptxas's messages
-  int64_t spillBytes = 0; ///< spill stores + loads ptxas reported, all kernels
-  std::string options;   ///< the command line
+  std::string log;         ///< NVRTC's and ptxas's messages
+  int64_t spillBytes = 0;  ///< spill stores + loads ptxas reported, all kernels
+  std::string options;     ///< the command line
 };
 
 /// Everything besides the source that decides what compileCuda makes for

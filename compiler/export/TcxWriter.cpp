@@ -1,9 +1,9 @@
 //===- TcxWriter.cpp - a plan module -> the bytes of a .tcx executable -----===//
 
 #include "compiler/export/TcxWriter.h"
+#include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostSource.h"
 #include "compiler/codegen/Preludes.h"
-#include "compiler/codegen/CudaKernel.h"
 #include "compiler/export/CudaCompiler.h"
 #include "compiler/export/HostCompiler.h"
 #include "compiler/frontend/ModelDescription.h"
@@ -26,12 +26,18 @@ namespace tc {
 namespace {
 
 tcx::DType dtypeOf(Type type) {
-  if (type.isF32()) return tcx::DType::F32;
-  if (type.isF64()) return tcx::DType::F64;
-  if (type.isF16()) return tcx::DType::F16;
-  if (type.isBF16()) return tcx::DType::BF16;
-  if (type.isInteger(1)) return tcx::DType::I1;
-  if (type.isInteger(32)) return tcx::DType::I32;
+  if (type.isF32())
+    return tcx::DType::F32;
+  if (type.isF64())
+    return tcx::DType::F64;
+  if (type.isF16())
+    return tcx::DType::F16;
+  if (type.isBF16())
+    return tcx::DType::BF16;
+  if (type.isInteger(1))
+    return tcx::DType::I1;
+  if (type.isInteger(32))
+    return tcx::DType::I32;
   return tcx::DType::I64;
 }
 
@@ -68,13 +74,13 @@ fb::Offset<tcx::Buffer> Writer::buffer(plan::BufferAttr attr) {
   std::vector<int64_t> shape(attr.getShape().begin(), attr.getShape().end());
   std::vector<int64_t> strides(attr.getStrides().begin(),
                                attr.getStrides().end());
-  return tcx::CreateBufferDirect(fbb, spaceOf(attr.getSpace()),
-                                 attr.getOffset(),
-                                 dtypeOf(attr.getElementType()), &shape,
-                                 &strides);
+  return tcx::CreateBufferDirect(
+      fbb, spaceOf(attr.getSpace()), attr.getOffset(),
+      dtypeOf(attr.getElementType()), &shape, &strides);
 }
 
-fb::Offset<fb::Vector<fb::Offset<tcx::Buffer>>> Writer::buffers(ArrayAttr list) {
+fb::Offset<fb::Vector<fb::Offset<tcx::Buffer>>>
+Writer::buffers(ArrayAttr list) {
   std::vector<fb::Offset<tcx::Buffer>> offsets;
   for (Attribute attr : list)
     offsets.push_back(buffer(attr));
@@ -86,7 +92,8 @@ Writer::bindings(Attribute list) {
   std::vector<fb::Offset<tcx::Binding>> offsets;
   for (Attribute entry : cast<ArrayAttr>(list)) {
     auto dict = cast<DictionaryAttr>(entry);
-    auto name = fbb.CreateString(dict.getAs<StringAttr>("name").getValue().str());
+    auto name =
+        fbb.CreateString(dict.getAs<StringAttr>("name").getValue().str());
     offsets.push_back(
         tcx::CreateBinding(fbb, name, buffer(dict.get("buffer"))));
   }
@@ -103,14 +110,15 @@ fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
         std::vector<int64_t> block(launch.getBlock().begin(),
                                    launch.getBlock().end());
         assert(kernelIndex.count(launch.getKernel()) && "a verified plan");
-        auto step = tcx::CreateLaunch(fbb, kernelIndex.lookup(launch.getKernel()),
-                                      inputs, outputs, fbb.CreateVector(grid),
-                                      fbb.CreateVector(block));
+        auto step = tcx::CreateLaunch(
+            fbb, kernelIndex.lookup(launch.getKernel()), inputs, outputs,
+            fbb.CreateVector(grid), fbb.CreateVector(block));
         return tcx::CreateStepEntry(fbb, tcx::Step::Launch, step.Union());
       })
       .Case<plan::GemmOp>([&](plan::GemmOp gemm) {
         auto vector = [&](ArrayRef<int64_t> values) {
-          return fbb.CreateVector(std::vector<int64_t>(values.begin(), values.end()));
+          return fbb.CreateVector(
+              std::vector<int64_t>(values.begin(), values.end()));
         };
         auto lhs = buffer(gemm.getLhs()), rhs = buffer(gemm.getRhs()),
              out = buffer(gemm.getOut());
@@ -174,9 +182,9 @@ fb::Offset<tcx::Function> Writer::function(func::FuncOp function) {
       break;
     }
     if (role != tcx::FunctionRole::Other)
-      bucket = tcx::CreateBucket(fbb, named->shape.batch,
-                                 named->shape.sourceLength,
-                                 named->shape.targetLength);
+      bucket =
+          tcx::CreateBucket(fbb, named->shape.batch, named->shape.sourceLength,
+                            named->shape.targetLength);
   }
   return tcx::CreateFunction(fbb, name, arena, inputs, outputs,
                              fbb.CreateVector(steps), role, bucket);
@@ -185,9 +193,11 @@ fb::Offset<tcx::Function> Writer::function(func::FuncOp function) {
 fb::Offset<fb::Vector<fb::Offset<tcx::Parameter>>> Writer::parameters() {
   std::vector<fb::Offset<tcx::Parameter>> table;
   auto params = module->getAttrOfType<ArrayAttr>(plan::kParamsAttrName);
-  for (Attribute entry : params ? params : ArrayAttr::get(module.getContext(), {})) {
+  for (Attribute entry :
+       params ? params : ArrayAttr::get(module.getContext(), {})) {
     auto dict = cast<DictionaryAttr>(entry);
-    auto name = fbb.CreateString(dict.getAs<StringAttr>("name").getValue().str());
+    auto name =
+        fbb.CreateString(dict.getAs<StringAttr>("name").getValue().str());
     auto place = buffer(dict.get("buffer"));
     tcx::InitKind kind = tcx::InitKind::Zeros;
     double scale = 0.0;
@@ -221,7 +231,8 @@ std::vector<uint8_t> Writer::constants() {
       }
     } else {
       for (APInt value : values.getValues<APInt>()) {
-        int64_t v = element.isInteger(1) ? value.getZExtValue() : value.getSExtValue();
+        int64_t v =
+            element.isInteger(1) ? value.getZExtValue() : value.getSExtValue();
         std::memcpy(out + place.elementBytes() * i++, &v, place.elementBytes());
       }
     }
@@ -229,15 +240,16 @@ std::vector<uint8_t> Writer::constants() {
   return bytes;
 }
 
-std::optional<std::vector<uint8_t>>
-Writer::write(const ExportOptions &options, std::string &error) {
+std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
+                                                  std::string &error) {
   bool cuda = options.target == Target::Cuda;
   std::vector<codegen::NamedKernelSource> kernels;
   if (cuda) {
     std::vector<std::pair<std::string, std::string>> missing;
     kernels = codegen::emitCudaKernels(module, missing);
     if (!missing.empty()) {
-      error = "kernel '" + missing.front().first + "': " + missing.front().second;
+      error =
+          "kernel '" + missing.front().first + "': " + missing.front().second;
       return std::nullopt;
     }
   } else {
@@ -247,8 +259,7 @@ Writer::write(const ExportOptions &options, std::string &error) {
       return std::nullopt;
     kernels = std::move(*host);
   }
-  std::string prelude =
-      codegen::kernelPrelude(options.target);
+  std::string prelude = codegen::kernelPrelude(options.target);
   std::vector<std::string> sources;
   std::vector<fb::Offset<tcx::Kernel>> kernelTable;
   for (const codegen::NamedKernelSource &kernel : kernels) {
@@ -264,7 +275,8 @@ Writer::write(const ExportOptions &options, std::string &error) {
       signature.push_back(tcx::CreateTensorTypeDirect(
           fbb, dtypeOf(tensor.getElementType()), &shape));
     }
-    std::string op = function.getBody().front().front().getName().getStringRef().str();
+    std::string op =
+        function.getBody().front().front().getName().getStringRef().str();
     kernelTable.push_back(tcx::CreateKernelDirect(
         fbb, kernel.name.c_str(), kernel.source.c_str(),
         function.getNumArguments(), function.getNumResults(), &signature,
@@ -272,14 +284,14 @@ Writer::write(const ExportOptions &options, std::string &error) {
   }
   std::vector<fb::Offset<tcx::CodeModule>> codeModules;
   if (cuda) {
-    std::optional<std::vector<CudaModule>> modules = compileCudaModules(
-        prelude, sources, options.cudaArchitectures, error);
+    std::optional<std::vector<CudaModule>> modules =
+        compileCudaModules(prelude, sources, options.cudaArchitectures, error);
     if (!modules)
       return std::nullopt;
     for (const CudaModule &module : *modules)
       codeModules.push_back(tcx::CreateCodeModuleDirect(
-          fbb, module.ptx ? tcx::CodeKind::Ptx : tcx::CodeKind::Cubin,
-          nullptr, module.arch, module.options.c_str(), prelude.c_str(),
+          fbb, module.ptx ? tcx::CodeKind::Ptx : tcx::CodeKind::Cubin, nullptr,
+          module.arch, module.options.c_str(), prelude.c_str(),
           &module.binary));
   } else {
     std::optional<HostBuild> build =
@@ -311,8 +323,8 @@ Writer::write(const ExportOptions &options, std::string &error) {
   if (const ModelDescription *d = options.description) {
     std::vector<fb::Offset<tcx::Bucket>> buckets;
     for (const Bucket &bucket : d->training.buckets)
-      buckets.push_back(tcx::CreateBucket(fbb, bucket.batch, bucket.sourceLength,
-                                          bucket.targetLength));
+      buckets.push_back(tcx::CreateBucket(
+          fbb, bucket.batch, bucket.sourceLength, bucket.targetLength));
     run = tcx::CreateRunConfigDirect(
         fbb, d->training.steps, d->training.seed, d->training.warmupSteps,
         &buckets, d->model.vocabSize, d->model.maxLength, d->model.padId,

@@ -26,13 +26,20 @@ constexpr int64_t kMaxVocab = std::numeric_limits<int32_t>::max(); // i32 ids
 
 const char *typeName(const toml::node &node) {
   switch (node.type()) {
-  case toml::node_type::table: return "a table";
-  case toml::node_type::array: return "an array";
-  case toml::node_type::string: return "a string";
-  case toml::node_type::integer: return "an integer";
-  case toml::node_type::floating_point: return "a floating-point number";
-  case toml::node_type::boolean: return "a boolean";
-  default: return "a date or time";
+  case toml::node_type::table:
+    return "a table";
+  case toml::node_type::array:
+    return "an array";
+  case toml::node_type::string:
+    return "a string";
+  case toml::node_type::integer:
+    return "an integer";
+  case toml::node_type::floating_point:
+    return "a floating-point number";
+  case toml::node_type::boolean:
+    return "a boolean";
+  default:
+    return "a date or time";
   }
 }
 
@@ -43,7 +50,8 @@ std::string formatNumber(double v) {
 }
 
 /// The closest of `candidates` to `word`, if it is close (a typo).
-std::string nearest(llvm::StringRef word, const std::set<std::string> &candidates) {
+std::string nearest(llvm::StringRef word,
+                    const std::set<std::string> &candidates) {
   std::string best;
   unsigned bestDistance = 3;
   for (const std::string &c : candidates) {
@@ -61,11 +69,10 @@ public:
   Diagnostics(std::string path, llvm::raw_ostream &os)
       : path(std::move(path)), os(os) {}
   ~Diagnostics() {
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry &a, const Entry &b) {
-                       return std::pair(a.line, a.column) <
-                              std::pair(b.line, b.column);
-                     });
+    std::stable_sort(
+        entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+          return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+        });
     for (const Entry &e : entries) {
       std::string where = path;
       if (e.line)
@@ -78,8 +85,8 @@ public:
 
   void error(const toml::source_region &where, std::string message,
              std::string note) {
-    entries.push_back({where.begin.line, where.begin.column,
-                       std::move(message), std::move(note)});
+    entries.push_back({where.begin.line, where.begin.column, std::move(message),
+                       std::move(note)});
   }
   /// An error about the whole file (no line).
   void error(std::string message, std::string note) {
@@ -164,9 +171,10 @@ public:
     if (!node)
       return;
     if (!node->is_string())
-      return wrongType(key, *node, "a string",
-                       "\"" + (choices.empty() ? std::string("...")
-                                               : choices.front()) + "\"");
+      return wrongType(
+          key, *node, "a string",
+          "\"" + (choices.empty() ? std::string("...") : choices.front()) +
+              "\"");
     std::string value = *node->value<std::string>();
     if (!choices.empty() &&
         std::find(choices.begin(), choices.end(), value) == choices.end()) {
@@ -194,13 +202,13 @@ public:
         continue;
       std::string best = nearest(key.str(), known);
       // "[model]" for a section, "training.buckets[0]" for a bucket.
-      std::string where = llvm::StringRef(name).contains('[')
-                              ? name
-                              : "[" + name + "]";
+      std::string where =
+          llvm::StringRef(name).contains('[') ? name : "[" + name + "]";
       diag.error(key.source(),
                  "unknown key '" + std::string(key.str()) + "' in " + where,
                  best.empty() ? "see docs/model-description.md for the keys "
-                                "of " + where
+                                "of " +
+                                    where
                               : "did you mean '" + best + "'?");
     }
   }
@@ -342,11 +350,11 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     // The largest tensors of a step: logits [B, T, V] and attention scores
     // [B, h, T, S]; keep every element count far below int64's range.
     constexpr int64_t kMaxElements = int64_t(1) << 40;
-    int64_t tokens = bucket.batch * std::max(bucket.sourceLength,
-                                             bucket.targetLength);
-    int64_t widest = std::max({model.vocabSize, model.dFF,
-                               model.heads * std::max(bucket.sourceLength,
-                                                      bucket.targetLength)});
+    int64_t tokens =
+        bucket.batch * std::max(bucket.sourceLength, bucket.targetLength);
+    int64_t widest = std::max(
+        {model.vocabSize, model.dFF,
+         model.heads * std::max(bucket.sourceLength, bucket.targetLength)});
     if (tokens > kMaxElements / std::max<int64_t>(widest, 1)) {
       diag.error(item.source(),
                  name + " makes tensors of more than 2^40 elements (batch x "
@@ -399,8 +407,8 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 
 } // namespace
 
-std::optional<ModelDescription> readModelDescription(const std::string &path,
-                                                     llvm::raw_ostream &errors) {
+std::optional<ModelDescription>
+readModelDescription(const std::string &path, llvm::raw_ostream &errors) {
   Diagnostics diag(path, errors);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -441,10 +449,11 @@ std::optional<ModelDescription> readModelDescription(const std::string &path,
     const toml::node *node = root.get(name);
     if (node && !node->is_table())
       diag.error(node->source(),
-                 std::string(name) + " must be a section [" + name +
-                     "], not " + typeName(*node),
-                 std::string("write [") + name + "] on its own line, then "
-                 "its keys; see models/tiny.toml");
+                 std::string(name) + " must be a section [" + name + "], not " +
+                     typeName(*node),
+                 std::string("write [") + name +
+                     "] on its own line, then "
+                     "its keys; see models/tiny.toml");
     else if (!node && std::string(name) != "data" && !misspelt.count(name))
       diag.error("missing section [" + std::string(name) + "]",
                  std::string("add [") + name +

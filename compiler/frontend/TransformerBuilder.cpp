@@ -75,8 +75,8 @@ std::vector<Param> modelParams(const ModelConfig &m) {
     layerNorm(name + "_norm");
   };
   auto embedding = [&](const std::string &name, int64_t rows) {
-    params.push_back({name + ".weight", {rows, d}, InitKind::normal,
-                      embeddingStd});
+    params.push_back(
+        {name + ".weight", {rows, d}, InitKind::normal, embeddingStd});
   };
 
   if (m.shareEmbeddings) {
@@ -111,8 +111,7 @@ public:
   GraphBuilder(OpBuilder &b, const ModelConfig &m,
                const std::vector<Param> &params, func::FuncOp function,
                bool train)
-      : b(b), m(m), train(train), loc(function.getLoc()),
-        f32(b.getF32Type()) {
+      : b(b), m(m), train(train), loc(function.getLoc()), f32(b.getF32Type()) {
     for (auto [param, arg] : llvm::zip(params, function.getArguments()))
       paramValues[param.name] = arg;
     if (train)
@@ -131,7 +130,8 @@ public:
     x = mul(x, scalar(std::sqrt(double(m.dModel))));
     Value positions;
     if (m.positionalEncoding == PositionalEncoding::Sinusoid)
-      positions = PositionalEncodingOp::create(b, loc, type({length, m.dModel}));
+      positions =
+          PositionalEncodingOp::create(b, loc, type({length, m.dModel}));
     else
       positions = SliceOp::create(b, loc, type({length, m.dModel}),
                                   param(side + "_positions.weight"),
@@ -177,7 +177,7 @@ public:
 
   /// [B, T, d] -> [B, T, vocab] through the (tied) output projection.
   Value logits(Value y) {
-    std::string weight = !m.tieOutput ? "output_projection.weight"
+    std::string weight = !m.tieOutput        ? "output_projection.weight"
                          : m.shareEmbeddings ? "embedding.weight"
                                              : "target_embedding.weight";
     ArrayRef<int64_t> s = shape(y);
@@ -242,7 +242,8 @@ private:
   /// [B, L, h * dh] -> [B, h, L, dh]
   Value splitHeads(Value x, int64_t headDim) {
     ArrayRef<int64_t> s = shape(x);
-    Value r = ReshapeOp::create(b, loc, type({s[0], s[1], m.heads, headDim}), x);
+    Value r =
+        ReshapeOp::create(b, loc, type({s[0], s[1], m.heads, headDim}), x);
     return TransposeOp::create(b, loc, type({s[0], m.heads, s[1], headDim}), r,
                                ArrayRef<int64_t>{0, 2, 1, 3});
   }
@@ -267,7 +268,8 @@ private:
                                      weights, v, false, false);
     Value merged = TransposeOp::create(b, loc, type({batch, t, m.heads, m.dV}),
                                        context, ArrayRef<int64_t>{0, 2, 1, 3});
-    merged = ReshapeOp::create(b, loc, type({batch, t, m.heads * m.dV}), merged);
+    merged =
+        ReshapeOp::create(b, loc, type({batch, t, m.heads * m.dV}), merged);
     return linear(name + ".out", merged);
   }
 
@@ -296,9 +298,9 @@ func::FuncOp createFunction(OpBuilder &b, Location loc, const std::string &name,
       func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, results));
   for (auto [index, p] : llvm::enumerate(params)) {
     function.setArgAttr(index, kParamAttrName, b.getStringAttr(p.name));
-    function.setArgAttr(index, kInitAttrName,
-                        InitAttr::get(b.getContext(), p.init,
-                                      llvm::APFloat(p.scale)));
+    function.setArgAttr(
+        index, kInitAttrName,
+        InitAttr::get(b.getContext(), p.init, llvm::APFloat(p.scale)));
   }
   for (auto [index, input] : llvm::enumerate(inputs))
     function.setArgAttr(params.size() + index, kInputAttrName,
@@ -340,7 +342,8 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
           b, loc, contract::functionName(FunctionRole::Forward, shape), params,
           {input(binding::kSourceIds, ids(B, S)),
            input(binding::kTargetIn, ids(B, T)),
-           input(binding::kTargetOut, ids(B, T)), input(binding::kRng, rngType)},
+           input(binding::kTargetOut, ids(B, T)),
+           input(binding::kRng, rngType)},
           {f32({}), RankedTensorType::get({}, b.getI32Type())});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&fn.getBody().front());
@@ -353,16 +356,14 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       func::ReturnOp::create(b, loc, ValueRange{loss, tokens});
     }
     if (encoders.insert({B, S}).second) {
-      func::FuncOp fn =
-          createFunction(b, loc, contract::functionName(FunctionRole::Encode, shape),
-                         params, {input(binding::kSourceIds, ids(B, S))},
-                         {f32({B, S, m.dModel})});
+      func::FuncOp fn = createFunction(
+          b, loc, contract::functionName(FunctionRole::Encode, shape), params,
+          {input(binding::kSourceIds, ids(B, S))}, {f32({B, S, m.dModel})});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&fn.getBody().front());
       GraphBuilder g(b, m, params, fn, /*train=*/false);
       Value source = fn.getArguments().back();
-      Value memory =
-          g.encoder(g.embed(source, "source"), g.sourceMask(source));
+      Value memory = g.encoder(g.embed(source, "source"), g.sourceMask(source));
       func::ReturnOp::create(b, loc, memory);
       fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kMemory));
     }
@@ -377,8 +378,8 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       b.setInsertionPointToStart(&fn.getBody().front());
       GraphBuilder g(b, m, params, fn, /*train=*/false);
       auto args = fn.getArguments().drop_front(params.size());
-      Value y = g.decoder(g.embed(args[2], "target"), args[0],
-                          g.sourceMask(args[1]));
+      Value y =
+          g.decoder(g.embed(args[2], "target"), args[0], g.sourceMask(args[1]));
       func::ReturnOp::create(b, loc, g.logits(y));
       fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kLogits));
     }

@@ -27,24 +27,36 @@ int64_t BroadcastIndex::operator()(int64_t index) const {
 
 static double apply(BinaryFn fn, double a, double b) {
   switch (fn) {
-  case BinaryFn::Add: return a + b;
-  case BinaryFn::Sub: return a - b;
-  case BinaryFn::Mul: return a * b;
-  case BinaryFn::Div: return a / b;
-  case BinaryFn::Max: return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
-  case BinaryFn::Min: return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+  case BinaryFn::Add:
+    return a + b;
+  case BinaryFn::Sub:
+    return a - b;
+  case BinaryFn::Mul:
+    return a * b;
+  case BinaryFn::Div:
+    return a / b;
+  case BinaryFn::Max:
+    return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+  case BinaryFn::Min:
+    return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
   }
   return NAN;
 }
 
 static int64_t apply(BinaryFn fn, int64_t a, int64_t b) {
   switch (fn) {
-  case BinaryFn::Add: return a + b;
-  case BinaryFn::Sub: return a - b;
-  case BinaryFn::Mul: return a * b;
-  case BinaryFn::Max: return std::max(a, b);
-  case BinaryFn::Min: return std::min(a, b);
-  case BinaryFn::Div: break; // float-only (the verifier)
+  case BinaryFn::Add:
+    return a + b;
+  case BinaryFn::Sub:
+    return a - b;
+  case BinaryFn::Mul:
+    return a * b;
+  case BinaryFn::Max:
+    return std::max(a, b);
+  case BinaryFn::Min:
+    return std::min(a, b);
+  case BinaryFn::Div:
+    break; // float-only (the verifier)
   }
   return 0;
 }
@@ -57,23 +69,30 @@ Tensor binary(BinaryFn fn, const Tensor &lhs, const Tensor &rhs,
     if (isFloat(out.dtype))
       out.set(i, apply(fn, lhs.floats[li(i)], rhs.floats[ri(i)]));
     else // i32 wraps like the target's 32-bit arithmetic would
-      out.setInt(i, out.dtype == DType::I32
-                        ? int64_t(int32_t(apply(fn, lhs.ints[li(i)],
-                                                rhs.ints[ri(i)])))
-                        : apply(fn, lhs.ints[li(i)], rhs.ints[ri(i)]));
+      out.setInt(
+          i, out.dtype == DType::I32
+                 ? int64_t(int32_t(apply(fn, lhs.ints[li(i)], rhs.ints[ri(i)])))
+                 : apply(fn, lhs.ints[li(i)], rhs.ints[ri(i)]));
   }
   return out;
 }
 
 static double apply(UnaryFn fn, double x) {
   switch (fn) {
-  case UnaryFn::Neg: return -x;
-  case UnaryFn::Exp: return std::exp(x);
-  case UnaryFn::Log: return std::log(x);
-  case UnaryFn::Sqrt: return std::sqrt(x);
-  case UnaryFn::Rsqrt: return 1.0 / std::sqrt(x);
-  case UnaryFn::Tanh: return std::tanh(x);
-  case UnaryFn::Relu: return x > 0.0 ? x : 0.0;
+  case UnaryFn::Neg:
+    return -x;
+  case UnaryFn::Exp:
+    return std::exp(x);
+  case UnaryFn::Log:
+    return std::log(x);
+  case UnaryFn::Sqrt:
+    return std::sqrt(x);
+  case UnaryFn::Rsqrt:
+    return 1.0 / std::sqrt(x);
+  case UnaryFn::Tanh:
+    return std::tanh(x);
+  case UnaryFn::Relu:
+    return x > 0.0 ? x : 0.0;
   }
   return NAN;
 }
@@ -87,12 +106,18 @@ Tensor unary(UnaryFn fn, const Tensor &input) {
 
 static bool apply(CompareFn fn, double a, double b) {
   switch (fn) {
-  case CompareFn::Eq: return a == b;
-  case CompareFn::Ne: return a != b;
-  case CompareFn::Lt: return a < b;
-  case CompareFn::Le: return a <= b;
-  case CompareFn::Gt: return a > b;
-  case CompareFn::Ge: return a >= b;
+  case CompareFn::Eq:
+    return a == b;
+  case CompareFn::Ne:
+    return a != b;
+  case CompareFn::Lt:
+    return a < b;
+  case CompareFn::Le:
+    return a <= b;
+  case CompareFn::Gt:
+    return a > b;
+  case CompareFn::Ge:
+    return a >= b;
   }
   return false;
 }

@@ -20,8 +20,9 @@ namespace {
 double keepFactor(const Tensor &rng, int64_t key, double rate, int64_t i) {
   if (rate == 0.0)
     return 1.0;
-  return dropoutKeeps(rng.ints[0], rng.ints[1], key, i, rate) ? 1.0 / (1.0 - rate)
-                                                              : 0.0;
+  return dropoutKeeps(rng.ints[0], rng.ints[1], key, i, rate)
+             ? 1.0 / (1.0 - rate)
+             : 0.0;
 }
 } // namespace
 
@@ -75,7 +76,8 @@ residualLayerNormGrad(const Tensor &residual, const Tensor &sublayer,
                       const Tensor &gamma, const Tensor &mean,
                       const Tensor &rstd, const Tensor &outputGrad,
                       const Tensor &rng, double rate, int64_t key) {
-  Tensor dres(residual.dtype, residual.shape), dsub(residual.dtype, residual.shape);
+  Tensor dres(residual.dtype, residual.shape),
+      dsub(residual.dtype, residual.shape);
   Rows rows(residual.shape, residual.shape.size() - 1);
   int64_t n = rows.length;
   std::vector<double> dgamma(n, 0.0), dbeta(n, 0.0), xhat(n), g(n);
@@ -83,7 +85,8 @@ residualLayerNormGrad(const Tensor &residual, const Tensor &sublayer,
     double m = mean.get(r), inv = rstd.get(r), meanG = 0.0, meanGX = 0.0;
     for (int64_t k = 0; k < n; ++k) {
       int64_t i = rows.at(r, k);
-      double s = residual.get(i) + sublayer.get(i) * keepFactor(rng, key, rate, i);
+      double s =
+          residual.get(i) + sublayer.get(i) * keepFactor(rng, key, rate, i);
       double dy = outputGrad.get(i);
       xhat[k] = (s - m) * inv;
       g[k] = dy * gamma.get(k);
@@ -150,9 +153,8 @@ Tensor maskedSoftmaxGrad(const Tensor &probs, const Tensor &outputGrad,
     }
     for (int64_t k = 0; k < rows.length; ++k) {
       int64_t i = rows.at(r, k);
-      out.set(i, mask.ints[maskAt(i)]
-                     ? scale * probs.get(i) * (dp[k] - dot)
-                     : 0.0);
+      out.set(i, mask.ints[maskAt(i)] ? scale * probs.get(i) * (dp[k] - dot)
+                                      : 0.0);
     }
   }
   return out;

@@ -89,7 +89,8 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
       sum += std::exp(logits.get(rows.at(r, v)) - max);
     for (int64_t v = 0; v < vocab; ++v) {
       double p = std::exp(logits.get(rows.at(r, v)) - max) / sum;
-      double q = labelSmoothing / vocab + (v == target ? 1.0 - labelSmoothing : 0.0);
+      double q =
+          labelSmoothing / vocab + (v == target ? 1.0 - labelSmoothing : 0.0);
       out.set(rows.at(r, v), scale * (p - q));
     }
   }

@@ -20,13 +20,20 @@ using namespace mlir;
 namespace tc {
 
 std::optional<DType> dtypeOf(Type type) {
-  if (type.isF16()) return DType::F16;
-  if (type.isBF16()) return DType::BF16;
-  if (type.isF32()) return DType::F32;
-  if (type.isF64()) return DType::F64;
-  if (type.isInteger(1)) return DType::I1;
-  if (type.isInteger(32)) return DType::I32;
-  if (type.isInteger(64)) return DType::I64;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isInteger(1))
+    return DType::I1;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
   return std::nullopt;
 }
 
@@ -75,23 +82,33 @@ ref::UnaryFn unaryFn(Operation *op) {
 
 ref::CompareFn compareFn(ComparePredicate predicate) {
   switch (predicate) {
-  case ComparePredicate::eq: return ref::CompareFn::Eq;
-  case ComparePredicate::ne: return ref::CompareFn::Ne;
-  case ComparePredicate::lt: return ref::CompareFn::Lt;
-  case ComparePredicate::le: return ref::CompareFn::Le;
-  case ComparePredicate::gt: return ref::CompareFn::Gt;
-  case ComparePredicate::ge: return ref::CompareFn::Ge;
+  case ComparePredicate::eq:
+    return ref::CompareFn::Eq;
+  case ComparePredicate::ne:
+    return ref::CompareFn::Ne;
+  case ComparePredicate::lt:
+    return ref::CompareFn::Lt;
+  case ComparePredicate::le:
+    return ref::CompareFn::Le;
+  case ComparePredicate::gt:
+    return ref::CompareFn::Gt;
+  case ComparePredicate::ge:
+    return ref::CompareFn::Ge;
   }
   return ref::CompareFn::Eq;
 }
 
 ref::ReduceFn reduceFn(Operation *op) {
-  if (isa<ReduceMaxOp>(op)) return ref::ReduceFn::Max;
-  if (isa<ReduceMeanOp>(op)) return ref::ReduceFn::Mean;
+  if (isa<ReduceMaxOp>(op))
+    return ref::ReduceFn::Max;
+  if (isa<ReduceMeanOp>(op))
+    return ref::ReduceFn::Mean;
   return ref::ReduceFn::Sum;
 }
 
-Shape toShape(ArrayRef<int64_t> values) { return Shape(values.begin(), values.end()); }
+Shape toShape(ArrayRef<int64_t> values) {
+  return Shape(values.begin(), values.end());
+}
 
 /// One activation of a function: the values computed so far.
 class Frame {
@@ -109,7 +126,8 @@ private:
   llvm::DenseMap<Value, Tensor> values;
 };
 
-LogicalResult checkArgs(func::FuncOp function, const std::vector<Tensor> &args) {
+LogicalResult checkArgs(func::FuncOp function,
+                        const std::vector<Tensor> &args) {
   FunctionType type = function.getFunctionType();
   if (args.size() != type.getNumInputs())
     return function.emitError()
@@ -120,15 +138,15 @@ LogicalResult checkArgs(func::FuncOp function, const std::vector<Tensor> &args) 
     std::optional<DType> dtype =
         tensorType ? dtypeOf(tensorType.getElementType()) : std::nullopt;
     if (!dtype)
-      return function.emitError() << "argument #" << index << " has type "
-                                  << expected
-                                  << ", which the interpreter cannot hold";
+      return function.emitError()
+             << "argument #" << index << " has type " << expected
+             << ", which the interpreter cannot hold";
     bool sameKind = *dtype == args[index].dtype ||
                     (*dtype == DType::BF16 && args[index].dtype == DType::F32);
     if (!sameKind || shapeOf(expected) != args[index].shape) {
-      auto diag = function.emitError()
-                  << "argument #" << index;
-      if (auto name = function.getArgAttrOfType<StringAttr>(index, kParamAttrName))
+      auto diag = function.emitError() << "argument #" << index;
+      if (auto name =
+              function.getArgAttrOfType<StringAttr>(index, kParamAttrName))
         diag << " (parameter \"" << name.getValue() << "\")";
       diag << " expects " << expected << " but was given "
            << dtypeName(args[index].dtype) << " "
@@ -144,12 +162,13 @@ FailureOr<std::vector<Tensor>> Frame::run(func::FuncOp function,
   if (failed(checkArgs(function, args)))
     return failure();
   if (function.isExternal())
-    return function.emitError() << "@" << function.getSymName()
-                                << " has no body to interpret";
+    return function.emitError()
+           << "@" << function.getSymName() << " has no body to interpret";
   std::vector<Tensor> held;
   for (auto [arg, value] : llvm::zip(function.getArguments(), args)) {
     Tensor t = value;
-    if (t.dtype != *dtypeOf(cast<RankedTensorType>(arg.getType()).getElementType())) {
+    if (t.dtype !=
+        *dtypeOf(cast<RankedTensorType>(arg.getType()).getElementType())) {
       t.dtype = DType::BF16; // given as f32, held as bf16
       for (double &x : t.floats)
         x = roundTo(DType::BF16, x);
@@ -159,8 +178,8 @@ FailureOr<std::vector<Tensor>> Frame::run(func::FuncOp function,
   return runBlock(function.getBody().front(), held);
 }
 
-FailureOr<std::vector<Tensor>> Frame::runBlock(Block &body,
-                                               const std::vector<Tensor> &args) {
+FailureOr<std::vector<Tensor>>
+Frame::runBlock(Block &body, const std::vector<Tensor> &args) {
   for (auto [arg, value] : llvm::zip(body.getArguments(), args))
     values[arg] = value;
   for (Operation &op : body.without_terminator())
@@ -183,9 +202,8 @@ LogicalResult Frame::step(Operation *op) {
   };
 
   return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<ConstantOp>([&](ConstantOp c) {
-        return bind(fromAttr(c.getValue()));
-      })
+      .Case<ConstantOp>(
+          [&](ConstantOp c) { return bind(fromAttr(c.getValue())); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](Operation *o) {
         return bind(ref::binary(binaryFn(o), get(o->getOperand(0)),
                                 get(o->getOperand(1)), resultShape()));
@@ -203,9 +221,9 @@ LogicalResult Frame::step(Operation *op) {
                                 get(s.getOnFalse()), resultShape()));
       })
       .Case<ConvertOp>([&](ConvertOp c) {
-        return bind(ref::convert(
-            get(c.getInput()),
-            *dtypeOf(c.getResult().getType().getElementType())));
+        return bind(
+            ref::convert(get(c.getInput()),
+                         *dtypeOf(c.getResult().getType().getElementType())));
       })
       .Case<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>([&](Operation *o) {
         auto axes = o->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
@@ -282,8 +300,8 @@ LogicalResult Frame::step(Operation *op) {
         return bind(ref::reshape(get(r.getInput()), resultShape()));
       })
       .Case<TransposeOp>([&](TransposeOp t) {
-        return bind(ref::transpose(get(t.getInput()),
-                                   toShape(t.getPermutation())));
+        return bind(
+            ref::transpose(get(t.getInput()), toShape(t.getPermutation())));
       })
       .Case<BroadcastToOp>([&](BroadcastToOp b) {
         return bind(ref::broadcastTo(get(b.getInput()), resultShape()));
@@ -335,10 +353,10 @@ LogicalResult Frame::step(Operation *op) {
       })
       .Case<EmbedOp>([&](EmbedOp e) -> LogicalResult {
         std::string error;
-        Tensor out = ref::embed(get(e.getTable()), get(e.getIds()),
-                                get(e.getPositions()), get(e.getRng()),
-                                e.getScale().convertToDouble(),
-                                e.getRate().convertToDouble(), e.getKey(), error);
+        Tensor out = ref::embed(
+            get(e.getTable()), get(e.getIds()), get(e.getPositions()),
+            get(e.getRng()), e.getScale().convertToDouble(),
+            e.getRate().convertToDouble(), e.getKey(), error);
         return error.empty() ? bind(std::move(out)) : dataError(error);
       })
       .Case<MaskedSoftmaxOp>([&](MaskedSoftmaxOp m) {
@@ -369,9 +387,9 @@ LogicalResult Frame::step(Operation *op) {
                            get(adam.getStepSize()).get(0),
                            get(adam.getRsqrtCorrection2()).get(0),
                            get(adam.getGradScale()).get(0)};
-        std::vector<Tensor> out =
-            ref::adam(step, all(adam.getParams()), all(adam.getGrads()),
-                      all(adam.getFirstMoments()), all(adam.getSecondMoments()));
+        std::vector<Tensor> out = ref::adam(
+            step, all(adam.getParams()), all(adam.getGrads()),
+            all(adam.getFirstMoments()), all(adam.getSecondMoments()));
         for (auto [result, value] : llvm::zip(adam.getResults(), out))
           values[result] = std::move(value);
         return success();
@@ -405,8 +423,8 @@ LogicalResult Frame::step(Operation *op) {
         return success();
       })
       .Default([&](Operation *o) {
-        return o->emitError() << "the interpreter does not know '"
-                              << o->getName() << "'";
+        return o->emitError()
+               << "the interpreter does not know '" << o->getName() << "'";
       });
 }
 

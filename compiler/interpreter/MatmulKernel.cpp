@@ -21,7 +21,8 @@ Tensor matmul(const Tensor &lhs, const Tensor &rhs, bool transposeLhs,
   int64_t rhsRows = rhs.shape[rhs.shape.size() - 2], rhsCols = rhs.shape.back();
 
   for (int64_t b = 0; b < numElements(batch); ++b) {
-    int64_t a0 = lhsOf(b) * lhsRows * lhsCols, b0 = rhsOf(b) * rhsRows * rhsCols;
+    int64_t a0 = lhsOf(b) * lhsRows * lhsCols,
+            b0 = rhsOf(b) * rhsRows * rhsCols;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         double sum = 0.0;

@@ -136,13 +136,26 @@ std::optional<Tensor> readNpy(const std::string &path, std::string &error) {
   for (int64_t i = 0; i < tensor.size(); ++i) {
     const char *p = data + i * type->bytes;
     switch (type->dtype) {
-    case DType::F16: tensor.floats[i] = static_cast<double>(load<_Float16>(p)); break;
-    case DType::F32: tensor.floats[i] = load<float>(p); break;
-    case DType::F64: tensor.floats[i] = load<double>(p); break;
-    case DType::I32: tensor.ints[i] = load<int32_t>(p); break;
-    case DType::I64: tensor.ints[i] = load<int64_t>(p); break;
-    case DType::I1: tensor.ints[i] = p[0] != 0; break;
-    case DType::BF16: break; // never read: NumPy has no bfloat16
+    case DType::F16:
+      tensor.floats[i] = static_cast<double>(load<_Float16>(p));
+      break;
+    case DType::F32:
+      tensor.floats[i] = load<float>(p);
+      break;
+    case DType::F64:
+      tensor.floats[i] = load<double>(p);
+      break;
+    case DType::I32:
+      tensor.ints[i] = load<int32_t>(p);
+      break;
+    case DType::I64:
+      tensor.ints[i] = load<int64_t>(p);
+      break;
+    case DType::I1:
+      tensor.ints[i] = p[0] != 0;
+      break;
+    case DType::BF16:
+      break; // never read: NumPy has no bfloat16
     }
   }
   return tensor;
@@ -170,13 +183,26 @@ bool writeNpy(const std::string &path, const Tensor &tensor,
   out += header;
   for (int64_t i = 0; i < tensor.size(); ++i) {
     switch (type->dtype) {
-    case DType::F16: store<_Float16>(out, static_cast<_Float16>(tensor.floats[i])); break;
-    case DType::F32: store<float>(out, static_cast<float>(tensor.floats[i])); break;
-    case DType::F64: store<double>(out, tensor.floats[i]); break;
-    case DType::I32: store<int32_t>(out, static_cast<int32_t>(tensor.ints[i])); break;
-    case DType::I64: store<int64_t>(out, tensor.ints[i]); break;
-    case DType::I1: out += static_cast<char>(tensor.ints[i] != 0); break;
-    case DType::BF16: break; // written as F32 (npyTypeOf)
+    case DType::F16:
+      store<_Float16>(out, static_cast<_Float16>(tensor.floats[i]));
+      break;
+    case DType::F32:
+      store<float>(out, static_cast<float>(tensor.floats[i]));
+      break;
+    case DType::F64:
+      store<double>(out, tensor.floats[i]);
+      break;
+    case DType::I32:
+      store<int32_t>(out, static_cast<int32_t>(tensor.ints[i]));
+      break;
+    case DType::I64:
+      store<int64_t>(out, tensor.ints[i]);
+      break;
+    case DType::I1:
+      out += static_cast<char>(tensor.ints[i] != 0);
+      break;
+    case DType::BF16:
+      break; // written as F32 (npyTypeOf)
     }
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);

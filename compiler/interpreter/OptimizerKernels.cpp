@@ -15,11 +15,13 @@ std::vector<Tensor> adam(const AdamStep &step,
   std::vector<Tensor> out(3 * n);
   for (size_t i = 0; i < n; ++i) {
     const Tensor &p = *params[i];
-    Tensor newP(p.dtype, p.shape), newM(p.dtype, p.shape), newV(p.dtype, p.shape);
+    Tensor newP(p.dtype, p.shape), newM(p.dtype, p.shape),
+        newV(p.dtype, p.shape);
     for (int64_t e = 0; e < p.size(); ++e) {
       double g = grads[i]->get(e) * step.gradScale;
       double m = step.beta1 * firstMoments[i]->get(e) + (1 - step.beta1) * g;
-      double v = step.beta2 * secondMoments[i]->get(e) + (1 - step.beta2) * g * g;
+      double v =
+          step.beta2 * secondMoments[i]->get(e) + (1 - step.beta2) * g * g;
       newM.set(e, m);
       newV.set(e, v);
       newP.set(e, p.get(e) - step.stepSize * m /

@@ -19,8 +19,8 @@ Tensor reduce(ReduceFn fn, const Tensor &input, const Shape &axes,
     count *= kept[axis];
     kept[axis] = 1;
   }
-  double init = fn == ReduceFn::Max ? -std::numeric_limits<double>::infinity()
-                                    : 0.0;
+  double init =
+      fn == ReduceFn::Max ? -std::numeric_limits<double>::infinity() : 0.0;
   std::vector<double> acc(numElements(kept), init);
   Shape inStrides = stridesOf(input.shape), keptStrides = stridesOf(kept);
   for (int64_t i = 0; i < input.size(); ++i) {
@@ -32,19 +32,20 @@ Tensor reduce(ReduceFn fn, const Tensor &input, const Shape &axes,
         target += coord * keptStrides[d];
     }
     double x = input.get(i);
-    acc[target] = fn == ReduceFn::Max ? (std::isnan(x) ? x : std::max(acc[target], x))
-                                      : acc[target] + x;
+    acc[target] = fn == ReduceFn::Max
+                      ? (std::isnan(x) ? x : std::max(acc[target], x))
+                      : acc[target] + x;
   }
   Shape shape;
   for (size_t d = 0; d < input.shape.size(); ++d)
-    if (keepDims || std::find(axes.begin(), axes.end(), int64_t(d)) == axes.end())
+    if (keepDims ||
+        std::find(axes.begin(), axes.end(), int64_t(d)) == axes.end())
       shape.push_back(kept[d]);
   Tensor out(input.dtype, shape);
   for (int64_t i = 0; i < out.size(); ++i)
     out.set(i, fn == ReduceFn::Mean ? acc[i] / count : acc[i]);
   return out;
 }
-
 
 Tensor softmax(const Tensor &input, int64_t axis) {
   Tensor out(input.dtype, input.shape);
@@ -85,11 +86,9 @@ Tensor layerNorm(const Tensor &input, const Tensor &gamma, const Tensor &beta,
   return out;
 }
 
-std::pair<Tensor, Tensor> crossEntropy(const Tensor &logits,
-                                       const Tensor &targets,
-                                       double labelSmoothing,
-                                       int64_t ignoreIndex,
-                                       std::string &error) {
+std::pair<Tensor, Tensor>
+crossEntropy(const Tensor &logits, const Tensor &targets, double labelSmoothing,
+             int64_t ignoreIndex, std::string &error) {
   Rows rows(logits.shape, logits.shape.size() - 1);
   int64_t vocab = rows.length;
   double total = 0.0;

@@ -16,13 +16,20 @@ bool isFloat(DType type) {
 
 const char *dtypeName(DType type) {
   switch (type) {
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::F32: return "f32";
-  case DType::F64: return "f64";
-  case DType::I1: return "i1";
-  case DType::I32: return "i32";
-  case DType::I64: return "i64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::I1:
+    return "i1";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
   }
   return "?";
 }
@@ -54,13 +61,20 @@ template <typename I> static double toInteger(double value) {
 
 double roundTo(DType type, double value) {
   switch (type) {
-  case DType::F16: return static_cast<double>(static_cast<_Float16>(value));
-  case DType::BF16: return roundToBF16(value);
-  case DType::F32: return static_cast<double>(static_cast<float>(value));
-  case DType::F64: return value;
-  case DType::I1: return value != 0.0 ? 1.0 : 0.0;
-  case DType::I32: return toInteger<int32_t>(value);
-  case DType::I64: return toInteger<int64_t>(value);
+  case DType::F16:
+    return static_cast<double>(static_cast<_Float16>(value));
+  case DType::BF16:
+    return roundToBF16(value);
+  case DType::F32:
+    return static_cast<double>(static_cast<float>(value));
+  case DType::F64:
+    return value;
+  case DType::I1:
+    return value != 0.0 ? 1.0 : 0.0;
+  case DType::I32:
+    return toInteger<int32_t>(value);
+  case DType::I64:
+    return toInteger<int64_t>(value);
   }
   return value;
 }
@@ -79,7 +93,8 @@ Shape stridesOf(const Shape &shape) {
   return strides;
 }
 
-Tensor::Tensor(DType dtype, Shape shape) : dtype(dtype), shape(std::move(shape)) {
+Tensor::Tensor(DType dtype, Shape shape)
+    : dtype(dtype), shape(std::move(shape)) {
   if (isFloat(dtype))
     floats.assign(size(), 0.0);
   else

@@ -28,7 +28,8 @@ public:
 
   std::string path(int index, const std::string &name) const {
     llvm::SmallString<256> p(directory);
-    llvm::sys::path::append(p, llvm::formatv("{0:02}-{1}.mlir", index, name).str());
+    llvm::sys::path::append(
+        p, llvm::formatv("{0:02}-{1}.mlir", index, name).str());
     return p.str().str();
   }
 

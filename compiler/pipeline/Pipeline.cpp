@@ -11,8 +11,8 @@ namespace tc {
 
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
-      "embedding", "linear", "qkv", "masked-softmax", "residual-layer-norm",
-      "adam", "elementwise"};
+      "embedding",           "linear", "qkv",        "masked-softmax",
+      "residual-layer-norm", "adam",   "elementwise"};
   return names;
 }
 
@@ -28,8 +28,10 @@ std::optional<std::set<std::string>> parseFusions(const std::string &spec,
     name = name.trim();
     name.consume_front("tc-fuse-");
     if (llvm::find(known, name.str()) == known.end()) {
-      error = "unknown fusion '" + name.str() + "'; use none, all, or a comma "
-              "list of " + llvm::join(known, ", ");
+      error = "unknown fusion '" + name.str() +
+              "'; use none, all, or a comma "
+              "list of " +
+              llvm::join(known, ", ");
       return std::nullopt;
     }
     chosen.insert(name.str());
@@ -89,10 +91,9 @@ struct TrainingPipelineOptions
       llvm::cl::init("all")};
 };
 
-mlir::LogicalResult
-buildTrainingPipeline(mlir::OpPassManager &pm, llvm::StringRef text,
-                      llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
-                          fail) {
+mlir::LogicalResult buildTrainingPipeline(
+    mlir::OpPassManager &pm, llvm::StringRef text,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> fail) {
   TrainingPipelineOptions options;
   if (mlir::failed(options.parseFromString(text)))
     return mlir::failure();
@@ -109,7 +110,8 @@ buildTrainingPipeline(mlir::OpPassManager &pm, llvm::StringRef text,
   std::optional<std::set<std::string>> fusions =
       parseFusions(options.fusion, error);
   if (!fusions)
-    return fail("tc-training-pipeline: fusion=" + options.fusion + ": " + error);
+    return fail("tc-training-pipeline: fusion=" + options.fusion + ": " +
+                error);
   addTrainingPipeline(pm, *description, *fusions);
   return mlir::success();
 }

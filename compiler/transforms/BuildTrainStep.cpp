@@ -9,8 +9,8 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
-#include "support/Broadcast.h"
 #include "runtime/format/Contract.h"
+#include "support/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -39,9 +39,9 @@ struct Arith {
     return ConstantOp::create(b, loc, type, value);
   }
   RankedTensorType joined(Value x, Value y) {
-    return typeOf(x).clone(*broadcastShapes(
-        std::span<const int64_t>(typeOf(x).getShape()),
-        std::span<const int64_t>(typeOf(y).getShape())));
+    return typeOf(x).clone(
+        *broadcastShapes(std::span<const int64_t>(typeOf(x).getShape()),
+                         std::span<const int64_t>(typeOf(y).getShape())));
   }
   template <typename Op> Value binary(Value x, Value y) {
     return Op::create(b, loc, joined(x, y), x, y);
@@ -60,8 +60,8 @@ struct Arith {
     SmallVector<int64_t> axes;
     for (int64_t d = 0; d < type.getRank(); ++d)
       axes.push_back(d);
-    return ReduceSumOp::create(b, loc, type.clone(ArrayRef<int64_t>{}), x,
-                               axes, false);
+    return ReduceSumOp::create(b, loc, type.clone(ArrayRef<int64_t>{}), x, axes,
+                               false);
   }
 };
 
@@ -131,8 +131,8 @@ struct BuildTrainStepPass
     SmallVector<Type> argTypes;
     SmallVector<DictionaryAttr> argAttrs;
     auto named = [&](StringRef key, StringRef value) {
-      return DictionaryAttr::get(
-          context, {b.getNamedAttr(key, b.getStringAttr(value))});
+      return DictionaryAttr::get(context,
+                                 {b.getNamedAttr(key, b.getStringAttr(value))});
     };
     auto paramName = [&](unsigned i) {
       return grad.getArgAttrOfType<StringAttr>(i, kParamAttrName).getValue();
@@ -144,7 +144,8 @@ struct BuildTrainStepPass
     for (StringRef moment : {"adam_m.", "adam_v."})
       for (unsigned i : params) {
         argTypes.push_back(grad.getArgumentTypes()[i]);
-        argAttrs.push_back(named(kInputAttrName, (moment + paramName(i)).str()));
+        argAttrs.push_back(
+            named(kInputAttrName, (moment + paramName(i)).str()));
       }
     for (unsigned i : data) {
       auto type = cast<RankedTensorType>(grad.getArgumentTypes()[i]);
@@ -162,7 +163,8 @@ struct BuildTrainStepPass
     for (StringRef prefix : {"param.", "adam_m.", "adam_v."})
       for (unsigned i : params) {
         resultTypes.push_back(grad.getArgumentTypes()[i]);
-        resultAttrs.push_back(named(kOutputAttrName, (prefix + paramName(i)).str()));
+        resultAttrs.push_back(
+            named(kOutputAttrName, (prefix + paramName(i)).str()));
       }
     for (auto [type, name] :
          {std::pair<Type, StringRef>{lossType, contract::binding::kLoss},
@@ -171,9 +173,9 @@ struct BuildTrainStepPass
       resultTypes.push_back(type);
       resultAttrs.push_back(named(kOutputAttrName, name));
     }
-    auto step = func::FuncOp::create(
-        b, grad.getLoc(), trainStepName(grad.getSymName()),
-        b.getFunctionType(argTypes, resultTypes));
+    auto step =
+        func::FuncOp::create(b, grad.getLoc(), trainStepName(grad.getSymName()),
+                             b.getFunctionType(argTypes, resultTypes));
     step.setAllArgAttrs(argAttrs);
     step.setAllResultAttrs(resultAttrs);
     Block *body = step.addEntryBlock();
@@ -214,9 +216,10 @@ struct BuildTrainStepPass
           offsets[0] = micro;
           SmallVector<int64_t> one(full.getShape());
           one[0] = 1;
-          Value slice = SliceOp::create(b, loc, full.clone(one), value, offsets);
-          value = ReshapeOp::create(b, loc, full.clone(full.getShape().drop_front()),
-                                    slice);
+          Value slice =
+              SliceOp::create(b, loc, full.clone(one), value, offsets);
+          value = ReshapeOp::create(
+              b, loc, full.clone(full.getShape().drop_front()), slice);
         }
         operands[data[d]] = value;
       }
@@ -257,9 +260,9 @@ struct BuildTrainStepPass
 
     // 3. The step (1-based, from the RNG state) and the learning rate.
     auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
-    Value stepSlice = SliceOp::create(
-        b, loc, RankedTensorType::get({1}, b.getI64Type()), rng,
-        ArrayRef<int64_t>{1});
+    Value stepSlice =
+        SliceOp::create(b, loc, RankedTensorType::get({1}, b.getI64Type()), rng,
+                        ArrayRef<int64_t>{1});
     Value stepInt = ReshapeOp::create(b, loc, i64Scalar, stepSlice);
     // Steps count from 1; a step of 0 would make Adam's corrections 0 / 0.
     Value t = a.max(ConvertOp::create(b, loc, typeOf(lossSum), stepInt),
@@ -275,8 +278,10 @@ struct BuildTrainStepPass
     };
     Value stepSize = a.div(lr, correction(adamBeta1));
     Value invSqrtCorrection2 = RsqrtOp::create(b, loc, correction(adamBeta2));
-    Value beta1 = a.scalar(adamBeta1), oneMinusBeta1 = a.scalar(1.0 - adamBeta1);
-    Value beta2 = a.scalar(adamBeta2), oneMinusBeta2 = a.scalar(1.0 - adamBeta2);
+    Value beta1 = a.scalar(adamBeta1),
+          oneMinusBeta1 = a.scalar(1.0 - adamBeta1);
+    Value beta2 = a.scalar(adamBeta2),
+          oneMinusBeta2 = a.scalar(1.0 - adamBeta2);
     Value epsilon = a.scalar(adamEpsilon);
     SmallVector<Value> newParams, newM, newV;
     for (size_t p = 0; p < n; ++p) {
@@ -284,10 +289,9 @@ struct BuildTrainStepPass
       Value m = a.add(a.mul(momentArg(0, p), beta1), a.mul(g, oneMinusBeta1));
       Value v = a.add(a.mul(momentArg(1, p), beta2),
                       a.mul(a.mul(g, g), oneMinusBeta2));
-      Value denom = a.add(a.mul(SqrtOp::create(b, loc, v), invSqrtCorrection2),
-                          epsilon);
-      newParams.push_back(
-          a.sub(paramArg(p), a.mul(a.div(m, denom), stepSize)));
+      Value denom =
+          a.add(a.mul(SqrtOp::create(b, loc, v), invSqrtCorrection2), epsilon);
+      newParams.push_back(a.sub(paramArg(p), a.mul(a.div(m, denom), stepSize)));
       newM.push_back(m);
       newV.push_back(v);
     }

@@ -18,7 +18,8 @@ namespace {
 
 /// `type` with dimension `axis` set to 1.
 RankedTensorType keepDimsType(RankedTensorType type, int64_t axis) {
-  return type.clone(withUnitAxes(std::span<const int64_t>(type.getShape()), {axis}));
+  return type.clone(
+      withUnitAxes(std::span<const int64_t>(type.getShape()), {axis}));
 }
 
 /// softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))) along the axis.
@@ -49,8 +50,8 @@ Value expandLayerNorm(OpBuilder &b, LayerNormOp op) {
   Value squared = MulOp::create(b, loc, type, centered, centered);
   Value var = ReduceMeanOp::create(b, loc, reducedType, squared, axes, true);
   auto scalarType = RankedTensorType::get({}, type.getElementType());
-  Value eps = ConstantOp::create(
-      b, loc, scalarType, op.getEpsilon().convertToDouble());
+  Value eps =
+      ConstantOp::create(b, loc, scalarType, op.getEpsilon().convertToDouble());
   Value varEps = AddOp::create(b, loc, reducedType, var, eps);
   Value rstd = RsqrtOp::create(b, loc, varEps);
   Value normed = MulOp::create(b, loc, type, centered, rstd);

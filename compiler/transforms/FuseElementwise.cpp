@@ -72,7 +72,8 @@ void outline(Group &group) {
   for (Operation *op : group.ops) {
     for (Value operand : op->getOperands())
       if (!mapping.contains(operand) && isSplatConstant(operand))
-        mapping.map(operand, inside.clone(*operand.getDefiningOp())->getResult(0));
+        mapping.map(operand,
+                    inside.clone(*operand.getDefiningOp())->getResult(0));
     inside.clone(*op, mapping);
   }
   SmallVector<Value> yielded;

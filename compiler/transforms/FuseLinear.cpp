@@ -49,9 +49,9 @@ struct FuseLinearPass : public tc::impl::TcFuseLinearBase<FuseLinearPass> {
         }
       OpBuilder b(last);
       auto [matmul, bias] = *match;
-      auto linear = LinearOp::create(b, last->getLoc(), add.getType(),
-                                     matmul.getLhs(), matmul.getRhs(), bias,
-                                     relu);
+      auto linear =
+          LinearOp::create(b, last->getLoc(), add.getType(), matmul.getLhs(),
+                           matmul.getRhs(), bias, relu);
       last->getResult(0).replaceAllUsesWith(linear.getResult());
       if (relu)
         last->erase();

@@ -23,7 +23,8 @@ struct FuseMaskedSoftmaxPass
     getOperation().walk([&](SoftmaxOp s) { softmaxes.push_back(s); });
     for (SoftmaxOp softmax : softmaxes) {
       // softmax(select(mask, scores * c, fill)) over the last axis.
-      if (int64_t(softmax.getAxis()) != typeOf(softmax.getInput()).getRank() - 1)
+      if (int64_t(softmax.getAxis()) !=
+          typeOf(softmax.getInput()).getRank() - 1)
         continue;
       auto select = softmax.getInput().getDefiningOp<SelectOp>();
       if (!select || !select->hasOneUse() ||

@@ -53,9 +53,9 @@ void fuse(SmallVector<Projection> group) {
   OpBuilder b(first);
   Location loc = first->getLoc();
   int64_t n = group.size();
-  RankedTensorType out = typeOf(group[0].linear.getResult());   // [B, L, o]
-  RankedTensorType split = typeOf(group[0].split.getResult());  // [B, L, h, dh]
-  RankedTensorType heads = typeOf(group[0].heads.getResult());  // [B, h, L, dh]
+  RankedTensorType out = typeOf(group[0].linear.getResult());  // [B, L, o]
+  RankedTensorType split = typeOf(group[0].split.getResult()); // [B, L, h, dh]
+  RankedTensorType heads = typeOf(group[0].heads.getResult()); // [B, h, L, dh]
   RankedTensorType weight = typeOf(group[0].linear.getWeight()); // [o, in]
   int64_t o = out.getDimSize(2);
 
@@ -106,7 +106,8 @@ struct FuseQkvPass : public tc::impl::TcFuseQkvBase<FuseQkvPass> {
           return cast<BlockArgument>(v).getArgNumber();
         };
         llvm::sort(projections, [&](Projection a, Projection b) {
-          return argNumber(a.linear.getWeight()) < argNumber(b.linear.getWeight());
+          return argNumber(a.linear.getWeight()) <
+                 argNumber(b.linear.getWeight());
         });
         SmallVector<Projection> run;
         auto flush = [&] {
@@ -117,13 +118,12 @@ struct FuseQkvPass : public tc::impl::TcFuseQkvBase<FuseQkvPass> {
         for (Projection p : projections) {
           if (!run.empty()) {
             Projection last = run.back();
-            bool continues =
-                argNumber(p.linear.getWeight()) ==
-                    argNumber(last.linear.getWeight()) + 1 &&
-                argNumber(p.linear.getBias()) ==
-                    argNumber(last.linear.getBias()) + 1 &&
-                p.linear.getType() == last.linear.getType() &&
-                p.split.getType() == last.split.getType();
+            bool continues = argNumber(p.linear.getWeight()) ==
+                                 argNumber(last.linear.getWeight()) + 1 &&
+                             argNumber(p.linear.getBias()) ==
+                                 argNumber(last.linear.getBias()) + 1 &&
+                             p.linear.getType() == last.linear.getType() &&
+                             p.split.getType() == last.split.getType();
             if (!continues)
               flush();
           }

@@ -32,9 +32,9 @@ constexpr int64_t kBlockThreads = 256;
 /// a row-wise op that sums over its rows into a scalar), else one thread per
 /// element of the first result.
 std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
-  auto type = cast<RankedTensorType>(op->getNumResults()
-                                         ? op->getResult(0).getType()
-                                         : op->getOperand(0).getType());
+  auto type =
+      cast<RankedTensorType>(op->getNumResults() ? op->getResult(0).getType()
+                                                 : op->getOperand(0).getType());
   int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
   if (op->hasTrait<tc::OpTrait::RowWise>() && type.getRank() > 0) {
     auto input = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -202,8 +202,8 @@ LogicalResult Lowering::emitGemm(Operation *op) {
     std::swap(sa, sb);
   }
   // Shared weights: fold the innermost batch dimensions into the rows.
-  while (!batch.empty() && sb.back() == 0 && !transA &&
-         sa.back() == m * lda && sc.back() == m * ldc) {
+  while (!batch.empty() && sb.back() == 0 && !transA && sa.back() == m * lda &&
+         sc.back() == m * ldc) {
     m *= batch.back();
     batch.pop_back();
     sa.pop_back();
@@ -212,11 +212,11 @@ LogicalResult Lowering::emitGemm(Operation *op) {
   }
   plan::BufferAttr lhsBuffer = bufferOf(swapped ? rhs : lhs);
   plan::BufferAttr rhsBuffer = bufferOf(swapped ? lhs : rhs);
-  plan::GemmOp::create(
-      b, op->getLoc(), lhsBuffer, rhsBuffer, bufferOf(out),
-      bias ? bufferOf(bias) : plan::BufferAttr(), uint64_t(m), uint64_t(n),
-      uint64_t(k), transA, transB, uint64_t(lda),
-      uint64_t(ldb), uint64_t(ldc), batch, sa, sb, sc, APFloat(1.0f), APFloat(0.0f), relu);
+  plan::GemmOp::create(b, op->getLoc(), lhsBuffer, rhsBuffer, bufferOf(out),
+                       bias ? bufferOf(bias) : plan::BufferAttr(), uint64_t(m),
+                       uint64_t(n), uint64_t(k), transA, transB, uint64_t(lda),
+                       uint64_t(ldb), uint64_t(ldc), batch, sa, sb, sc,
+                       APFloat(1.0f), APFloat(0.0f), relu);
   return success();
 }
 
@@ -294,9 +294,8 @@ LogicalResult Lowering::lower(func::FuncOp function) {
     return failure();
 
   b.setInsertionPoint(function);
-  auto lowered = func::FuncOp::create(b, function.getLoc(),
-                                      functionName + ".plan",
-                                      b.getFunctionType({}, {}));
+  auto lowered = func::FuncOp::create(
+      b, function.getLoc(), functionName + ".plan", b.getFunctionType({}, {}));
   auto dictionaries = [&](ArrayRef<Binding> bindings, plan::Space space) {
     SmallVector<Attribute> list;
     for (const Binding &binding : bindings)

@@ -71,7 +71,8 @@ Attribute BufferAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> shape;
   Type elementType;
   if (parser.parseLess() || parser.parseKeyword(&spaceName) ||
-      parser.parsePlus() || parser.parseInteger(offset) || parser.parseColon() ||
+      parser.parsePlus() || parser.parseInteger(offset) ||
+      parser.parseColon() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType))

@@ -23,7 +23,8 @@ static std::string describe(ArrayRef<int64_t> shape, Type elementType) {
 
 /// Steps never write the constants or the inputs of a call.
 static LogicalResult verifyWritable(Operation *op, BufferAttr buffer) {
-  if (buffer.getSpace() == Space::constants || buffer.getSpace() == Space::inputs)
+  if (buffer.getSpace() == Space::constants ||
+      buffer.getSpace() == Space::inputs)
     return op->emitOpError("writes into the read-only ")
            << stringifySpace(buffer.getSpace()) << " space";
   return success();
@@ -45,7 +46,8 @@ LogicalResult LaunchOp::verify() {
         llvm::any_of(geometry, [](int64_t n) { return n < 1; }))
       return emitOpError("grid and block are three positive extents (x, y, z)");
   }
-  for (Attribute attr : llvm::concat<const Attribute>(getInputs(), getOutputs()))
+  for (Attribute attr :
+       llvm::concat<const Attribute>(getInputs(), getOutputs()))
     if (!cast<BufferAttr>(attr).isContiguous())
       return emitOpError("kernel buffers must be contiguous, got ") << attr;
   for (Attribute attr : getOutputs())
@@ -55,11 +57,11 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto kernel = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this,
-                                                              getKernelAttr());
+  auto kernel =
+      symbols.lookupNearestSymbolFrom<func::FuncOp>(*this, getKernelAttr());
   if (!kernel || !kernel->hasAttr(kKernelAttrName))
-    return emitOpError("'") << getKernel()
-                            << "' is not a kernel function of this module";
+    return emitOpError("'")
+           << getKernel() << "' is not a kernel function of this module";
   FunctionType type = kernel.getFunctionType();
   if (type.getNumInputs() != getInputs().size() ||
       type.getNumResults() != getOutputs().size())
@@ -73,11 +75,10 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
     for (auto [i, attr, t] : llvm::enumerate(buffers, types)) {
       auto buffer = cast<BufferAttr>(attr);
       if (!sameTensor(buffer, t))
-        return emitOpError() << what << " " << i << " is "
-                             << describe(buffer.getShape(),
-                                         buffer.getElementType())
-                             << " but kernel '" << getKernel()
-                             << "' expects " << t;
+        return emitOpError()
+               << what << " " << i << " is "
+               << describe(buffer.getShape(), buffer.getElementType())
+               << " but kernel '" << getKernel() << "' expects " << t;
     }
     return success();
   };
@@ -96,7 +97,8 @@ LogicalResult GemmOp::verify() {
            << m << ", " << n << ", " << k;
   size_t rank = getBatch().size();
   if (getLhsBatchStrides().size() != rank ||
-      getRhsBatchStrides().size() != rank || getOutBatchStrides().size() != rank)
+      getRhsBatchStrides().size() != rank ||
+      getOutBatchStrides().size() != rank)
     return emitOpError("needs one batch stride per batch dimension (")
            << rank << ") for lhs, rhs and out";
   // A row-major matrix's leading dimension is at least its row length.
@@ -145,10 +147,10 @@ LogicalResult ConstantOp::verify() {
   auto type = dyn_cast<ShapedType>(getValue().getType());
   if (getBuffer().getSpace() != Space::constants || !getBuffer().isContiguous())
     return emitOpError("needs a contiguous buffer of the constants space");
-  if (!type || !sameTensor(getBuffer(), RankedTensorType::get(
-                                            type.getShape(),
-                                            type.getElementType())))
-    return emitOpError("value ") << getValue().getType() << " does not fill "
-                                 << getBuffer();
+  if (!type ||
+      !sameTensor(getBuffer(), RankedTensorType::get(type.getShape(),
+                                                     type.getElementType())))
+    return emitOpError("value ")
+           << getValue().getType() << " does not fill " << getBuffer();
   return success();
 }

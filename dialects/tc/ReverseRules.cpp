@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "support/Broadcast.h"
 #include "dialects/tc/TcDialect.h"
+#include "support/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -54,8 +54,8 @@ Value unbroadcast(OpBuilder &b, Location loc, Value grad,
   }
   Value summed = grad;
   if (!axes.empty())
-    summed = ReduceSumOp::create(b, loc, gradType.clone(kept), grad, axes,
-                                 false);
+    summed =
+        ReduceSumOp::create(b, loc, gradType.clone(kept), grad, axes, false);
   if (typeOf(summed).getShape() != type.getShape())
     summed = ReshapeOp::create(b, loc, type, summed);
   return summed;
@@ -65,8 +65,8 @@ Value unbroadcast(OpBuilder &b, Location loc, Value grad,
 Value selectOrZero(OpBuilder &b, Location loc, Value condition, Value dy,
                    bool dyWhenTrue) {
   Value zero = scalar(b, loc, dy, 0.0);
-  return SelectOp::create(b, loc, typeOf(dy), condition,
-                          dyWhenTrue ? dy : zero, dyWhenTrue ? zero : dy);
+  return SelectOp::create(b, loc, typeOf(dy), condition, dyWhenTrue ? dy : zero,
+                          dyWhenTrue ? zero : dy);
 }
 
 /// The i1 mask `lhs <predicate> rhs` at the shape of `like`.
@@ -121,10 +121,10 @@ void SubOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 void MulOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                          SmallVectorImpl<Value> &out) {
   Location loc = getLoc();
-  out.push_back(unbroadcast(b, loc, mul(b, loc, grads[0], getRhs()),
-                            typeOf(getLhs())));
-  out.push_back(unbroadcast(b, loc, mul(b, loc, grads[0], getLhs()),
-                            typeOf(getRhs())));
+  out.push_back(
+      unbroadcast(b, loc, mul(b, loc, grads[0], getRhs()), typeOf(getLhs())));
+  out.push_back(
+      unbroadcast(b, loc, mul(b, loc, grads[0], getLhs()), typeOf(getRhs())));
 }
 
 void DivOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
@@ -133,9 +133,10 @@ void DivOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   Location loc = getLoc();
   Value dy = grads[0];
   Value dl = DivOp::create(b, loc, typeOf(dy), dy, getRhs());
-  Value dr = NegOp::create(
-      b, loc, DivOp::create(b, loc, typeOf(dy), mul(b, loc, dy, getResult()),
-                            getRhs()));
+  Value dr =
+      NegOp::create(b, loc,
+                    DivOp::create(b, loc, typeOf(dy),
+                                  mul(b, loc, dy, getResult()), getRhs()));
   out.push_back(unbroadcast(b, loc, dl, typeOf(getLhs())));
   out.push_back(unbroadcast(b, loc, dr, typeOf(getRhs())));
 }
@@ -148,8 +149,8 @@ static void buildMinMaxReverse(OpBuilder &b, Operation *op,
   Location loc = op->getLoc();
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value chosen = compareAt(b, loc, lhsWins, lhs, rhs, dy);
-  out.push_back(unbroadcast(b, loc, selectOrZero(b, loc, chosen, dy, true),
-                            typeOf(lhs)));
+  out.push_back(
+      unbroadcast(b, loc, selectOrZero(b, loc, chosen, dy, true), typeOf(lhs)));
   out.push_back(unbroadcast(b, loc, selectOrZero(b, loc, chosen, dy, false),
                             typeOf(rhs)));
 }
@@ -176,16 +177,16 @@ void ExpOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 
 void LogOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                          SmallVectorImpl<Value> &out) {
-  out.push_back(DivOp::create(b, getLoc(), typeOf(grads[0]), grads[0],
-                              getInput()));
+  out.push_back(
+      DivOp::create(b, getLoc(), typeOf(grads[0]), grads[0], getInput()));
 }
 
 void SqrtOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                           SmallVectorImpl<Value> &out) {
   // d sqrt(x) = dy / (2 sqrt(x))
   Location loc = getLoc();
-  Value twice = AddOp::create(b, loc, typeOf(getResult()), getResult(),
-                              getResult());
+  Value twice =
+      AddOp::create(b, loc, typeOf(getResult()), getResult(), getResult());
   out.push_back(DivOp::create(b, loc, typeOf(grads[0]), grads[0], twice));
 }
 
@@ -195,8 +196,8 @@ void RsqrtOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   Location loc = getLoc();
   Value y = getResult();
   Value cube = mul(b, loc, mul(b, loc, y, y), y);
-  out.push_back(mul(b, loc, mul(b, loc, grads[0], cube),
-                    scalar(b, loc, y, -0.5)));
+  out.push_back(
+      mul(b, loc, mul(b, loc, grads[0], cube), scalar(b, loc, y, -0.5)));
 }
 
 void TanhOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
@@ -247,8 +248,9 @@ void ConvertOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 static Value keptGrad(OpBuilder &b, Operation *op, Value dy) {
   auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
   RankedTensorType input = typeOf(op->getOperand(0));
-  RankedTensorType kept = input.clone(withUnitAxes(
-      std::span<const int64_t>(input.getShape()), std::span<const int64_t>(axes)));
+  RankedTensorType kept =
+      input.clone(withUnitAxes(std::span<const int64_t>(input.getShape()),
+                               std::span<const int64_t>(axes)));
   if (typeOf(dy).getShape() == kept.getShape())
     return dy;
   return ReshapeOp::create(b, op->getLoc(), kept, dy);
@@ -266,8 +268,8 @@ void ReduceMeanOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   RankedTensorType input = typeOf(getInput());
   double count = double(input.getNumElements()) /
                  double(typeOf(getResult()).getNumElements());
-  Value spread = BroadcastToOp::create(b, loc, input,
-                                       keptGrad(b, *this, grads[0]));
+  Value spread =
+      BroadcastToOp::create(b, loc, input, keptGrad(b, *this, grads[0]));
   out.push_back(mul(b, loc, spread, scalar(b, loc, spread, 1.0 / count)));
 }
 
@@ -276,8 +278,8 @@ void ReduceMaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   // Every element equal to its maximum receives the gradient.
   Location loc = getLoc();
   Value max = keptGrad(b, *this, getResult());
-  Value isMax = compareAt(b, loc, ComparePredicate::eq, getInput(), max,
-                          getInput());
+  Value isMax =
+      compareAt(b, loc, ComparePredicate::eq, getInput(), max, getInput());
   Value zero = scalar(b, loc, getInput(), 0.0);
   out.push_back(SelectOp::create(b, loc, typeOf(getInput()), isMax,
                                  keptGrad(b, *this, grads[0]), zero));
@@ -293,8 +295,8 @@ void MatmulOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   Location loc = getLoc();
   Value dC = grads[0], A = getLhs(), B = getRhs();
   bool ta = getTransposeLhs(), tb = getTransposeRhs();
-  Value dA = ta ? matmul(b, loc, B, dC, tb, true)
-                : matmul(b, loc, dC, B, false, !tb);
+  Value dA =
+      ta ? matmul(b, loc, B, dC, tb, true) : matmul(b, loc, dC, B, false, !tb);
   Value dB;
   if (typeOf(B).getRank() == 2 && typeOf(A).getRank() > 2 && !ta) {
     // A weight shared by every row of a batched activation: one 2-D GEMM
@@ -312,8 +314,8 @@ void MatmulOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 
 void SoftmaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                              SmallVectorImpl<Value> &out) {
-  out.push_back(SoftmaxGradOp::create(b, getLoc(), getResult(), grads[0],
-                                      getAxis()));
+  out.push_back(
+      SoftmaxGradOp::create(b, getLoc(), getResult(), grads[0], getAxis()));
 }
 
 void LayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
@@ -382,9 +384,8 @@ void ResidualLayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   // propagated (the fusion pass builds the op with nothing else using them).
   RankedTensorType x = typeOf(getResidual()), gamma = typeOf(getGamma());
   auto grad = ResidualLayerNormGradOp::create(
-      b, getLoc(), x, x, gamma, gamma, getResidual(), getSublayer(),
-      getGamma(), getMean(), getRstd(), grads[0], getRng(), getRateAttr(),
-      getKeyAttr());
+      b, getLoc(), x, x, gamma, gamma, getResidual(), getSublayer(), getGamma(),
+      getMean(), getRstd(), grads[0], getRng(), getRateAttr(), getKeyAttr());
   out.push_back(grad.getResidualGrad());
   out.push_back(grad.getSublayerGrad());
   out.push_back(grad.getGammaGrad());
@@ -400,9 +401,10 @@ void EmbedOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   Value d = grads[0];
   if (getRate().convertToDouble() > 0.0)
     d = DropoutOp::create(b, loc, d, getRng(), getRateAttr(), getKeyAttr());
-  Value scaled = mul(b, loc, d, scalar(b, loc, d, getScale().convertToDouble()));
-  out.push_back(EmbeddingGradOp::create(b, loc, typeOf(getTable()), getIds(),
-                                        scaled));
+  Value scaled =
+      mul(b, loc, d, scalar(b, loc, d, getScale().convertToDouble()));
+  out.push_back(
+      EmbeddingGradOp::create(b, loc, typeOf(getTable()), getIds(), scaled));
   out.push_back(Value()); // ids
   out.push_back(unbroadcast(b, loc, d, typeOf(getPositions())));
   out.push_back(Value()); // rng
@@ -433,8 +435,8 @@ void TransposeOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   SmallVector<int64_t> inverse(perm.size());
   for (auto [i, p] : llvm::enumerate(perm))
     inverse[p] = i;
-  out.push_back(TransposeOp::create(b, getLoc(), typeOf(getInput()), grads[0],
-                                    inverse));
+  out.push_back(
+      TransposeOp::create(b, getLoc(), typeOf(getInput()), grads[0], inverse));
 }
 
 void BroadcastToOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
@@ -479,8 +481,8 @@ void SplitOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   SmallVector<Value> pieces;
   for (auto [result, grad] : llvm::zip(getResults(), grads))
     pieces.push_back(grad ? grad : splat(b, getLoc(), typeOf(result), 0.0));
-  out.push_back(ConcatOp::create(b, getLoc(), typeOf(getInput()), pieces,
-                                 getAxis()));
+  out.push_back(
+      ConcatOp::create(b, getLoc(), typeOf(getInput()), pieces, getAxis()));
 }
 
 void ConcatOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,

@@ -56,7 +56,7 @@ Attribute InitAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   return parser.getChecked<InitAttr>(loc, parser.getContext(), *kind,
-                                    APFloat(scale));
+                                     APFloat(scale));
 }
 
 void InitAttr::print(AsmPrinter &printer) const {
@@ -96,8 +96,8 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
       return op->emitError() << "argument #" << argIndex
                              << ": 'tc.input' must be a non-empty string";
     if (function.getArgAttr(argIndex, kParamAttrName))
-      return op->emitError() << "argument #" << argIndex
-                             << " is both a parameter and an input";
+      return op->emitError()
+             << "argument #" << argIndex << " is both a parameter and an input";
     return success();
   }
   if (attr.getName() != kInitAttrName && attr.getName() != kParamAttrName)

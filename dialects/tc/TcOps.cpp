@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "support/Broadcast.h"
 #include "dialects/tc/TcDialect.h"
+#include "support/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -137,8 +137,8 @@ static LogicalResult verifyReduceOp(Operation *op) {
 LogicalResult MatmulOp::verify() {
   ArrayRef<int64_t> lhs = shapeOf(getLhs()), rhs = shapeOf(getRhs());
   if (lhs.size() < 2 || rhs.size() < 2)
-    return emitOpError() << "operands must have rank >= 2, got lhs "
-                         << fmt(lhs) << " and rhs " << fmt(rhs);
+    return emitOpError() << "operands must have rank >= 2, got lhs " << fmt(lhs)
+                         << " and rhs " << fmt(rhs);
   int64_t m = getTransposeLhs() ? lhs.back() : lhs[lhs.size() - 2];
   int64_t kl = getTransposeLhs() ? lhs[lhs.size() - 2] : lhs.back();
   int64_t kr = getTransposeRhs() ? rhs.back() : rhs[rhs.size() - 2];
@@ -190,7 +190,7 @@ LogicalResult EmbeddingOp::verify() {
                          << fmt(table);
   return verifyResultShape(*this, lookupShape(getIds(), table[1]),
                            "the ids' shape, then the "
-                                            "table's row size");
+                           "table's row size");
 }
 
 LogicalResult DropoutOp::verify() { return verifyRate(*this, getRate()); }
@@ -268,9 +268,8 @@ LogicalResult TransposeOp::verify() {
 LogicalResult BroadcastToOp::verify() {
   ArrayRef<int64_t> input = shapeOf(getInput());
   ArrayRef<int64_t> result = shapeOf(getResult());
-  std::optional<Shape> joined =
-      broadcastShapes(std::span<const int64_t>(input),
-                      std::span<const int64_t>(result));
+  std::optional<Shape> joined = broadcastShapes(
+      std::span<const int64_t>(input), std::span<const int64_t>(result));
   if (input.size() > result.size() || !joined ||
       ArrayRef<int64_t>(*joined) != result)
     return emitOpError() << "cannot broadcast " << fmt(input) << " to "
@@ -290,8 +289,8 @@ LogicalResult SliceOp::verify() {
                          << " must have the same rank";
   for (size_t d = 0; d < input.size(); ++d)
     if (offsets[d] < 0 || offsets[d] > input[d] - result[d])
-      return emitOpError() << "dimension " << d << ": the box ["
-                           << offsets[d] << ", " << offsets[d] + result[d]
+      return emitOpError() << "dimension " << d << ": the box [" << offsets[d]
+                           << ", " << offsets[d] + result[d]
                            << ") lies outside the input's [0, " << input[d]
                            << ")";
   return success();
@@ -315,8 +314,7 @@ LogicalResult ConcatOp::verify() {
                            << " in every dimension but axis " << axis;
     expected[axis] += shape[axis];
   }
-  return verifyResultShape(*this, expected,
-                           "the inputs joined along the axis");
+  return verifyResultShape(*this, expected, "the inputs joined along the axis");
 }
 
 LogicalResult SoftmaxGradOp::verify() {
@@ -371,14 +369,14 @@ LogicalResult AdamOp::verify() {
                          << n << ")";
   for (size_t i = 0; i < n; ++i) {
     Type type = getParams()[i].getType();
-    for (Value v : {Value(getGrads()[i]), Value(getFirstMoments()[i]),
-                    Value(getSecondMoments()[i]), Value(getNewParams()[i]),
-                    Value(getNewFirstMoments()[i]),
-                    Value(getNewSecondMoments()[i])})
+    for (Value v :
+         {Value(getGrads()[i]), Value(getFirstMoments()[i]),
+          Value(getSecondMoments()[i]), Value(getNewParams()[i]),
+          Value(getNewFirstMoments()[i]), Value(getNewSecondMoments()[i])})
       if (v.getType() != type)
-        return emitOpError() << "parameter #" << i << " has type " << type
-                             << " but its gradient, moments or results have "
-                             << v.getType();
+        return emitOpError()
+               << "parameter #" << i << " has type " << type
+               << " but its gradient, moments or results have " << v.getType();
   }
   for (auto [name, value, low, high] :
        {std::tuple<StringRef, double, double, double>{
@@ -440,8 +438,9 @@ LogicalResult LinearOp::verify() {
                          << " but expected [" << weight[0] << "]";
   SmallVector<int64_t> expected(input);
   expected.back() = weight[0];
-  return verifyResultShape(*this, expected, "the input with its last "
-                                            "dimension replaced by out");
+  return verifyResultShape(*this, expected,
+                           "the input with its last "
+                           "dimension replaced by out");
 }
 
 /// The row-wise operands of residual_layer_norm and its gradient: gamma
@@ -455,14 +454,13 @@ static LogicalResult verifyResidualRows(Operation *op, Value residual,
     return op->emitOpError() << "residual must have rank >= 1";
   for (Value v : perColumn)
     if (shapeOf(v) != ArrayRef<int64_t>{input.back()})
-      return op->emitOpError() << perColumnNames << " must have shape ["
-                               << input.back() << "]";
+      return op->emitOpError()
+             << perColumnNames << " must have shape [" << input.back() << "]";
   // Per-row statistics: [..., D] -> [..., 1].
   Shape rows = withUnitAxes(std::span<const int64_t>(input), {-1});
   for (Value v : stats)
     if (shapeOf(v) != ArrayRef<int64_t>(rows))
-      return op->emitOpError() << "mean and rstd must have shape "
-                               << fmt(rows);
+      return op->emitOpError() << "mean and rstd must have shape " << fmt(rows);
   return success();
 }
 
@@ -486,14 +484,13 @@ LogicalResult ResidualLayerNormGradOp::verify() {
 static LogicalResult verifyMask(Operation *op, Value mask, Value target,
                                 StringRef targetName) {
   ArrayRef<int64_t> shape = shapeOf(target);
-  std::optional<Shape> joined =
-      broadcastShapes(std::span<const int64_t>(shapeOf(mask)),
-                      std::span<const int64_t>(shape));
+  std::optional<Shape> joined = broadcastShapes(
+      std::span<const int64_t>(shapeOf(mask)), std::span<const int64_t>(shape));
   if (joined && ArrayRef<int64_t>(*joined) == shape)
     return success();
   return op->emitOpError() << "mask " << fmt(shapeOf(mask))
-                           << " does not broadcast to the " << targetName
-                           << " " << fmt(shape);
+                           << " does not broadcast to the " << targetName << " "
+                           << fmt(shape);
 }
 
 LogicalResult MaskedSoftmaxOp::verify() {
@@ -518,8 +515,9 @@ LogicalResult SplitOp::verify() {
   int64_t total = 0;
   for (auto [index, result] : llvm::enumerate(getResults())) {
     ArrayRef<int64_t> shape = shapeOf(result);
-    bool agrees = shape.size() == input.size() &&
-                  getElementTypeOrSelf(result) == getElementTypeOrSelf(getInput());
+    bool agrees =
+        shape.size() == input.size() &&
+        getElementTypeOrSelf(result) == getElementTypeOrSelf(getInput());
     for (size_t d = 0; agrees && d < shape.size(); ++d)
       agrees = d == size_t(axis) || shape[d] == input[d];
     if (!agrees)

@@ -19,8 +19,8 @@ namespace tc::OpTrait {
 /// after NumPy broadcasting: one loop over the result computes it, so
 /// tc-fuse-elementwise groups these ops.
 template <typename ConcreteType>
-class Elementwise
-    : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {};
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
+};
 
 /// Reduces its input over some axes: the last step of an elementwise group
 /// over the input's shape.

@@ -44,8 +44,8 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
   for (tcx::Space space : kSharedSpaces)
     device->shared_[int(space)] = HostBuffer(sizes[space]);
   if (x.constants())
-    std::memcpy(device->space(tcx::Space::Constants).data(), x.constants()->data(),
-                x.constants()->size());
+    std::memcpy(device->space(tcx::Space::Constants).data(),
+                x.constants()->data(), x.constants()->size());
   return device;
 }
 
@@ -66,9 +66,8 @@ void CpuDevice::read(tcx::Space space, int64_t offset, void *data,
   std::memcpy(data, shared_[int(space)].data() + offset, bytes);
 }
 
-bool CpuDevice::writeInput(const tcx::Function &function,
-                           std::string_view name, const void *data,
-                           int64_t bytes) {
+bool CpuDevice::writeInput(const tcx::Function &function, std::string_view name,
+                           const void *data, int64_t bytes) {
   uint8_t *target = binding(function, name, false);
   if (!target || bindingBytes(function, name, false) != bytes)
     return false;
@@ -76,8 +75,8 @@ bool CpuDevice::writeInput(const tcx::Function &function,
   return true;
 }
 
-bool CpuDevice::readOutput(const tcx::Function &function,
-                           std::string_view name, void *data, int64_t bytes) {
+bool CpuDevice::readOutput(const tcx::Function &function, std::string_view name,
+                           void *data, int64_t bytes) {
   uint8_t *source = binding(function, name, true);
   if (!source || bindingBytes(function, name, true) != bytes)
     return false;
@@ -85,7 +84,8 @@ bool CpuDevice::readOutput(const tcx::Function &function,
   return true;
 }
 
-CpuDevice::FunctionBuffers &CpuDevice::buffersOf(const tcx::Function &function) {
+CpuDevice::FunctionBuffers &
+CpuDevice::buffersOf(const tcx::Function &function) {
   auto it = functions_.find(&function);
   if (it == functions_.end()) {
     SpaceSizes sizes = executable_.spaceSizes(function);
@@ -102,9 +102,15 @@ uint8_t *CpuDevice::address(const tcx::Function &function,
                             const tcx::Buffer &buffer) {
   uint8_t *base;
   switch (buffer.space()) {
-  case tcx::Space::Inputs: base = buffersOf(function).inputs.data(); break;
-  case tcx::Space::Outputs: base = buffersOf(function).outputs.data(); break;
-  default: base = shared_[int(buffer.space())].data(); break;
+  case tcx::Space::Inputs:
+    base = buffersOf(function).inputs.data();
+    break;
+  case tcx::Space::Outputs:
+    base = buffersOf(function).outputs.data();
+    break;
+  default:
+    base = shared_[int(buffer.space())].data();
+    break;
   }
   return base + buffer.offset();
 }
@@ -133,7 +139,8 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // Small products run on one thread: a parallel region costs more.
   bool large = double(m) * n * k * count >= double(1 << 21);
   int threads = large ? omp_get_max_threads() : 1;
-  int64_t blocks = count >= threads ? 1 : std::min<int64_t>(threads, (m + 31) / 32);
+  int64_t blocks =
+      count >= threads ? 1 : std::min<int64_t>(threads, (m + 31) / 32);
   int64_t rowsPerBlock = (m + blocks - 1) / blocks;
   bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
@@ -237,16 +244,18 @@ void CpuDevice::run(const tcx::Function &function) {
       break;
     }
     if (profiling_ && entry->step_type() != tcx::Step::AllReduce) {
-      const tcx::Kernel *kernel =
-          entry->step_type() == tcx::Step::Launch
-              ? executable_.root().kernels()->Get(entry->step_as_Launch()->kernel())
-              : nullptr;
+      const tcx::Kernel *kernel = entry->step_type() == tcx::Step::Launch
+                                      ? executable_.root().kernels()->Get(
+                                            entry->step_as_Launch()->kernel())
+                                      : nullptr;
       std::string name = kernel ? kernel->name()->str()
                          : entry->step_type() == tcx::Step::Gemm ? "gemm"
                                                                  : "copy";
       ProfileEntry &p = profile_[name];
       p.name = name;
-      p.kind = kernel && kernel->op() ? kernel->op()->str() : kernel ? "kernel" : name;
+      p.kind = kernel && kernel->op() ? kernel->op()->str()
+               : kernel               ? "kernel"
+                                      : name;
       ++p.calls;
       p.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }

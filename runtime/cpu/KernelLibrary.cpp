@@ -1,17 +1,17 @@
 //===- KernelLibrary.cpp - the host kernels of an executable, loaded -------===//
 
 #include "runtime/cpu/KernelLibrary.h"
-#include "support/HostCpu.h"
-#include "support/AtomicFile.h"
-#include "support/FileBytes.h"
-#include "support/CacheDirectory.h"
 #include "runtime/format/TcxFile.h"
+#include "support/AtomicFile.h"
+#include "support/CacheDirectory.h"
+#include "support/FileBytes.h"
+#include "support/HostCpu.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
-#include <cstring>
 #include <iterator>
 #include <vector>
 
@@ -46,7 +46,8 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   std::string level = host->host_level()->str();
   if (!support::cpuSupports(level)) {
     error = "the executable's host code was compiled for " + level +
-            ", which this CPU does not support (it has " + support::hostCpuLevel() +
+            ", which this CPU does not support (it has " +
+            support::hostCpuLevel() +
             "); recompile it on this machine, or with tc-compile --cpu=" +
             support::hostCpuLevel();
     return nullptr;
@@ -76,14 +77,14 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
   std::unique_ptr<KernelLibrary> library(new KernelLibrary);
   if (executable.root().kernels())
     for (const tcx::Kernel *kernel : *executable.root().kernels()) {
-    void *symbol = dlsym(handle, kernel->name()->c_str());
-    if (!symbol) {
-      error = "the host code has no kernel '" + kernel->name()->str() +
-              "'; rebuild the executable with tc-compile";
-      return nullptr;
+      void *symbol = dlsym(handle, kernel->name()->c_str());
+      if (!symbol) {
+        error = "the host code has no kernel '" + kernel->name()->str() +
+                "'; rebuild the executable with tc-compile";
+        return nullptr;
+      }
+      library->kernels_.push_back(reinterpret_cast<HostKernel>(symbol));
     }
-    library->kernels_.push_back(reinterpret_cast<HostKernel>(symbol));
-  }
   return library;
 }
 

@@ -27,7 +27,7 @@ struct CublasGemm {
   int64_t lda = 0, ldb = 0, ldc = 0;
   float alpha = 1, beta = 0;
   int64_t batchCount = 1;
-  bool strided = true;        ///< one stride per operand (else pointer arrays)
+  bool strided = true; ///< one stride per operand (else pointer arrays)
   int64_t strideA = 0, strideB = 0, strideC = 0; ///< elements, when strided
   /// Element offsets of each batch's A, B, C from the operands' starts
   /// (the pointer arrays, when not strided; also when strided, for checks).

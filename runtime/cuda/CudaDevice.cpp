@@ -38,7 +38,8 @@ constexpr size_t kLtWorkspaceBytes = 32 << 20;
 
 void check(cudaError_t status, const std::string &what) {
   if (status != cudaSuccess)
-    throw std::runtime_error("CUDA: " + what + ": " + cudaGetErrorString(status));
+    throw std::runtime_error("CUDA: " + what + ": " +
+                             cudaGetErrorString(status));
 }
 
 void check(cublasStatus_t status, const std::string &what) {
@@ -55,7 +56,8 @@ struct DeviceMemory {
   explicit DeviceMemory(int64_t size) : bytes(size) {
     check(cudaMalloc(&pointer, std::max<int64_t>(size, 1)),
           "allocating " + std::to_string(size) + " bytes");
-    check(cudaMemset(pointer, 0, std::max<int64_t>(size, 1)), "clearing memory");
+    check(cudaMemset(pointer, 0, std::max<int64_t>(size, 1)),
+          "clearing memory");
   }
   DeviceMemory(DeviceMemory &&other) noexcept { *this = std::move(other); }
   DeviceMemory &operator=(DeviceMemory &&other) noexcept {
@@ -85,13 +87,16 @@ public:
   std::string describe() const override { return description_; }
   void write(tcx::Space space, int64_t offset, const void *data,
              int64_t bytes) override {
-    check(cudaMemcpyAsync(static_cast<uint8_t *>(shared_[int(space)].pointer) + offset,
+    check(cudaMemcpyAsync(static_cast<uint8_t *>(shared_[int(space)].pointer) +
+                              offset,
                           data, bytes, cudaMemcpyHostToDevice, stream_),
           "copying to the GPU");
   }
-  void read(tcx::Space space, int64_t offset, void *data, int64_t bytes) override {
+  void read(tcx::Space space, int64_t offset, void *data,
+            int64_t bytes) override {
     check(cudaMemcpyAsync(data,
-                          static_cast<uint8_t *>(shared_[int(space)].pointer) + offset,
+                          static_cast<uint8_t *>(shared_[int(space)].pointer) +
+                              offset,
                           bytes, cudaMemcpyDeviceToHost, stream_),
           "copying from the GPU");
     check(cudaStreamSynchronize(stream_), "running the executable");
@@ -174,15 +179,19 @@ std::vector<const tcx::CodeModule *> modulesFor(const tcx::Executable &x,
   std::string gpu = contract::cudaArchitectureName(capability, false);
   if (available.empty()) {
     error = "the executable has no CUDA code (it was compiled for the CPU); "
-            "recompile it with tc-compile --target=cuda --arch=" + gpu;
+            "recompile it with tc-compile --target=cuda --arch=" +
+            gpu;
     return {};
   }
   if (bestCubin < 0 && bestPtx < 0) {
-    error = "the executable's CUDA code (" + available + ") does not run on "
-            "this GPU (" + gpu + "); recompile it with --arch=" + gpu;
+    error = "the executable's CUDA code (" + available +
+            ") does not run on "
+            "this GPU (" +
+            gpu + "); recompile it with --arch=" + gpu;
     return {};
   }
-  tcx::CodeKind kind = bestCubin >= 0 ? tcx::CodeKind::Cubin : tcx::CodeKind::Ptx;
+  tcx::CodeKind kind =
+      bestCubin >= 0 ? tcx::CodeKind::Cubin : tcx::CodeKind::Ptx;
   unsigned arch = unsigned(bestCubin >= 0 ? bestCubin : bestPtx);
   chosen = contract::cudaArchitectureName(arch, kind == tcx::CodeKind::Ptx);
   std::vector<const tcx::CodeModule *> modules;
@@ -225,8 +234,8 @@ void CudaDevice::open(std::string &error) {
     status = cudaLibraryLoadData(&library, code.c_str(), nullptr, nullptr, 0,
                                  nullptr, nullptr, 0);
     if (status != cudaSuccess) {
-      error = "cannot load the executable's " + chosen + " code on this GPU: " +
-              cudaGetErrorString(status);
+      error = "cannot load the executable's " + chosen +
+              " code on this GPU: " + cudaGetErrorString(status);
       return;
     }
     libraries_.push_back(library);
@@ -245,7 +254,8 @@ void CudaDevice::open(std::string &error) {
     }
     kernels_.push_back(found);
   }
-  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating a stream");
+  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+        "creating a stream");
   check(cublasCreate(&blas_), "creating a handle");
   check(cublasSetStream(blas_, stream_), "setting the stream");
   check(cublasLtCreate(&lt_), "creating a cuBLASLt handle");
@@ -254,7 +264,8 @@ void CudaDevice::open(std::string &error) {
   for (tcx::Space space : kSharedSpaces)
     shared_[int(space)] = DeviceMemory(sizes[space]);
   if (x.constants())
-    write(tcx::Space::Constants, 0, x.constants()->data(), x.constants()->size());
+    write(tcx::Space::Constants, 0, x.constants()->data(),
+          x.constants()->size());
   workspace_ = DeviceMemory(kLtWorkspaceBytes);
   description_ = "cuda:0 (" + std::string(properties.name) + ", sm_" +
                  std::to_string(capability) + ", " +
@@ -327,9 +338,10 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
                 blas_, opA, opB, call.m, call.n, call.k, &call.alpha,
                 reinterpret_cast<const void *>(g.a), CUDA_R_32F, call.lda,
                 call.strideA, reinterpret_cast<const void *>(g.b), CUDA_R_32F,
-                call.ldb, call.strideB, &call.beta, reinterpret_cast<void *>(g.c),
-                CUDA_R_32F, call.ldc, call.strideC, call.batchCount,
-                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                call.ldb, call.strideB, &call.beta,
+                reinterpret_cast<void *>(g.c), CUDA_R_32F, call.ldc,
+                call.strideC, call.batchCount, CUBLAS_COMPUTE_32F,
+                CUBLAS_GEMM_DEFAULT),
             what);
     } else {
       auto *table = static_cast<void **>(state.table.pointer) + g.pointerArrays;
@@ -347,7 +359,8 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
   // the bias runs along the column-major rows (the plan's columns).
   LtGemm &lt = state.lt[step];
   if (!lt.desc) {
-    check(cublasLtMatmulDescCreate(&lt.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), what);
+    check(cublasLtMatmulDescCreate(&lt.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+          what);
     check(cublasLtMatmulDescSetAttribute(lt.desc, CUBLASLT_MATMUL_DESC_TRANSA,
                                          &opA, sizeof opA),
           what);
@@ -366,13 +379,17 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
                 lt.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
             what);
     }
-    check(cublasLtMatrixLayoutCreate(&lt.a, CUDA_R_32F, call.transposeA ? call.k : call.m,
-                                     call.transposeA ? call.m : call.k, call.lda),
+    check(cublasLtMatrixLayoutCreate(
+              &lt.a, CUDA_R_32F, call.transposeA ? call.k : call.m,
+              call.transposeA ? call.m : call.k, call.lda),
           what);
-    check(cublasLtMatrixLayoutCreate(&lt.b, CUDA_R_32F, call.transposeB ? call.n : call.k,
-                                     call.transposeB ? call.k : call.n, call.ldb),
+    check(cublasLtMatrixLayoutCreate(
+              &lt.b, CUDA_R_32F, call.transposeB ? call.n : call.k,
+              call.transposeB ? call.k : call.n, call.ldb),
           what);
-    check(cublasLtMatrixLayoutCreate(&lt.c, CUDA_R_32F, call.m, call.n, call.ldc), what);
+    check(
+        cublasLtMatrixLayoutCreate(&lt.c, CUDA_R_32F, call.m, call.n, call.ldc),
+        what);
   }
   // One call per batch entry (the plan's epilogue GEMMs are linear layers:
   // one entry).
@@ -380,9 +397,9 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
     auto *a = reinterpret_cast<const float *>(g.a) + call.offsetsA[batch];
     auto *b = reinterpret_cast<const float *>(g.b) + call.offsetsB[batch];
     auto *c = reinterpret_cast<float *>(g.c) + call.offsetsC[batch];
-    check(cublasLtMatmul(lt_, lt.desc, &call.alpha, a, lt.a, b, lt.b, &call.beta,
-                         c, lt.c, c, lt.c, nullptr, workspace_.pointer,
-                         kLtWorkspaceBytes, stream_),
+    check(cublasLtMatmul(lt_, lt.desc, &call.alpha, a, lt.a, b, lt.b,
+                         &call.beta, c, lt.c, c, lt.c, nullptr,
+                         workspace_.pointer, kLtWorkspaceBytes, stream_),
           what);
   }
 }
@@ -395,20 +412,21 @@ void CudaDevice::run(const tcx::Function &function) {
     if (const auto *k = std::get_if<KernelLaunch>(&s)) {
       void **buffers = table + k->arguments;
       void *arguments[] = {&buffers};
-      check(cudaLaunchKernel(reinterpret_cast<const void *>(kernels_[k->kernel]),
-                             dim3(k->grid[0], k->grid[1], k->grid[2]),
-                             dim3(k->block[0], k->block[1], k->block[2]),
-                             arguments, 0, stream_),
-            "launching " +
-                executable_.root().kernels()->Get(k->kernel)->name()->str());
+      check(
+          cudaLaunchKernel(reinterpret_cast<const void *>(kernels_[k->kernel]),
+                           dim3(k->grid[0], k->grid[1], k->grid[2]),
+                           dim3(k->block[0], k->block[1], k->block[2]),
+                           arguments, 0, stream_),
+          "launching " +
+              executable_.root().kernels()->Get(k->kernel)->name()->str());
     } else if (const auto *g = std::get_if<GemmLaunch>(&s)) {
       gemm(state, step, *g);
     } else if (const auto *c = std::get_if<CopyLaunch>(&s)) {
       for (const CopyRectangle &r : c->rectangles)
-        check(cudaMemcpy2DAsync(reinterpret_cast<void *>(r.target), r.targetPitch,
-                                reinterpret_cast<const void *>(r.source),
-                                r.sourcePitch, r.width, r.height,
-                                cudaMemcpyDeviceToDevice, stream_),
+        check(cudaMemcpy2DAsync(
+                  reinterpret_cast<void *>(r.target), r.targetPitch,
+                  reinterpret_cast<const void *>(r.source), r.sourcePitch,
+                  r.width, r.height, cudaMemcpyDeviceToDevice, stream_),
               "copy of step " + std::to_string(step));
     }
     // AllReduceLaunch: one GPU holds the whole sum already.
@@ -420,8 +438,9 @@ void CudaDevice::run(const tcx::Function &function) {
 
 /// The plug-in's entry point (runtime/Device.cpp loads it): a device for
 /// `executable` on GPU 0, or null with `error` saying why.
-extern "C" tc::rt::Device *tc_create_cuda_device(const tc::rt::Executable &executable,
-                                                 std::string &error) {
+extern "C" tc::rt::Device *
+tc_create_cuda_device(const tc::rt::Executable &executable,
+                      std::string &error) {
   try {
     auto device = std::make_unique<tc::rt::CudaDevice>(executable);
     device->open(error);

@@ -50,12 +50,15 @@ std::vector<CopyRectangle> copyRectangles(const tcx::Buffer &from,
   // The rectangle covers the last dimension (single elements down it) or,
   // when both views have unit stride there, whole rows down the one before.
   int64_t rank = int64_t(shape.size());
-  bool rows = from.strides()->Get(rank - 1) == 1 && to.strides()->Get(rank - 1) == 1;
+  bool rows =
+      from.strides()->Get(rank - 1) == 1 && to.strides()->Get(rank - 1) == 1;
   int64_t across = rows ? rank - 2 : rank - 1; // the rectangle's height dim
   int64_t width = rows ? shape.Get(rank - 1) * element : element;
   int64_t height = across >= 0 ? shape.Get(across) : 1;
-  int64_t sourcePitch = across >= 0 ? from.strides()->Get(across) * element : width;
-  int64_t targetPitch = across >= 0 ? to.strides()->Get(across) * element : width;
+  int64_t sourcePitch =
+      across >= 0 ? from.strides()->Get(across) * element : width;
+  int64_t targetPitch =
+      across >= 0 ? to.strides()->Get(across) * element : width;
   // Rows that overlap or run backwards (a stride of 0) go one at a time.
   bool split = sourcePitch < width || targetPitch < width;
   int64_t outer = 1;
@@ -72,8 +75,8 @@ std::vector<CopyRectangle> copyRectangles(const tcx::Buffer &from,
     uint64_t t = spaces.of(to) + target * element;
     if (split)
       for (int64_t r = 0; r < height; ++r)
-        out.push_back({s + r * sourcePitch, t + r * targetPitch, width, width,
-                       width, 1});
+        out.push_back(
+            {s + r * sourcePitch, t + r * targetPitch, width, width, width, 1});
     else
       out.push_back({s, t, sourcePitch, targetPitch, width, height});
     for (int64_t d = across; d-- > 0;) {
@@ -90,7 +93,8 @@ CudaProgram buildCudaProgram(const tcx::Function &function,
   CudaProgram program;
   int64_t stepIndex = 0;
   for (const tcx::StepEntry *entry : *function.steps()) {
-    std::string where = function.name()->str() + " step " + std::to_string(stepIndex++);
+    std::string where =
+        function.name()->str() + " step " + std::to_string(stepIndex++);
     switch (entry->step_type()) {
     case tcx::Step::Launch: {
       const tcx::Launch *launch = entry->step_as_Launch();
@@ -100,10 +104,11 @@ CudaProgram buildCudaProgram(const tcx::Function &function,
       k.grid = extents(launch->grid(), valid);
       k.block = extents(launch->block(), valid);
       if (!valid || !geometryFits(k.grid, k.block)) {
-        error = where + ": no GPU launches a grid of " + std::to_string(k.grid[0]) +
-                "x" + std::to_string(k.grid[1]) + "x" + std::to_string(k.grid[2]) +
-                " blocks of " + std::to_string(k.block[0]) + "x" +
-                std::to_string(k.block[1]) + "x" + std::to_string(k.block[2]) +
+        error = where + ": no GPU launches a grid of " +
+                std::to_string(k.grid[0]) + "x" + std::to_string(k.grid[1]) +
+                "x" + std::to_string(k.grid[2]) + " blocks of " +
+                std::to_string(k.block[0]) + "x" + std::to_string(k.block[1]) +
+                "x" + std::to_string(k.block[2]) +
                 " threads (at most 1024 threads a block); the executable is "
                 "damaged or from a newer tc-compile";
         return {};

@@ -38,15 +38,15 @@ struct SpaceAddresses {
 };
 
 struct KernelLaunch {
-  uint32_t kernel = 0;           ///< index into the executable's kernels
+  uint32_t kernel = 0; ///< index into the executable's kernels
   std::array<uint32_t, 3> grid{}, block{};
-  int64_t arguments = 0;         ///< table index of its buffer pointers
+  int64_t arguments = 0; ///< table index of its buffer pointers
 };
 
 struct GemmLaunch {
   CublasGemm call;
-  uint64_t a = 0, b = 0, c = 0;  ///< the call's operands (A is the plan's rhs)
-  uint64_t bias = 0;             ///< 0: none (else cuBLASLt's bias epilogue)
+  uint64_t a = 0, b = 0, c = 0; ///< the call's operands (A is the plan's rhs)
+  uint64_t bias = 0;            ///< 0: none (else cuBLASLt's bias epilogue)
   bool relu = false;
   /// Table index of the batch's A pointers, then B's, then C's
   /// (batchCount each); -1 when the call is strided.
@@ -67,7 +67,8 @@ struct AllReduceLaunch {
   int64_t bytes = 0;
 };
 
-using CudaStep = std::variant<KernelLaunch, GemmLaunch, CopyLaunch, AllReduceLaunch>;
+using CudaStep =
+    std::variant<KernelLaunch, GemmLaunch, CopyLaunch, AllReduceLaunch>;
 
 struct CudaProgram {
   std::vector<CudaStep> steps;

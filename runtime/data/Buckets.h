@@ -10,8 +10,8 @@
 #define TC_RUNTIME_DATA_BUCKETS_H
 
 #include "runtime/Executable.h"
-#include "runtime/format/Contract.h"
 #include "runtime/data/Batch.h"
+#include "runtime/format/Contract.h"
 
 #include <optional>
 #include <string>

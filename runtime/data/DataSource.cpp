@@ -84,7 +84,8 @@ private:
 bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
                 const std::string &file, std::string &error) {
   for (size_t i = 0; i < pairs.size(); ++i) {
-    for (const std::vector<int32_t> *side : {&pairs[i].source, &pairs[i].target})
+    for (const std::vector<int32_t> *side :
+         {&pairs[i].source, &pairs[i].target})
       for (int32_t id : *side)
         if (id < 0 || (vocab.size > 0 && id >= vocab.size)) {
           error = file + ": pair " + std::to_string(i) + " has token id " +

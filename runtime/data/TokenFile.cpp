@@ -16,7 +16,8 @@ constexpr char kMagic[8] = {'T', 'C', 'T', 'O', 'K', 'E', 'N', 'S'};
 constexpr uint32_t kVersion = 1;
 
 std::optional<std::vector<std::vector<int32_t>>>
-readLines(const std::string &path, const Vocabulary &vocab, std::string &error) {
+readLines(const std::string &path, const Vocabulary &vocab,
+          std::string &error) {
   std::ifstream in(path);
   if (!in) {
     error = path + ": cannot open the file";
@@ -93,12 +94,13 @@ std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
 }
 
 bool writeTokenFile(const std::string &path,
-                    const std::vector<SentencePair> &pairs, std::string &error) {
+                    const std::vector<SentencePair> &pairs,
+                    std::string &error) {
   auto fill = [&](support::FileWriter &out) {
     uint32_t header[2] = {kVersion, 0};
     uint64_t count = pairs.size();
-    bool ok = out.write(kMagic, 8) && out.write(header, 8) &&
-              out.write(&count, 8);
+    bool ok =
+        out.write(kMagic, 8) && out.write(header, 8) && out.write(&count, 8);
     for (const SentencePair &pair : pairs) {
       uint32_t lengths[2] = {uint32_t(pair.source.size()),
                              uint32_t(pair.target.size())};

@@ -7,12 +7,10 @@
 
 namespace tc::rt {
 
-std::optional<ExactMatch> evaluateSyntheticTask(const Executable &executable,
-                                                Device &device,
-                                                SyntheticTask task,
-                                                int64_t sequences,
-                                                uint64_t seed,
-                                                std::string &error) {
+std::optional<ExactMatch>
+evaluateSyntheticTask(const Executable &executable, Device &device,
+                      SyntheticTask task, int64_t sequences, uint64_t seed,
+                      std::string &error) {
   std::vector<BucketShape> buckets = bucketsOf(executable.root());
   if (buckets.empty()) {
     error = "the executable has no shape buckets (was it compiled from a "
@@ -24,7 +22,8 @@ std::optional<ExactMatch> evaluateSyntheticTask(const Executable &executable,
       DecoderSession::open(executable, device, bucket, error);
   if (!session)
     return std::nullopt;
-  int64_t maxSymbols = std::min(bucket.sourceLength - 1, bucket.targetLength - 1);
+  int64_t maxSymbols =
+      std::min(bucket.sourceLength - 1, bucket.targetLength - 1);
   ExactMatch result;
   for (uint64_t index = 0x7fffffff; result.total < sequences; --index) {
     int64_t rows = std::min<int64_t>(bucket.batch, sequences - result.total);

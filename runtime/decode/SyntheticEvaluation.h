@@ -20,12 +20,10 @@ struct ExactMatch {
 /// down from the top of the streams, which training (counting up from 0)
 /// does not reach; how many come back exactly. None with `error` when the
 /// executable has no buckets or cannot decode.
-std::optional<ExactMatch> evaluateSyntheticTask(const Executable &executable,
-                                                Device &device,
-                                                SyntheticTask task,
-                                                int64_t sequences,
-                                                uint64_t seed,
-                                                std::string &error);
+std::optional<ExactMatch>
+evaluateSyntheticTask(const Executable &executable, Device &device,
+                      SyntheticTask task, int64_t sequences, uint64_t seed,
+                      std::string &error);
 
 } // namespace tc::rt
 

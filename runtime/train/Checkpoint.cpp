@@ -1,13 +1,13 @@
 //===- Checkpoint.cpp - the whole state of a training run, on disk --------===//
 
 #include "runtime/train/Checkpoint.h"
+#include "runtime/format/TcxFile.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
-#include "runtime/format/TcxFile.h"
 
 #include <csignal>
-#include <cstdlib>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -93,8 +93,8 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
   header.fingerprint = fingerprint;
   header.dataFingerprint = state.dataFingerprint;
   header.checksum = bodyChecksum(state);
-  header.headerChecksum = tcx::checksum(reinterpret_cast<const uint8_t *>(&header),
-                                        kCheckedHeaderBytes);
+  header.headerChecksum = tcx::checksum(
+      reinterpret_cast<const uint8_t *>(&header), kCheckedHeaderBytes);
 
   auto fill = [&](support::FileWriter &out) {
     bool ok = out.write(&header, sizeof header) &&
@@ -141,7 +141,8 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
   }
   std::memcpy(&header, bytes.data(), kHeaderBytes);
   if (header.version == kVersion &&
-      header.headerChecksum != tcx::checksum(bytes.data(), kCheckedHeaderBytes)) {
+      header.headerChecksum !=
+          tcx::checksum(bytes.data(), kCheckedHeaderBytes)) {
     error = path + ": corrupted checkpoint (header checksum mismatch); "
                    "restore it from a copy or start a new run";
     return std::nullopt;

@@ -34,15 +34,16 @@ bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
 
 } // namespace
 
-bool MetricsLog::open(const std::string &path, bool resume,
-                      int64_t resumedStep, std::string &error) {
+bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
+                      std::string &error) {
   if (path.empty())
     return true;
   if (resume && !trimMetrics(path, resumedStep, error))
     return false;
   file_ = std::fopen(path.c_str(), resume ? "a" : "w");
   if (!file_) {
-    error = "cannot open the metrics file " + path + ": " + std::strerror(errno);
+    error =
+        "cannot open the metrics file " + path + ": " + std::strerror(errno);
     return false;
   }
   return true;

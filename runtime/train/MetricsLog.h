@@ -19,9 +19,9 @@ namespace tc::rt {
 
 struct StepMetrics {
   int64_t step = 0;
-  double loss = 0;          ///< per target token
+  double loss = 0; ///< per target token
   double learningRate = 0;
-  int32_t tokens = 0;       ///< target tokens of the step
+  int32_t tokens = 0; ///< target tokens of the step
   double tokensPerSecond = 0;
   double elapsedSeconds = 0;
 };

@@ -27,10 +27,18 @@ void initializeParameters(const tcx::Executable &executable, uint8_t *params,
     }
     for (int64_t i = 0; i < n; ++i) {
       switch (p->init()) {
-      case tcx::InitKind::Zeros: values[i] = 0.0f; break;
-      case tcx::InitKind::Ones: values[i] = 1.0f; break;
-      case tcx::InitKind::Normal: values[i] = float(p->scale() * random.normal()); break;
-      default: values[i] = float((2.0 * random.uniform() - 1.0) * bound); break;
+      case tcx::InitKind::Zeros:
+        values[i] = 0.0f;
+        break;
+      case tcx::InitKind::Ones:
+        values[i] = 1.0f;
+        break;
+      case tcx::InitKind::Normal:
+        values[i] = float(p->scale() * random.normal());
+        break;
+      default:
+        values[i] = float((2.0 * random.uniform() - 1.0) * bound);
+        break;
       }
     }
   }

@@ -134,9 +134,9 @@ public:
       return true;
     TrainingState &state = run_.state;
     saveState(device_, x_.param_bytes(), state);
-    bool written = finite(state.params) &&
-                   writeCheckpoint(run_.checkpoint, state, run_.fingerprint,
-                                   error);
+    bool written =
+        finite(state.params) &&
+        writeCheckpoint(run_.checkpoint, state, run_.fingerprint, error);
     if (!written && error.empty())
       error = "the parameters are not finite after step " +
               std::to_string(state.step) +
@@ -183,9 +183,9 @@ bool runStep(const Executable &executable, Device &device, Run &run,
       bucket ? executable.function(tcx::FunctionRole::TrainStep, *bucket)
              : nullptr;
   Batch batch;
-  if (!function || !fillBatch(pairs, run.vocab, bucket->batch,
-                              bucket->sourceLength, bucket->targetLength,
-                              batch)) {
+  if (!function ||
+      !fillBatch(pairs, run.vocab, bucket->batch, bucket->sourceLength,
+                 bucket->targetLength, batch)) {
     error = "batch " + std::to_string(run.state.dataPosition) + " of " +
             run.data->describe() + " fits no shape bucket";
     return false;
@@ -205,9 +205,9 @@ bool runStep(const Executable &executable, Device &device, Run &run,
             std::string(binding::kTargetIn) + ", " +
             std::string(binding::kTargetOut) + " and " +
             std::string(binding::kRng) + " or return " +
-            std::string(binding::kLoss) + ", " +
-            std::string(binding::kTokens) + " and " +
-            std::string(binding::kLearningRate) + " as a training step does";
+            std::string(binding::kLoss) + ", " + std::string(binding::kTokens) +
+            " and " + std::string(binding::kLearningRate) +
+            " as a training step does";
     return false;
   }
   out.batchTokens = batch.tokens;
@@ -225,8 +225,7 @@ TrainResult train(const Executable &executable, Device &device,
   if (!setUpRun(x, device, options, run, error))
     return result;
   MetricsLog metrics;
-  if (!metrics.open(options.metricsPath, options.resume, run.state.step,
-                    error))
+  if (!metrics.open(options.metricsPath, options.resume, run.state.step, error))
     return result;
   CheckpointWriter checkpoints(x, device, run, metrics);
 
@@ -253,12 +252,12 @@ TrainResult train(const Executable &executable, Device &device,
     run.state.step = step;
     ++run.state.dataPosition;
     tokens += out.batchTokens;
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     double throughput = seconds > 0 ? tokens / seconds : 0.0;
-    metrics.write({step, perToken, out.learningRate, out.tokens, throughput,
-                   seconds});
+    metrics.write(
+        {step, perToken, out.learningRate, out.tokens, throughput, seconds});
     if (!options.quiet)
       progress.update(step, perToken, out.learningRate, throughput);
     if (int signal = signals.stopRequested()) {
@@ -266,8 +265,8 @@ TrainResult train(const Executable &executable, Device &device,
       result.signal = signal;
       break;
     }
-    bool periodic = options.checkpointEvery > 0 &&
-                    step % options.checkpointEvery == 0;
+    bool periodic =
+        options.checkpointEvery > 0 && step % options.checkpointEvery == 0;
     if (periodic && step < options.steps && !checkpoints.save(error)) {
       result.kind = TrainResult::Failed;
       break;

@@ -26,7 +26,7 @@ struct TrainOptions {
   std::string metricsPath;     ///< empty: no metrics file
   uint64_t seed = 1;           ///< of a new run (a resumed one keeps its own)
   DataChoice data;
-  bool quiet = false;          ///< no progress output
+  bool quiet = false; ///< no progress output
 };
 
 struct TrainResult {

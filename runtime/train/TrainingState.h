@@ -11,9 +11,9 @@
 namespace tc::rt {
 
 struct TrainingState {
-  int64_t step = 0;          ///< steps completed
+  int64_t step = 0; ///< steps completed
   uint64_t seed = 0;
-  uint64_t dataPosition = 0; ///< batches consumed
+  uint64_t dataPosition = 0;    ///< batches consumed
   uint64_t dataFingerprint = 0; ///< which data (a hash of its description)
   std::vector<uint8_t> params, firstMoments, secondMoments;
 };

@@ -40,9 +40,9 @@ inline dim3 blockDim, gridDim;
 
 namespace simt {
 constexpr unsigned kWarp = 32;
-inline std::barrier<> *block;                        // of the running block
+inline std::barrier<> *block; // of the running block
 inline std::vector<std::unique_ptr<std::barrier<>>> warps; // one per warp
-inline std::vector<uint64_t> slots;                  // one per thread
+inline std::vector<uint64_t> slots;                        // one per thread
 } // namespace simt
 
 inline void __syncthreads() { simt::block->arrive_and_wait(); }

@@ -44,9 +44,8 @@ std::ostream &operator<<(std::ostream &os, const GradCase &c) {
 /// "tensor<2x3xf64>" -> {2, 3}
 tc::Shape shapeOf(const std::string &type) {
   tc::Shape shape;
-  std::string dims = type.substr(7, type.rfind('x') == std::string::npos
-                                        ? 0
-                                        : type.rfind('x') - 7 + 1);
+  std::string dims = type.substr(
+      7, type.rfind('x') == std::string::npos ? 0 : type.rfind('x') - 7 + 1);
   size_t at = 0;
   while (at < dims.size()) {
     size_t x = dims.find('x', at);
@@ -64,12 +63,13 @@ std::string moduleFor(const GradCase &c) {
   tc::Shape yShape = shapeOf(c.yType);
   for (size_t d = 0; d < yShape.size(); ++d)
     axes += (d ? ", " : "") + std::to_string(d);
-  std::string reduce =
-      yShape.empty()
-          ? "  %l = tc.mul %y, %probe : tensor<f64>, tensor<f64> -> tensor<f64>\n"
-          : "  %w = tc.mul %y, %probe : " + c.yType + ", " + c.yType + " -> " +
-                c.yType + "\n  %l = tc.reduce_sum %w axes = [" + axes +
-                "] : " + c.yType + " -> tensor<f64>\n";
+  std::string reduce = yShape.empty()
+                           ? "  %l = tc.mul %y, %probe : tensor<f64>, "
+                             "tensor<f64> -> tensor<f64>\n"
+                           : "  %w = tc.mul %y, %probe : " + c.yType + ", " +
+                                 c.yType + " -> " + c.yType +
+                                 "\n  %l = tc.reduce_sum %w axes = [" + axes +
+                                 "] : " + c.yType + " -> tensor<f64>\n";
   return "func.func @f(" + args + "%probe: " + c.yType +
          ") -> tensor<f64> {\n" + c.body + "\n" + reduce +
          "  return %l : tensor<f64>\n}\n";
@@ -127,22 +127,24 @@ TEST_P(AutodiffGradient, MatchesFiniteDifferences) {
   }
 }
 
-const char *kIds = "  %ids = tc.constant dense<[[1, 0, 3], [3, 3, 4]]> : tensor<2x3xi32>\n";
+const char *kIds =
+    "  %ids = tc.constant dense<[[1, 0, 3], [3, 3, 4]]> : tensor<2x3xi32>\n";
 
 std::vector<GradCase> cases() {
   std::string t23 = "tensor<2x3xf64>", t3 = "tensor<3xf64>",
               t234 = "tensor<2x3x4xf64>";
-  auto binary = [&](std::string op, std::string a, std::string b,
-                    std::string y, bool positive = false) {
-    return GradCase{op + "_" + std::to_string(a.size()) + "_" +
-                        std::to_string(b.size()),
-                    {a, b},
-                    "  %y = tc." + op + " %p0, %p1 : " + a + ", " + b + " -> " + y,
-                    y, positive};
+  auto binary = [&](std::string op, std::string a, std::string b, std::string y,
+                    bool positive = false) {
+    return GradCase{
+        op + "_" + std::to_string(a.size()) + "_" + std::to_string(b.size()),
+        {a, b},
+        "  %y = tc." + op + " %p0, %p1 : " + a + ", " + b + " -> " + y,
+        y,
+        positive};
   };
   auto unary = [&](std::string op, bool positive = false) {
-    return GradCase{op, {t23}, "  %y = tc." + op + " %p0 : " + t23, t23,
-                    positive};
+    return GradCase{
+        op, {t23}, "  %y = tc." + op + " %p0 : " + t23, t23, positive};
   };
   auto reduce = [&](std::string op, std::string axes, bool keep,
                     std::string y) {
@@ -182,15 +184,20 @@ std::vector<GradCase> cases() {
       unary("relu"),
       {"select",
        {t23, t3},
-       "  %c = tc.constant dense<[[true, false, true], [false, false, true]]> : tensor<2x3xi1>\n"
-       "  %y = tc.select %c, %p0, %p1 : tensor<2x3xi1>, tensor<2x3xf64>, tensor<3xf64> -> tensor<2x3xf64>",
+       "  %c = tc.constant dense<[[true, false, true], [false, false, true]]> "
+       ": tensor<2x3xi1>\n"
+       "  %y = tc.select %c, %p0, %p1 : tensor<2x3xi1>, tensor<2x3xf64>, "
+       "tensor<3xf64> -> tensor<2x3xf64>",
        t23},
       // Through f32 and back: h is large against f32 rounding (~1e-7).
       {"convert",
        {t23},
        "  %h = tc.convert %p0 : tensor<2x3xf64> -> tensor<2x3xf32>\n"
        "  %y = tc.convert %h : tensor<2x3xf32> -> tensor<2x3xf64>",
-       t23, false, 1e-2, 1e-4},
+       t23,
+       false,
+       1e-2,
+       1e-4},
       reduce("reduce_sum", "0", false, "tensor<3x4xf64>"),
       reduce("reduce_sum", "1", true, "tensor<2x1x4xf64>"),
       reduce("reduce_sum", "2", false, "tensor<2x3xf64>"),
@@ -202,7 +209,8 @@ std::vector<GradCase> cases() {
       reduce("reduce_max", "0", false, "tensor<3x4xf64>"),
       reduce("reduce_max", "1", true, "tensor<2x1x4xf64>"),
       reduce("reduce_max", "2", false, "tensor<2x3xf64>"),
-      matmul("plain", "tensor<2x3xf64>", "tensor<3x4xf64>", "", "tensor<2x4xf64>"),
+      matmul("plain", "tensor<2x3xf64>", "tensor<3x4xf64>", "",
+             "tensor<2x4xf64>"),
       matmul("transpose_lhs", "tensor<3x2xf64>", "tensor<3x4xf64>",
              "{transpose_lhs}", "tensor<2x4xf64>"),
       matmul("transpose_rhs", "tensor<2x3xf64>", "tensor<4x3xf64>",
@@ -213,15 +221,24 @@ std::vector<GradCase> cases() {
              "tensor<2x3x5xf64>"),
       matmul("linear_layer", "tensor<2x3x4xf64>", "tensor<5x4xf64>",
              "{transpose_rhs}", "tensor<2x3x5xf64>"),
-      matmul("linear_no_transpose", "tensor<2x3x4xf64>", "tensor<4x5xf64>",
-             "", "tensor<2x3x5xf64>"),
+      matmul("linear_no_transpose", "tensor<2x3x4xf64>", "tensor<4x5xf64>", "",
+             "tensor<2x3x5xf64>"),
       matmul("lhs_batch_broadcast", "tensor<1x3x4xf64>", "tensor<2x4x5xf64>",
              "", "tensor<2x3x5xf64>"),
       matmul("batched_transpose_lhs", "tensor<2x4x3xf64>", "tensor<4x5xf64>",
              "{transpose_lhs}", "tensor<2x3x5xf64>"),
-      {"softmax_axis0", {t234}, "  %y = tc.softmax %p0 axis = 0 : " + t234, t234},
-      {"softmax_axis1", {t234}, "  %y = tc.softmax %p0 axis = 1 : " + t234, t234},
-      {"softmax_axis2", {t234}, "  %y = tc.softmax %p0 axis = 2 : " + t234, t234},
+      {"softmax_axis0",
+       {t234},
+       "  %y = tc.softmax %p0 axis = 0 : " + t234,
+       t234},
+      {"softmax_axis1",
+       {t234},
+       "  %y = tc.softmax %p0 axis = 1 : " + t234,
+       t234},
+      {"softmax_axis2",
+       {t234},
+       "  %y = tc.softmax %p0 axis = 2 : " + t234,
+       t234},
       {"layer_norm",
        {"tensor<2x3x5xf64>", "tensor<5xf64>", "tensor<5xf64>"},
        "  %y = tc.layer_norm %p0, %p1, %p2 epsilon = 1.0e-05 : "
@@ -229,18 +246,20 @@ std::vector<GradCase> cases() {
        "tensor<2x3x5xf64>"},
       {"embedding",
        {"tensor<5x4xf64>"},
-       std::string(kIds) +
-           "  %y = tc.embedding %p0, %ids : tensor<5x4xf64>, tensor<2x3xi32> -> tensor<2x3x4xf64>",
+       std::string(kIds) + "  %y = tc.embedding %p0, %ids : tensor<5x4xf64>, "
+                           "tensor<2x3xi32> -> tensor<2x3x4xf64>",
        "tensor<2x3x4xf64>"},
       {"dropout",
        {t234},
        "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
-       "  %y = tc.dropout %p0, %rng rate = 3.0e-01 key = 4 : " + t234 + ", tensor<2xi64>",
+       "  %y = tc.dropout %p0, %rng rate = 3.0e-01 key = 4 : " +
+           t234 + ", tensor<2xi64>",
        t234},
       {"cross_entropy",
        {"tensor<2x3x5xf64>"},
        std::string(kIds) +
-           "  %y, %n = tc.cross_entropy %p0, %ids label_smoothing = 1.0e-01 ignore_index = 3 "
+           "  %y, %n = tc.cross_entropy %p0, %ids label_smoothing = 1.0e-01 "
+           "ignore_index = 3 "
            ": tensor<2x3x5xf64>, tensor<2x3xi32> -> tensor<f64>, tensor<i32>",
        "tensor<f64>"},
       // The fused ops built by the fusion passes, through their own rules.
@@ -250,42 +269,56 @@ std::vector<GradCase> cases() {
        "tensor<5x4xf64>, tensor<5xf64> -> tensor<2x3x5xf64>",
        "tensor<2x3x5xf64>"},
       {"residual_layer_norm",
-       {"tensor<2x3x5xf64>", "tensor<2x3x5xf64>", "tensor<5xf64>", "tensor<5xf64>"},
+       {"tensor<2x3x5xf64>", "tensor<2x3x5xf64>", "tensor<5xf64>",
+        "tensor<5xf64>"},
        "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
-       "  %y, %m, %r = tc.residual_layer_norm %p0, %p1, %p2, %p3, %rng rate = 2.0e-01 "
-       "key = 4 epsilon = 1.0e-05 : tensor<2x3x5xf64>, tensor<5xf64>, tensor<2xi64> "
+       "  %y, %m, %r = tc.residual_layer_norm %p0, %p1, %p2, %p3, %rng rate = "
+       "2.0e-01 "
+       "key = 4 epsilon = 1.0e-05 : tensor<2x3x5xf64>, tensor<5xf64>, "
+       "tensor<2xi64> "
        "-> tensor<2x3x1xf64>",
        "tensor<2x3x5xf64>"},
       {"masked_softmax",
        {"tensor<2x2x3x4xf64>"},
        "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
-       "  %mask = tc.constant dense<[[true, true, false, true]]> : tensor<1x4xi1>\n"
-       "  %y, %p = tc.masked_softmax %p0, %mask, %rng scale = 5.0e-01 fill = -1.0e+09 "
-       "rate = 2.0e-01 key = 4 : tensor<2x2x3x4xf64>, tensor<1x4xi1>, tensor<2xi64>",
+       "  %mask = tc.constant dense<[[true, true, false, true]]> : "
+       "tensor<1x4xi1>\n"
+       "  %y, %p = tc.masked_softmax %p0, %mask, %rng scale = 5.0e-01 fill = "
+       "-1.0e+09 "
+       "rate = 2.0e-01 key = 4 : tensor<2x2x3x4xf64>, tensor<1x4xi1>, "
+       "tensor<2xi64>",
        "tensor<2x2x3x4xf64>"},
       {"embed_learned_positions",
        {"tensor<5x4xf64>", "tensor<3x4xf64>"},
        std::string(kIds) +
            "  %rng = tc.constant dense<[5, 9]> : tensor<2xi64>\n"
-           "  %y = tc.embed %p0, %ids, %p1, %rng scale = 2.0e+00 rate = 2.0e-01 key = 4 "
-           ": tensor<5x4xf64>, tensor<2x3xi32>, tensor<3x4xf64>, tensor<2xi64> -> tensor<2x3x4xf64>",
+           "  %y = tc.embed %p0, %ids, %p1, %rng scale = 2.0e+00 rate = "
+           "2.0e-01 key = 4 "
+           ": tensor<5x4xf64>, tensor<2x3xi32>, tensor<3x4xf64>, tensor<2xi64> "
+           "-> tensor<2x3x4xf64>",
        "tensor<2x3x4xf64>"},
-      {"reshape", {t234}, "  %y = tc.reshape %p0 : " + t234 + " -> tensor<6x4xf64>",
+      {"reshape",
+       {t234},
+       "  %y = tc.reshape %p0 : " + t234 + " -> tensor<6x4xf64>",
        "tensor<6x4xf64>"},
       {"transpose",
        {t234},
-       "  %y = tc.transpose %p0 permutation = [2, 0, 1] : " + t234 + " -> tensor<4x2x3xf64>",
+       "  %y = tc.transpose %p0 permutation = [2, 0, 1] : " + t234 +
+           " -> tensor<4x2x3xf64>",
        "tensor<4x2x3xf64>"},
       {"broadcast_to",
        {"tensor<3x1xf64>"},
-       "  %y = tc.broadcast_to %p0 : tensor<3x1xf64> -> " + t234, t234},
+       "  %y = tc.broadcast_to %p0 : tensor<3x1xf64> -> " + t234,
+       t234},
       {"slice",
        {t234},
-       "  %y = tc.slice %p0 offsets = [1, 1, 1] : " + t234 + " -> tensor<1x2x2xf64>",
+       "  %y = tc.slice %p0 offsets = [1, 1, 1] : " + t234 +
+           " -> tensor<1x2x2xf64>",
        "tensor<1x2x2xf64>"},
       {"concat",
        {t23, "tensor<2x2xf64>"},
-       "  %y = tc.concat %p0, %p1 axis = 1 : tensor<2x3xf64>, tensor<2x2xf64> -> tensor<2x5xf64>",
+       "  %y = tc.concat %p0, %p1 axis = 1 : tensor<2x3xf64>, tensor<2x2xf64> "
+       "-> tensor<2x5xf64>",
        "tensor<2x5xf64>"},
   };
   return all;
@@ -309,7 +342,7 @@ TEST(AutodiffDropout, BackwardUsesTheForwardMask) {
       %l = tc.reduce_sum %m axes = [0] : tensor<64xf64> -> tensor<f64>
       return %l : tensor<f64>
     })mlir",
-                                                         &context);
+                                                             &context);
   ASSERT_TRUE(module);
   PassManager pm(&context);
   pm.addPass(tc::createTcAutodiff());
@@ -338,7 +371,8 @@ TEST(AutodiffDropout, BackwardUsesTheForwardMask) {
   }
   EXPECT_GT(kept, 16);
   EXPECT_LT(kept, 48);
-  EXPECT_NE(mask.floats, otherStep.floats) << "the mask must depend on the step";
+  EXPECT_NE(mask.floats, otherStep.floats)
+      << "the mask must depend on the step";
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDifferentiableOp, AutodiffGradient,

@@ -1,7 +1,7 @@
 //===- BroadcastTest.cpp - NumPy broadcasting of shapes -------------------===//
 
-#include "compiler/interpreter/Kernels.h"
 #include "support/Broadcast.h"
+#include "compiler/interpreter/Kernels.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,8 @@ namespace {
 
 TEST(Contract, FunctionNamesRoundTrip) {
   BucketShape shape{32, 12, 13};
-  EXPECT_EQ(functionName(FunctionRole::TrainStep, shape), "train_step_32x12x13");
+  EXPECT_EQ(functionName(FunctionRole::TrainStep, shape),
+            "train_step_32x12x13");
   EXPECT_EQ(functionName(FunctionRole::Forward, shape), "forward_32x12x13");
   EXPECT_EQ(functionName(FunctionRole::Decode, shape), "decode_32x12x13");
   EXPECT_EQ(functionName(FunctionRole::Encode, shape), "encode_32x12");

@@ -28,7 +28,8 @@ class CudaKernels : public testing::TestWithParam<const char *> {};
 TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = tc::test::compileModel(
-      context, std::string(TC_SOURCE_DIR) + "/models/" + GetParam(), /*plan=*/true);
+      context, std::string(TC_SOURCE_DIR) + "/models/" + GetParam(),
+      /*plan=*/true);
   ASSERT_TRUE(module);
 
   std::vector<std::pair<std::string, std::string>> missing;

@@ -105,8 +105,10 @@ public:
     f.outputs = rt::HostBuffer(sizes[tcx::Space::Outputs]);
     for (int space = 0; space < 8; ++space)
       f.spaces.base[space] = reinterpret_cast<uint64_t>(shared_[space].data());
-    f.spaces.base[int(tcx::Space::Inputs)] = reinterpret_cast<uint64_t>(f.inputs.data());
-    f.spaces.base[int(tcx::Space::Outputs)] = reinterpret_cast<uint64_t>(f.outputs.data());
+    f.spaces.base[int(tcx::Space::Inputs)] =
+        reinterpret_cast<uint64_t>(f.inputs.data());
+    f.spaces.base[int(tcx::Space::Outputs)] =
+        reinterpret_cast<uint64_t>(f.outputs.data());
     std::string error;
     f.program = rt::buildCudaProgram(function, f.spaces, error);
     EXPECT_EQ(error, "");
@@ -116,7 +118,8 @@ public:
   uint8_t *binding(const tcx::Function &function, const std::string &name,
                    bool output) {
     const tcx::Binding *b = rt::findBinding(function, name, output);
-    return b ? reinterpret_cast<uint8_t *>(functionOf(function).spaces.of(*b->buffer()))
+    return b ? reinterpret_cast<uint8_t *>(
+                   functionOf(function).spaces.of(*b->buffer()))
              : nullptr;
   }
 
@@ -135,8 +138,10 @@ public:
       } else if (const auto *c = std::get_if<rt::CopyLaunch>(&step)) {
         for (const rt::CopyRectangle &r : c->rectangles)
           for (int64_t row = 0; row < r.height; ++row)
-            std::memcpy(reinterpret_cast<uint8_t *>(r.target) + row * r.targetPitch,
-                        reinterpret_cast<const uint8_t *>(r.source) + row * r.sourcePitch,
+            std::memcpy(reinterpret_cast<uint8_t *>(r.target) +
+                            row * r.targetPitch,
+                        reinterpret_cast<const uint8_t *>(r.source) +
+                            row * r.sourcePitch,
                         r.width);
       }
     }
@@ -151,8 +156,10 @@ private:
     std::vector<float *> c;
     for (int64_t batch = 0; batch < call.batchCount; ++batch) {
       if (call.strided) {
-        a.push_back(reinterpret_cast<const float *>(g.a) + batch * call.strideA);
-        b.push_back(reinterpret_cast<const float *>(g.b) + batch * call.strideB);
+        a.push_back(reinterpret_cast<const float *>(g.a) +
+                    batch * call.strideA);
+        b.push_back(reinterpret_cast<const float *>(g.b) +
+                    batch * call.strideB);
         c.push_back(reinterpret_cast<float *>(g.c) + batch * call.strideC);
       } else {
         a.push_back(static_cast<const float *>(table[g.pointerArrays + batch]));
@@ -180,7 +187,9 @@ std::vector<uint8_t> randomInput(const tcx::Binding &b, std::mt19937_64 &rng,
   int64_t count = 1;
   for (int64_t extent : *buffer.shape())
     count *= extent;
-  int64_t row = buffer.shape()->size() ? buffer.shape()->Get(buffer.shape()->size() - 1) : 1;
+  int64_t row = buffer.shape()->size()
+                    ? buffer.shape()->Get(buffer.shape()->size() - 1)
+                    : 1;
   std::vector<uint8_t> bytes(count * rt::elementBytes(buffer.dtype()));
   for (int64_t i = 0; i < count; ++i)
     switch (buffer.dtype()) {
@@ -203,7 +212,8 @@ void expectClose(const float *got, const float *want, int64_t count,
   double worst = 0;
   int64_t at = 0;
   for (int64_t i = 0; i < count; ++i) {
-    double error = std::abs(double(got[i]) - want[i]) - 1e-5 * std::abs(want[i]);
+    double error =
+        std::abs(double(got[i]) - want[i]) - 1e-5 * std::abs(want[i]);
     if (!(error <= worst)) {
       worst = std::isnan(error) ? INFINITY : error;
       at = i;
@@ -217,11 +227,13 @@ TEST(CudaProgram, TinyModelOnAnEmulatedGpuEqualsTheCpuDevice) {
   std::unique_ptr<test::Compiled> host = test::compileTiny();
   std::unique_ptr<test::Compiled> cuda = test::compileTiny({"sm_80"});
   ASSERT_TRUE(host && cuda);
-  const tcx::Executable &hx = host->executable->root(), &cx = cuda->executable->root();
+  const tcx::Executable &hx = host->executable->root(),
+                        &cx = cuda->executable->root();
   ASSERT_EQ(hx.functions()->size(), cx.functions()->size());
   ASSERT_EQ(hx.param_bytes(), cx.param_bytes());
   std::string error;
-  std::unique_ptr<rt::CpuDevice> cpu = rt::CpuDevice::create(*host->executable, error);
+  std::unique_ptr<rt::CpuDevice> cpu =
+      rt::CpuDevice::create(*host->executable, error);
   ASSERT_TRUE(cpu) << error;
   EmulatedGpu gpu(*cuda->executable,
                   compileSimt(cx, testing::TempDir() + "/tc-emulated-gpu"));
@@ -247,8 +259,10 @@ TEST(CudaProgram, TinyModelOnAnEmulatedGpuEqualsTheCpuDevice) {
     ASSERT_EQ(hf->steps()->size(), cf->steps()->size()) << "the same plan";
     for (const tcx::Binding *b : *hf->inputs()) {
       std::vector<uint8_t> bytes = randomInput(*b, rng, step);
-      ASSERT_TRUE(cpu->writeInput(*hf, b->name()->str(), bytes.data(), bytes.size()));
-      std::memcpy(gpu.binding(*cf, b->name()->str(), false), bytes.data(), bytes.size());
+      ASSERT_TRUE(
+          cpu->writeInput(*hf, b->name()->str(), bytes.data(), bytes.size()));
+      std::memcpy(gpu.binding(*cf, b->name()->str(), false), bytes.data(),
+                  bytes.size());
     }
     cpu->run(*hf);
     gpu.run(*cf);
@@ -260,7 +274,8 @@ TEST(CudaProgram, TinyModelOnAnEmulatedGpuEqualsTheCpuDevice) {
       std::string what = hf->name()->str() + " output " + b->name()->str();
       if (b->buffer()->dtype() == tcx::DType::F32)
         expectClose(reinterpret_cast<const float *>(got),
-                    reinterpret_cast<const float *>(want.data()), bytes / 4, 2e-5, what);
+                    reinterpret_cast<const float *>(want.data()), bytes / 4,
+                    2e-5, what);
       else
         EXPECT_EQ(std::memcmp(got, want.data(), bytes), 0) << what;
       if (b->name()->str() == "learning_rate")
@@ -286,8 +301,7 @@ TEST(CudaProgram, TinyModelOnAnEmulatedGpuEqualsTheCpuDevice) {
       cpu->read(space, offset, want.data(), count * 4);
       expectClose(reinterpret_cast<const float *>(gpu.space(space) + offset),
                   want.data(), count, keyBias ? learningRates : 2e-5,
-                  p->name()->str() + " in space " +
-                      tcx::EnumNameSpace(space));
+                  p->name()->str() + " in space " + tcx::EnumNameSpace(space));
       ++compared;
     }
   }
@@ -296,7 +310,8 @@ TEST(CudaProgram, TinyModelOnAnEmulatedGpuEqualsTheCpuDevice) {
 
 /// A strided view for copyRectangles, built in `fbb`.
 const tcx::Buffer *view(flatbuffers::FlatBufferBuilder &fbb, int64_t offset,
-                        std::vector<int64_t> shape, std::vector<int64_t> strides) {
+                        std::vector<int64_t> shape,
+                        std::vector<int64_t> strides) {
   auto buffer = tcx::CreateBufferDirect(fbb, tcx::Space::Arena, offset,
                                         tcx::DType::F32, &shape, &strides);
   return flatbuffers::GetTemporaryPointer(fbb, buffer);
@@ -310,11 +325,14 @@ TEST(CudaProgram, CopyRectanglesMoveEveryElementOfTheViews) {
     size_t rectangles; // how many cudaMemcpy2D calls
   };
   std::vector<Case> cases = {
-      {{4, 6}, {6, 1}, {6, 1}, 1},            // one block of bytes
-      {{4, 6}, {1, 4}, {6, 1}, 4},            // a transpose: elements down rows
-      {{3, 4, 5}, {40, 10, 1}, {20, 5, 1}, 3}, // padded rows: a rectangle per [i]
-      {{2, 3, 4}, {0, 4, 1}, {12, 4, 1}, 2},  // broadcast over the first dim
-      {{5}, {0}, {1}, 5},                     // one value repeated: one by one
+      {{4, 6}, {6, 1}, {6, 1}, 1}, // one block of bytes
+      {{4, 6}, {1, 4}, {6, 1}, 4}, // a transpose: elements down rows
+      {{3, 4, 5},
+       {40, 10, 1},
+       {20, 5, 1},
+       3},                                   // padded rows: a rectangle per [i]
+      {{2, 3, 4}, {0, 4, 1}, {12, 4, 1}, 2}, // broadcast over the first dim
+      {{5}, {0}, {1}, 5},                    // one value repeated: one by one
       {{}, {}, {}, 1},
   };
   for (const Case &c : cases) {
@@ -339,16 +357,20 @@ TEST(CudaProgram, CopyRectanglesMoveEveryElementOfTheViews) {
       want[2048 + t] = memory[s];
     }
     rt::SpaceAddresses spaces;
-    spaces.base[int(tcx::Space::Arena)] = reinterpret_cast<uint64_t>(memory.data());
-    std::vector<rt::CopyRectangle> rectangles = rt::copyRectangles(*from, *to, spaces);
-    EXPECT_EQ(rectangles.size(), c.rectangles) << "shape rank " << c.shape.size();
+    spaces.base[int(tcx::Space::Arena)] =
+        reinterpret_cast<uint64_t>(memory.data());
+    std::vector<rt::CopyRectangle> rectangles =
+        rt::copyRectangles(*from, *to, spaces);
+    EXPECT_EQ(rectangles.size(), c.rectangles)
+        << "shape rank " << c.shape.size();
     for (const rt::CopyRectangle &r : rectangles) {
       EXPECT_GE(r.sourcePitch, r.width);
       EXPECT_GE(r.targetPitch, r.width);
       for (int64_t row = 0; row < r.height; ++row)
-        std::memmove(reinterpret_cast<uint8_t *>(r.target) + row * r.targetPitch,
-                     reinterpret_cast<const uint8_t *>(r.source) + row * r.sourcePitch,
-                     r.width);
+        std::memmove(
+            reinterpret_cast<uint8_t *>(r.target) + row * r.targetPitch,
+            reinterpret_cast<const uint8_t *>(r.source) + row * r.sourcePitch,
+            r.width);
     }
     EXPECT_EQ(memory, want) << "shape rank " << c.shape.size();
   }
@@ -358,17 +380,21 @@ TEST(CudaProgram, CopyRectanglesMoveEveryElementOfTheViews) {
 TEST(CudaProgram, RefusesLaunchesNoGpuAccepts) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<int64_t> grid = {1, 70000, 1}, block = {2048, 1, 1};
-  auto launch = tcx::CreateLaunchDirect(fbb, 0, nullptr, nullptr, &grid, &block);
+  auto launch =
+      tcx::CreateLaunchDirect(fbb, 0, nullptr, nullptr, &grid, &block);
   auto entry = tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union());
   std::vector<flatbuffers::Offset<tcx::StepEntry>> steps = {entry};
-  auto function = tcx::CreateFunctionDirect(fbb, "f", 0, nullptr, nullptr, &steps);
+  auto function =
+      tcx::CreateFunctionDirect(fbb, "f", 0, nullptr, nullptr, &steps);
   std::string error;
-  rt::CudaProgram program = rt::buildCudaProgram(
-      *flatbuffers::GetTemporaryPointer(fbb, function), rt::SpaceAddresses{}, error);
+  rt::CudaProgram program =
+      rt::buildCudaProgram(*flatbuffers::GetTemporaryPointer(fbb, function),
+                           rt::SpaceAddresses{}, error);
   EXPECT_TRUE(program.steps.empty());
-  EXPECT_NE(error.find("f step 0: no GPU launches a grid of 1x70000x1 blocks of "
-                       "2048x1x1 threads"),
-            std::string::npos)
+  EXPECT_NE(
+      error.find("f step 0: no GPU launches a grid of 1x70000x1 blocks of "
+                 "2048x1x1 threads"),
+      std::string::npos)
       << error;
 }
 

@@ -65,8 +65,10 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
   unsigned dataStart = 0;
   for (BlockArgument arg : step.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
-    auto param = step.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.param");
-    auto input = step.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.input");
+    auto param =
+        step.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.param");
+    auto input =
+        step.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.input");
     std::string name = param ? param.str() : input.str();
     if (!param && !name.starts_with("adam_")) {
       dataStart = arg.getArgNumber();
@@ -89,8 +91,8 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
                                          : tc::tcx::Space::Params;
   };
   for (size_t i = 0; i < state.size(); ++i) {
-    float *p = reinterpret_cast<float *>(device->space(spaceOf(names[i])).data() +
-                                         offsets[i]);
+    float *p = reinterpret_cast<float *>(
+        device->space(spaceOf(names[i])).data() + offsets[i]);
     for (int64_t j = 0; j < state[i].size(); ++j)
       p[j] = float(state[i].floats[j]);
   }
@@ -101,8 +103,7 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
     std::vector<tc::Tensor> args = state;
     for (unsigned a = dataStart; a < step.getNumArguments(); ++a) {
       auto type = cast<RankedTensorType>(step.getArgument(a).getType());
-      std::string name =
-          step.getArgAttrOfType<StringAttr>(a, "tc.input").str();
+      std::string name = step.getArgAttrOfType<StringAttr>(a, "tc.input").str();
       tc::Tensor t(type.getElementType().isInteger(64) ? tc::DType::I64
                                                        : tc::DType::I32,
                    tc::Shape(type.getShape().begin(), type.getShape().end()));
@@ -205,13 +206,14 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
       if (f.getSymName() == name)
         function = f;
     ASSERT_TRUE(function) << name;
-    const tc::tcx::Function *compiledFunction = compiled->executable->function(name);
+    const tc::tcx::Function *compiledFunction =
+        compiled->executable->function(name);
     ASSERT_TRUE(compiledFunction) << name;
     std::vector<tc::Tensor> args;
     for (BlockArgument arg : function.getArguments()) {
       auto type = cast<RankedTensorType>(arg.getType());
       if (auto param = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                            "tc.param")) {
+                                                             "tc.param")) {
         int64_t offset = 0;
         for (const auto *p : *x.parameters())
           if (p->name()->str() == param.str())
@@ -220,7 +222,8 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
         continue;
       }
       std::string input =
-          function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.input").str();
+          function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.input")
+              .str();
       if (isa<FloatType>(type.getElementType())) { // the encoder's memory
         std::vector<float> values(type.getNumElements());
         for (float &v : values)
@@ -231,7 +234,8 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
       } else { // token ids, some padding
         std::vector<int32_t> ids(type.getNumElements());
         for (size_t i = 0; i < ids.size(); ++i)
-          ids[i] = i % type.getShape().back() == 4 ? 0 : int32_t(1 + rng() % 23);
+          ids[i] =
+              i % type.getShape().back() == 4 ? 0 : int32_t(1 + rng() % 23);
         ASSERT_TRUE(device->writeInput(*compiledFunction, input, ids.data(),
                                        ids.size() * 4));
         args.push_back(tensorOf(type, ids.data()));
@@ -240,7 +244,8 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
     FailureOr<std::vector<tc::Tensor>> want = tc::interpret(function, args);
     ASSERT_TRUE(succeeded(want)) << name;
     device->run(*compiledFunction);
-    std::string output = std::string(name).starts_with("encode") ? "memory" : "logits";
+    std::string output =
+        std::string(name).starts_with("encode") ? "memory" : "logits";
     std::vector<float> got((*want)[0].size());
     ASSERT_TRUE(device->readOutput(*compiledFunction, output, got.data(),
                                    got.size() * 4));
@@ -283,7 +288,8 @@ TEST(Executable, EveryGemmAsACublasCallEqualsThePlanGemm) {
         return space;
       };
       std::vector<float> lhs = random(g->lhs()), rhs = random(g->rhs());
-      std::vector<float> want(sizes[g->out()->space()] / 4 + 1, 0.0f), got = want;
+      std::vector<float> want(sizes[g->out()->space()] / 4 + 1, 0.0f),
+          got = want;
       const float *a = lhs.data() + g->lhs()->offset() / 4;
       const float *b = rhs.data() + g->rhs()->offset() / 4;
       float *c = want.data() + g->out()->offset() / 4;
@@ -321,7 +327,8 @@ TEST(Executable, EveryGemmAsACublasCallEqualsThePlanGemm) {
       for (int64_t batch = 0; batch < count; ++batch) {
         as.push_back(b + call.offsetsA[batch]);
         bs.push_back(a + call.offsetsB[batch]);
-        cs.push_back(got.data() + g->out()->offset() / 4 + call.offsetsC[batch]);
+        cs.push_back(got.data() + g->out()->offset() / 4 +
+                     call.offsetsC[batch]);
       }
       tc::test::evaluateColumnMajor(call, as.data(), bs.data(), cs.data());
       for (size_t i = 0; i < want.size(); ++i)
@@ -332,7 +339,8 @@ TEST(Executable, EveryGemmAsACublasCallEqualsThePlanGemm) {
     }
   }
   EXPECT_GT(checked, 100);
-  std::printf("%d GEMMs checked, %d need pointer arrays\n", checked, pointerArrays);
+  std::printf("%d GEMMs checked, %d need pointer arrays\n", checked,
+              pointerArrays);
 }
 
 } // namespace

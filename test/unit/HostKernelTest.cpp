@@ -103,10 +103,10 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
 
   // Emit every group; wrap each for the interpreter.
   OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
-  std::string source =
-      cuda ? "#include \"" TC_SOURCE_DIR "/test/simt/Simt.h\"\n" +
-                 tc::codegen::kernelPrelude(tc::Target::Cuda)
-           : tc::codegen::kernelPrelude(tc::Target::Host);
+  std::string source = cuda ? "#include \"" TC_SOURCE_DIR
+                              "/test/simt/Simt.h\"\n" +
+                                  tc::codegen::kernelPrelude(tc::Target::Cuda)
+                            : tc::codegen::kernelPrelude(tc::Target::Host);
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
   // Every op that becomes a generated kernel (not a GEMM, view or constant).
@@ -116,8 +116,7 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       continue;
     std::string name = "k" + std::to_string(kernels.size() + skipped);
     FailureOr<std::string> text = tc::codegen::emitKernel(
-        &op, name, cuda ? tc::Target::Cuda : tc::Target::Host,
-        error);
+        &op, name, cuda ? tc::Target::Cuda : tc::Target::Host, error);
     if (failed(text)) {
       ADD_FAILURE() << name << " (" << op.getName().getStringRef().str()
                     << ") not emitted: " << error;
@@ -130,9 +129,9 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
   ASSERT_EQ(int64_t(kernels.size()), tc::countKernels(step).generated)
       << "every generated kernel of the step";
   std::ofstream(dir + "/kernels.cpp") << source;
-  std::string command = "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -pthread -o " + dir +
-                        "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
-                        "/compile.log";
+  std::string command =
+      "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -pthread -o " + dir +
+      "/kernels.so " + dir + "/kernels.cpp 2> " + dir + "/compile.log";
   ASSERT_EQ(std::system(command.c_str()), 0)
       << "the generated kernels do not compile; see " << dir << "/compile.log";
   void *library = dlopen((dir + "/kernels.so").c_str(), RTLD_NOW);
@@ -170,17 +169,29 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     std::vector<void *> buffers;
     auto pack = [&](const tc::Tensor &t) {
       size_t bytes = t.dtype == tc::DType::F64 || t.dtype == tc::DType::I64 ? 8
-                     : t.dtype == tc::DType::I1 ? 1 : 4;
+                     : t.dtype == tc::DType::I1                             ? 1
+                                                                            : 4;
       storage.emplace_back(t.size() * bytes);
       char *p = storage.back().data();
       for (int64_t i = 0; i < t.size(); ++i) {
         switch (t.dtype) {
-        case tc::DType::F32: reinterpret_cast<float *>(p)[i] = t.floats[i]; break;
-        case tc::DType::F64: reinterpret_cast<double *>(p)[i] = t.floats[i]; break;
-        case tc::DType::I1: reinterpret_cast<bool *>(p)[i] = t.ints[i]; break;
-        case tc::DType::I32: reinterpret_cast<int32_t *>(p)[i] = t.ints[i]; break;
-        case tc::DType::I64: reinterpret_cast<int64_t *>(p)[i] = t.ints[i]; break;
-        default: ADD_FAILURE() << "unexpected element type";
+        case tc::DType::F32:
+          reinterpret_cast<float *>(p)[i] = t.floats[i];
+          break;
+        case tc::DType::F64:
+          reinterpret_cast<double *>(p)[i] = t.floats[i];
+          break;
+        case tc::DType::I1:
+          reinterpret_cast<bool *>(p)[i] = t.ints[i];
+          break;
+        case tc::DType::I32:
+          reinterpret_cast<int32_t *>(p)[i] = t.ints[i];
+          break;
+        case tc::DType::I64:
+          reinterpret_cast<int64_t *>(p)[i] = t.ints[i];
+          break;
+        default:
+          ADD_FAILURE() << "unexpected element type";
         }
       }
       buffers.push_back(p);
@@ -189,7 +200,8 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       pack(t);
     for (const tc::Tensor &t : *want)
       pack(tc::Tensor(t.dtype, t.shape));
-    auto kernel = reinterpret_cast<void (*)(void **)>(dlsym(library, name.c_str()));
+    auto kernel =
+        reinterpret_cast<void (*)(void **)>(dlsym(library, name.c_str()));
     ASSERT_TRUE(kernel) << name;
     if (cuda) {
       using Launch = void (*)(void (*)(void **), unsigned, unsigned, void **);
@@ -206,15 +218,26 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       for (int64_t i = 0; i < expected.size(); ++i) {
         double value;
         switch (expected.dtype) {
-        case tc::DType::F32: value = reinterpret_cast<const float *>(got)[i]; break;
-        case tc::DType::F64: value = reinterpret_cast<const double *>(got)[i]; break;
-        case tc::DType::I1: value = reinterpret_cast<const bool *>(got)[i]; break;
-        case tc::DType::I32: value = reinterpret_cast<const int32_t *>(got)[i]; break;
-        default: value = reinterpret_cast<const int64_t *>(got)[i]; break;
+        case tc::DType::F32:
+          value = reinterpret_cast<const float *>(got)[i];
+          break;
+        case tc::DType::F64:
+          value = reinterpret_cast<const double *>(got)[i];
+          break;
+        case tc::DType::I1:
+          value = reinterpret_cast<const bool *>(got)[i];
+          break;
+        case tc::DType::I32:
+          value = reinterpret_cast<const int32_t *>(got)[i];
+          break;
+        default:
+          value = reinterpret_cast<const int64_t *>(got)[i];
+          break;
         }
         double e = expected.get(i);
         if (std::isnan(e)) {
-          EXPECT_TRUE(std::isnan(value)) << name << " result " << r << "[" << i << "]";
+          EXPECT_TRUE(std::isnan(value))
+              << name << " result " << r << "[" << i << "]";
           continue;
         }
         EXPECT_NEAR(value, e, 1e-6 + 1e-5 * std::abs(e))
@@ -231,7 +254,8 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
 INSTANTIATE_TEST_SUITE_P(
     Models, GeneratedKernels,
     testing::Combine(testing::Values(std::string(),
-                                     std::string(TC_SOURCE_DIR "/models/tiny.toml")),
+                                     std::string(TC_SOURCE_DIR
+                                                 "/models/tiny.toml")),
                      testing::Values(Target::Host, Target::CudaSimt)),
     [](const auto &info) {
       return std::string(std::get<0>(info.param).empty() ? "AllDropoutsOn"

@@ -25,10 +25,12 @@ namespace tc::test {
 /// (all fusions), and the plan pipeline too when `plan`; null, with a test
 /// failure saying why, when that fails.
 inline mlir::OwningOpRef<mlir::ModuleOp>
-compileModel(mlir::MLIRContext &context, const std::string &path, bool plan = false) {
+compileModel(mlir::MLIRContext &context, const std::string &path,
+             bool plan = false) {
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  std::optional<ModelDescription> model = readModelDescription(path, errorStream);
+  std::optional<ModelDescription> model =
+      readModelDescription(path, errorStream);
   EXPECT_TRUE(model) << errors;
   if (!model)
     return nullptr;

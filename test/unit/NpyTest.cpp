@@ -35,7 +35,8 @@ TEST(Npy, RoundTripsEveryElementType) {
 
 // The header NumPy itself writes for np.save(f, np.zeros((2, 3), np.float32)).
 TEST(Npy, ReadsNumPysOwnHeader) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+  std::string header =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
   header.append(118 - header.size() - 1, ' ');
   header += '\n';
   std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(118) + '\0' +
@@ -74,8 +75,8 @@ TEST(Npy, RejectsBadFilesWithAReason) {
 // Malformed shapes are refused before anything is allocated.
 TEST(Npy, RejectsMalformedShapes) {
   auto withShape = [](const std::string &shape) {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " +
-                         shape + ", }";
+    std::string header =
+        "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
     header.append(118 - header.size() - 1, ' ');
     header += '\n';
     std::string path = tempPath("shape");

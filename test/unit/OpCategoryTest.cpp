@@ -56,8 +56,8 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
     auto kernel = module->lookupSymbol<func::FuncOp>(launch.getKernel());
     ASSERT_TRUE(kernel);
     Operation *op = &kernel.getBody().front().front();
-    std::string what = op->getName().getStringRef().str() + " in " +
-                       kernel.getSymName().str();
+    std::string what =
+        op->getName().getStringRef().str() + " in " + kernel.getSymName().str();
     std::string error;
     FailureOr<std::string> source = tc::codegen::emitKernel(
         op, kernel.getSymName(), tc::Target::Host, error);
@@ -94,7 +94,8 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
     if (name.hasTrait<tc::OpTrait::RowWise>())
       EXPECT_TRUE(rowOpsSeen.count(name.getStringRef().str()))
           << name.getStringRef().str()
-          << " has no kernel in tiny's executable: test it with a model that has";
+          << " has no kernel in tiny's executable: test it with a model that "
+             "has";
 }
 
 } // namespace

@@ -8,14 +8,17 @@ namespace {
 
 // Known-answer vectors of Random123 (kat_vectors): counter, key -> output.
 TEST(Philox, KnownAnswers) {
-  EXPECT_EQ(tc::philox4x32({0, 0, 0, 0}, {0, 0}),
-            (tc::PhiloxCounter{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
-  EXPECT_EQ(tc::philox4x32({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
-                           {0xffffffff, 0xffffffff}),
-            (tc::PhiloxCounter{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
-  EXPECT_EQ(tc::philox4x32({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
-                           {0xa4093822, 0x299f31d0}),
-            (tc::PhiloxCounter{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+  EXPECT_EQ(
+      tc::philox4x32({0, 0, 0, 0}, {0, 0}),
+      (tc::PhiloxCounter{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
+  EXPECT_EQ(
+      tc::philox4x32({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+                     {0xffffffff, 0xffffffff}),
+      (tc::PhiloxCounter{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
+  EXPECT_EQ(
+      tc::philox4x32({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+                     {0xa4093822, 0x299f31d0}),
+      (tc::PhiloxCounter{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
 }
 
 // Element i of a dropout mask reads word i % 4 of counter block i / 4.

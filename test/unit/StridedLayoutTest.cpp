@@ -118,8 +118,8 @@ TEST(StridedLayout, IsContiguousIgnoresStridesOfExtentOneDimensions) {
 
 TEST(ReshapeLayout, ContiguousSplitKeepsRowMajorStrides) {
   // Attention's head split: [B*S, 3*d] = [6, 24] -> [B, S, 3, h, dk].
-  auto r = tc::reshapeLayout(StridedLayout::contiguous({6, 24}, 5),
-                             {2, 3, 3, 2, 4});
+  auto r =
+      tc::reshapeLayout(StridedLayout::contiguous({6, 24}, 5), {2, 3, 3, 2, 4});
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, layout(5, {2, 3, 3, 2, 4}, {72, 24, 8, 4, 1}));
 }
@@ -136,8 +136,8 @@ TEST(ReshapeLayout, ContiguousMerge) {
 TEST(ReshapeLayout, ExtentOneDimensions) {
   // Added: leading, middle and trailing ones; their strides do not matter
   // but the others must be those of [2, 3].
-  auto added = tc::reshapeLayout(StridedLayout::contiguous({2, 3}),
-                                 {1, 2, 1, 3, 1});
+  auto added =
+      tc::reshapeLayout(StridedLayout::contiguous({2, 3}), {1, 2, 1, 3, 1});
   ASSERT_TRUE(added);
   EXPECT_EQ(added->shape, (Ints{1, 2, 1, 3, 1}));
   EXPECT_EQ(added->strides[1], 3);
@@ -145,8 +145,8 @@ TEST(ReshapeLayout, ExtentOneDimensions) {
   EXPECT_TRUE(added->isContiguous());
   // Removed: a [1, 2, 2, 3, 4] piece of a split (its extent-1 dimension has
   // the stride of the split axis) keeps the other strides.
-  auto piece = tc::reshapeLayout(
-      layout(8, {1, 2, 2, 3, 4}, {8, 72, 4, 24, 1}), {2, 2, 3, 4});
+  auto piece = tc::reshapeLayout(layout(8, {1, 2, 2, 3, 4}, {8, 72, 4, 24, 1}),
+                                 {2, 2, 3, 4});
   ASSERT_TRUE(piece);
   EXPECT_EQ(*piece, layout(8, {2, 2, 3, 4}, {72, 4, 24, 1}));
   // A scalar to [1, 1] and back.
@@ -186,8 +186,8 @@ TEST(ReshapeLayout, EmptyTensorIsContiguousAtTheSameOffset) {
 
 TEST(ReshapeLayout, StridedColumnSlice) {
   // The K columns [8, 16) of a [6, 24] Q/K/V projection: rows 24 apart.
-  StridedLayout k = tc::sliceLayout(StridedLayout::contiguous({6, 24}),
-                                    {0, 8}, {6, 8});
+  StridedLayout k =
+      tc::sliceLayout(StridedLayout::contiguous({6, 24}), {0, 8}, {6, 8});
   EXPECT_EQ(k, layout(8, {6, 8}, {24, 1}));
   // Rows split into [B, S], columns into [h, dk]: still a view.
   auto heads = tc::reshapeLayout(k, {2, 3, 2, 4});
@@ -213,12 +213,12 @@ TEST(ReshapeLayout, AgreesWithBruteForceOnEveryShape) {
   std::vector<StridedLayout> inputs = {
       StridedLayout::contiguous({12}, 3),
       StridedLayout::contiguous({2, 6}),
-      layout(0, {3, 4}, {1, 3}),                 // transposed [4, 3]
-      layout(8, {6, 8}, {24, 1}),                // column slice
-      layout(0, {2, 3, 2}, {6, 1, 3}),           // inner transpose
-      layout(1, {2, 1, 6}, {12, 5, 2}),          // every other element
-      layout(0, {2, 2, 3}, {24, 4, 8}),          // head-split style
-      layout(2, {4, 1, 3, 1}, {3, 7, 1, 9}),     // contiguous, odd unit strides
+      layout(0, {3, 4}, {1, 3}),             // transposed [4, 3]
+      layout(8, {6, 8}, {24, 1}),            // column slice
+      layout(0, {2, 3, 2}, {6, 1, 3}),       // inner transpose
+      layout(1, {2, 1, 6}, {12, 5, 2}),      // every other element
+      layout(0, {2, 2, 3}, {24, 4, 8}),      // head-split style
+      layout(2, {4, 1, 3, 1}, {3, 7, 1, 9}), // contiguous, odd unit strides
   };
   int views = 0, copies = 0;
   for (const StridedLayout &input : inputs) {
@@ -254,15 +254,15 @@ TEST(TransposeLayout, PermutesShapeAndStrides) {
   EXPECT_EQ(t, layout(6, {3, 2, 2, 3, 4}, {8, 72, 4, 24, 1}));
   // The element [i, j, k, l, m] of the result is [j, l, i, k, m] of the input.
   Ints in = addresses(input), out = addresses(t);
-  EXPECT_EQ(out[1 * 48 + 1 * 24 + 0 * 12 + 2 * 4 + 3],      // [1, 1, 0, 2, 3]
-            in[1 * 72 + 2 * 24 + 1 * 8 + 0 * 4 + 3]);      // [1, 2, 1, 0, 3]
+  EXPECT_EQ(out[1 * 48 + 1 * 24 + 0 * 12 + 2 * 4 + 3], // [1, 1, 0, 2, 3]
+            in[1 * 72 + 2 * 24 + 1 * 8 + 0 * 4 + 3]);  // [1, 2, 1, 0, 3]
 }
 
 TEST(TransposeLayout, InverseRoundTrip) {
   std::vector<Ints> permutations = {{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}};
   for (const StridedLayout &input :
-       {StridedLayout::contiguous({2, 3, 4}, 5), layout(1, {4, 2, 3}, {1, 12, 4}),
-        layout(0, {2, 1, 5}, {40, 3, 8})}) {
+       {StridedLayout::contiguous({2, 3, 4}, 5),
+        layout(1, {4, 2, 3}, {1, 12, 4}), layout(0, {2, 1, 5}, {40, 3, 8})}) {
     for (const Ints &p : permutations) {
       StridedLayout t = tc::transposeLayout(input, p);
       EXPECT_EQ(tc::inverseTransposeLayout(t, p), input);
@@ -276,7 +276,8 @@ TEST(TransposeLayout, InverseRoundTrip) {
   StridedLayout c = StridedLayout::contiguous({2, 3, 4});
   EXPECT_EQ(tc::inverseTransposeLayout(c, {2, 0, 1}),
             layout(0, {3, 4, 2}, {4, 1, 12}));
-  EXPECT_EQ(tc::transposeLayout(c, {2, 0, 1}), layout(0, {4, 2, 3}, {1, 12, 4}));
+  EXPECT_EQ(tc::transposeLayout(c, {2, 0, 1}),
+            layout(0, {4, 2, 3}, {1, 12, 4}));
 }
 
 TEST(SliceLayout, OffsetsAddUpAlongStrides) {

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/cpu/CpuDevice.h"
-#include "runtime/Executable.h"
 #include "runtime/format/TcxFile.h"
+#include "runtime/Executable.h"
+#include "runtime/cpu/CpuDevice.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ struct Options {
   bool gemmBatchVectors = true;
   int64_t gemmOutBatchStride = 16; ///< with a batch of 1, or 0 with 2
   bool emptyStep = false;
-  int64_t bucketBatch = 0;         ///< a run config bucket (none when 0)
+  int64_t bucketBatch = 0;          ///< a run config bucket (none when 0)
   std::string hostLevel = "x86-64"; ///< the host code module's level
   /// The function's role; its bucket is 2x6x5 unless `roleBucket` is false.
   tcx::FunctionRole role = tcx::FunctionRole::Other;
@@ -57,7 +57,8 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
     std::vector<int64_t> geometry{1, 1, 1};
     auto launch = tcx::CreateLaunchDirect(fbb, options.kernel, &in, &out,
                                           &geometry, &geometry);
-    steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union()));
+    steps.push_back(
+        tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union()));
   }
   {
     bool two = options.gemmOutBatchStride == 0;
@@ -66,33 +67,37 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
     auto *b = options.gemmBatchVectors ? &batch : nullptr;
     auto gemm = tcx::CreateGemmDirect(
         fbb, buffer(tcx::Space::Params, 0, {4, 4}),
-        buffer(tcx::Space::Params, 0, {4, 4}), buffer(tcx::Space::Arena, 0, {4, 4}),
-        0, 4, 4, 4, false, false, options.lda, 4, 4, b, &strides, &strides,
-        &outStrides);
-    steps.push_back(options.emptyStep
-                        ? tcx::CreateStepEntry(fbb, tcx::Step::Gemm, 0)
-                        : tcx::CreateStepEntry(fbb, tcx::Step::Gemm, gemm.Union()));
+        buffer(tcx::Space::Params, 0, {4, 4}),
+        buffer(tcx::Space::Arena, 0, {4, 4}), 0, 4, 4, 4, false, false,
+        options.lda, 4, 4, b, &strides, &strides, &outStrides);
+    steps.push_back(
+        options.emptyStep
+            ? tcx::CreateStepEntry(fbb, tcx::Step::Gemm, 0)
+            : tcx::CreateStepEntry(fbb, tcx::Step::Gemm, gemm.Union()));
   }
   {
-    auto copy = tcx::CreateCopy(fbb, buffer(tcx::Space::Arena, 0, {4}),
-                                buffer(tcx::Space::Outputs,
-                                       options.copyTargetOffset,
-                                       options.copyTargetShape));
+    auto copy =
+        tcx::CreateCopy(fbb, buffer(tcx::Space::Arena, 0, {4}),
+                        buffer(tcx::Space::Outputs, options.copyTargetOffset,
+                               options.copyTargetShape));
     steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Copy, copy.Union()));
   }
   std::vector<flatbuffers::Offset<tcx::Binding>> outputs{
-      tcx::CreateBindingDirect(fbb, "result", buffer(tcx::Space::Outputs, 0, {4}))};
+      tcx::CreateBindingDirect(fbb, "result",
+                               buffer(tcx::Space::Outputs, 0, {4}))};
   std::vector<flatbuffers::Offset<tcx::Binding>> inputs;
-  auto functionBucket = options.role != tcx::FunctionRole::Other && options.roleBucket
-                            ? tcx::CreateBucket(fbb, 2, 6, 5)
-                            : flatbuffers::Offset<tcx::Bucket>();
-  auto function = tcx::CreateFunctionDirect(fbb, "f", 64, &inputs, &outputs,
-                                            &steps, options.role, functionBucket);
+  auto functionBucket =
+      options.role != tcx::FunctionRole::Other && options.roleBucket
+          ? tcx::CreateBucket(fbb, 2, 6, 5)
+          : flatbuffers::Offset<tcx::Bucket>();
+  auto function = tcx::CreateFunctionDirect(
+      fbb, "f", 64, &inputs, &outputs, &steps, options.role, functionBucket);
   std::vector<flatbuffers::Offset<tcx::Function>> functions{function};
   std::vector<flatbuffers::Offset<tcx::TensorType>> signature;
   std::vector<int64_t> square{4, 4};
   for (uint32_t i = 0; i < options.kernelInputs + 1; ++i)
-    signature.push_back(tcx::CreateTensorTypeDirect(fbb, tcx::DType::F32, &square));
+    signature.push_back(
+        tcx::CreateTensorTypeDirect(fbb, tcx::DType::F32, &square));
   std::vector<flatbuffers::Offset<tcx::Kernel>> kernels{tcx::CreateKernelDirect(
       fbb, "k0", "", options.kernelInputs, 1, &signature)};
   std::vector<uint8_t> binary{0};
@@ -105,8 +110,10 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
   auto run = options.bucketBatch
                  ? tcx::CreateRunConfigDirect(fbb, 1, 1, 1, &buckets)
                  : flatbuffers::Offset<tcx::RunConfig>();
-  std::vector<flatbuffers::Offset<tcx::Parameter>> params{tcx::CreateParameterDirect(
-      fbb, "w", buffer(tcx::Space::Params, 0, {4, 4}), tcx::InitKind::Zeros, 0)};
+  std::vector<flatbuffers::Offset<tcx::Parameter>> params{
+      tcx::CreateParameterDirect(fbb, "w",
+                                 buffer(tcx::Space::Params, 0, {4, 4}),
+                                 tcx::InitKind::Zeros, 0)};
   auto root = tcx::CreateExecutableDirect(fbb, "test", "", &params, 64, nullptr,
                                           &functions, &kernels, &code, run);
   tcx::FinishExecutableBuffer(fbb, root);
@@ -151,11 +158,10 @@ TEST(TcxFile, OtherFormatVersionsAreRefused) {
   std::vector<uint8_t> bytes = smallExecutable();
   uint32_t version = tcx::kFormatVersion + 1;
   std::memcpy(bytes.data() + 4, &version, 4);
-  EXPECT_NE(refusal(bytes).find(
-                "format version " + std::to_string(version) +
-                ", but this build reads version " +
-                std::to_string(tcx::kFormatVersion) +
-                "; recompile the model with this tc-compile"),
+  EXPECT_NE(refusal(bytes).find("format version " + std::to_string(version) +
+                                ", but this build reads version " +
+                                std::to_string(tcx::kFormatVersion) +
+                                "; recompile the model with this tc-compile"),
             std::string::npos)
       << refusal(bytes);
 }
@@ -183,8 +189,9 @@ void expectRefused(const Options &options, const std::string &message) {
 TEST(TcxFile, StepsOutsideTheirBuffersAreRefused) {
   Options o;
   o.copyTargetOffset = 8;
-  expectRefused(o, "function 'f', step 2 (copy): the target buffer reaches byte "
-                   "24 of the Outputs space, which has 16");
+  expectRefused(o,
+                "function 'f', step 2 (copy): the target buffer reaches byte "
+                "24 of the Outputs space, which has 16");
   o = {};
   o.kernel = 3;
   expectRefused(o, "step 0 (launch): launches kernel 3 of 1");
@@ -255,7 +262,8 @@ TEST(TcxFile, HostCodeForAnotherCpuIsRefused) {
   Options options;
   options.hostLevel = "x86-64-v9"; // no CPU has it
   std::string error;
-  auto executable = rt::Executable::fromBytes(smallExecutable(options), "m.tcx", error);
+  auto executable =
+      rt::Executable::fromBytes(smallExecutable(options), "m.tcx", error);
   ASSERT_TRUE(executable) << error;
   EXPECT_FALSE(rt::CpuDevice::create(*executable, error));
   EXPECT_NE(error.find("the executable's host code was compiled for x86-64-v9, "

@@ -35,8 +35,8 @@ struct Compiled {
 inline std::unique_ptr<Compiled>
 compileTiny(std::vector<std::string> cudaArchitectures = {}) {
   auto compiled = std::make_unique<Compiled>();
-  compiled->graph = compileModel(compiled->context,
-                                 std::string(TC_SOURCE_DIR) + "/models/tiny.toml");
+  compiled->graph = compileModel(compiled->context, std::string(TC_SOURCE_DIR) +
+                                                        "/models/tiny.toml");
   if (!compiled->graph)
     return nullptr;
   std::string error;
@@ -62,9 +62,10 @@ compileTiny(std::vector<std::string> cudaArchitectures = {}) {
 
 /// `call` on host memory, column-major, as cuBLAS (and cuBLASLt with a
 /// bias/ReLU epilogue) defines it: batch b reads a[b] and b[b], writes c[b].
-inline void evaluateColumnMajor(const rt::CublasGemm &call, const float *const *a,
-                                const float *const *b, float *const *c,
-                                const float *bias = nullptr, bool relu = false) {
+inline void evaluateColumnMajor(const rt::CublasGemm &call,
+                                const float *const *a, const float *const *b,
+                                float *const *c, const float *bias = nullptr,
+                                bool relu = false) {
   for (int64_t batch = 0; batch < call.batchCount; ++batch) {
     const float *A = a[batch], *B = b[batch];
     float *C = c[batch];
@@ -73,12 +74,15 @@ inline void evaluateColumnMajor(const rt::CublasGemm &call, const float *const *
         double sum = 0;
         for (int64_t p = 0; p < call.k; ++p) {
           // op(A)[row, p] and op(B)[p, col], column-major storage.
-          float x = call.transposeA ? A[p + row * call.lda] : A[row + p * call.lda];
-          float y = call.transposeB ? B[col + p * call.ldb] : B[p + col * call.ldb];
+          float x =
+              call.transposeA ? A[p + row * call.lda] : A[row + p * call.lda];
+          float y =
+              call.transposeB ? B[col + p * call.ldb] : B[p + col * call.ldb];
           sum += double(x) * y;
         }
         float &out = C[row + col * call.ldc];
-        float value = float(call.alpha * sum + (call.beta == 0 ? 0.0 : call.beta * out));
+        float value =
+            float(call.alpha * sum + (call.beta == 0 ? 0.0 : call.beta * out));
         if (bias)
           value += bias[row];
         out = relu ? std::max(value, 0.0f) : value;

@@ -38,9 +38,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -80,9 +80,10 @@ static cl::opt<std::string> fusion(
     cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
-    cl::desc("Write the IR after the frontend and after every pass into DIR, "
-             "one numbered file per pass (00-frontend.mlir, 01-tc-autodiff.mlir, "
-             "...)"),
+    cl::desc(
+        "Write the IR after the frontend and after every pass into DIR, "
+        "one numbered file per pass (00-frontend.mlir, 01-tc-autodiff.mlir, "
+        "...)"),
     cl::value_desc("DIR"), cl::cat(category));
 
 static cl::opt<std::string> outputFile(
@@ -141,10 +142,11 @@ static llvm::json::Array paramTable(ModuleOp module) {
     llvm::raw_string_ostream os(init);
     if (Attribute attr = function.getArgAttr(i, tc::kInitAttrName))
       attr.print(os);
-    table.push_back(llvm::json::Object{{"name", name.getValue()},
-                                       {"shape", llvm::json::Array(type.getShape())},
-                                       {"elements", type.getNumElements()},
-                                       {"init", init}});
+    table.push_back(
+        llvm::json::Object{{"name", name.getValue()},
+                           {"shape", llvm::json::Array(type.getShape())},
+                           {"elements", type.getNumElements()},
+                           {"init", init}});
   }
   return table;
 }
@@ -176,11 +178,11 @@ static llvm::json::Object statistics(ModuleOp module) {
     llvm::json::Object bytesByOp;
     for (auto &[name, bytes] : kernels.bytesByOp)
       bytesByOp[name] = bytes;
-    functions[function.getSymName()] = llvm::json::Object{
-        {"ops", std::move(ops)},
-        {"kernels", kernelsJson(kernels)},
-        {"non_gemm_bytes", kernels.nonGemmBytes},
-        {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
+    functions[function.getSymName()] =
+        llvm::json::Object{{"ops", std::move(ops)},
+                           {"kernels", kernelsJson(kernels)},
+                           {"non_gemm_bytes", kernels.nonGemmBytes},
+                           {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
     if (!firstStep &&
         function.getSymName().starts_with(tc::contract::functionNamePrefix(
             tc::contract::FunctionRole::TrainStep))) {
@@ -222,7 +224,8 @@ int main(int argc, char **argv) {
       "a tc dialect file (.mlir)\n");
 
   MLIRContext context;
-  context.loadDialect<tc::TcDialect, tc::plan::PlanDialect, func::FuncDialect>();
+  context
+      .loadDialect<tc::TcDialect, tc::plan::PlanDialect, func::FuncDialect>();
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -234,7 +237,8 @@ int main(int argc, char **argv) {
       llvm::errs() << "tc-compile: error: --fusion and --dump-ir apply to "
                       "model descriptions (.toml)\n"
                    << "note: to run passes on a .mlir file, use tc-opt "
-                      "(e.g. tc-opt " << inputFile
+                      "(e.g. tc-opt "
+                   << inputFile
                    << " --tc-fuse-elementwise --mlir-print-ir-after-all)\n";
       return kBadInput;
     }
@@ -269,7 +273,8 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return kBadInput;
-  if (lowersToPlan() && !stats && !(*module)->hasAttr(tc::plan::kParamBytesAttrName) &&
+  if (lowersToPlan() && !stats &&
+      !(*module)->hasAttr(tc::plan::kParamBytesAttrName) &&
       llvm::StringRef(inputFile).ends_with(".mlir")) {
     PassManager pm(&context);
     pm.addPass(tc::createTcLowerToPlan()); // every function of the file
@@ -305,12 +310,13 @@ int main(int argc, char **argv) {
       llvm::errs() << "tc-compile: error: " << error << "\n";
       return kCannotWrite;
     }
-    llvm::errs() << "tc-compile: wrote " << outputFile << " ("
-                 << bytes->size() << " bytes)\n";
+    llvm::errs() << "tc-compile: wrote " << outputFile << " (" << bytes->size()
+                 << " bytes)\n";
     return kSuccess;
   }
   if (stats) {
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(statistics(*module)))
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(statistics(*module)))
                  << "\n";
   } else if (emit == Emit::Cpp) {
     std::string error;
@@ -333,7 +339,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "tc-compile: " << kernels.size() << " CUDA kernels, "
                  << missing.size() << " without a CUDA skeleton yet\n";
   } else if (emit == Emit::Params) {
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(paramTable(*module)))
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(paramTable(*module)))
                  << "\n";
   } else {
     module->print(llvm::outs());

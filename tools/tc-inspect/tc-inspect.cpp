@@ -73,8 +73,8 @@ void printStep(const tcx::Executable &x, size_t index,
     std::printf("launch %s grid%s block%s\n",
                 x.kernels()->Get(l->kernel())->name()->c_str(),
                 list(l->grid()).c_str(), list(l->block()).c_str());
-    for (auto [buffers, label] : {std::pair(l->inputs(), "in "),
-                                  std::pair(l->outputs(), "out")})
+    for (auto [buffers, label] :
+         {std::pair(l->inputs(), "in "), std::pair(l->outputs(), "out")})
       if (buffers)
         for (const tcx::Buffer *b : *buffers)
           std::printf("           %s %s\n", label, describe(*b).c_str());
@@ -137,7 +137,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string error;
-  std::unique_ptr<rt::Executable> executable = rt::Executable::load(path, error);
+  std::unique_ptr<rt::Executable> executable =
+      rt::Executable::load(path, error);
   if (!executable) {
     std::fprintf(stderr, "tc-inspect: error: %s\n", error.c_str());
     return 2;
@@ -147,12 +148,13 @@ int main(int argc, char **argv) {
   if (!kernel.empty()) {
     if (x.kernels())
       for (const tcx::Kernel *k : *x.kernels())
-      if (k->name()->str() == kernel) {
-        std::fputs(k->source() ? k->source()->c_str() : "", stdout);
-        return 0;
-      }
-    std::fprintf(stderr, "tc-inspect: error: %s has no kernel '%s' (see the "
-                         "launches of --steps for the names)\n",
+        if (k->name()->str() == kernel) {
+          std::fputs(k->source() ? k->source()->c_str() : "", stdout);
+          return 0;
+        }
+    std::fprintf(stderr,
+                 "tc-inspect: error: %s has no kernel '%s' (see the "
+                 "launches of --steps for the names)\n",
                  path.c_str(), kernel.c_str());
     return 2;
   }
@@ -165,9 +167,11 @@ int main(int argc, char **argv) {
   if (params && x.parameters())
     for (const tcx::Parameter *p : *x.parameters())
       std::printf("  %-50s %-14s params+%-10lld %s(%g)\n", p->name()->c_str(),
-                  shapeOf(*p->buffer()).c_str(), (long long)p->buffer()->offset(),
+                  shapeOf(*p->buffer()).c_str(),
+                  (long long)p->buffer()->offset(),
                   tcx::EnumNameInitKind(p->init()), p->scale());
-  std::printf("constants: %u bytes\n", x.constants() ? x.constants()->size() : 0);
+  std::printf("constants: %u bytes\n",
+              x.constants() ? x.constants()->size() : 0);
   std::printf("functions: %u\n", x.functions()->size());
   for (const tcx::Function *f : *x.functions()) {
     std::map<std::string, int> counts;
@@ -181,8 +185,8 @@ int main(int argc, char **argv) {
       first = false;
     }
     std::printf(")\n");
-    for (auto [bindings, label] : {std::pair(f->inputs(), "input "),
-                                   std::pair(f->outputs(), "output")})
+    for (auto [bindings, label] :
+         {std::pair(f->inputs(), "input "), std::pair(f->outputs(), "output")})
       if (bindings)
         for (const tcx::Binding *b : *bindings)
           std::printf("    %s %-14s %s\n", label, b->name()->c_str(),

@@ -124,7 +124,8 @@ int main(int argc, char **argv) {
   size_t nextInput = 0;
   for (unsigned i = 0; i < function.getNumArguments(); ++i) {
     std::string path;
-    if (auto name = function.getArgAttrOfType<StringAttr>(i, tc::kParamAttrName);
+    if (auto name =
+            function.getArgAttrOfType<StringAttr>(i, tc::kParamAttrName);
         name && !paramsDir.empty()) {
       llvm::SmallString<256> p(paramsDir);
       llvm::sys::path::append(p, name.getValue() + ".npy");
@@ -133,8 +134,8 @@ int main(int argc, char **argv) {
       path = inputs[nextInput++];
     } else {
       llvm::errs() << inputFile << ": error: @" << function.getSymName()
-                   << " argument #" << i << " (" << function.getArgumentTypes()[i]
-                   << ") has no value\n"
+                   << " argument #" << i << " ("
+                   << function.getArgumentTypes()[i] << ") has no value\n"
                    << "note: give one more --input=FILE.npy"
                    << (paramsDir.empty() ? ", or --params-dir=DIR for "
                                            "parameters"

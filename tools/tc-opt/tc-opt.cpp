@@ -1,6 +1,7 @@
 //===- tc-opt.cpp - the mlir-opt of tc ------------------------------------===//
 //
-// Every tc dialect, pass and pipeline (tc-compile's, by name), plus func and the standard MLIR options
+// Every tc dialect, pass and pipeline (tc-compile's, by name), plus func and
+// the standard MLIR options
 // (--mlir-print-ir-after-all, --split-input-file, --verify-diagnostics, ...).
 //
 //===----------------------------------------------------------------------===//
@@ -17,7 +18,8 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<tc::TcDialect, tc::plan::PlanDialect, mlir::func::FuncDialect>();
+  registry
+      .insert<tc::TcDialect, tc::plan::PlanDialect, mlir::func::FuncDialect>();
   mlir::registerTransformsPasses();
   tc::registerTcPasses();
   tc::registerTcPipelines();

@@ -2,8 +2,8 @@
 //
 //   tc-run train model.tcx --checkpoint-dir ck        # train, checkpointing
 //   tc-run train model.tcx --checkpoint-dir ck --resume --steps 2000
-//   tc-run eval model.tcx --checkpoint-dir ck         # copy/reverse exact match
-//   tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
+//   tc-run eval model.tcx --checkpoint-dir ck         # copy/reverse exact
+//   match tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
 //
 // Links only the runtime (no MLIR, no LLVM). Exit codes: 0 success, 1 the
 // run failed (a non-finite loss, a checkpoint that cannot be written), 2 bad
@@ -12,14 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/cpu/ProcessEnvironment.h"
-#include "runtime/data/Buckets.h"
-#include "runtime/train/Checkpoint.h"
 #include "runtime/Device.h"
 #include "runtime/ProfileReport.h"
-#include "runtime/decode/SyntheticEvaluation.h"
-#include "runtime/train/Trainer.h"
+#include "runtime/cpu/ProcessEnvironment.h"
+#include "runtime/data/Buckets.h"
 #include "runtime/data/TokenFile.h"
+#include "runtime/decode/SyntheticEvaluation.h"
+#include "runtime/train/Checkpoint.h"
+#include "runtime/train/Trainer.h"
 
 #include <CLI/CLI.hpp>
 
@@ -114,18 +114,21 @@ int trainModel(Options o, bool seedGiven) {
     return fail(error, kRunFailed);
   if (!o.profilePath.empty() &&
       !rt::writeProfile(o.profilePath, loaded.device->profile(),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                        .count(),
-                    error))
+                        std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count(),
+                        error))
     return fail(error, kRunFailed);
   if (result.kind == rt::TrainResult::Stopped) {
     if (o.train.checkpointDir.empty())
-      std::fprintf(stderr, "tc-run: stopped at step %lld; nothing saved (no "
-                           "--checkpoint-dir)\n",
+      std::fprintf(stderr,
+                   "tc-run: stopped at step %lld; nothing saved (no "
+                   "--checkpoint-dir)\n",
                    (long long)result.step);
     else
-      std::fprintf(stderr, "tc-run: stopped at step %lld; checkpoint "
-                           "written to %s; continue with --resume\n",
+      std::fprintf(stderr,
+                   "tc-run: stopped at step %lld; checkpoint "
+                   "written to %s; continue with --resume\n",
                    (long long)result.step, o.train.checkpointDir.c_str());
     return 128 + result.signal;
   }
@@ -149,15 +152,16 @@ int evaluate(Options o) {
   std::optional<rt::SyntheticTask> task = rt::parseSyntheticTask(o.synthetic);
   if (!task)
     return fail("eval needs a synthetic task: pass --synthetic copy|reverse");
-  std::optional<rt::ExactMatch> match = rt::evaluateSyntheticTask(
-      *loaded.executable, *loaded.device, *task, o.sequences, o.evalSeed, error);
+  std::optional<rt::ExactMatch> match =
+      rt::evaluateSyntheticTask(*loaded.executable, *loaded.device, *task,
+                                o.sequences, o.evalSeed, error);
   if (!match)
     return fail(o.model + ": " + error);
   std::printf("exact match: %lld/%lld = %.2f%% (%s task, greedy decoding, "
               "checkpoint at step %lld)\n",
               (long long)match->correct, (long long)match->total,
-              100.0 * match->correct / match->total,
-              o.synthetic.c_str(), (long long)state->step);
+              100.0 * match->correct / match->total, o.synthetic.c_str(),
+              (long long)state->step);
   return kSuccess;
 }
 
@@ -208,8 +212,9 @@ int main(int argc, char **argv) {
                            "keeps its own)");
   trainCommand->add_option("--data", o.train.data.tokenFile,
                            "training pairs, a token file (tc-run prepare)");
-  trainCommand->add_option("--synthetic", o.train.data.synthetic,
-                           "train on a synthetic task instead: copy or reverse");
+  trainCommand->add_option(
+      "--synthetic", o.train.data.synthetic,
+      "train on a synthetic task instead: copy or reverse");
   trainCommand->add_flag("--quiet", o.train.quiet, "no progress output");
   trainCommand->add_option("--profile", o.profilePath,
                            "time every step of the device: a summary by op "
@@ -219,15 +224,17 @@ int main(int argc, char **argv) {
       "eval", "exact-match rate of greedy decoding on fresh synthetic "
               "sequences (copy or reverse task)");
   addCommon(evalCommand);
-  evalCommand->add_option("--checkpoint-dir", o.checkpointDir,
-                          "the trained model's checkpoint directory")
+  evalCommand
+      ->add_option("--checkpoint-dir", o.checkpointDir,
+                   "the trained model's checkpoint directory")
       ->required();
   evalCommand->add_option("--sequences", o.sequences, "how many sequences")
       ->default_val(1000)
       ->check(CLI::PositiveNumber);
-  evalCommand->add_option("--seed", o.evalSeed,
-                          "seed of the fresh sequences (training draws from "
-                          "other streams)")
+  evalCommand
+      ->add_option("--seed", o.evalSeed,
+                   "seed of the fresh sequences (training draws from "
+                   "other streams)")
       ->default_val(7);
   evalCommand->add_option("--synthetic", o.synthetic,
                           "the task: copy or reverse (default: the model's)");
@@ -235,8 +242,8 @@ int main(int argc, char **argv) {
   CLI::App *prepareCommand = app.add_subcommand(
       "prepare", "convert whitespace-separated token ids (one sentence per "
                  "line) into a token file");
-  prepareCommand->add_option("model", o.model,
-                             "the executable (for the vocabulary)")
+  prepareCommand
+      ->add_option("model", o.model, "the executable (for the vocabulary)")
       ->required()
       ->check(CLI::ExistingFile);
   prepareCommand->add_option("--source", o.sourceText, "source sentences")
