@@ -82,7 +82,7 @@ def environment(threads):
                XLA_FLAGS=f"--xla_cpu_multi_thread_eigen=true "
                          f"intra_op_parallelism_threads={threads}")
     # Debian's OpenBLAS picks its generic kernels on CPUs it does not know;
-    # tc-run corrects that (runtime/ProcessEnvironment.cpp); so do we, for
+    # tc-run corrects that (runtime/cpu/ProcessEnvironment.cpp); so do we, for
     # PyTorch (whose BLAS is OpenBLAS here) and the sgemm measurement.
     if "OPENBLAS_CORETYPE" not in env:
         flags = open("/proc/cpuinfo").read()

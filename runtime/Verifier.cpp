@@ -4,6 +4,8 @@
 #include "runtime/Executable.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace tc::rt {
@@ -201,8 +203,9 @@ bool Checker::run() {
     for (const tcx::CodeModule *module : *x.code()) {
       where = "code modules";
       if (!module->binary() || int(module->kind()) > int(tcx::CodeKind::MAX) ||
-          (module->kind() == tcx::CodeKind::Host ? !module->host_level()
-                                                 : module->cuda_arch() == 0))
+          (module->kind() == tcx::CodeKind::Host
+               ? !module->host_level() || module->host_level()->size() == 0
+               : module->cuda_arch() == 0))
         return fail("a code module without a binary or an architecture");
     }
   if (kernels > 0 && (!x.code() || x.code()->size() == 0)) {
@@ -223,6 +226,7 @@ bool Checker::run() {
   where = "functions";
   if (!x.functions() || x.functions()->size() == 0)
     return fail("the executable has none");
+  std::set<std::tuple<int, int64_t, int64_t, int64_t>> buckets; // role, shape
   for (const tcx::Function *f : *x.functions()) {
     where = "function '" + (f->name() ? f->name()->str() : "?") + "'";
     if (!f->name() || f->arena_bytes() < 0 || f->arena_bytes() > kMaxBytes)
@@ -230,6 +234,19 @@ bool Checker::run() {
     if (int(f->role()) > int(tcx::FunctionRole::MAX) ||
         (f->role() != tcx::FunctionRole::Other) != (f->bucket() != nullptr))
       return fail("has an unknown role, or a role without its bucket");
+    if (const tcx::Bucket *b = f->bucket()) {
+      // An encoder serves every target length: its bucket has none.
+      bool encoder = f->role() == tcx::FunctionRole::Encode;
+      if (b->batch() < 1 || b->source_length() < 1 ||
+          (encoder ? b->target_length() != 0 : b->target_length() < 1) ||
+          std::max({b->batch(), b->source_length(), b->target_length()}) >
+              kMaxExtent)
+        return fail("has a malformed bucket");
+      if (!buckets.insert({int(f->role()), b->batch(), b->source_length(),
+                           b->target_length()})
+               .second)
+        return fail("serves a bucket another function of its role serves");
+    }
     SpaceSizes sizes;
     sizes[tcx::Space::Arena] = f->arena_bytes();
     for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,

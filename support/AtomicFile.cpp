@@ -35,8 +35,11 @@ bool FileWriter::write(const void *data, size_t size) {
     ssize_t n = ::write(fd_, p, size);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0)
+    if (n <= 0) {
+      if (n == 0)
+        errno = EIO; // nothing written, and no error said why
       return false;
+    }
     p += n;
     size -= size_t(n);
   }
@@ -49,21 +52,27 @@ bool writeFileAtomically(const std::string &path,
   std::string temporary =
       (fs::path(path).parent_path() / temporaryPrefix(path)).string() +
       std::to_string(::getpid());
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // 0666 less the umask, as any other new file of the user's.
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (fd < 0) {
     error = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
   FileWriter writer(fd);
+  errno = 0;
   bool ok =
       fill(writer) && (durability == Durability::Replace || ::fsync(fd) == 0);
-  int savedErrno = errno;
-  ok = ::close(fd) == 0 && ok;
+  int savedErrno = ok ? 0 : errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    savedErrno = errno;
+  }
   if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
     ok = false;
     savedErrno = errno;
   }
   if (!ok) {
+    // A fill that failed without an errno (its own check) reads as EIO.
     error = "cannot write " + path + ": " +
             std::strerror(savedErrno ? savedErrno : EIO);
     ::unlink(temporary.c_str());

@@ -26,7 +26,7 @@ bool setTarget(ExportOptions &options, Target target, const std::string &cpu,
     llvm::StringRef digits = spelled;
     unsigned arch = 0;
     if (!digits.consume_front("sm_") || digits.size() < 2 ||
-        digits.getAsInteger(10, arch)) {
+        digits.starts_with("0") || digits.getAsInteger(10, arch)) {
       error = "--arch=" + spelled +
               ": expected a real architecture such as sm_80 or sm_90";
       return false;

@@ -11,6 +11,7 @@
 #include "dialects/tc/TcDialect.h"
 #include "runtime/format/Contract.h"
 #include "runtime/format/TcxFile.h"
+#include "support/HostCpu.h"
 #include "tcx_generated.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -243,6 +244,16 @@ std::vector<uint8_t> Writer::constants() {
 std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
                                                   std::string &error) {
   bool cuda = options.target == Target::Cuda;
+  // setTarget fills these; a caller that did not gets an error, not a guess.
+  if (cuda && options.cudaArchitectures.empty()) {
+    error = "the CUDA target needs at least one architecture (setTarget)";
+    return std::nullopt;
+  }
+  if (!cuda && !llvm::is_contained(support::cpuLevels(), options.hostCpu)) {
+    error = "the host target needs an x86-64 level, not '" + options.hostCpu +
+            "' (setTarget)";
+    return std::nullopt;
+  }
   std::vector<codegen::NamedKernelSource> kernels;
   if (cuda) {
     std::vector<std::pair<std::string, std::string>> missing;

@@ -36,7 +36,10 @@ std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
       cast<RankedTensorType>(op->getNumResults() ? op->getResult(0).getType()
                                                  : op->getOperand(0).getType());
   int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
-  if (op->hasTrait<tc::OpTrait::RowWise>() && type.getRank() > 0) {
+  if (op->hasTrait<tc::OpTrait::RowWise>()) {
+    // tc.cross_entropy sums its rows into a scalar: one block, in row order.
+    if (type.getRank() == 0)
+      return {1, kBlockThreads};
     auto input = cast<RankedTensorType>(op->getOperand(0).getType());
     int64_t row = std::max<int64_t>(input.getShape().back(), 1);
     return {std::max<int64_t>(input.getNumElements() / row, 1),

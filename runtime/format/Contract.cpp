@@ -68,7 +68,8 @@ std::optional<NamedFunction> parseFunctionName(std::string_view text) {
     if (consumeExtent(rest, parsed.shape.batch, false) &&
         consumeExtent(rest, parsed.shape.sourceLength, !name.hasTargetLength) &&
         (!name.hasTargetLength ||
-         consumeExtent(rest, parsed.shape.targetLength, true)))
+         consumeExtent(rest, parsed.shape.targetLength, true)) &&
+        functionName(name.role, parsed.shape) == text) // no "02x6x5"
       return parsed;
   }
   return std::nullopt;

@@ -40,7 +40,8 @@ std::string functionName(FunctionRole role, const BucketShape &shape);
 /// What every name of `role`'s functions starts with ("train_step_").
 std::string_view functionNamePrefix(FunctionRole role);
 
-/// The role and bucket of a name that functionName made, or none.
+/// The role and bucket of a name that functionName made (exactly: no
+/// leading zeros), or none.
 struct NamedFunction {
   FunctionRole role;
   BucketShape shape;

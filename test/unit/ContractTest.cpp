@@ -32,7 +32,8 @@ TEST(Contract, OtherNamesAreNotBucketFunctions) {
   for (const char *name :
        {"train_step", "train_step_2", "train_step_2x3", "train_step_2x3x4x5",
         "train_step_0x3x4", "train_step_2x3x4_grad", "encode_2x3x4",
-        "decode_2x-3x4", "forward_2x3x", "my_train_step_2x3x4", ""})
+        "decode_2x-3x4", "forward_2x3x", "my_train_step_2x3x4",
+        "train_step_02x3x4", "encode_2x+3", ""})
     EXPECT_FALSE(parseFunctionName(name)) << name;
 }
 

@@ -34,6 +34,7 @@ struct Options {
   /// The function's role; its bucket is 2x6x5 unless `roleBucket` is false.
   tcx::FunctionRole role = tcx::FunctionRole::Other;
   bool roleBucket = true;
+  bool twoFunctions = false; ///< the function twice
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -93,6 +94,8 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
   auto function = tcx::CreateFunctionDirect(
       fbb, "f", 64, &inputs, &outputs, &steps, options.role, functionBucket);
   std::vector<flatbuffers::Offset<tcx::Function>> functions{function};
+  if (options.twoFunctions)
+    functions.push_back(function);
   std::vector<flatbuffers::Offset<tcx::TensorType>> signature;
   std::vector<int64_t> square{4, 4};
   for (uint32_t i = 0; i < options.kernelInputs + 1; ++i)
@@ -235,8 +238,27 @@ TEST(TcxFile, BucketsNeedTheirTrainingStep) {
   // Found by its role and bucket, whatever its name.
   o.role = tcx::FunctionRole::TrainStep;
   EXPECT_EQ(refusal(smallExecutable(o)), "");
-  o.role = tcx::FunctionRole::Encode;
+  o.role = tcx::FunctionRole::Decode;
   expectRefused(o, "run config: bucket 2x6x5 has no training step");
+}
+
+TEST(TcxFile, BucketsAreWellFormedAndServedOnce) {
+  Options o;
+  o.role = tcx::FunctionRole::Encode; // an encoder's bucket has no target
+  expectRefused(o, "function 'f': has a malformed bucket");
+  o.role = tcx::FunctionRole::TrainStep;
+  o.twoFunctions = true;
+  expectRefused(o, "function 'f': serves a bucket another function of its "
+                   "role serves");
+  o.role = tcx::FunctionRole::Other; // functions of a .mlir file
+  EXPECT_EQ(refusal(smallExecutable(o)), "");
+}
+
+TEST(TcxFile, HostCodeNamesItsLevel) {
+  Options o;
+  o.hostLevel = "";
+  expectRefused(o, "code modules: a code module without a binary or an "
+                   "architecture");
 }
 
 TEST(TcxFile, RolesNeedTheirBucket) {

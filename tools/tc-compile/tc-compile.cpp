@@ -92,14 +92,13 @@ static cl::opt<std::string> outputFile(
              "the plan of every function (train steps, encode, decode per "
              "bucket), kernel sources and the compiled kernels"),
     cl::value_desc("FILE"), cl::cat(category));
-enum class Target { Cpu, Cuda };
-static cl::opt<Target> target(
+static cl::opt<tc::Target> target(
     "target", cl::desc("What the executable runs on (with -o)"),
-    cl::init(Target::Cpu),
-    cl::values(clEnumValN(Target::Cpu, "cpu",
+    cl::init(tc::Target::Host),
+    cl::values(clEnumValN(tc::Target::Host, "cpu",
                           "the host: C++ kernels built by the system "
                           "compiler (OpenMP), GEMMs through OpenBLAS"),
-               clEnumValN(Target::Cuda, "cuda",
+               clEnumValN(tc::Target::Cuda, "cuda",
                           "NVIDIA GPUs: CUDA kernels compiled by NVRTC to "
                           "CUBIN for --arch and PTX for the newest (tc-run "
                           "--device=cuda runs them)")),
@@ -287,10 +286,7 @@ int main(int argc, char **argv) {
     options.producer = "tc-compile 0.1";
     options.description = description ? &*description : nullptr;
     std::string error;
-    if (!tc::setTarget(options,
-                       target == Target::Cuda ? tc::Target::Cuda
-                                              : tc::Target::Host,
-                       cpuLevel,
+    if (!tc::setTarget(options, target, cpuLevel,
                        std::vector<std::string>(architectures.begin(),
                                                 architectures.end()),
                        error)) {

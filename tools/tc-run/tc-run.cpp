@@ -23,10 +23,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
 
 using namespace tc;
 

@@ -1,0 +1,100 @@
+//===- AtomicFileTest.cpp - the one atomic write of support/ ---------------===//
+
+#include "support/AtomicFile.h"
+#include "support/FileBytes.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+using namespace tc::support;
+
+namespace {
+
+std::string bytesOf(const std::string &path) {
+  std::optional<std::vector<uint8_t>> bytes = readFileBytes(path);
+  return bytes ? std::string(bytes->begin(), bytes->end()) : "<none>";
+}
+
+/// The names in `directory`.
+std::vector<std::string> entries(const fs::path &directory) {
+  std::vector<std::string> names;
+  for (const auto &entry : fs::directory_iterator(directory))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class AtomicFile : public testing::Test {
+protected:
+  void SetUp() override {
+    dir = fs::path(testing::TempDir()) /
+          ("atomic-" + std::string(testing::UnitTest::GetInstance()
+                                       ->current_test_info()
+                                       ->name()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  fs::path dir;
+};
+
+TEST_F(AtomicFile, WritesAndReplacesWhole) {
+  std::string path = (dir / "f").string(), error;
+  for (Durability d : {Durability::Replace, Durability::Durable}) {
+    ASSERT_TRUE(writeFileAtomically(path, "first", 5, error, d)) << error;
+    EXPECT_EQ(bytesOf(path), "first");
+    ASSERT_TRUE(writeFileAtomically(path, "2nd", 3, error, d)) << error;
+    EXPECT_EQ(bytesOf(path), "2nd");
+  }
+  EXPECT_EQ(entries(dir), std::vector<std::string>{"f"}); // no temporaries
+}
+
+TEST_F(AtomicFile, AFailedFillKeepsTheOldFileAndNoTemporary) {
+  std::string path = (dir / "f").string(), error;
+  ASSERT_TRUE(writeFileAtomically(path, "old", 3, error));
+  auto halfThenFail = [](FileWriter &out) { return out.write("new", 3) && false; };
+  EXPECT_FALSE(
+      writeFileAtomically(path, halfThenFail, Durability::Durable, error));
+  EXPECT_EQ(error, "cannot write " + path + ": Input/output error");
+  EXPECT_EQ(bytesOf(path), "old");
+  EXPECT_EQ(entries(dir), std::vector<std::string>{"f"});
+}
+
+TEST_F(AtomicFile, AMissingDirectoryIsNamed) {
+  std::string path = (dir / "missing" / "f").string(), error;
+  EXPECT_FALSE(writeFileAtomically(path, "x", 1, error));
+  EXPECT_EQ(error, "cannot write " + path + ": No such file or directory");
+}
+
+TEST_F(AtomicFile, ATargetThatCannotBeReplacedKeepsNoTemporary) {
+  fs::create_directories(dir / "f" / "inside"); // a non-empty directory
+  std::string path = (dir / "f").string(), error;
+  EXPECT_FALSE(writeFileAtomically(path, "x", 1, error));
+  EXPECT_NE(error.find("cannot write " + path + ": "), std::string::npos);
+  EXPECT_EQ(entries(dir), std::vector<std::string>{"f"});
+}
+
+TEST_F(AtomicFile, NewFilesFollowTheUmask) {
+  mode_t old = ::umask(002);
+  std::string path = (dir / "f").string(), error;
+  bool written = writeFileAtomically(path, "x", 1, error);
+  ::umask(old);
+  ASSERT_TRUE(written) << error;
+  struct stat info;
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0664u);
+}
+
+TEST_F(AtomicFile, StaleTemporariesOfThatFileAreRemoved) {
+  std::string path = (dir / "checkpoint").string(), error;
+  for (const char *name : {"checkpoint.tmp.123", "checkpoint.tmp.456",
+                           "other.tmp.123", "checkpoint"})
+    ASSERT_TRUE(writeFileAtomically((dir / name).string(), "x", 1, error));
+  removeStaleTemporaries(path);
+  EXPECT_EQ(entries(dir),
+            (std::vector<std::string>{"checkpoint", "other.tmp.123"}));
+}
+
+} // namespace
