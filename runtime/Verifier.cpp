@@ -242,8 +242,9 @@ bool Checker::run() {
           std::max({b->batch(), b->source_length(), b->target_length()}) >
               kMaxExtent)
         return fail("has a malformed bucket");
-      if (!buckets.insert({int(f->role()), b->batch(), b->source_length(),
-                           b->target_length()})
+      if (!buckets
+               .insert({int(f->role()), b->batch(), b->source_length(),
+                        b->target_length()})
                .second)
         return fail("serves a bucket another function of its role serves");
     }

@@ -31,9 +31,9 @@ class AtomicFile : public testing::Test {
 protected:
   void SetUp() override {
     dir = fs::path(testing::TempDir()) /
-          ("atomic-" + std::string(testing::UnitTest::GetInstance()
-                                       ->current_test_info()
-                                       ->name()));
+          ("atomic-" +
+           std::string(
+               testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir);
     fs::create_directories(dir);
   }
@@ -54,7 +54,9 @@ TEST_F(AtomicFile, WritesAndReplacesWhole) {
 TEST_F(AtomicFile, AFailedFillKeepsTheOldFileAndNoTemporary) {
   std::string path = (dir / "f").string(), error;
   ASSERT_TRUE(writeFileAtomically(path, "old", 3, error));
-  auto halfThenFail = [](FileWriter &out) { return out.write("new", 3) && false; };
+  auto halfThenFail = [](FileWriter &out) {
+    return out.write("new", 3) && false;
+  };
   EXPECT_FALSE(
       writeFileAtomically(path, halfThenFail, Durability::Durable, error));
   EXPECT_EQ(error, "cannot write " + path + ": Input/output error");

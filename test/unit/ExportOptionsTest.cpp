@@ -18,8 +18,8 @@ TEST(ExportOptions, DefaultsAreThisMachineAndSm80Sm90) {
   EXPECT_TRUE(options.cudaArchitectures.empty());
   ASSERT_TRUE(setTarget(options, Target::Cuda, "x86-64", {}, error)) << error;
   EXPECT_EQ(options.cudaArchitectures, (std::vector<unsigned>{80, 90}));
-  ASSERT_TRUE(setTarget(options, Target::Cuda, "native", {"sm_90", "sm_120"},
-                        error))
+  ASSERT_TRUE(
+      setTarget(options, Target::Cuda, "native", {"sm_90", "sm_120"}, error))
       << error;
   EXPECT_EQ(options.cudaArchitectures, (std::vector<unsigned>{90, 120}));
 }
@@ -51,7 +51,8 @@ TEST(ExportOptions, TheWriterNeedsAResolvedTarget) {
   ExportOptions cuda{"tiny", "test"};
   cuda.target = Target::Cuda;
   EXPECT_FALSE(writeExecutable(*planModule, cuda, error));
-  EXPECT_EQ(error, "the CUDA target needs at least one architecture (setTarget)");
+  EXPECT_EQ(error,
+            "the CUDA target needs at least one architecture (setTarget)");
   ExportOptions host{"tiny", "test"};
   EXPECT_FALSE(writeExecutable(*planModule, host, error));
   EXPECT_EQ(error, "the host target needs an x86-64 level, not '' (setTarget)");
