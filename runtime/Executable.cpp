@@ -54,9 +54,10 @@ int64_t endOf(const tcx::Buffer &buffer) {
 
 std::unique_ptr<Executable> Executable::load(const std::string &path,
                                              std::string &error) {
-  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(path);
+  std::optional<std::vector<uint8_t>> bytes =
+      support::readFileBytes(path, tcx::kMaxFileBytes, error);
   if (!bytes) {
-    error = path + ": cannot open the file";
+    error += " (an executable, written by tc-compile -o FILE.tcx)";
     return nullptr;
   }
   return fromBytes(std::move(*bytes), path, error);

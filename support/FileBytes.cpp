@@ -1,18 +1,108 @@
-//===- FileBytes.cpp - a whole file in memory ------------------------------===//
+//===- FileBytes.cpp - a whole file in memory, bounded ---------------------===//
 
 #include "support/FileBytes.h"
 
-#include <fstream>
-#include <iterator>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace tc::support {
+namespace {
 
-std::optional<std::vector<uint8_t>> readFileBytes(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+/// Reads the regular file at `path` into `out` (a vector or a string).
+template <typename Container>
+bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
+              std::string &error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused
+  // below); reads of a regular file ignore the flag.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info;
+  if (::fstat(fd, &info) != 0) {
+    error = path + ": cannot read: " + std::strerror(errno);
+    return false;
+  }
+  if (S_ISDIR(info.st_mode)) {
+    error = path + ": is a directory; give the path of a file";
+    return false;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    error = path + ": is not a regular file (a device, FIFO or socket); "
+                   "give the path of a file";
+    return false;
+  }
+  uint64_t size = uint64_t(info.st_size);
+  if (size > maxBytes) {
+    error = path + ": is " + byteCount(size) + ", larger than the " +
+            byteCount(maxBytes) + " such a file may have";
+    return false;
+  }
+  out.resize(size);
+  uint64_t done = 0;
+  while (done < size) {
+    ssize_t got = ::read(fd, out.data() + done, size - done);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      error = path + ": cannot read: " + std::strerror(errno);
+      return false;
+    }
+    if (got == 0) {
+      error = path + ": changed while it was read (it shrank); try again";
+      return false;
+    }
+    done += uint64_t(got);
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<std::vector<uint8_t>>
+readFileBytes(const std::string &path, uint64_t maxBytes, std::string &error) {
+  std::vector<uint8_t> bytes;
+  if (!readInto(path, maxBytes, bytes, error))
     return std::nullopt;
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
+  return bytes;
+}
+
+std::optional<std::string> readFileText(const std::string &path,
+                                        uint64_t maxBytes, std::string &error) {
+  std::string text;
+  if (!readInto(path, maxBytes, text, error))
+    return std::nullopt;
+  return text;
+}
+
+bool fileStartsWith(const std::string &path, std::string_view prefix) {
+  std::string start(prefix.size(), '\0');
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return false;
+  size_t got = std::fread(start.data(), 1, start.size(), file);
+  std::fclose(file);
+  return got == prefix.size() && start == prefix;
+}
+
+std::string byteCount(uint64_t bytes) {
+  if (bytes < kKiB)
+    return std::to_string(bytes) + " bytes";
+  const char *unit = bytes >= kGiB ? "GiB" : bytes >= kMiB ? "MiB" : "KiB";
+  uint64_t scale = bytes >= kGiB ? kGiB : bytes >= kMiB ? kMiB : kKiB;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %s", double(bytes) / double(scale),
+                unit);
+  return text;
 }
 
 } // namespace tc::support

@@ -2,6 +2,7 @@
 
 #include "compiler/export/HostCompiler.h"
 #include "compiler/export/KernelCache.h"
+#include "runtime/format/TcxFile.h"
 #include "support/FileBytes.h"
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
-#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -27,13 +27,6 @@ constexpr const char *kCompileFlags =
     "-std=c++20 -O3 -fPIC -fopenmp -ffp-contract=off -fno-trapping-math";
 constexpr const char *kLinkFlags = "-shared -fopenmp";
 
-std::string readFile(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// `path` quoted for the shell.
 std::string quoted(const fs::path &path) {
   std::string text = "'";
@@ -46,7 +39,9 @@ std::string quoted(const fs::path &path) {
 std::optional<std::string> run(const std::string &command,
                                const fs::path &log) {
   int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
-  std::string messages = readFile(log);
+  std::string why;
+  std::string messages =
+      support::readFileText(log.string(), support::kMiB, why).value_or(why);
   std::error_code ignored;
   fs::remove(log, ignored);
   if (status == 0)
@@ -128,11 +123,13 @@ compileHostSource(const std::string &prelude,
     error = *failure;
     return std::nullopt;
   }
+  std::string why;
   std::optional<std::vector<uint8_t>> bytes =
-      support::readFileBytes(temporary.string());
+      support::readFileBytes(temporary.string(), tcx::kMaxFileBytes, why);
   fs::remove(temporary, ignored);
   if (!bytes || bytes->empty()) {
-    error = "the linker left no kernels in " + temporary.string();
+    error = "the linker left no kernels in " + temporary.string() +
+            (why.empty() ? "" : ": " + why);
     return std::nullopt;
   }
   if (!cache->store(key + ".so", *bytes, error))

@@ -42,10 +42,12 @@ std::string KernelCache::keyOf(const std::string &text) {
 
 std::optional<std::vector<uint8_t>>
 KernelCache::find(const std::string &name) const {
-  std::optional<std::vector<uint8_t>> bytes =
-      support::readFileBytes((directory_ / name).string());
-  std::optional<std::vector<uint8_t>> sum =
-      support::readFileBytes((directory_ / (name + ".sum")).string());
+  // A miss, whatever the reason: the entry is built again.
+  std::string ignored;
+  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(
+      (directory_ / name).string(), tcx::kMaxFileBytes, ignored);
+  std::optional<std::vector<uint8_t>> sum = support::readFileBytes(
+      (directory_ / (name + ".sum")).string(), 64, ignored);
   if (!bytes || bytes->empty() || !sum ||
       std::string(sum->begin(), sum->end()) != checksumOf(*bytes))
     return std::nullopt;

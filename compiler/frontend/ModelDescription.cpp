@@ -1,6 +1,8 @@
 //===- ModelDescription.cpp - reading and checking model descriptions ----===//
 
 #include "compiler/frontend/ModelDescription.h"
+#include "runtime/format/Contract.h"
+#include "support/FileBytes.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -8,8 +10,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 
@@ -143,7 +143,11 @@ public:
       return;
     if (!node->is_number())
       return wrongType(key, *node, "a number", formatNumber(out));
-    double value = *node->value<double>();
+    // An integer converts with rounding: toml++'s value<double>() refuses
+    // integers above 2^53, which it cannot represent exactly.
+    double value = node->is_integer()
+                       ? double(*node->value<int64_t>())
+                       : *node->value<double>();
     if (!(value >= min && value < maxExclusive))
       return diag.error(
           node->source(),
@@ -378,7 +382,7 @@ void readTraining(Diagnostics &diag, const toml::table &table,
                   const ModelConfig &model, TrainingConfig &t) {
   Section s(diag, table, "training");
   const double inf = std::numeric_limits<double>::infinity();
-  s.integer("steps", t.steps, 1, std::numeric_limits<int32_t>::max());
+  s.integer("steps", t.steps, 1, contract::kMaxTrainingSteps);
   readBuckets(diag, s, table, model, t.buckets);
   s.real("adam_beta1", t.adamBeta1, 0.0, 1.0);
   s.real("adam_beta2", t.adamBeta2, 0.0, 1.0);
@@ -388,8 +392,7 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   s.real("learning_rate_scale", t.learningRateScale, 0.0, inf);
   s.real("gradient_clip", t.gradientClip, 0.0, inf);
   s.integer("accumulation_steps", t.accumulationSteps, 1, 1024);
-  // Philox keys dropout masks with the seed's low 32 bits (Philox.h).
-  s.integer("seed", t.seed, 0, std::numeric_limits<uint32_t>::max());
+  s.integer("seed", t.seed, 0, contract::kMaxSeed);
   s.rejectUnknownKeys();
 }
 
@@ -409,21 +412,27 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 
 std::optional<ModelDescription>
 readModelDescription(const std::string &path, llvm::raw_ostream &errors) {
+  std::string why;
+  std::optional<std::string> text =
+      support::readFileText(path, kMaxDescriptionBytes, why);
+  if (!text) {
+    // `why` starts with the path, which the diagnostic prints.
+    Diagnostics(path, errors)
+        .error(why.substr(std::min(why.size(), path.size() + 2)),
+               "give the path of a model description (.toml) file; see "
+               "models/ for the shipped descriptions");
+    return std::nullopt;
+  }
+  return parseModelDescription(*text, path, errors);
+}
+
+std::optional<ModelDescription>
+parseModelDescription(std::string_view text, const std::string &path,
+                      llvm::raw_ostream &errors) {
   Diagnostics diag(path, errors);
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    diag.error("cannot read: it is a directory",
-               "give the path of a model description (.toml) file");
-    return std::nullopt;
-  }
-  if (!std::ifstream(path)) {
-    diag.error(std::string("cannot open: ") + std::strerror(errno),
-               "see models/ for the shipped descriptions");
-    return std::nullopt;
-  }
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error &e) {
     diag.error(e.source(), "invalid TOML: " + std::string(e.description()),
                "see docs/model-description.md for the format");
@@ -467,8 +476,22 @@ readModelDescription(const std::string &path, llvm::raw_ostream &errors) {
   readModel(diag, *root.get("model")->as_table(), description.model);
   readTraining(diag, *root.get("training")->as_table(), description.model,
                description.training);
-  if (const toml::table *data = root["data"].as_table())
+  if (const toml::table *data = root["data"].as_table()) {
     readData(diag, *data, description.data);
+    // A synthetic task draws its symbols after padding, BOS and EOS
+    // (runtime/data/SyntheticTask.h).
+    const ModelConfig &m = description.model;
+    int64_t firstSymbol = std::max({m.padId, m.bosId, m.eosId}) + 1;
+    if (!diag.failed() && !description.data.synthetic.empty() &&
+        m.vocabSize <= firstSymbol)
+      diag.error(data->source(),
+                 "the " + description.data.synthetic +
+                     " task needs symbols besides padding, BOS and EOS, but "
+                     "vocab_size is " +
+                     std::to_string(m.vocabSize),
+                 "set [model] vocab_size to " +
+                     std::to_string(firstSymbol + 1) + " or more");
+  }
   if (diag.failed())
     return std::nullopt;
   return description;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tc {
@@ -78,10 +79,18 @@ struct ModelDescription {
   DataConfig data;
 };
 
+/// The largest description file tc reads (the shipped ones are about 2 KiB).
+constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;
+
 /// Reads and checks a description. On any mistake, prints every error found
 /// to `errors` and returns nullopt.
 std::optional<ModelDescription> readModelDescription(const std::string &path,
                                                      llvm::raw_ostream &errors);
+
+/// The same, from the description's `text` (`path` names it in messages).
+std::optional<ModelDescription>
+parseModelDescription(std::string_view text, const std::string &path,
+                      llvm::raw_ostream &errors);
 
 } // namespace tc
 

@@ -311,13 +311,18 @@ LogicalResult Frame::step(Operation *op) {
                                resultShape()));
       })
       .Case<SplitOp>([&](SplitOp split) {
+        // Slice every part before binding any: binding inserts into
+        // `values`, which may move `input`.
         const Tensor &input = get(split.getInput());
         Shape offsets(input.shape.size(), 0);
+        std::vector<Tensor> parts;
         for (Value result : split.getResults()) {
           Shape sizes = shapeOf(result.getType());
-          values[result] = ref::slice(input, offsets, sizes);
+          parts.push_back(ref::slice(input, offsets, sizes));
           offsets[split.getAxis()] += sizes[split.getAxis()];
         }
+        for (auto [result, part] : llvm::zip(split.getResults(), parts))
+          values[result] = std::move(part);
         return success();
       })
       .Case<ConcatOp>([&](ConcatOp c) {

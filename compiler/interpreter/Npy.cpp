@@ -2,10 +2,13 @@
 
 #include "compiler/interpreter/Npy.h"
 
+#include "support/FileBytes.h"
+
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <set>
+#include <string_view>
 
 namespace tc {
 
@@ -33,14 +36,141 @@ const NpyType *npyTypeOf(DType dtype) {
   return nullptr;
 }
 
-/// The text after `'key':` in a header dict, or "" when absent.
-std::string headerValue(const std::string &header, const std::string &key) {
-  size_t at = header.find("'" + key + "'");
-  if (at == std::string::npos)
-    return "";
-  at = header.find(':', at);
-  return at == std::string::npos ? "" : header.substr(at + 1);
-}
+/// The header dict of a .npy file, parsed strictly: exactly the keys
+/// 'descr', 'fortran_order' and 'shape', each once, as numpy.save writes
+/// them (numpy would take the last of two 'shape' keys; tc refuses them).
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+};
+
+class HeaderParser {
+public:
+  explicit HeaderParser(std::string_view text) : text_(text) {}
+
+  std::optional<NpyHeader> parse(std::string &why) {
+    NpyHeader header;
+    std::set<std::string> seen;
+    skipSpace();
+    if (!consume('{'))
+      return fail(why, "the header is not a dict ({...})");
+    for (;;) {
+      skipSpace();
+      if (consume('}'))
+        break;
+      std::optional<std::string> key = string();
+      skipSpace();
+      if (!key || !consume(':'))
+        return fail(why, "expected 'key': value in the header dict");
+      if (!seen.insert(*key).second)
+        return fail(why, "the header names '" + *key + "' twice");
+      skipSpace();
+      if (*key == "descr") {
+        std::optional<std::string> descr = string();
+        if (!descr)
+          return fail(why, "'descr' is not a string");
+        header.descr = *descr;
+      } else if (*key == "fortran_order") {
+        if (word("True"))
+          header.fortranOrder = true;
+        else if (!word("False"))
+          return fail(why, "'fortran_order' is neither True nor False");
+      } else if (*key == "shape") {
+        if (!shape(header.shape, why))
+          return std::nullopt;
+      } else {
+        return fail(why, "unknown header key '" + *key +
+                             "' (a .npy header has descr, fortran_order and "
+                             "shape)");
+      }
+      skipSpace();
+      if (consume('}'))
+        break;
+      if (!consume(','))
+        return fail(why, "expected ',' or '}' after '" + *key + "'");
+    }
+    skipSpace();
+    if (at_ != text_.size())
+      return fail(why, "text after the header dict");
+    for (const char *key : {"descr", "fortran_order", "shape"})
+      if (!seen.count(key))
+        return fail(why, std::string("the header has no '") + key + "'");
+    return header;
+  }
+
+private:
+  static std::nullopt_t fail(std::string &why, const std::string &what) {
+    why = what;
+    return std::nullopt;
+  }
+  void skipSpace() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n' ||
+                                  text_[at_] == '\t' || text_[at_] == '\r'))
+      ++at_;
+  }
+  bool consume(char c) {
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  bool word(std::string_view w) {
+    if (text_.substr(at_, w.size()) != w)
+      return false;
+    at_ += w.size();
+    return true;
+  }
+  /// A quoted string without escapes ('<f4', "shape").
+  std::optional<std::string> string() {
+    if (at_ >= text_.size() || (text_[at_] != '\'' && text_[at_] != '"'))
+      return std::nullopt;
+    char quote = text_[at_++];
+    size_t end = text_.find(quote, at_);
+    if (end == std::string_view::npos)
+      return std::nullopt;
+    std::string value(text_.substr(at_, end - at_));
+    if (value.find('\\') != std::string::npos)
+      return std::nullopt;
+    at_ = end + 1;
+    return value;
+  }
+  /// A tuple of non-negative integers: "()", "(4,)", "(2, 3)".
+  bool shape(std::vector<int64_t> &dims, std::string &why) {
+    if (!consume('(')) {
+      fail(why, "'shape' is not a tuple");
+      return false;
+    }
+    for (;;) {
+      skipSpace();
+      if (consume(')'))
+        return true;
+      int64_t size = 0;
+      const char *begin = text_.data() + at_, *end = text_.data() + text_.size();
+      auto [stop, ec] = std::from_chars(begin, end, size);
+      if (ec != std::errc() || size < 0) {
+        size_t end = text_.find_first_of(",)", at_);
+        fail(why, "dimension '" +
+                      std::string(text_.substr(at_, end - at_)) +
+                      "' of the shape is not a non-negative integer");
+        return false;
+      }
+      at_ += size_t(stop - begin);
+      dims.push_back(size);
+      skipSpace();
+      if (consume(')'))
+        return true;
+      if (!consume(',')) {
+        fail(why, "expected ',' or ')' in 'shape'");
+        return false;
+      }
+    }
+  }
+
+  std::string_view text_;
+  size_t at_ = 0;
+};
 
 template <typename T> T load(const char *p) {
   T value;
@@ -55,12 +185,17 @@ template <typename T> void store(std::string &out, T value) {
 } // namespace
 
 std::optional<Tensor> readNpy(const std::string &path, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot open: " + std::strerror(errno);
+  std::optional<std::vector<uint8_t>> bytes =
+      support::readFileBytes(path, kMaxNpyBytes, error);
+  if (!bytes)
     return std::nullopt;
-  }
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  return parseNpy(*bytes, path, error);
+}
+
+std::optional<Tensor> parseNpy(const std::vector<uint8_t> &file,
+                               const std::string &path, std::string &error) {
+  std::string_view bytes(reinterpret_cast<const char *>(file.data()),
+                         file.size());
   auto fail = [&](const std::string &why) {
     error = path + ": not a valid .npy file: " + why;
     return std::nullopt;
@@ -80,51 +215,36 @@ std::optional<Tensor> readNpy(const std::string &path, std::string &error) {
   } else {
     return fail("unsupported format version " + std::to_string(major));
   }
-  if (headerStart + headerLen > bytes.size())
+  if (headerLen > bytes.size() - headerStart)
     return fail("truncated header");
-  std::string header = bytes.substr(headerStart, headerLen);
+  std::string why;
+  std::optional<NpyHeader> header =
+      HeaderParser(bytes.substr(headerStart, headerLen)).parse(why);
+  if (!header)
+    return fail(why);
 
-  std::string descr = headerValue(header, "descr");
   const NpyType *type = nullptr;
   for (const NpyType &t : kTypes)
-    if (descr.find(std::string("'") + t.descr + "'") != std::string::npos)
+    if (header->descr == t.descr)
       type = &t;
   if (!type)
-    return fail("element type " + descr.substr(0, descr.find(',')) +
-                " is not supported; use float16/32/64, int32/64 or bool "
+    return fail("element type '" + header->descr +
+                "' is not supported; use float16/32/64, int32/64 or bool "
                 "(little-endian)");
-  std::string fortranOrder = headerValue(header, "fortran_order");
-  if (fortranOrder.substr(0, fortranOrder.find(',')).find("True") !=
-      std::string::npos)
+  if (header->fortranOrder)
     return fail("Fortran-ordered arrays are not supported; save "
                 "numpy.ascontiguousarray(a)");
-
-  std::string shapeText = headerValue(header, "shape");
-  size_t open = shapeText.find('('), close = shapeText.find(')');
-  if (open == std::string::npos || close == std::string::npos)
-    return fail("header has no shape tuple");
-  // Dimensions: non-negative integers whose product, in bytes, is what the
-  // file holds (checked before anything is allocated).
-  Shape shape;
+  // The product of the dimensions, in bytes, must be what the file holds
+  // (checked before anything is allocated).
+  const Shape &shape = header->shape;
   size_t dataStart = headerStart + headerLen;
   uint64_t available = bytes.size() - dataStart, need = type->bytes;
   bool tooBig = false;
-  std::stringstream dims(shapeText.substr(open + 1, close - open - 1));
-  for (std::string dim; std::getline(dims, dim, ',');) {
-    size_t first = dim.find_first_not_of(' '), last = dim.find_last_not_of(' ');
-    if (first == std::string::npos)
-      continue;
-    int64_t size = 0;
-    const char *begin = dim.data() + first, *end = dim.data() + last + 1;
-    auto [stop, ec] = std::from_chars(begin, end, size);
-    if (ec != std::errc() || stop != end || size < 0)
-      return fail("dimension '" + dim.substr(first, last - first + 1) +
-                  "' of the shape is not a non-negative integer");
+  for (int64_t size : shape) {
     if (size != 0 && need > UINT64_MAX / uint64_t(size))
       tooBig = true;
     else
       need *= uint64_t(size);
-    shape.push_back(size);
   }
   if (tooBig || available != need)
     return fail("expected " +

@@ -22,7 +22,9 @@ namespace {
 
 /// Whether the file at `path` holds exactly `size` bytes equal to `data`.
 bool sameBytes(const fs::path &path, const uint8_t *data, size_t size) {
-  std::optional<std::vector<uint8_t>> bytes = support::readFileBytes(path);
+  std::string ignored;
+  std::optional<std::vector<uint8_t>> bytes =
+      support::readFileBytes(path, size, ignored);
   return bytes && bytes->size() == size &&
          std::memcmp(bytes->data(), data, size) == 0;
 }

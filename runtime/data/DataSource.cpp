@@ -121,7 +121,12 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
       synthetic = run->synthetic() ? run->synthetic()->str() : "";
       file = run->train_data() ? run->train_data()->str() : "";
     }
-  if (!file.empty() && synthetic.empty()) {
+  if (!file.empty() && !synthetic.empty()) {
+    error = "both a token file (" + file + ") and a synthetic task (" +
+            synthetic + ") were given; train on one of them";
+    return nullptr;
+  }
+  if (!file.empty()) {
     auto pairs = readTokenFile(file, error);
     if (!pairs || !checkPairs(*pairs, vocab, file, error))
       return nullptr;
@@ -145,6 +150,8 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
   // Symbols plus EOS fill the source; BOS or EOS and the symbols the target.
   const BucketShape &first = buckets.front();
   int64_t maxSymbols = std::min(first.sourceLength - 1, first.targetLength - 1);
+  if (!canDrawSyntheticTask(vocab, maxSymbols, error))
+    return nullptr;
   return std::make_unique<SyntheticSource>(*task, vocab, first.batch,
                                            maxSymbols, seed);
 }

@@ -15,13 +15,38 @@ std::optional<SyntheticTask> parseSyntheticTask(const std::string &name) {
   return std::nullopt;
 }
 
+namespace {
+int32_t firstSymbolOf(const Vocabulary &vocab) {
+  return std::max({vocab.pad, vocab.bos, vocab.eos}) + 1;
+}
+} // namespace
+
+bool canDrawSyntheticTask(const Vocabulary &vocab, int64_t maxSymbols,
+                          std::string &error) {
+  int32_t first = firstSymbolOf(vocab);
+  if (vocab.size <= first) {
+    error = "a synthetic task draws symbols from id " + std::to_string(first) +
+            " (after padding, BOS and EOS) up to the vocabulary size, but "
+            "the vocabulary has " +
+            std::to_string(vocab.size) +
+            " ids; compile the model with a larger vocab_size";
+    return false;
+  }
+  if (maxSymbols < 1) {
+    error = "a synthetic task needs shape buckets of source and target "
+            "length 2 or more (one symbol and EOS)";
+    return false;
+  }
+  return true;
+}
+
 std::vector<SentencePair> syntheticPairs(SyntheticTask task,
                                          const Vocabulary &vocab, int64_t rows,
                                          int64_t maxSymbols, uint64_t seed,
                                          uint64_t batchIndex) {
   // One stream per batch, from 2^31 up (parameters use 0, 1, 2, ...).
   RandomStream random(seed, 0x80000000u | uint32_t(batchIndex & 0x7fffffffu));
-  int32_t firstSymbol = std::max({vocab.pad, vocab.bos, vocab.eos}) + 1;
+  int32_t firstSymbol = firstSymbolOf(vocab);
   std::vector<SentencePair> pairs(rows);
   for (SentencePair &pair : pairs) {
     int64_t n = random.integer(1, maxSymbols + 1);

@@ -21,7 +21,14 @@ enum class SyntheticTask { Copy, Reverse };
 
 std::optional<SyntheticTask> parseSyntheticTask(const std::string &name);
 
-/// `rows` pairs of symbol sequences of 1 to `maxSymbols` symbols.
+/// Whether the task can be drawn for `vocab` with sequences of up to
+/// `maxSymbols` symbols: false with `error` when the vocabulary has no
+/// symbol besides padding, BOS and EOS, or the bucket has no room for one.
+bool canDrawSyntheticTask(const Vocabulary &vocab, int64_t maxSymbols,
+                          std::string &error);
+
+/// `rows` pairs of symbol sequences of 1 to `maxSymbols` symbols (the task
+/// must be drawable: canDrawSyntheticTask).
 std::vector<SentencePair> syntheticPairs(SyntheticTask task,
                                          const Vocabulary &vocab, int64_t rows,
                                          int64_t maxSymbols, uint64_t seed,

@@ -5,8 +5,6 @@
 #include "support/FileBytes.h"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 namespace tc::rt {
@@ -18,11 +16,11 @@ constexpr uint32_t kVersion = 1;
 std::optional<std::vector<std::vector<int32_t>>>
 readLines(const std::string &path, const Vocabulary &vocab,
           std::string &error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = path + ": cannot open the file";
+  std::optional<std::string> text =
+      support::readFileText(path, kMaxTokenFileBytes, error);
+  if (!text)
     return std::nullopt;
-  }
+  std::istringstream in(std::move(*text));
   std::vector<std::vector<int32_t>> lines;
   std::string line;
   while (std::getline(in, line)) {
@@ -49,12 +47,18 @@ readLines(const std::string &path, const Vocabulary &vocab,
 
 std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
                                                        std::string &error) {
-  std::optional<std::vector<uint8_t>> file = support::readFileBytes(path);
+  std::optional<std::vector<uint8_t>> file =
+      support::readFileBytes(path, kMaxTokenFileBytes, error);
   if (!file) {
-    error = path + ": cannot open the token file";
+    error += " (a token file, written by tc-run prepare)";
     return std::nullopt;
   }
-  const std::vector<uint8_t> &bytes = *file;
+  return parseTokenFile(*file, path, error);
+}
+
+std::optional<std::vector<SentencePair>>
+parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
+               std::string &error) {
   auto fail = [&](const std::string &what) {
     error = path + ": " + what + " (rebuild it with tc-run prepare)";
     return std::nullopt;
@@ -91,6 +95,10 @@ std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
   if (at != bytes.size())
     return fail("trailing bytes after " + std::to_string(count) + " pairs");
   return pairs;
+}
+
+bool isTokenFile(const std::string &path) {
+  return support::fileStartsWith(path, std::string_view(kMagic, 8));
 }
 
 bool writeTokenFile(const std::string &path,

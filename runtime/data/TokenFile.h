@@ -20,13 +20,27 @@
 
 #include "runtime/data/Batch.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace tc::rt {
 
+/// The largest token file (or text file of ids) tc reads.
+constexpr uint64_t kMaxTokenFileBytes = uint64_t(16) << 30;
+
+/// The pairs of the token file at `path`, or none with `error` naming the
+/// file and what is wrong.
 std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
                                                        std::string &error);
+
+/// The same, from the file's bytes (`path` names it in messages).
+std::optional<std::vector<SentencePair>>
+parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
+               std::string &error);
+
+/// Whether `path` starts with a token file's magic bytes.
+bool isTokenFile(const std::string &path);
 
 bool writeTokenFile(const std::string &path,
                     const std::vector<SentencePair> &pairs, std::string &error);

@@ -24,6 +24,8 @@ evaluateSyntheticTask(const Executable &executable, Device &device,
     return std::nullopt;
   int64_t maxSymbols =
       std::min(bucket.sourceLength - 1, bucket.targetLength - 1);
+  if (!canDrawSyntheticTask(session->vocabulary(), maxSymbols, error))
+    return std::nullopt;
   ExactMatch result;
   for (uint64_t index = 0x7fffffff; result.total < sequences; --index) {
     int64_t rows = std::min<int64_t>(bucket.batch, sequences - result.total);

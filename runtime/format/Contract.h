@@ -13,12 +13,19 @@
 #ifndef TC_RUNTIME_FORMAT_CONTRACT_H
 #define TC_RUNTIME_FORMAT_CONTRACT_H
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace tc::contract {
+
+/// The most training steps a run may have: a description's [training]
+/// steps, tc-run train --steps, and a checkpoint's step are at most this.
+inline constexpr int64_t kMaxTrainingSteps = INT32_MAX;
+/// Seeds are 32-bit: Philox keys dropout masks with them (Philox.h).
+inline constexpr int64_t kMaxSeed = UINT32_MAX;
 
 /// What a function built for a shape bucket computes. The frontend builds
 /// `Forward` (the loss); autodiff and tc-build-train-step turn it into

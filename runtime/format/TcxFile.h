@@ -28,6 +28,8 @@ namespace tc::tcx {
 // architecture as fields.
 inline constexpr uint32_t kFormatVersion = 2;
 inline constexpr size_t kHeaderBytes = 32;
+/// The largest .tcx a reader accepts: a flatbuffer cannot exceed 2 GiB.
+inline constexpr uint64_t kMaxFileBytes = kHeaderBytes + (uint64_t(2) << 30);
 
 uint64_t checksum(const uint8_t *data, size_t size);
 

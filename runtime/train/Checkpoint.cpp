@@ -1,6 +1,7 @@
 //===- Checkpoint.cpp - the whole state of a training run, on disk --------===//
 
 #include "runtime/train/Checkpoint.h"
+#include "runtime/format/Contract.h"
 #include "runtime/format/TcxFile.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
@@ -119,13 +120,22 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
                                             uint64_t fingerprint,
                                             int64_t paramBytes,
                                             std::string &error) {
-  std::optional<std::vector<uint8_t>> file = support::readFileBytes(path);
-  if (!file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
     error = path + ": no checkpoint there (train without --resume to start "
                    "a new run)";
     return std::nullopt;
   }
-  const std::vector<uint8_t> &bytes = *file;
+  std::optional<std::vector<uint8_t>> file = support::readFileBytes(
+      path, kHeaderBytes + 3 * uint64_t(paramBytes), error);
+  if (!file)
+    return std::nullopt;
+  return parseCheckpoint(*file, path, fingerprint, paramBytes, error);
+}
+
+std::optional<TrainingState>
+parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
+                uint64_t fingerprint, int64_t paramBytes, std::string &error) {
   Header header{};
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
     error = path + ": not a tc checkpoint (no TCCKPT header)";
@@ -159,6 +169,15 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
     error = path + ": truncated checkpoint (" + std::to_string(bytes.size()) +
             " bytes, expected " +
             std::to_string(kHeaderBytes + 3 * size_t(paramBytes)) + ")";
+    return std::nullopt;
+  }
+  // Checksums catch accidents, not edits: a header rewritten with its
+  // checksum recomputed still says only what tc could have written.
+  if (header.step < 1 || header.step > contract::kMaxTrainingSteps) {
+    error = path + ": the checkpoint says it was written after step " +
+            std::to_string(header.step) + ", which tc never writes (steps " +
+            "are 1 to " + std::to_string(contract::kMaxTrainingSteps) +
+            "); restore it from a copy or start a new run";
     return std::nullopt;
   }
   TrainingState state;

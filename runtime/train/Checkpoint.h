@@ -43,6 +43,12 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
                                             int64_t paramBytes,
                                             std::string &error);
 
+/// The state in a checkpoint file's `bytes` (read from `path`, which
+/// messages name).
+std::optional<TrainingState>
+parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
+                uint64_t fingerprint, int64_t paramBytes, std::string &error);
+
 } // namespace tc::rt
 
 #endif // TC_RUNTIME_TRAIN_CHECKPOINT_H

@@ -19,8 +19,11 @@ public:
   /// False with `error` naming the directory and the fix when another
   /// process holds it.
   bool acquire(const std::string &directory, std::string &error);
+  /// The lock file (once acquired).
+  const std::string &path() const { return path_; }
 
 private:
+  std::string path_;
   int fd_ = -1;
 };
 

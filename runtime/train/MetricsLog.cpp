@@ -2,11 +2,15 @@
 
 #include "runtime/train/MetricsLog.h"
 #include "support/AtomicFile.h"
+#include "support/FileBytes.h"
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
+#include <sstream>
 #include <unistd.h>
+
+namespace fs = std::filesystem;
 
 namespace tc::rt {
 namespace {
@@ -14,9 +18,14 @@ namespace {
 /// Keeps the lines of a metrics file up to step `last` and drops a line cut
 /// short.
 bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
-  std::ifstream in(path);
-  if (!in)
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
     return true; // no file yet
+  std::optional<std::string> text =
+      support::readFileText(path, kMaxMetricsBytes, error);
+  if (!text)
+    return false;
+  std::istringstream in(std::move(*text));
   std::string kept, line;
   while (std::getline(in, line)) {
     long long step = 0;
@@ -35,10 +44,42 @@ bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
 } // namespace
 
 bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
+                      const std::vector<OwnedFile> &owned,
                       std::string &error) {
   if (path.empty())
     return true;
-  if (resume && !trimMetrics(path, resumedStep, error))
+  path_ = path;
+  std::error_code ec;
+  for (const OwnedFile &file : owned)
+    if (fs::equivalent(path, file.path, ec)) {
+      error = "--metrics " + path + " is " + file.what +
+              "; give the metrics their own file (nothing was written)";
+      return false;
+    }
+  fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) {
+    error = "--metrics " + path + " is a directory; give a file path";
+    return false;
+  }
+  // Only a regular file can hold what the user would lose; a device or a
+  // FIFO (/dev/stdout, a pipe) is written as it is.
+  if (fs::is_regular_file(status) && fs::file_size(path, ec) > 0) {
+    if (!support::fileStartsWith(path, "{\"step\": ")) {
+      error = "--metrics " + path +
+              " exists and is not a tc metrics file; refusing to overwrite "
+              "it (give another path)";
+      return false;
+    }
+    if (!resume) {
+      error = "--metrics " + path +
+              " already holds the metrics of an earlier run; remove it, give "
+              "another path, or pass --resume to continue that run (nothing "
+              "was overwritten)";
+      return false;
+    }
+  }
+  if (resume && fs::is_regular_file(status) &&
+      !trimMetrics(path, resumedStep, error))
     return false;
   file_ = std::fopen(path.c_str(), resume ? "a" : "w");
   if (!file_) {
@@ -49,21 +90,39 @@ bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
   return true;
 }
 
-void MetricsLog::write(const StepMetrics &m) {
-  if (file_)
-    std::fprintf(file_,
-                 "{\"step\": %lld, \"loss\": %.6f, \"learning_rate\": %.6e, "
-                 "\"tokens\": %d, \"tokens_per_second\": %.1f, "
-                 "\"elapsed_seconds\": %.3f}\n",
-                 (long long)m.step, m.loss, m.learningRate, m.tokens,
-                 m.tokensPerSecond, m.elapsedSeconds);
+bool MetricsLog::write(const StepMetrics &m, std::string &error) {
+  if (!file_)
+    return true;
+  // Flushed line by line, so that a full disk is noticed at the step it
+  // happens, not at the end of the run.
+  if (std::fprintf(file_,
+                   "{\"step\": %lld, \"loss\": %.6f, \"learning_rate\": %.6e, "
+                   "\"tokens\": %d, \"tokens_per_second\": %.1f, "
+                   "\"elapsed_seconds\": %.3f}\n",
+                   (long long)m.step, m.loss, m.learningRate, m.tokens,
+                   m.tokensPerSecond, m.elapsedSeconds) < 0 ||
+      std::fflush(file_) != 0)
+    return failed(error);
+  return true;
 }
 
-void MetricsLog::sync() {
-  if (file_) {
-    std::fflush(file_);
-    ::fsync(fileno(file_));
-  }
+bool MetricsLog::sync(std::string &error) {
+  if (!file_)
+    return true;
+  if (std::fflush(file_) != 0)
+    return failed(error);
+  // A device or a pipe cannot be synced (EINVAL); nothing is lost there.
+  if (::fsync(fileno(file_)) != 0 && errno != EINVAL && errno != EROFS)
+    return failed(error);
+  return true;
+}
+
+bool MetricsLog::failed(std::string &error) {
+  error = "cannot write the metrics file " + path_ + ": " +
+          std::strerror(errno) +
+          "; the run stops here, without a checkpoint of the steps whose "
+          "metrics were lost (--resume continues from the last checkpoint)";
+  return false;
 }
 
 MetricsLog::~MetricsLog() {

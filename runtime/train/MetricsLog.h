@@ -6,6 +6,11 @@
 // writes those steps again) and any line cut short; lines reach the disk
 // before each checkpoint, so the file never runs behind a checkpoint.
 //
+// The file is the user's: a path that names the executable or the
+// checkpoint, or an existing file that is not a metrics file, is refused;
+// an earlier run's metrics file is only continued (--resume), never
+// truncated. A failed write is an error that stops the run (Trainer.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_TRAIN_METRICSLOG_H
@@ -14,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace tc::rt {
 
@@ -26,6 +32,15 @@ struct StepMetrics {
   double elapsedSeconds = 0;
 };
 
+/// The largest metrics file a resumed run reads back.
+constexpr uint64_t kMaxMetricsBytes = uint64_t(4) << 30;
+
+/// A file of the run that the metrics must not overwrite.
+struct OwnedFile {
+  std::string path;
+  std::string what; ///< "the executable", "the run's checkpoint"
+};
+
 class MetricsLog {
 public:
   MetricsLog() = default;
@@ -35,13 +50,19 @@ public:
 
   /// Opens `path` (empty: no file, every call does nothing): a new file,
   /// or for a run resumed at `resumedStep`, the old one trimmed to it.
+  /// Refuses a path that is one of `owned` or that would overwrite what is
+  /// not this run's metrics.
   bool open(const std::string &path, bool resume, int64_t resumedStep,
-            std::string &error);
-  void write(const StepMetrics &metrics);
+            const std::vector<OwnedFile> &owned, std::string &error);
+  /// Appends one line; false with `error` when it cannot be written.
+  bool write(const StepMetrics &metrics, std::string &error);
   /// Puts the lines written so far on the disk.
-  void sync();
+  bool sync(std::string &error);
 
 private:
+  bool failed(std::string &error);
+
+  std::string path_;
   std::FILE *file_ = nullptr;
 };
 

@@ -129,7 +129,8 @@ public:
       : x_(x), device_(device), run_(run), metrics_(metrics) {}
 
   bool save(std::string &error) {
-    metrics_.sync();
+    if (!metrics_.sync(error))
+      return false;
     if (run_.checkpoint.empty())
       return true;
     TrainingState &state = run_.state;
@@ -225,7 +226,12 @@ TrainResult train(const Executable &executable, Device &device,
   if (!setUpRun(x, device, options, run, error))
     return result;
   MetricsLog metrics;
-  if (!metrics.open(options.metricsPath, options.resume, run.state.step, error))
+  std::vector<OwnedFile> owned = {{options.executablePath, "the executable"}};
+  if (!run.checkpoint.empty())
+    owned.insert(owned.end(), {{run.checkpoint, "the run's checkpoint"},
+                               {run.lock.path(), "the checkpoint lock"}});
+  if (!metrics.open(options.metricsPath, options.resume, run.state.step, owned,
+                    error))
     return result;
   CheckpointWriter checkpoints(x, device, run, metrics);
 
@@ -256,8 +262,12 @@ TrainResult train(const Executable &executable, Device &device,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     double throughput = seconds > 0 ? tokens / seconds : 0.0;
-    metrics.write(
-        {step, perToken, out.learningRate, out.tokens, throughput, seconds});
+    if (!metrics.write({step, perToken, out.learningRate, out.tokens,
+                        throughput, seconds},
+                       error)) {
+      result.kind = TrainResult::Failed;
+      break;
+    }
     if (!options.quiet)
       progress.update(step, perToken, out.learningRate, throughput);
     if (int signal = signals.stopRequested()) {

@@ -24,6 +24,7 @@ struct TrainOptions {
   int64_t checkpointEvery = 0; ///< 0: only at the end and on a signal
   bool resume = false;         ///< continue from checkpointDir's checkpoint
   std::string metricsPath;     ///< empty: no metrics file
+  std::string executablePath;  ///< which the metrics must never overwrite
   uint64_t seed = 1;           ///< of a new run (a resumed one keeps its own)
   DataChoice data;
   bool quiet = false; ///< no progress output

@@ -14,8 +14,8 @@ using namespace tc::support;
 namespace {
 
 std::string bytesOf(const std::string &path) {
-  std::optional<std::vector<uint8_t>> bytes = readFileBytes(path);
-  return bytes ? std::string(bytes->begin(), bytes->end()) : "<none>";
+  std::string error;
+  return readFileText(path, kMiB, error).value_or("<none>");
 }
 
 /// The names in `directory`.

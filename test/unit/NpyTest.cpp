@@ -99,4 +99,56 @@ TEST(Npy, RejectsMalformedShapes) {
             std::string::npos);
 }
 
+// The header is a dict with exactly descr, fortran_order and shape, once
+// each (issue 15: a second 'shape' key was ignored where numpy takes it).
+TEST(Npy, RejectsMalformedHeaders) {
+  auto withHeader = [](std::string header) {
+    header.append(118 - header.size() - 1, ' ');
+    header += '\n';
+    std::string path = tempPath("header");
+    std::ofstream(path, std::ios::binary)
+        << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
+        << std::string(16, '\0');
+    std::string error;
+    EXPECT_FALSE(tc::readNpy(path, error)) << header;
+    return error;
+  };
+  EXPECT_NE(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': "
+                       "(4,), 'shape': (2, 2), }")
+                .find("the header names 'shape' twice"),
+            std::string::npos);
+  EXPECT_NE(withHeader("{'descr': '<f4', 'fortran_order': False, }")
+                .find("the header has no 'shape'"),
+            std::string::npos);
+  EXPECT_NE(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': "
+                       "(4,), 'extra': 1}")
+                .find("unknown header key 'extra'"),
+            std::string::npos);
+  EXPECT_NE(withHeader("{'descr': '<f4x', 'fortran_order': False, 'shape': "
+                       "(4,)}")
+                .find("element type '<f4x' is not supported"),
+            std::string::npos);
+  EXPECT_NE(withHeader("{'descr': '<f4', 'fortran_order': Maybe, 'shape': "
+                       "(4,)}")
+                .find("'fortran_order' is neither True nor False"),
+            std::string::npos);
+  EXPECT_NE(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': "
+                       "(4,)} trailing")
+                .find("text after the header dict"),
+            std::string::npos);
+  // The same header, well-formed, is read.
+  std::string path = tempPath("header-ok");
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                       "(2, 2), }";
+  header.append(118 - header.size() - 1, ' ');
+  header += '\n';
+  std::ofstream(path, std::ios::binary)
+      << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
+      << std::string(16, '\0');
+  std::string error;
+  std::optional<tc::Tensor> tensor = tc::readNpy(path, error);
+  ASSERT_TRUE(tensor) << error;
+  EXPECT_EQ(tensor->shape, (tc::Shape{2, 2}));
+}
+
 } // namespace

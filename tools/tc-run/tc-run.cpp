@@ -17,14 +17,18 @@
 #include "runtime/cpu/ProcessEnvironment.h"
 #include "runtime/data/Buckets.h"
 #include "runtime/data/TokenFile.h"
+#include "runtime/format/Contract.h"
 #include "runtime/decode/SyntheticEvaluation.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/Trainer.h"
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <chrono>
+#include <climits>
 #include <cstdio>
+#include <filesystem>
 
 using namespace tc;
 
@@ -37,6 +41,24 @@ int fail(const std::string &message, int code = kBadInput) {
   return code;
 }
 
+/// A CLI11 check that an option is a decimal integer in [min, max], made
+/// on its text: CLI11's own conversion clamps what overflows (strtoll) and
+/// reads "-1" as 2^64 - 1 (strtoull).
+CLI::Validator integerIn(int64_t min, int64_t max) {
+  std::string range =
+      "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  return CLI::Validator(
+      [=](std::string &text) -> std::string {
+        int64_t value = 0;
+        const char *end = text.data() + text.size();
+        auto [stop, ec] = std::from_chars(text.data(), end, value);
+        if (ec != std::errc() || stop != end || value < min || value > max)
+          return "'" + text + "' is not an integer in " + range;
+        return "";
+      },
+      "INT in " + range);
+}
+
 /// Every command's options, as parsed.
 struct Options {
   std::string model;
@@ -44,11 +66,11 @@ struct Options {
   // train
   rt::TrainOptions train;
   int64_t steps = 0;
-  uint64_t seed = 0;
+  int64_t seed = 0;
   // eval
   std::string checkpointDir, synthetic;
   int64_t sequences = 1000;
-  uint64_t evalSeed = 7;
+  int64_t evalSeed = 7;
   std::string profilePath; ///< train --profile
   // prepare
   std::string sourceText, targetText, output;
@@ -76,6 +98,12 @@ int prepare(const Options &o) {
   auto executable = rt::Executable::load(o.model, error);
   if (!executable)
     return fail(error);
+  // -o may replace an earlier token file, never anything else.
+  std::error_code ec;
+  if (std::filesystem::exists(o.output, ec) && !rt::isTokenFile(o.output))
+    return fail("-o " + o.output +
+                " exists and is not a token file; refusing to overwrite it "
+                "(give another path)");
   auto pairs = rt::readIdText(o.sourceText, o.targetText,
                               rt::vocabularyOf(executable->root()), error);
   if (!pairs)
@@ -93,7 +121,8 @@ int trainModel(Options o, bool seedGiven) {
     return code;
   const tcx::RunConfig *run = loaded.executable->root().run();
   o.train.steps = o.steps > 0 ? o.steps : run ? run->steps() : 0;
-  o.train.seed = seedGiven ? o.seed : run ? run->seed() : 1;
+  o.train.seed = seedGiven ? uint64_t(o.seed) : run ? run->seed() : 1;
+  o.train.executablePath = o.model;
   if (o.train.resume && o.train.checkpointDir.empty())
     return fail("--resume needs --checkpoint-dir");
   if (o.train.steps < 1)
@@ -187,7 +216,7 @@ int main(int argc, char **argv) {
       ->add_option("--steps", o.steps,
                    "train until this many steps are done (default: "
                    "[training] steps of the model description)")
-      ->check(CLI::PositiveNumber);
+      ->check(integerIn(1, contract::kMaxTrainingSteps));
   trainCommand->add_option("--checkpoint-dir", o.train.checkpointDir,
                            "write checkpoint.tcck here (every "
                            "--checkpoint-every steps, at the end, on "
@@ -196,7 +225,7 @@ int main(int argc, char **argv) {
       ->add_option("--checkpoint-every", o.train.checkpointEvery,
                    "steps between checkpoints (0: only at the end)")
       ->default_val(500)
-      ->check(CLI::NonNegativeNumber);
+      ->check(integerIn(0, contract::kMaxTrainingSteps));
   trainCommand->add_flag("--resume", o.train.resume,
                          "continue the run in --checkpoint-dir");
   trainCommand->add_option("--metrics", o.train.metricsPath,
@@ -204,15 +233,19 @@ int main(int argc, char **argv) {
                            "when resuming): step, "
                            "loss (per token), learning_rate, tokens, "
                            "tokens_per_second, elapsed_seconds");
-  trainCommand->add_option("--seed", o.seed,
-                           "seed of initialisation, dropout and synthetic "
-                           "data (default: [training] seed; a resumed run "
-                           "keeps its own)");
-  trainCommand->add_option("--data", o.train.data.tokenFile,
-                           "training pairs, a token file (tc-run prepare)");
-  trainCommand->add_option(
-      "--synthetic", o.train.data.synthetic,
-      "train on a synthetic task instead: copy or reverse");
+  trainCommand
+      ->add_option("--seed", o.seed,
+                   "seed of initialisation, dropout and synthetic "
+                   "data (default: [training] seed; a resumed run "
+                   "keeps its own)")
+      ->check(integerIn(0, contract::kMaxSeed));
+  CLI::Option *data = trainCommand->add_option(
+      "--data", o.train.data.tokenFile,
+      "training pairs, a token file (tc-run prepare)");
+  trainCommand
+      ->add_option("--synthetic", o.train.data.synthetic,
+                   "train on a synthetic task instead: copy or reverse")
+      ->excludes(data);
   trainCommand->add_flag("--quiet", o.train.quiet, "no progress output");
   trainCommand->add_option("--profile", o.profilePath,
                            "time every step of the device: a summary by op "
@@ -228,12 +261,13 @@ int main(int argc, char **argv) {
       ->required();
   evalCommand->add_option("--sequences", o.sequences, "how many sequences")
       ->default_val(1000)
-      ->check(CLI::PositiveNumber);
+      ->check(integerIn(1, INT32_MAX));
   evalCommand
       ->add_option("--seed", o.evalSeed,
                    "seed of the fresh sequences (training draws from "
                    "other streams)")
-      ->default_val(7);
+      ->default_val(7)
+      ->check(integerIn(0, contract::kMaxSeed));
   evalCommand->add_option("--synthetic", o.synthetic,
                           "the task: copy or reverse (default: the model's)");
 
