@@ -10,6 +10,7 @@
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 #include "runtime/format/Contract.h"
+#include "runtime/format/KernelSignature.h"
 #include "runtime/format/TcxFile.h"
 #include "support/HostCpu.h"
 #include "tcx_generated.h"
@@ -275,17 +276,26 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
   std::vector<fb::Offset<tcx::Kernel>> kernelTable;
   for (const codegen::NamedKernelSource &kernel : kernels) {
     kernelIndex[kernel.name] = kernelTable.size();
-    sources.push_back(kernel.source);
     auto function = module.lookupSymbol<func::FuncOp>(kernel.name);
     std::vector<fb::Offset<tcx::TensorType>> signature;
+    std::vector<tcx::ArgumentType> arguments;
     for (Type type : llvm::concat<const Type>(function.getArgumentTypes(),
                                               function.getResultTypes())) {
       auto tensor = cast<RankedTensorType>(type);
       std::vector<int64_t> shape(tensor.getShape().begin(),
                                  tensor.getShape().end());
-      signature.push_back(tcx::CreateTensorTypeDirect(
-          fbb, dtypeOf(tensor.getElementType()), &shape));
+      arguments.push_back({dtypeOf(tensor.getElementType()), shape});
+      signature.push_back(
+          tcx::CreateTensorTypeDirect(fbb, arguments.back().first, &shape));
     }
+    // Host code declares each kernel's signature beside it, which the
+    // runtime checks against this table (KernelSignature.h).
+    sources.push_back(
+        cuda ? kernel.source
+             : kernel.source + "\n" +
+                   tcx::hostSignatureDeclaration(
+                       kernel.name, tcx::kernelSignature(
+                                        function.getNumArguments(), arguments)));
     std::string op =
         function.getBody().front().front().getName().getStringRef().str();
     kernelTable.push_back(tcx::CreateKernelDirect(

@@ -419,8 +419,7 @@ readModelDescription(const std::string &path, llvm::raw_ostream &errors) {
     // `why` starts with the path, which the diagnostic prints.
     Diagnostics(path, errors)
         .error(why.substr(std::min(why.size(), path.size() + 2)),
-               "give the path of a model description (.toml) file; see "
-               "models/ for the shipped descriptions");
+               "see models/ for the shipped descriptions");
     return std::nullopt;
   }
   return parseModelDescription(*text, path, errors);

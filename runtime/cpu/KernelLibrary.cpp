@@ -1,6 +1,7 @@
 //===- KernelLibrary.cpp - the host kernels of an executable, loaded -------===//
 
 #include "runtime/cpu/KernelLibrary.h"
+#include "runtime/format/KernelSignature.h"
 #include "runtime/format/TcxFile.h"
 #include "support/AtomicFile.h"
 #include "support/CacheDirectory.h"
@@ -83,6 +84,20 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const Executable &executable,
       if (!symbol) {
         error = "the host code has no kernel '" + kernel->name()->str() +
                 "'; rebuild the executable with tc-compile";
+        return nullptr;
+      }
+      // Bound by name, checked by signature: the code must have been
+      // compiled for the types the kernel table (and so every verified
+      // launch) gives it.
+      const char *declared = static_cast<const char *>(dlsym(
+          handle, tcx::kernelSignatureSymbol(kernel->name()->str()).c_str()));
+      std::string expected = tcx::kernelSignature(*kernel);
+      if (!declared || expected != declared) {
+        error = "the host code of kernel '" + kernel->name()->str() + "' " +
+                (declared ? "was compiled for " + std::string(declared)
+                          : std::string("declares no signature")) +
+                ", but the kernel table gives it " + expected +
+                "; the executable is inconsistent, rebuild it with tc-compile";
         return nullptr;
       }
       library->kernels_.push_back(reinterpret_cast<HostKernel>(symbol));

@@ -21,6 +21,8 @@
 
 #include "compiler/interpreter/Interpreter.h"
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/format/KernelSignature.h"
+#include "runtime/format/TcxFile.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -341,6 +343,52 @@ TEST(Executable, EveryGemmAsACublasCallEqualsThePlanGemm) {
   EXPECT_GT(checked, 100);
   std::printf("%d GEMMs checked, %d need pointer arrays\n", checked,
               pointerArrays);
+}
+
+// Issue 15: a kernel table rearranged after compilation (two kernels'
+// names swapped, the checksum recomputed) verifies, since every launch
+// still matches its table entry, but binds each name to code compiled for
+// the other kernel's shapes: it corrupted the heap. The host code declares
+// each kernel's signature, and the loader refuses code whose declaration
+// differs from the table's.
+TEST(Executable, KernelsSwappedInTheTableAreRefusedByTheirSignature) {
+  std::unique_ptr<Compiled> compiled = compileTiny();
+  ASSERT_TRUE(compiled);
+  std::string error;
+  ASSERT_TRUE(tc::rt::CpuDevice::create(*compiled->executable, error))
+      << error;
+  std::string_view view = tc::tcx::unwrapPayload(compiled->bytes, error);
+  std::vector<uint8_t> payload(view.begin(), view.end());
+  const tc::tcx::Executable *root = tc::tcx::GetExecutable(payload.data());
+  // Two kernels whose names have one length (to swap them in place) and
+  // whose signatures differ.
+  const tc::tcx::Kernel *first = nullptr, *second = nullptr;
+  for (const tc::tcx::Kernel *a : *root->kernels())
+    for (const tc::tcx::Kernel *b : *root->kernels())
+      if (!first && a->name()->size() == b->name()->size() &&
+          tc::tcx::kernelSignature(*a) != tc::tcx::kernelSignature(*b)) {
+        first = a;
+        second = b;
+      }
+  ASSERT_TRUE(first && second);
+  std::string firstName = first->name()->str();
+  std::string secondName = second->name()->str();
+  std::memcpy(const_cast<char *>(first->name()->c_str()), secondName.data(),
+              secondName.size());
+  std::memcpy(const_cast<char *>(second->name()->c_str()), firstName.data(),
+              firstName.size());
+  auto swapped = tc::rt::Executable::fromBytes(
+      tc::tcx::wrapPayload(payload.data(), payload.size()), "swapped.tcx",
+      error);
+  ASSERT_TRUE(swapped) << "the swapped table still verifies: " << error;
+  EXPECT_FALSE(tc::rt::CpuDevice::create(*swapped, error));
+  EXPECT_NE(error.find("the host code of kernel '" + secondName +
+                       "' was compiled for " +
+                       tc::tcx::kernelSignature(*second) +
+                       ", but the kernel table gives it " +
+                       tc::tcx::kernelSignature(*first)),
+            std::string::npos)
+      << error;
 }
 
 } // namespace

@@ -28,6 +28,7 @@ struct Compiled {
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> graph; // after the training pipeline
   std::unique_ptr<rt::Executable> executable;
+  std::vector<uint8_t> bytes; // the .tcx file
 };
 
 /// models/tiny.toml as an executable: host code, or CUDA code for
@@ -54,6 +55,7 @@ compileTiny(std::vector<std::string> cudaArchitectures = {}) {
   EXPECT_TRUE(bytes) << error;
   if (!bytes)
     return nullptr;
+  compiled->bytes = *bytes;
   compiled->executable =
       rt::Executable::fromBytes(std::move(*bytes), "tiny.tcx", error);
   EXPECT_TRUE(compiled->executable) << error;
