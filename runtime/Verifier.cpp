@@ -2,6 +2,7 @@
 
 #include "runtime/Verifier.h"
 #include "runtime/Executable.h"
+#include "support/HostCpu.h"
 
 #include <algorithm>
 #include <set>
@@ -207,6 +208,13 @@ bool Checker::run() {
                ? !module->host_level() || module->host_level()->size() == 0
                : module->cuda_arch() == 0))
         return fail("a code module without a binary or an architecture");
+      if (module->kind() == tcx::CodeKind::Host) {
+        const std::vector<std::string> &levels = support::cpuLevels();
+        if (std::find(levels.begin(), levels.end(),
+                      module->host_level()->str()) == levels.end())
+          return fail("host code for '" + module->host_level()->str() +
+                      "', which is not an x86-64 level");
+      }
     }
   if (kernels > 0 && (!x.code() || x.code()->size() == 0)) {
     where = "code modules";

@@ -12,6 +12,28 @@
 namespace tc::support {
 namespace {
 
+/// Whether `info` is of a regular file of at most `maxBytes`; otherwise
+/// `error` says why.
+bool isReadableInput(const std::string &path, const struct stat &info,
+                     uint64_t maxBytes, std::string &error) {
+  if (S_ISDIR(info.st_mode)) {
+    error = path + ": is a directory; give the path of a file";
+    return false;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    error = path + ": is not a regular file (a device, FIFO or socket); "
+                   "give the path of a file";
+    return false;
+  }
+  if (uint64_t(info.st_size) > maxBytes) {
+    error = path + ": is " + byteCount(uint64_t(info.st_size)) +
+            ", larger than the " + byteCount(maxBytes) +
+            " such a file may have";
+    return false;
+  }
+  return true;
+}
+
 /// Reads the regular file at `path` into `out` (a vector or a string).
 template <typename Container>
 bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
@@ -32,21 +54,9 @@ bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
     error = path + ": cannot read: " + std::strerror(errno);
     return false;
   }
-  if (S_ISDIR(info.st_mode)) {
-    error = path + ": is a directory; give the path of a file";
+  if (!isReadableInput(path, info, maxBytes, error))
     return false;
-  }
-  if (!S_ISREG(info.st_mode)) {
-    error = path + ": is not a regular file (a device, FIFO or socket); "
-                   "give the path of a file";
-    return false;
-  }
   uint64_t size = uint64_t(info.st_size);
-  if (size > maxBytes) {
-    error = path + ": is " + byteCount(size) + ", larger than the " +
-            byteCount(maxBytes) + " such a file may have";
-    return false;
-  }
   out.resize(size);
   uint64_t done = 0;
   while (done < size) {
@@ -67,6 +77,16 @@ bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
 }
 
 } // namespace
+
+bool checkInputFile(const std::string &path, uint64_t maxBytes,
+                    std::string &error) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  return isReadableInput(path, info, maxBytes, error);
+}
 
 std::optional<std::vector<uint8_t>>
 readFileBytes(const std::string &path, uint64_t maxBytes, std::string &error) {

@@ -30,6 +30,11 @@ readFileBytes(const std::string &path, uint64_t maxBytes, std::string &error);
 std::optional<std::string> readFileText(const std::string &path,
                                         uint64_t maxBytes, std::string &error);
 
+/// The same checks without reading, for a file that a library (MLIR's
+/// parser) opens itself.
+bool checkInputFile(const std::string &path, uint64_t maxBytes,
+                    std::string &error);
+
 /// Whether the file at `path` can be read and starts with `prefix` (a
 /// format's magic bytes).
 bool fileStartsWith(const std::string &path, std::string_view prefix);

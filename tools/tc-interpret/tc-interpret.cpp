@@ -14,6 +14,7 @@
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/interpreter/Npy.h"
 #include "dialects/tc/TcDialect.h"
+#include "support/FileBytes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -92,10 +93,19 @@ int main(int argc, char **argv) {
   MLIRContext context;
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
   context.printOpOnDiagnostic(false); // the location says where
+  // A directory or a device (/dev/zero) is refused before it is read.
+  std::string error;
+  std::optional<std::string> text =
+      tc::support::readFileText(inputFile, tc::support::kGiB, error);
+  if (!text) {
+    llvm::errs() << "error: " << error << "\n";
+    return kBadInput;
+  }
   llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return kBadInput; // the parser or verifier has reported where and why
 

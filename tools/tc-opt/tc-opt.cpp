@@ -10,6 +10,7 @@
 #include "compiler/transforms/Passes.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
+#include "support/FileBytes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -23,6 +24,15 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   tc::registerTcPasses();
   tc::registerTcPipelines();
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tc optimizer driver\n", registry);
+  // A directory or a device (/dev/zero) is refused before MLIR reads it.
+  std::string error;
+  if (input != "-" &&
+      !tc::support::checkInputFile(input, tc::support::kGiB, error)) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv, input, output, registry));
 }
