@@ -27,3 +27,30 @@ if(TC_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
   message(STATUS "Sanitizers: AddressSanitizer + UndefinedBehaviorSanitizer")
 endif()
+
+# Links the sanitizers' default options (cmake/SanitizerDefaults.c) into
+# every executable under `directory`; called once all targets exist.
+function(tc_link_sanitizer_defaults directory)
+  if(NOT TC_SANITIZE)
+    return()
+  endif()
+  if(NOT TARGET TcSanitizerDefaults)
+    add_library(TcSanitizerDefaults OBJECT
+      ${PROJECT_SOURCE_DIR}/cmake/SanitizerDefaults.c)
+    find_program(TC_LLVM_SYMBOLIZER llvm-symbolizer
+      HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+    target_compile_definitions(TcSanitizerDefaults PRIVATE
+      TC_LLVM_SYMBOLIZER="${TC_LLVM_SYMBOLIZER}")
+  endif()
+  get_property(targets DIRECTORY ${directory} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target ${targets})
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "EXECUTABLE")
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:TcSanitizerDefaults>)
+    endif()
+  endforeach()
+  get_property(subdirectories DIRECTORY ${directory} PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory ${subdirectories})
+    tc_link_sanitizer_defaults(${subdirectory})
+  endforeach()
+endfunction()

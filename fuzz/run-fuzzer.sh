@@ -20,13 +20,20 @@ fuzzer="$build/bin/fuzz-$target"
 corpus="$work/corpus/$target" seeds="$work/seeds/$target"
 mkdir -p "$corpus" "$seeds" "$work/artifacts"
 rm -rf "${seeds:?}"/*
+# Repository files as seeds, named by their path (names repeat across
+# directories).
+copy_seeds() {
+  find "$@" -type f | while read -r file; do
+    relative=${file#"$source_dir"/}
+    cp "$file" "$seeds/${relative//\//_}"
+  done
+}
 case "$target" in
   model-description)
-    cp "$source_dir"/models/*.toml "$seeds"/
-    find "$source_dir/test" -name '*.toml' -exec cp -t "$seeds" {} + ;;
+    copy_seeds "$source_dir/models" "$source_dir/test" -name '*.toml' ;;
   tc-dialect)
-    find "$source_dir/test/Dialect" "$source_dir/test/Interpreter" \
-      "$source_dir/test/Transforms" -name '*.mlir' -exec cp -t "$seeds" {} + ;;
+    copy_seeds "$source_dir/test/Dialect" "$source_dir/test/Interpreter" \
+      "$source_dir/test/Transforms" -name '*.mlir' ;;
   tcx)
     # A small executable, compiled by this build's tc-compile.
     TC_CACHE_DIR="$work/kernel-cache" "$build/bin/tc-compile" \

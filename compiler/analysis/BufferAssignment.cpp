@@ -109,8 +109,10 @@ void BufferAssignment::assignArguments() {
                      ArgumentBuffer::FirstMoments),
           std::tuple(kSecondMomentPrefix, &secondMomentsRoot,
                      ArgumentBuffer::SecondMoments)}) {
+      if (!input.starts_with(prefix))
+        continue;
       auto offset = paramOffsets.find(input.drop_front(prefix.size()));
-      if (!input.starts_with(prefix) || offset == paramOffsets.end())
+      if (offset == paramOffsets.end())
         continue;
       if (!*root)
         *root = arg;

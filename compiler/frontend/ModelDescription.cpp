@@ -1,6 +1,7 @@
 //===- ModelDescription.cpp - reading and checking model descriptions ----===//
 
 #include "compiler/frontend/ModelDescription.h"
+#include "compiler/transforms/TrainStepLimits.h"
 #include "runtime/format/Contract.h"
 #include "support/FileBytes.h"
 
@@ -391,7 +392,9 @@ void readTraining(Diagnostics &diag, const toml::table &table,
             std::numeric_limits<int32_t>::max());
   s.real("learning_rate_scale", t.learningRateScale, 0.0, inf);
   s.real("gradient_clip", t.gradientClip, 0.0, inf);
-  s.integer("accumulation_steps", t.accumulationSteps, 1, 1024);
+  s.integer("accumulation_steps", t.accumulationSteps, 1,
+            kMaxAccumulationSteps,
+            "; each micro-batch is unrolled into the compiled step");
   s.integer("seed", t.seed, 0, contract::kMaxSeed);
   s.rejectUnknownKeys();
 }

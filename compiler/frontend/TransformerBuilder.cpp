@@ -296,15 +296,20 @@ func::FuncOp createFunction(OpBuilder &b, Location loc, const std::string &name,
     argTypes.push_back(type);
   auto function =
       func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, results));
-  for (auto [index, p] : llvm::enumerate(params)) {
-    function.setArgAttr(index, kParamAttrName, b.getStringAttr(p.name));
-    function.setArgAttr(
-        index, kInitAttrName,
-        InitAttr::get(b.getContext(), p.init, llvm::APFloat(p.scale)));
-  }
-  for (auto [index, input] : llvm::enumerate(inputs))
-    function.setArgAttr(params.size() + index, kInputAttrName,
-                        b.getStringAttr(input.first));
+  // All argument attributes at once: setArgAttr rebuilds the whole list
+  // each time, quadratic in the number of arguments (parameters grow with
+  // the layers).
+  SmallVector<DictionaryAttr> argAttrs;
+  for (const Param &p : params)
+    argAttrs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr(kParamAttrName, b.getStringAttr(p.name)),
+         b.getNamedAttr(kInitAttrName,
+                        InitAttr::get(b.getContext(), p.init,
+                                      llvm::APFloat(p.scale)))}));
+  for (auto &[inputName, type] : inputs)
+    argAttrs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr(kInputAttrName, b.getStringAttr(inputName))}));
+  function.setAllArgAttrs(argAttrs);
   function.addEntryBlock();
   return function;
 }

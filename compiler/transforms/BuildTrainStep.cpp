@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/transforms/TrainStepLimits.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
 #include "runtime/format/Contract.h"
@@ -120,9 +121,11 @@ struct BuildTrainStepPass
              << "\" (the RNG state "
                 "(seed, step) that also counts the optimizer steps)";
     int64_t k = accumulationSteps;
-    if (k < 1)
-      return grad.emitError() << "tc-build-train-step: accumulation-steps "
-                                 "must be >= 1";
+    if (k < 1 || k > kMaxAccumulationSteps)
+      return grad.emitError()
+             << "tc-build-train-step: accumulation-steps is " << k
+             << "; it must be in [1, " << kMaxAccumulationSteps
+             << "] (each micro-batch is unrolled into the step)";
 
     // The signature: params, m, v, data (with a leading k when k > 1).
     OpBuilder b(grad);
@@ -209,7 +212,10 @@ struct BuildTrainStepPass
                 b, loc,
                 DenseElementsAttr::get(typeOf(rng), ArrayRef<int64_t>(v)));
           };
-          value = a.add(a.mul(rng, i64({1, k})), i64({0, micro}));
+          // One statement per op: the order of arguments' evaluation is
+          // the compiler's, and the IR must not depend on it.
+          Value scaled = a.mul(rng, i64({1, k}));
+          value = a.add(scaled, i64({0, micro}));
         } else if (k > 1) {
           RankedTensorType full = typeOf(value);
           SmallVector<int64_t> offsets(full.getRank(), 0);
@@ -239,21 +245,30 @@ struct BuildTrainStepPass
         gradSums[p] = micro ? a.add(gradSums[p], out[2 + p]) : out[2 + p];
     }
 
-    // 2. Per-token mean, then optional global-norm clipping.
+    // 2. Per-token mean, then optional global-norm clipping. Ops are built
+    // one per statement from here on: C++ leaves the order in which a
+    // call's arguments are evaluated to the compiler, and the IR (and so
+    // the tests' CHECK lines) must not depend on it.
+    Value one = a.scalar(1.0);
     Value tokens = ConvertOp::create(b, loc, typeOf(lossSum), tokenSum);
-    Value perToken = a.div(a.scalar(1.0), a.max(tokens, a.scalar(1.0)));
+    Value atLeastOne = a.max(tokens, one);
+    Value perToken = a.div(one, atLeastOne);
     SmallVector<Value> grads;
     for (Value g : gradSums)
       grads.push_back(a.mul(g, perToken));
     if (gradientClip > 0.0) {
       Value squares;
       for (Value g : grads) {
-        Value s = a.sumAll(a.mul(g, g));
+        Value square = a.mul(g, g);
+        Value s = a.sumAll(square);
         squares = squares ? a.add(squares, s) : s;
       }
       Value norm = SqrtOp::create(b, loc, squares);
-      Value factor = a.min(a.scalar(1.0), a.div(a.scalar(gradientClip),
-                                                a.add(norm, a.scalar(1e-6))));
+      Value tiny = a.scalar(1e-6);
+      Value safeNorm = a.add(norm, tiny);
+      Value clip = a.scalar(gradientClip);
+      Value ratio = a.div(clip, safeNorm);
+      Value factor = a.min(one, ratio);
       for (Value &g : grads)
         g = a.mul(g, factor);
     }
@@ -265,33 +280,47 @@ struct BuildTrainStepPass
                         ArrayRef<int64_t>{1});
     Value stepInt = ReshapeOp::create(b, loc, i64Scalar, stepSlice);
     // Steps count from 1; a step of 0 would make Adam's corrections 0 / 0.
-    Value t = a.max(ConvertOp::create(b, loc, typeOf(lossSum), stepInt),
-                    a.scalar(1.0));
-    Value warmup = a.mul(t, a.scalar(std::pow(double(warmupSteps), -1.5)));
-    Value lr = a.mul(a.scalar(learningRateScale / std::sqrt(double(dModel))),
-                     a.min(RsqrtOp::create(b, loc, t), warmup));
+    Value stepFloat = ConvertOp::create(b, loc, typeOf(lossSum), stepInt);
+    Value t = a.max(stepFloat, one);
+    Value warmupScale = a.scalar(std::pow(double(warmupSteps), -1.5));
+    Value warmup = a.mul(t, warmupScale);
+    Value rsqrtT = RsqrtOp::create(b, loc, t);
+    Value schedule = a.min(rsqrtT, warmup);
+    Value lrScale = a.scalar(learningRateScale / std::sqrt(double(dModel)));
+    Value lr = a.mul(lrScale, schedule);
 
     // 4. Adam with torch.optim.Adam's bias corrections.
     auto correction = [&](double beta) { // 1 - beta^t
-      return a.sub(a.scalar(1.0),
-                   ExpOp::create(b, loc, a.mul(t, a.scalar(std::log(beta)))));
+      Value logBeta = a.scalar(std::log(beta));
+      Value exponent = a.mul(t, logBeta);
+      Value power = ExpOp::create(b, loc, exponent);
+      return a.sub(one, power);
     };
-    Value stepSize = a.div(lr, correction(adamBeta1));
-    Value invSqrtCorrection2 = RsqrtOp::create(b, loc, correction(adamBeta2));
-    Value beta1 = a.scalar(adamBeta1),
-          oneMinusBeta1 = a.scalar(1.0 - adamBeta1);
-    Value beta2 = a.scalar(adamBeta2),
-          oneMinusBeta2 = a.scalar(1.0 - adamBeta2);
+    Value correction1 = correction(adamBeta1);
+    Value stepSize = a.div(lr, correction1);
+    Value correction2 = correction(adamBeta2);
+    Value invSqrtCorrection2 = RsqrtOp::create(b, loc, correction2);
+    Value beta1 = a.scalar(adamBeta1);
+    Value oneMinusBeta1 = a.scalar(1.0 - adamBeta1);
+    Value beta2 = a.scalar(adamBeta2);
+    Value oneMinusBeta2 = a.scalar(1.0 - adamBeta2);
     Value epsilon = a.scalar(adamEpsilon);
     SmallVector<Value> newParams, newM, newV;
     for (size_t p = 0; p < n; ++p) {
       Value g = grads[p];
-      Value m = a.add(a.mul(momentArg(0, p), beta1), a.mul(g, oneMinusBeta1));
-      Value v = a.add(a.mul(momentArg(1, p), beta2),
-                      a.mul(a.mul(g, g), oneMinusBeta2));
-      Value denom =
-          a.add(a.mul(SqrtOp::create(b, loc, v), invSqrtCorrection2), epsilon);
-      newParams.push_back(a.sub(paramArg(p), a.mul(a.div(m, denom), stepSize)));
+      Value decayedM = a.mul(momentArg(0, p), beta1);
+      Value newPartM = a.mul(g, oneMinusBeta1);
+      Value m = a.add(decayedM, newPartM);
+      Value decayedV = a.mul(momentArg(1, p), beta2);
+      Value gSquared = a.mul(g, g);
+      Value newPartV = a.mul(gSquared, oneMinusBeta2);
+      Value v = a.add(decayedV, newPartV);
+      Value sqrtV = SqrtOp::create(b, loc, v);
+      Value scaledSqrtV = a.mul(sqrtV, invSqrtCorrection2);
+      Value denom = a.add(scaledSqrtV, epsilon);
+      Value direction = a.div(m, denom);
+      Value update = a.mul(direction, stepSize);
+      newParams.push_back(a.sub(paramArg(p), update));
       newM.push_back(m);
       newV.push_back(v);
     }

@@ -132,12 +132,25 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
     if (!name || name.getValue().empty())
       return op->emitError() << "argument #" << argIndex
                              << ": 'tc.param' must be a non-empty string";
-    for (unsigned other = 0; other < argIndex; ++other)
-      if (function.getArgAttr(other, kParamAttrName) == name)
+    // Names are unique. The first parameter argument checks them all, in
+    // one pass: a check per argument against all others was quadratic in
+    // the number of parameters (minutes for a few hundred layers).
+    for (unsigned other = argIndex; other-- > 0;)
+      if (function.getArgAttr(other, kParamAttrName))
+        return success(); // not the first
+    llvm::DenseMap<Attribute, unsigned> firstNamed;
+    for (unsigned index = argIndex; index < function.getNumArguments();
+         ++index) {
+      Attribute named = function.getArgAttr(index, kParamAttrName);
+      if (!named)
+        continue;
+      auto [first, inserted] = firstNamed.try_emplace(named, index);
+      if (!inserted)
         return op->emitError()
-               << "arguments #" << other << " and #" << argIndex
-               << " are both named parameter \"" << name.getValue()
-               << "\"; parameter names must be unique";
+               << "arguments #" << first->second << " and #" << index
+               << " are both named parameter " << named
+               << "; parameter names must be unique";
+    }
     return success();
   }
   return success();

@@ -43,6 +43,14 @@ readLines(const std::string &path, const Vocabulary &vocab,
   return lines;
 }
 
+/// `count` little-endian i32 ids at `data` (unaligned).
+std::vector<int32_t> idsAt(const uint8_t *data, size_t count) {
+  std::vector<int32_t> ids(count);
+  if (count > 0) // memcpy from or to null is undefined, even of 0 bytes
+    std::memcpy(ids.data(), data, 4 * count);
+  return ids;
+}
+
 } // namespace
 
 std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
@@ -84,11 +92,8 @@ parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
     if (at + 4 * words > bytes.size())
       return fail("truncated at pair " + std::to_string(i));
     SentencePair pair;
-    pair.source.resize(lengths[0]);
-    pair.target.resize(lengths[1]);
-    std::memcpy(pair.source.data(), bytes.data() + at, 4 * lengths[0]);
-    std::memcpy(pair.target.data(), bytes.data() + at + 4 * lengths[0],
-                4 * lengths[1]);
+    pair.source = idsAt(bytes.data() + at, lengths[0]);
+    pair.target = idsAt(bytes.data() + at + 4 * size_t(lengths[0]), lengths[1]);
     at += 4 * words;
     pairs.push_back(std::move(pair));
   }

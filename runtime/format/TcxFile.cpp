@@ -36,7 +36,8 @@ std::vector<uint8_t> wrapPayload(const uint8_t *payload, size_t size) {
   write<uint32_t>(file.data() + 4, kFormatVersion);
   write<uint64_t>(file.data() + 8, size);
   write<uint64_t>(file.data() + 16, checksum(payload, size));
-  std::memcpy(file.data() + kHeaderBytes, payload, size);
+  if (size > 0) // memcpy from null (an empty payload) is undefined
+    std::memcpy(file.data() + kHeaderBytes, payload, size);
   return file;
 }
 

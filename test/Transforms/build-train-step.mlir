@@ -14,9 +14,9 @@
 // CHECK:      %[[N0:.*]] = tc.constant dense<6> : tensor<i32>
 // CHECK:      %[[G0:.*]] = tc.reduce_sum {{.*}} axes = [0] : tensor<2x3xf32> -> tensor<3xf32>
 // CHECK:      %[[S1:.*]] = tc.slice %[[X]] offsets = [1, 0, 0]
-// CHECK:      %[[OFF:.*]] = tc.constant dense<[0, 1]> : tensor<2xi64>
-// CHECK-NEXT: %[[K:.*]] = tc.constant dense<[1, 2]> : tensor<2xi64>
+// CHECK:      %[[K:.*]] = tc.constant dense<[1, 2]> : tensor<2xi64>
 // CHECK-NEXT: %[[SK:.*]] = tc.mul %[[RNG]], %[[K]]
+// CHECK-NEXT: %[[OFF:.*]] = tc.constant dense<[0, 1]> : tensor<2xi64>
 // CHECK-NEXT: tc.add %[[SK]], %[[OFF]]
 // CHECK:      %[[L1:.*]] = tc.reduce_sum {{.*}} axes = [0, 1]
 // CHECK:      %[[N1:.*]] = tc.constant dense<6> : tensor<i32>
@@ -25,13 +25,14 @@
 // CHECK-NEXT: %[[TOKENS:.*]] = tc.add %[[N0]], %[[N1]] : tensor<i32>
 // CHECK-NEXT: tc.add %[[G0]], %[[G1]] : tensor<3xf32>
 // Per-token mean, then clipping to norm 1: min(1, 1 / (norm + 1e-6)).
-// CHECK:      tc.convert %[[TOKENS]] : tensor<i32> -> tensor<f32>
+// CHECK:      %[[C1:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: tc.convert %[[TOKENS]] : tensor<i32> -> tensor<f32>
 // CHECK:      tc.sqrt
 // CHECK:      tc.min
 // The step comes from the RNG state (at least 1); lr = 4^-0.5 * min(step^-0.5,
 // step * 10^-1.5).
 // CHECK:      %[[STEP:.*]] = tc.slice %[[RNG]] offsets = [1] : tensor<2xi64> -> tensor<1xi64>
-// CHECK:      %[[C1:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: tc.reshape %[[STEP]]
 // CHECK-NEXT: %[[S:.*]] = tc.convert
 // CHECK-NEXT: %[[T:.*]] = tc.max %[[S]], %[[C1]]
 // CHECK-NEXT: %[[W15:.*]] = tc.constant dense<0.0316227749> : tensor<f32>
