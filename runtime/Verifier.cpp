@@ -14,8 +14,8 @@ namespace {
 
 using Int = __int128; // sums of products of bounded int64s never overflow
 
-constexpr int64_t kMaxExtent = int64_t(1) << 40; // elements per dimension
-constexpr int64_t kMaxBytes = int64_t(1) << 50;  // offsets and space sizes
+using contract::kMaxBytes;
+using contract::kMaxExtent;
 constexpr int64_t kMaxBlas = (int64_t(1) << 31) - 1;
 
 bool isReadOnly(tcx::Space space) {

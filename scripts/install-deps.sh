@@ -8,6 +8,9 @@ packages=(
   cmake ninja-build ccache g++ pkg-config
   # LLVM/MLIR 22: shared libraries, mlir-tblgen, lit and FileCheck
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # the sanitizer and fuzzing build (build-sanitize/): clang, its sanitizer
+  # and libFuzzer runtimes, its OpenMP
+  clang-22 libclang-rt-22-dev libomp-22-dev
   # model descriptions (TOML)
   libtomlplusplus-dev
   # the .tcx executable format; host GEMMs

@@ -16,6 +16,7 @@
 #include "tcx_generated.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -76,6 +77,22 @@ fb::Offset<tcx::Buffer> Writer::buffer(plan::BufferAttr attr) {
   std::vector<int64_t> shape(attr.getShape().begin(), attr.getShape().end());
   std::vector<int64_t> strides(attr.getStrides().begin(),
                                attr.getStrides().end());
+  // What the runtime's verifier would refuse is refused here, with the fix.
+  bool tooLarge = attr.getOffset() > contract::kMaxBytes;
+  for (size_t d = 0; d < shape.size(); ++d)
+    tooLarge |= shape[d] > contract::kMaxExtent ||
+                strides[d] > contract::kMaxExtent;
+  if (tooLarge && problem.empty())
+    problem = "the model is too large for a .tcx: a buffer of shape [" +
+              llvm::join(llvm::map_range(shape,
+                                         [](int64_t e) {
+                                           return std::to_string(e);
+                                         }),
+                         ", ") +
+              "] at byte " + std::to_string(attr.getOffset()) +
+              " exceeds the 2^40 elements per dimension and 2^50 bytes an "
+              "executable may address; make d_model, d_ff or vocab_size "
+              "smaller";
   return tcx::CreateBufferDirect(
       fbb, spaceOf(attr.getSpace()), attr.getOffset(),
       dtypeOf(attr.getElementType()), &shape, &strides);

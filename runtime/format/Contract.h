@@ -21,6 +21,12 @@
 
 namespace tc::contract {
 
+/// The largest buffer view a .tcx may hold: elements along one dimension
+/// (and stride), and byte offsets and space sizes. The writer refuses a
+/// module beyond them, the runtime's verifier a file.
+inline constexpr int64_t kMaxExtent = int64_t(1) << 40;
+inline constexpr int64_t kMaxBytes = int64_t(1) << 50;
+
 /// The most training steps a run may have: a description's [training]
 /// steps, tc-run train --steps, and a checkpoint's step are at most this.
 inline constexpr int64_t kMaxTrainingSteps = INT32_MAX;

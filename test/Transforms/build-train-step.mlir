@@ -1,5 +1,8 @@
 // RUN: tc-opt %s --tc-autodiff --tc-build-train-step="d-model=4 warmup-steps=10 accumulation-steps=2 gradient-clip=1.0" | FileCheck %s
 // RUN: tc-opt %s --tc-autodiff --tc-build-train-step | FileCheck %s --check-prefix=ONE
+// The unrolling is bounded (a million micro-batches were accepted; issue 15).
+// RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="accumulation-steps=1000000" 2>&1 | FileCheck %s --check-prefix=BOUND
+// BOUND: error: tc-build-train-step: accumulation-steps is 1000000; it must be in [1, 64] (each micro-batch is unrolled into the step)
 
 // Two micro-batches: data inputs gain a leading [2], the gradient function is
 // inlined once per micro-batch, and the second draws its dropout masks at RNG
