@@ -3,10 +3,15 @@
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 
+#include "TestDirectory.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cerrno>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace tc::support;
@@ -29,14 +34,7 @@ std::vector<std::string> entries(const fs::path &directory) {
 
 class AtomicFile : public testing::Test {
 protected:
-  void SetUp() override {
-    dir = fs::path(testing::TempDir()) /
-          ("atomic-" +
-           std::string(
-               testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
+  void SetUp() override { dir = tc::test::freshTestDirectory("atomic"); }
   fs::path dir;
 };
 
@@ -62,6 +60,31 @@ TEST_F(AtomicFile, AFailedFillKeepsTheOldFileAndNoTemporary) {
   EXPECT_EQ(error, "cannot write " + path + ": Input/output error");
   EXPECT_EQ(bytesOf(path), "old");
   EXPECT_EQ(entries(dir), std::vector<std::string>{"f"});
+}
+
+// Issue 15: a full cache directory was reported as "cannot write ...:
+// Success". A full disk's ENOSPC reaches the message.
+TEST_F(AtomicFile, AFullDiskIsReportedAsSuch) {
+  int full = ::open("/dev/full", O_WRONLY);
+  ASSERT_GE(full, 0);
+  FileWriter device(full);
+  errno = 0;
+  EXPECT_FALSE(device.write("x", 1));
+  EXPECT_EQ(errno, ENOSPC);
+  ::close(full);
+  std::string path = (dir / "f").string(), error;
+  auto fillsADevice = [](FileWriter &) {
+    int fd = ::open("/dev/full", O_WRONLY);
+    bool ok = FileWriter(fd).write("x", 1);
+    int saved = errno;
+    ::close(fd);
+    errno = saved;
+    return ok;
+  };
+  EXPECT_FALSE(
+      writeFileAtomically(path, fillsADevice, Durability::Replace, error));
+  EXPECT_EQ(error, "cannot write " + path + ": No space left on device");
+  EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
 TEST_F(AtomicFile, AMissingDirectoryIsNamed) {

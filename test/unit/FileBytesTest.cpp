@@ -6,6 +6,8 @@
 
 #include "support/FileBytes.h"
 
+#include "TestDirectory.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,14 +21,7 @@ namespace {
 
 class FileBytes : public testing::Test {
 protected:
-  void SetUp() override {
-    dir = fs::path(testing::TempDir()) /
-          ("filebytes-" +
-           std::string(
-               testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
+  void SetUp() override { dir = tc::test::freshTestDirectory("filebytes"); }
   std::string write(const std::string &name, const std::string &text) {
     std::string path = (dir / name).string();
     std::ofstream(path, std::ios::binary) << text;

@@ -13,6 +13,19 @@ std::string tempPath(const std::string &name) {
   return testing::TempDir() + "/tc-npy-" + name;
 }
 
+/// A version 1.0 .npy file named `name` with `header` (padded to 118 bytes
+/// and a newline, as NumPy pads) and `dataBytes` zero bytes of data.
+std::string npyFile(const std::string &name, std::string header,
+                    size_t dataBytes) {
+  header.append(118 - header.size() - 1, ' ');
+  header += '\n';
+  std::string path = tempPath(name);
+  std::ofstream(path, std::ios::binary)
+      << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
+      << std::string(dataBytes, '\0');
+  return path;
+}
+
 TEST(Npy, RoundTripsEveryElementType) {
   for (tc::DType dtype : {tc::DType::F16, tc::DType::F32, tc::DType::F64,
                           tc::DType::I1, tc::DType::I32, tc::DType::I64}) {
@@ -35,14 +48,9 @@ TEST(Npy, RoundTripsEveryElementType) {
 
 // The header NumPy itself writes for np.save(f, np.zeros((2, 3), np.float32)).
 TEST(Npy, ReadsNumPysOwnHeader) {
-  std::string header =
-      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
-  header.append(118 - header.size() - 1, ' ');
-  header += '\n';
-  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(118) + '\0' +
-                      header + std::string(24, '\0');
-  std::string path = tempPath("numpy-header");
-  std::ofstream(path, std::ios::binary) << bytes;
+  std::string path = npyFile(
+      "numpy-header",
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24);
   std::string error;
   std::optional<tc::Tensor> t = tc::readNpy(path, error);
   ASSERT_TRUE(t) << error;
@@ -75,14 +83,10 @@ TEST(Npy, RejectsBadFilesWithAReason) {
 // Malformed shapes are refused before anything is allocated.
 TEST(Npy, RejectsMalformedShapes) {
   auto withShape = [](const std::string &shape) {
-    std::string header =
-        "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-    header.append(118 - header.size() - 1, ' ');
-    header += '\n';
-    std::string path = tempPath("shape");
-    std::ofstream(path, std::ios::binary)
-        << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
-        << std::string(16, '\0');
+    std::string path = npyFile(
+        "shape",
+        "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }",
+        16);
     std::string error;
     EXPECT_FALSE(tc::readNpy(path, error)) << shape;
     return error;
@@ -102,13 +106,8 @@ TEST(Npy, RejectsMalformedShapes) {
 // The header is a dict with exactly descr, fortran_order and shape, once
 // each (issue 15: a second 'shape' key was ignored where numpy takes it).
 TEST(Npy, RejectsMalformedHeaders) {
-  auto withHeader = [](std::string header) {
-    header.append(118 - header.size() - 1, ' ');
-    header += '\n';
-    std::string path = tempPath("header");
-    std::ofstream(path, std::ios::binary)
-        << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
-        << std::string(16, '\0');
+  auto withHeader = [](const std::string &header) {
+    std::string path = npyFile("header", header, 16);
     std::string error;
     EXPECT_FALSE(tc::readNpy(path, error)) << header;
     return error;
@@ -137,14 +136,9 @@ TEST(Npy, RejectsMalformedHeaders) {
                 .find("text after the header dict"),
             std::string::npos);
   // The same header, well-formed, is read.
-  std::string path = tempPath("header-ok");
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                       "(2, 2), }";
-  header.append(118 - header.size() - 1, ' ');
-  header += '\n';
-  std::ofstream(path, std::ios::binary)
-      << std::string("\x93NUMPY\x01\x00", 8) << char(118) << '\0' << header
-      << std::string(16, '\0');
+  std::string path = npyFile(
+      "header-ok",
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 16);
   std::string error;
   std::optional<tc::Tensor> tensor = tc::readNpy(path, error);
   ASSERT_TRUE(tensor) << error;
