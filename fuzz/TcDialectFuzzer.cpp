@@ -13,18 +13,32 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include <memory>
+
+namespace {
+std::unique_ptr<mlir::MLIRContext> freshContext() {
+  auto context = std::make_unique<mlir::MLIRContext>(
+      mlir::MLIRContext::Threading::DISABLED);
+  context->loadDialect<tc::TcDialect, tc::plan::PlanDialect,
+                       mlir::func::FuncDialect>();
+  context->printOpOnDiagnostic(false);
+  return context;
+}
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static mlir::MLIRContext *context = [] {
-    auto *created = new mlir::MLIRContext(mlir::MLIRContext::Threading::DISABLED);
-    created->loadDialect<tc::TcDialect, tc::plan::PlanDialect,
-                         mlir::func::FuncDialect>();
-    created->printOpOnDiagnostic(false);
-    return created;
-  }();
+  // One context for many inputs (making one costs more than parsing), made
+  // afresh now and then: the attributes and types it uniques only grow.
+  static std::unique_ptr<mlir::MLIRContext> context;
+  static int uses = 0;
+  if (!context || ++uses == 10000) {
+    context = freshContext();
+    uses = 0;
+  }
   mlir::ScopedDiagnosticHandler silence(
-      context, [](mlir::Diagnostic &) { return mlir::success(); });
+      context.get(), [](mlir::Diagnostic &) { return mlir::success(); });
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  mlir::ParserConfig config(context);
+  mlir::ParserConfig config(context.get());
   mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
   return 0;
 }

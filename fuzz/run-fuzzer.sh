@@ -23,7 +23,7 @@ rm -rf "${seeds:?}"/*
 # Repository files as seeds, named by their path (names repeat across
 # directories).
 copy_seeds() {
-  find "$@" -type f | while read -r file; do
+  find "$@" -type f | while IFS= read -r file; do
     relative=${file#"$source_dir"/}
     cp "$file" "$seeds/${relative//\//_}"
   done

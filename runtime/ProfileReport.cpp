@@ -1,6 +1,8 @@
 //===- ProfileReport.cpp - where a run's device time went ------------------===//
 
 #include "runtime/ProfileReport.h"
+#include "support/AtomicFile.h"
+#include "support/OutputPath.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,22 +35,35 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
   for (const ProfileEntry &k : kinds)
     std::fprintf(stderr, "  %-34s %8lld %10.3f %6.1f%%\n", k.kind.c_str(),
                  (long long)k.calls, k.seconds, 100.0 * k.seconds / wall);
-  std::FILE *out = std::fopen(path.c_str(), "w");
-  if (!out) {
-    error = "cannot write the profile to " + path;
-    return false;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "%s%.6f, \"device_seconds\": %.6f, \"entries\": [",
+                std::string(kProfileMagic).c_str(), wall, device);
+  std::string text = line;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    std::snprintf(line, sizeof line,
+                  "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": "
+                  "%lld, \"seconds\": %.6f}",
+                  i ? "," : "", entries[i].name.c_str(),
+                  entries[i].kind.c_str(), (long long)entries[i].calls,
+                  entries[i].seconds);
+    text += line;
   }
-  std::fprintf(
-      out, "{\"wall_seconds\": %.6f, \"device_seconds\": %.6f, \"entries\": [",
-      wall, device);
-  for (size_t i = 0; i < entries.size(); ++i)
-    std::fprintf(out,
-                 "%s\n  {\"name\": \"%s\", \"op\": \"%s\", \"calls\": %lld, "
-                 "\"seconds\": %.6f}",
-                 i ? "," : "", entries[i].name.c_str(), entries[i].kind.c_str(),
-                 (long long)entries[i].calls, entries[i].seconds);
-  std::fprintf(out, "\n]}\n");
-  return std::fclose(out) == 0;
+  text += "\n]}\n";
+  // A stream (/dev/stdout) is appended to; a file is replaced whole.
+  std::string ignored;
+  if (support::checkOutputPath("--profile", path, kProfileMagic, {}, ignored) ==
+      support::OutputKind::Stream) {
+    std::FILE *out = std::fopen(path.c_str(), "a");
+    bool ok = out && std::fwrite(text.data(), 1, text.size(), out) ==
+                         text.size();
+    if (out)
+      ok = std::fclose(out) == 0 && ok;
+    if (!ok)
+      error = "cannot write the profile to " + path;
+    return ok;
+  }
+  return support::writeFileAtomically(path, text.data(), text.size(), error);
 }
 
 } // namespace tc::rt

@@ -11,9 +11,14 @@
 #include "runtime/Device.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tc::rt {
+
+/// How a profile file starts (tc-run checks --profile against it before a
+/// run, so that an existing file of another kind is never replaced).
+inline constexpr std::string_view kProfileMagic = "{\"wall_seconds\": ";
 
 /// Prints the profile by op (stderr) and writes every entry as JSON to
 /// `path`; `wall` is the whole run's time, start-up included. False with

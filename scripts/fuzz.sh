@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every target of fuzz/ for a while (default 600 s each, one after
 # the other) in the sanitizer build, growing the corpora in
-# build-sanitize/fuzz/work/corpus/, and prints per target the executions,
+# build-sanitize/fuzz/long/corpus/, and prints per target the executions,
 # the coverage reached and whether it found anything. ctest runs each target
 # for TC_FUZZ_SECONDS (45 s); this is the longer run (docs/robustness.md).
 #
@@ -10,12 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
+[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,8p' "$0"; exit 2; }
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
   targets=(model-description tcx checkpoint token-file npy tc-dialect)
 [ -d build-sanitize ] || scripts/build-sanitize.sh
 cmake --build build-sanitize
-work=build-sanitize/fuzz/work
+# Its own corpora and seeds, apart from ctest's runs (build-sanitize/fuzz/work).
+work=build-sanitize/fuzz/long
 status=0
 for target in "${targets[@]}"; do
   log="$work/$target.log"

@@ -38,11 +38,15 @@ bool isReadableInput(const std::string &path, const struct stat &info,
 template <typename Container>
 bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
               std::string &error) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused
-  // below); reads of a regular file ignore the flag.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  // The type first, so that a device or a socket is never opened; then
+  // O_NONBLOCK: opening a FIFO put there since must not wait for a writer
+  // (it is refused below); reads of a regular file ignore the flag.
+  if (!checkInputFile(path, maxBytes, error))
+    return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
-    error = path + ": cannot open: " + std::strerror(errno);
+    int why = errno;
+    error = path + ": cannot open: " + std::strerror(why);
     return false;
   }
   struct Closer {
@@ -51,7 +55,8 @@ bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
   } closer{fd};
   struct stat info;
   if (::fstat(fd, &info) != 0) {
-    error = path + ": cannot read: " + std::strerror(errno);
+    int why = errno;
+    error = path + ": cannot read: " + std::strerror(why);
     return false;
   }
   if (!isReadableInput(path, info, maxBytes, error))
@@ -64,7 +69,8 @@ bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
     if (got < 0 && errno == EINTR)
       continue;
     if (got < 0) {
-      error = path + ": cannot read: " + std::strerror(errno);
+      int why = errno;
+      error = path + ": cannot read: " + std::strerror(why);
       return false;
     }
     if (got == 0) {
@@ -82,7 +88,8 @@ bool checkInputFile(const std::string &path, uint64_t maxBytes,
                     std::string &error) {
   struct stat info;
   if (::stat(path.c_str(), &info) != 0) {
-    error = path + ": cannot open: " + std::strerror(errno);
+    int why = errno;
+    error = path + ": cannot open: " + std::strerror(why);
     return false;
   }
   return isReadableInput(path, info, maxBytes, error);
@@ -105,13 +112,18 @@ std::optional<std::string> readFileText(const std::string &path,
 }
 
 bool fileStartsWith(const std::string &path, std::string_view prefix) {
-  std::string start(prefix.size(), '\0');
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
+  // Only a regular file is read, and opening never waits (a FIFO).
+  std::string ignored, start;
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
     return false;
-  size_t got = std::fread(start.data(), 1, start.size(), file);
-  std::fclose(file);
-  return got == prefix.size() && start == prefix;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0)
+    return false;
+  start.resize(prefix.size());
+  ssize_t got = ::pread(fd, start.data(), start.size(), 0);
+  ::close(fd);
+  return got == ssize_t(prefix.size()) && start == prefix;
 }
 
 std::string byteCount(uint64_t bytes) {

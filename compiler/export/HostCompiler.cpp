@@ -41,7 +41,8 @@ std::optional<std::string> run(const std::string &command,
   int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
   std::string why;
   std::string messages =
-      support::readFileText(log.string(), support::kMiB, why).value_or(why);
+      support::readFileText(log.string(), 64 * support::kMiB, why)
+          .value_or(why);
   std::error_code ignored;
   fs::remove(log, ignored);
   if (status == 0)

@@ -183,6 +183,11 @@ fb::Offset<tcx::Function> Writer::function(func::FuncOp function) {
   auto outputs = bindings(function->getAttr(plan::kOutputsAttrName));
   auto arena =
       function->getAttrOfType<IntegerAttr>(plan::kArenaBytesAttrName).getInt();
+  if (arena > contract::kMaxBytes && problem.empty())
+    problem = "the model is too large for a .tcx: @" +
+              function.getSymName().str() + " needs " + std::to_string(arena) +
+              " bytes of activations, more than the 2^50 an executable may "
+              "address; make the batches or the model smaller";
   tcx::FunctionRole role = tcx::FunctionRole::Other;
   fb::Offset<tcx::Bucket> bucket;
   if (std::optional<contract::NamedFunction> named =
@@ -357,6 +362,13 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
   auto codeVector = fbb.CreateVector(codeModules);
   auto paramBytes =
       module->getAttrOfType<IntegerAttr>(plan::kParamBytesAttrName);
+  if (paramBytes && paramBytes.getInt() > contract::kMaxBytes) {
+    error = "the model is too large for a .tcx: " +
+            std::to_string(paramBytes.getInt()) +
+            " bytes of parameters exceed the 2^50 an executable may address; "
+            "make d_model, d_ff or vocab_size smaller";
+    return std::nullopt;
+  }
   fb::Offset<tcx::RunConfig> run;
   if (const ModelDescription *d = options.description) {
     std::vector<fb::Offset<tcx::Bucket>> buckets;

@@ -16,14 +16,15 @@ std::optional<SyntheticTask> parseSyntheticTask(const std::string &name) {
 }
 
 namespace {
-int32_t firstSymbolOf(const Vocabulary &vocab) {
-  return std::max({vocab.pad, vocab.bos, vocab.eos}) + 1;
+/// In 64 bits: the ids of an executable's run config are not bounded.
+int64_t firstSymbolOf(const Vocabulary &vocab) {
+  return int64_t(std::max({vocab.pad, vocab.bos, vocab.eos})) + 1;
 }
 } // namespace
 
 bool canDrawSyntheticTask(const Vocabulary &vocab, int64_t maxSymbols,
                           std::string &error) {
-  int32_t first = firstSymbolOf(vocab);
+  int64_t first = firstSymbolOf(vocab);
   if (vocab.size <= first) {
     error = "a synthetic task draws symbols from id " + std::to_string(first) +
             " (after padding, BOS and EOS) up to the vocabulary size, but "
@@ -46,7 +47,7 @@ std::vector<SentencePair> syntheticPairs(SyntheticTask task,
                                          uint64_t batchIndex) {
   // One stream per batch, from 2^31 up (parameters use 0, 1, 2, ...).
   RandomStream random(seed, 0x80000000u | uint32_t(batchIndex & 0x7fffffffu));
-  int32_t firstSymbol = firstSymbolOf(vocab);
+  int64_t firstSymbol = firstSymbolOf(vocab);
   std::vector<SentencePair> pairs(rows);
   for (SentencePair &pair : pairs) {
     int64_t n = random.integer(1, maxSymbols + 1);

@@ -10,7 +10,7 @@
 namespace tc::rt {
 namespace {
 
-constexpr char kMagic[8] = {'T', 'C', 'T', 'O', 'K', 'E', 'N', 'S'};
+const char *const kMagic = kTokenFileMagic.data();
 constexpr uint32_t kVersion = 1;
 
 std::optional<std::vector<std::vector<int32_t>>>
@@ -100,10 +100,6 @@ parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
   if (at != bytes.size())
     return fail("trailing bytes after " + std::to_string(count) + " pairs");
   return pairs;
-}
-
-bool isTokenFile(const std::string &path) {
-  return support::fileStartsWith(path, std::string_view(kMagic, 8));
 }
 
 bool writeTokenFile(const std::string &path,

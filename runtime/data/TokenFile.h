@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tc::rt {
 
@@ -39,8 +40,8 @@ std::optional<std::vector<SentencePair>>
 parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
                std::string &error);
 
-/// Whether `path` starts with a token file's magic bytes.
-bool isTokenFile(const std::string &path);
+/// How a token file starts.
+inline constexpr std::string_view kTokenFileMagic = "TCTOKENS";
 
 bool writeTokenFile(const std::string &path,
                     const std::vector<SentencePair> &pairs, std::string &error);

@@ -21,6 +21,8 @@ namespace {
 constexpr char kMagic[8] = {'T', 'C', 'C', 'K', 'P', 'T', '\0', '\0'};
 constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderBytes = 88;
+/// Three copies of the parameters of the largest model tc trains, and more.
+constexpr uint64_t kMaxCheckpointBytes = uint64_t(64) << 30;
 
 struct Header {
   char magic[8];
@@ -126,8 +128,10 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
                    "a new run)";
     return std::nullopt;
   }
-  std::optional<std::vector<uint8_t>> file = support::readFileBytes(
-      path, kHeaderBytes + 3 * uint64_t(paramBytes), error);
+  // Bounded generously: a checkpoint of a larger model is read, and then
+  // refused as another model's with the fix.
+  std::optional<std::vector<uint8_t>> file =
+      support::readFileBytes(path, kMaxCheckpointBytes, error);
   if (!file)
     return std::nullopt;
   return parseCheckpoint(*file, path, fingerprint, paramBytes, error);

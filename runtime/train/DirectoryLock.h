@@ -19,8 +19,8 @@ public:
   /// False with `error` naming the directory and the fix when another
   /// process holds it.
   bool acquire(const std::string &directory, std::string &error);
-  /// The lock file (once acquired).
-  const std::string &path() const { return path_; }
+  /// The lock file of `directory`.
+  static std::string pathIn(const std::string &directory);
 
 private:
   std::string path_;

@@ -3,6 +3,7 @@
 #include "runtime/train/MetricsLog.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
+#include "support/OutputPath.h"
 
 #include <cerrno>
 #include <cstring>
@@ -44,47 +45,36 @@ bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
 } // namespace
 
 bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
-                      const std::vector<OwnedFile> &owned,
+                      const std::vector<support::ProtectedFile> &protect,
                       std::string &error) {
   if (path.empty())
     return true;
   path_ = path;
+  std::optional<support::OutputKind> kind =
+      support::checkOutputPath("--metrics", path, "{\"step\": ", protect, error);
+  if (!kind)
+    return false;
+  if (*kind == support::OutputKind::Existing && !resume) {
+    error = "--metrics " + path +
+            " already holds the metrics of an earlier run; remove it, give "
+            "another path, or pass --resume to continue that run (nothing "
+            "was overwritten)";
+    return false;
+  }
+  // A stream (/dev/stdout, a pipe) is appended to as it is. A file is
+  // trimmed through its real path, so that a symbolic link stays a link.
+  stream_ = *kind == support::OutputKind::Stream;
   std::error_code ec;
-  for (const OwnedFile &file : owned)
-    if (fs::equivalent(path, file.path, ec)) {
-      error = "--metrics " + path + " is " + file.what +
-              "; give the metrics their own file (nothing was written)";
-      return false;
-    }
-  fs::file_status status = fs::status(path, ec);
-  if (fs::is_directory(status)) {
-    error = "--metrics " + path + " is a directory; give a file path";
+  std::string file = stream_ ? path : fs::weakly_canonical(path, ec).string();
+  if (ec)
+    file = path;
+  if (resume && *kind == support::OutputKind::Existing &&
+      !trimMetrics(file, resumedStep, error))
     return false;
-  }
-  // Only a regular file can hold what the user would lose; a device or a
-  // FIFO (/dev/stdout, a pipe) is written as it is.
-  if (fs::is_regular_file(status) && fs::file_size(path, ec) > 0) {
-    if (!support::fileStartsWith(path, "{\"step\": ")) {
-      error = "--metrics " + path +
-              " exists and is not a tc metrics file; refusing to overwrite "
-              "it (give another path)";
-      return false;
-    }
-    if (!resume) {
-      error = "--metrics " + path +
-              " already holds the metrics of an earlier run; remove it, give "
-              "another path, or pass --resume to continue that run (nothing "
-              "was overwritten)";
-      return false;
-    }
-  }
-  if (resume && fs::is_regular_file(status) &&
-      !trimMetrics(path, resumedStep, error))
-    return false;
-  file_ = std::fopen(path.c_str(), resume ? "a" : "w");
+  file_ = std::fopen(file.c_str(), resume || stream_ ? "a" : "w");
   if (!file_) {
-    error =
-        "cannot open the metrics file " + path + ": " + std::strerror(errno);
+    int why = errno;
+    error = "cannot open the metrics file " + path + ": " + std::strerror(why);
     return false;
   }
   return true;
@@ -111,15 +101,15 @@ bool MetricsLog::sync(std::string &error) {
     return true;
   if (std::fflush(file_) != 0)
     return failed(error);
-  // A device or a pipe cannot be synced (EINVAL); nothing is lost there.
-  if (::fsync(fileno(file_)) != 0 && errno != EINVAL && errno != EROFS)
+  // A stream has nothing to sync; a file must reach the disk.
+  if (!stream_ && ::fsync(fileno(file_)) != 0)
     return failed(error);
   return true;
 }
 
 bool MetricsLog::failed(std::string &error) {
-  error = "cannot write the metrics file " + path_ + ": " +
-          std::strerror(errno) +
+  int why = errno;
+  error = "cannot write the metrics file " + path_ + ": " + std::strerror(why) +
           "; the run stops here, without a checkpoint of the steps whose "
           "metrics were lost (--resume continues from the last checkpoint)";
   return false;

@@ -6,15 +6,18 @@
 // writes those steps again) and any line cut short; lines reach the disk
 // before each checkpoint, so the file never runs behind a checkpoint.
 //
-// The file is the user's: a path that names the executable or the
-// checkpoint, or an existing file that is not a metrics file, is refused;
+// The file is the user's: a path that names the executable, the checkpoint
+// or the data, or an existing file that is not a metrics file, is refused;
 // an earlier run's metrics file is only continued (--resume), never
-// truncated. A failed write is an error that stops the run (Trainer.cpp).
+// truncated; /dev/stdout or a pipe is appended to. A failed write is an
+// error that stops the run (Trainer.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_TRAIN_METRICSLOG_H
 #define TC_RUNTIME_TRAIN_METRICSLOG_H
+
+#include "support/OutputPath.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -35,12 +38,6 @@ struct StepMetrics {
 /// The largest metrics file a resumed run reads back.
 constexpr uint64_t kMaxMetricsBytes = uint64_t(4) << 30;
 
-/// A file of the run that the metrics must not overwrite.
-struct OwnedFile {
-  std::string path;
-  std::string what; ///< "the executable", "the run's checkpoint"
-};
-
 class MetricsLog {
 public:
   MetricsLog() = default;
@@ -50,10 +47,11 @@ public:
 
   /// Opens `path` (empty: no file, every call does nothing): a new file,
   /// or for a run resumed at `resumedStep`, the old one trimmed to it.
-  /// Refuses a path that is one of `owned` or that would overwrite what is
-  /// not this run's metrics.
+  /// Refuses a path that is one of `protect` or that would overwrite what
+  /// is not this run's metrics (support/OutputPath.h).
   bool open(const std::string &path, bool resume, int64_t resumedStep,
-            const std::vector<OwnedFile> &owned, std::string &error);
+            const std::vector<support::ProtectedFile> &protect,
+            std::string &error);
   /// Appends one line; false with `error` when it cannot be written.
   bool write(const StepMetrics &metrics, std::string &error);
   /// Puts the lines written so far on the disk.
@@ -63,6 +61,7 @@ private:
   bool failed(std::string &error);
 
   std::string path_;
+  bool stream_ = false; ///< a device or pipe: appended to, never synced
   std::FILE *file_ = nullptr;
 };
 

@@ -217,6 +217,19 @@ bool runStep(const Executable &executable, Device &device, Run &run,
 
 } // namespace
 
+std::vector<support::ProtectedFile>
+protectedFiles(const TrainOptions &options) {
+  std::vector<support::ProtectedFile> files = {
+      {options.executablePath, "the executable"},
+      {options.data.tokenFile, "the training data"}};
+  if (!options.checkpointDir.empty()) {
+    files.push_back({checkpointPath(options.checkpointDir), "the checkpoint"});
+    files.push_back({DirectoryLock::pathIn(options.checkpointDir),
+                     "the checkpoint directory's lock"});
+  }
+  return files;
+}
+
 TrainResult train(const Executable &executable, Device &device,
                   const TrainOptions &options, std::string &error) {
   const tcx::Executable &x = executable.root();
@@ -226,12 +239,9 @@ TrainResult train(const Executable &executable, Device &device,
   if (!setUpRun(x, device, options, run, error))
     return result;
   MetricsLog metrics;
-  std::vector<OwnedFile> owned = {{options.executablePath, "the executable"}};
-  if (!run.checkpoint.empty())
-    owned.insert(owned.end(), {{run.checkpoint, "the run's checkpoint"},
-                               {run.lock.path(), "the checkpoint lock"}});
-  if (!metrics.open(options.metricsPath, options.resume, run.state.step, owned,
-                    error))
+  std::vector<support::ProtectedFile> protect = protectedFiles(options);
+  if (!metrics.open(options.metricsPath, options.resume, run.state.step,
+                    protect, error))
     return result;
   CheckpointWriter checkpoints(x, device, run, metrics);
 

@@ -13,8 +13,10 @@
 
 #include "runtime/Device.h"
 #include "runtime/data/DataSource.h"
+#include "support/OutputPath.h"
 
 #include <string>
+#include <vector>
 
 namespace tc::rt {
 
@@ -35,6 +37,12 @@ struct TrainResult {
   int signal = 0;   ///< what stopped the run
   int64_t step = 0; ///< steps done
 };
+
+/// The files a run reads or owns, which none of its outputs (metrics,
+/// profile) may overwrite: the executable, the data, the checkpoint and
+/// its directory's lock.
+std::vector<support::ProtectedFile>
+protectedFiles(const TrainOptions &options);
 
 TrainResult train(const Executable &executable, Device &device,
                   const TrainOptions &options, std::string &error);

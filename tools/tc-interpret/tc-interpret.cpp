@@ -93,17 +93,29 @@ int main(int argc, char **argv) {
   MLIRContext context;
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
   context.printOpOnDiagnostic(false); // the location says where
-  // A directory or a device (/dev/zero) is refused before it is read.
-  std::string error;
-  std::optional<std::string> text =
-      tc::support::readFileText(inputFile, tc::support::kGiB, error);
-  if (!text) {
-    llvm::errs() << "error: " << error << "\n";
-    return kBadInput;
+  // A directory or a device (/dev/zero) is refused before it is read; "-"
+  // is the standard input.
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (inputFile == "-") {
+    auto stdinBuffer = llvm::MemoryBuffer::getSTDIN();
+    if (!stdinBuffer) {
+      llvm::errs() << "error: cannot read the standard input: "
+                   << stdinBuffer.getError().message() << "\n";
+      return kBadInput;
+    }
+    buffer = std::move(*stdinBuffer);
+  } else {
+    std::string error;
+    std::optional<std::string> text =
+        tc::support::readFileText(inputFile, tc::support::kGiB, error);
+    if (!text) {
+      llvm::errs() << "error: " << error << "\n";
+      return kBadInput;
+    }
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile);
   }
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)

@@ -18,6 +18,7 @@
 #include "runtime/data/Buckets.h"
 #include "runtime/data/TokenFile.h"
 #include "runtime/format/Contract.h"
+#include "support/OutputPath.h"
 #include "runtime/decode/SyntheticEvaluation.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/Trainer.h"
@@ -26,9 +27,9 @@
 
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <climits>
 #include <cstdio>
-#include <filesystem>
 
 using namespace tc;
 
@@ -41,9 +42,10 @@ int fail(const std::string &message, int code = kBadInput) {
   return code;
 }
 
-/// A CLI11 check that an option is a decimal integer in [min, max], made
-/// on its text: CLI11's own conversion clamps what overflows (strtoll) and
-/// reads "-1" as 2^64 - 1 (strtoull).
+/// A CLI11 transform (a check that may rewrite the text): the option is a
+/// decimal integer in [min, max], read from its text, since CLI11's own
+/// conversion clamps what overflows (strtoll), reads "-1" as 2^64 - 1
+/// (strtoull) and "010" as 8.
 CLI::Validator integerIn(int64_t min, int64_t max) {
   std::string range =
       "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
@@ -54,6 +56,9 @@ CLI::Validator integerIn(int64_t min, int64_t max) {
         auto [stop, ec] = std::from_chars(text.data(), end, value);
         if (ec != std::errc() || stop != end || value < min || value > max)
           return "'" + text + "' is not an integer in " + range;
+        // CLI11 then converts the text with base 0 ("010" is 8): hand it
+        // the decimal value read here.
+        text = std::to_string(value);
         return "";
       },
       "INT in " + range);
@@ -98,12 +103,19 @@ int prepare(const Options &o) {
   auto executable = rt::Executable::load(o.model, error);
   if (!executable)
     return fail(error);
-  // -o may replace an earlier token file, never anything else.
-  std::error_code ec;
-  if (std::filesystem::exists(o.output, ec) && !rt::isTokenFile(o.output))
-    return fail("-o " + o.output +
-                " exists and is not a token file; refusing to overwrite it "
-                "(give another path)");
+  // -o may replace an earlier token file, never anything else; it is
+  // written by replacing, which a stream cannot be.
+  std::optional<support::OutputKind> kind = support::checkOutputPath(
+      "-o", o.output, rt::kTokenFileMagic,
+      {{o.model, "the executable"},
+       {o.sourceText, "the source text"},
+       {o.targetText, "the target text"}},
+      error);
+  if (!kind)
+    return fail(error);
+  if (*kind == support::OutputKind::Stream)
+    return fail("-o " + o.output + " is not a regular file; give the path of "
+                                   "the token file to write");
   auto pairs = rt::readIdText(o.sourceText, o.targetText,
                               rt::vocabularyOf(executable->root()), error);
   if (!pairs)
@@ -131,8 +143,19 @@ int trainModel(Options o, bool seedGiven) {
     std::fprintf(stderr, "tc-run: training %s, %lld steps, device %s\n",
                  o.model.c_str(), (long long)o.train.steps,
                  loaded.device->describe().c_str());
-  if (!o.profilePath.empty() && !loaded.device->startProfile())
-    return fail("the " + o.device + " device cannot profile");
+  if (!o.profilePath.empty()) {
+    // Checked before the run, which may take hours, and against the files
+    // the run owns (the checkpoint is written during the run).
+    std::vector<support::ProtectedFile> protect =
+        rt::protectedFiles(o.train);
+    protect.push_back({o.train.metricsPath, "the metrics file"});
+    std::string error;
+    if (!support::checkOutputPath("--profile", o.profilePath,
+                                  rt::kProfileMagic, protect, error))
+      return fail(error);
+    if (!loaded.device->startProfile())
+      return fail("the " + o.device + " device cannot profile");
+  }
   std::string error;
   auto start = std::chrono::steady_clock::now();
   rt::TrainResult result =
@@ -196,6 +219,9 @@ int evaluate(Options o) {
 
 int main(int argc, char **argv) {
   rt::configureProcessEnvironment(argv);
+  // A metrics or profile pipe that closes is a failed write, reported as
+  // one, not a silent death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"tc-run: train, evaluate and feed tc executables (.tcx)"};
   app.require_subcommand(1);
   Options o;
@@ -216,7 +242,7 @@ int main(int argc, char **argv) {
       ->add_option("--steps", o.steps,
                    "train until this many steps are done (default: "
                    "[training] steps of the model description)")
-      ->check(integerIn(1, contract::kMaxTrainingSteps));
+      ->transform(integerIn(1, contract::kMaxTrainingSteps));
   trainCommand->add_option("--checkpoint-dir", o.train.checkpointDir,
                            "write checkpoint.tcck here (every "
                            "--checkpoint-every steps, at the end, on "
@@ -225,7 +251,7 @@ int main(int argc, char **argv) {
       ->add_option("--checkpoint-every", o.train.checkpointEvery,
                    "steps between checkpoints (0: only at the end)")
       ->default_val(500)
-      ->check(integerIn(0, contract::kMaxTrainingSteps));
+      ->transform(integerIn(0, contract::kMaxTrainingSteps));
   trainCommand->add_flag("--resume", o.train.resume,
                          "continue the run in --checkpoint-dir");
   trainCommand->add_option("--metrics", o.train.metricsPath,
@@ -238,7 +264,7 @@ int main(int argc, char **argv) {
                    "seed of initialisation, dropout and synthetic "
                    "data (default: [training] seed; a resumed run "
                    "keeps its own)")
-      ->check(integerIn(0, contract::kMaxSeed));
+      ->transform(integerIn(0, contract::kMaxSeed));
   CLI::Option *data = trainCommand->add_option(
       "--data", o.train.data.tokenFile,
       "training pairs, a token file (tc-run prepare)");
@@ -261,13 +287,13 @@ int main(int argc, char **argv) {
       ->required();
   evalCommand->add_option("--sequences", o.sequences, "how many sequences")
       ->default_val(1000)
-      ->check(integerIn(1, INT32_MAX));
+      ->transform(integerIn(1, INT32_MAX));
   evalCommand
       ->add_option("--seed", o.evalSeed,
                    "seed of the fresh sequences (training draws from "
                    "other streams)")
       ->default_val(7)
-      ->check(integerIn(0, contract::kMaxSeed));
+      ->transform(integerIn(0, contract::kMaxSeed));
   evalCommand->add_option("--synthetic", o.synthetic,
                           "the task: copy or reverse (default: the model's)");
 
