@@ -28,6 +28,8 @@
 #include "dialects/tc/TcDialect.h"
 #include "runtime/format/Contract.h"
 #include "support/AtomicFile.h"
+#include "support/FileBytes.h"
+#include "support/OutputPath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -228,6 +230,20 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  // -o never replaces the input; a .mlir input is checked (a directory,
+  // a device, a FIFO) before MLIR reads it.
+  std::string inputError;
+  if (tc::support::sameFile(inputFile, outputFile)) {
+    llvm::errs() << "tc-compile: error: -o " << outputFile
+                 << " is the input; give the executable its own file\n";
+    return kBadInput;
+  }
+  if (llvm::StringRef(inputFile).ends_with(".mlir") &&
+      !tc::support::checkInputFile(inputFile, tc::support::kGiB, inputError)) {
+    llvm::errs() << "tc-compile: error: " << inputError << "\n";
+    return kBadInput;
+  }
 
   OwningOpRef<ModuleOp> module;
   std::optional<tc::ModelDescription> description;
