@@ -55,8 +55,8 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
   if (support::checkOutputPath("--profile", path, kProfileMagic, {}, ignored) ==
       support::OutputKind::Stream) {
     std::FILE *out = std::fopen(path.c_str(), "a");
-    bool ok = out && std::fwrite(text.data(), 1, text.size(), out) ==
-                         text.size();
+    bool ok =
+        out && std::fwrite(text.data(), 1, text.size(), out) == text.size();
     if (out)
       ok = std::fclose(out) == 0 && ok;
     if (!ok)

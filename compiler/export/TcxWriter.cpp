@@ -80,19 +80,18 @@ fb::Offset<tcx::Buffer> Writer::buffer(plan::BufferAttr attr) {
   // What the runtime's verifier would refuse is refused here, with the fix.
   bool tooLarge = attr.getOffset() > contract::kMaxBytes;
   for (size_t d = 0; d < shape.size(); ++d)
-    tooLarge |= shape[d] > contract::kMaxExtent ||
-                strides[d] > contract::kMaxExtent;
+    tooLarge |=
+        shape[d] > contract::kMaxExtent || strides[d] > contract::kMaxExtent;
   if (tooLarge && problem.empty())
-    problem = "the model is too large for a .tcx: a buffer of shape [" +
-              llvm::join(llvm::map_range(shape,
-                                         [](int64_t e) {
-                                           return std::to_string(e);
-                                         }),
-                         ", ") +
-              "] at byte " + std::to_string(attr.getOffset()) +
-              " exceeds the 2^40 elements per dimension and 2^50 bytes an "
-              "executable may address; make d_model, d_ff or vocab_size "
-              "smaller";
+    problem =
+        "the model is too large for a .tcx: a buffer of shape [" +
+        llvm::join(
+            llvm::map_range(shape, [](int64_t e) { return std::to_string(e); }),
+            ", ") +
+        "] at byte " + std::to_string(attr.getOffset()) +
+        " exceeds the 2^40 elements per dimension and 2^50 bytes an "
+        "executable may address; make d_model, d_ff or vocab_size "
+        "smaller";
   return tcx::CreateBufferDirect(
       fbb, spaceOf(attr.getSpace()), attr.getOffset(),
       dtypeOf(attr.getElementType()), &shape, &strides);
@@ -313,11 +312,12 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
     // Host code declares each kernel's signature beside it, which the
     // runtime checks against this table (KernelSignature.h).
     sources.push_back(
-        cuda ? kernel.source
-             : kernel.source + "\n" +
-                   tcx::hostSignatureDeclaration(
-                       kernel.name, tcx::kernelSignature(
-                                        function.getNumArguments(), arguments)));
+        cuda
+            ? kernel.source
+            : kernel.source + "\n" +
+                  tcx::hostSignatureDeclaration(
+                      kernel.name, tcx::kernelSignature(
+                                       function.getNumArguments(), arguments)));
     std::string op =
         function.getBody().front().front().getName().getStringRef().str();
     kernelTable.push_back(tcx::CreateKernelDirect(

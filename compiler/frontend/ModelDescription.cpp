@@ -149,9 +149,8 @@ public:
       return wrongType(key, *node, "a number", formatNumber(out));
     // An integer converts with rounding: toml++'s value<double>() refuses
     // integers above 2^53, which it cannot represent exactly.
-    double value = node->is_integer()
-                       ? double(*node->value<int64_t>())
-                       : *node->value<double>();
+    double value = node->is_integer() ? double(*node->value<int64_t>())
+                                      : *node->value<double>();
     if (!(value >= min && value < maxExclusive))
       return diag.error(
           node->source(),
@@ -396,8 +395,7 @@ void readTraining(Diagnostics &diag, const toml::table &table,
             std::numeric_limits<int32_t>::max());
   s.real("learning_rate_scale", t.learningRateScale, 0.0, inf);
   s.real("gradient_clip", t.gradientClip, 0.0, inf);
-  s.integer("accumulation_steps", t.accumulationSteps, 1,
-            kMaxAccumulationSteps,
+  s.integer("accumulation_steps", t.accumulationSteps, 1, kMaxAccumulationSteps,
             "; each micro-batch is unrolled into the compiled step");
   s.integer("seed", t.seed, 0, contract::kMaxSeed);
   s.rejectUnknownKeys();

@@ -303,9 +303,9 @@ func::FuncOp createFunction(OpBuilder &b, Location loc, const std::string &name,
   for (const Param &p : params)
     argAttrs.push_back(b.getDictionaryAttr(
         {b.getNamedAttr(kParamAttrName, b.getStringAttr(p.name)),
-         b.getNamedAttr(kInitAttrName,
-                        InitAttr::get(b.getContext(), p.init,
-                                      llvm::APFloat(p.scale)))}));
+         b.getNamedAttr(
+             kInitAttrName,
+             InitAttr::get(b.getContext(), p.init, llvm::APFloat(p.scale)))}));
   for (auto &[inputName, type] : inputs)
     argAttrs.push_back(b.getDictionaryAttr(
         {b.getNamedAttr(kInputAttrName, b.getStringAttr(inputName))}));

@@ -147,12 +147,12 @@ private:
       if (consume(')'))
         return true;
       int64_t size = 0;
-      const char *begin = text_.data() + at_, *end = text_.data() + text_.size();
+      const char *begin = text_.data() + at_,
+                 *end = text_.data() + text_.size();
       auto [stop, ec] = std::from_chars(begin, end, size);
       if (ec != std::errc() || size < 0) {
         size_t end = text_.find_first_of(",)", at_);
-        fail(why, "dimension '" +
-                      std::string(text_.substr(at_, end - at_)) +
+        fail(why, "dimension '" + std::string(text_.substr(at_, end - at_)) +
                       "' of the shape is not a non-negative integer");
         return false;
       }

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/transforms/TrainStepLimits.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TrainStepLimits.h"
 #include "compiler/transforms/TransformUtils.h"
 #include "runtime/format/Contract.h"
 #include "support/Broadcast.h"

@@ -146,10 +146,9 @@ LogicalResult TcDialect::verifyRegionArgAttribute(Operation *op,
         continue;
       auto [first, inserted] = firstNamed.try_emplace(named, index);
       if (!inserted)
-        return op->emitError()
-               << "arguments #" << first->second << " and #" << index
-               << " are both named parameter " << named
-               << "; parameter names must be unique";
+        return op->emitError() << "arguments #" << first->second << " and #"
+                               << index << " are both named parameter " << named
+                               << "; parameter names must be unique";
     }
     return success();
   }

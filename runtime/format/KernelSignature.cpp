@@ -26,10 +26,10 @@ std::string kernelSignature(const Kernel &kernel) {
   if (kernel.signature())
     for (const TensorType *type : *kernel.signature())
       arguments.push_back(
-          {type->dtype(),
-           type->shape() ? std::vector<int64_t>(type->shape()->begin(),
-                                                type->shape()->end())
-                         : std::vector<int64_t>{}});
+          {type->dtype(), type->shape()
+                              ? std::vector<int64_t>(type->shape()->begin(),
+                                                     type->shape()->end())
+                              : std::vector<int64_t>{}});
   return kernelSignature(kernel.inputs(), arguments);
 }
 

@@ -50,8 +50,8 @@ bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
   if (path.empty())
     return true;
   path_ = path;
-  std::optional<support::OutputKind> kind =
-      support::checkOutputPath("--metrics", path, "{\"step\": ", protect, error);
+  std::optional<support::OutputKind> kind = support::checkOutputPath(
+      "--metrics", path, "{\"step\": ", protect, error);
   if (!kind)
     return false;
   if (*kind == support::OutputKind::Existing && !resume) {

@@ -272,9 +272,9 @@ TrainResult train(const Executable &executable, Device &device,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     double throughput = seconds > 0 ? tokens / seconds : 0.0;
-    if (!metrics.write({step, perToken, out.learningRate, out.tokens,
-                        throughput, seconds},
-                       error)) {
+    if (!metrics.write(
+            {step, perToken, out.learningRate, out.tokens, throughput, seconds},
+            error)) {
       result.kind = TrainResult::Failed;
       break;
     }

@@ -41,8 +41,7 @@ struct TrainResult {
 /// The files a run reads or owns, which none of its outputs (metrics,
 /// profile) may overwrite: the executable, the data, the checkpoint and
 /// its directory's lock.
-std::vector<support::ProtectedFile>
-protectedFiles(const TrainOptions &options);
+std::vector<support::ProtectedFile> protectedFiles(const TrainOptions &options);
 
 TrainResult train(const Executable &executable, Device &device,
                   const TrainOptions &options, std::string &error);

@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <cerrno>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 

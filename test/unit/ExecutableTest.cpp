@@ -355,8 +355,7 @@ TEST(Executable, KernelsSwappedInTheTableAreRefusedByTheirSignature) {
   std::unique_ptr<Compiled> compiled = compileTiny();
   ASSERT_TRUE(compiled);
   std::string error;
-  ASSERT_TRUE(tc::rt::CpuDevice::create(*compiled->executable, error))
-      << error;
+  ASSERT_TRUE(tc::rt::CpuDevice::create(*compiled->executable, error)) << error;
   std::string_view view = tc::tcx::unwrapPayload(compiled->bytes, error);
   std::vector<uint8_t> payload(view.begin(), view.end());
   const tc::tcx::Executable *root = tc::tcx::GetExecutable(payload.data());

@@ -17,18 +17,18 @@
 #include "runtime/cpu/ProcessEnvironment.h"
 #include "runtime/data/Buckets.h"
 #include "runtime/data/TokenFile.h"
-#include "runtime/format/Contract.h"
-#include "support/OutputPath.h"
 #include "runtime/decode/SyntheticEvaluation.h"
+#include "runtime/format/Contract.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/Trainer.h"
+#include "support/OutputPath.h"
 
 #include <CLI/CLI.hpp>
 
 #include <charconv>
 #include <chrono>
-#include <csignal>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 
 using namespace tc;
@@ -105,17 +105,18 @@ int prepare(const Options &o) {
     return fail(error);
   // -o may replace an earlier token file, never anything else; it is
   // written by replacing, which a stream cannot be.
-  std::optional<support::OutputKind> kind = support::checkOutputPath(
-      "-o", o.output, rt::kTokenFileMagic,
-      {{o.model, "the executable"},
-       {o.sourceText, "the source text"},
-       {o.targetText, "the target text"}},
-      error);
+  std::optional<support::OutputKind> kind =
+      support::checkOutputPath("-o", o.output, rt::kTokenFileMagic,
+                               {{o.model, "the executable"},
+                                {o.sourceText, "the source text"},
+                                {o.targetText, "the target text"}},
+                               error);
   if (!kind)
     return fail(error);
   if (*kind == support::OutputKind::Stream)
-    return fail("-o " + o.output + " is not a regular file; give the path of "
-                                   "the token file to write");
+    return fail("-o " + o.output +
+                " is not a regular file; give the path of "
+                "the token file to write");
   auto pairs = rt::readIdText(o.sourceText, o.targetText,
                               rt::vocabularyOf(executable->root()), error);
   if (!pairs)
@@ -146,12 +147,11 @@ int trainModel(Options o, bool seedGiven) {
   if (!o.profilePath.empty()) {
     // Checked before the run, which may take hours, and against the files
     // the run owns (the checkpoint is written during the run).
-    std::vector<support::ProtectedFile> protect =
-        rt::protectedFiles(o.train);
+    std::vector<support::ProtectedFile> protect = rt::protectedFiles(o.train);
     protect.push_back({o.train.metricsPath, "the metrics file"});
     std::string error;
-    if (!support::checkOutputPath("--profile", o.profilePath,
-                                  rt::kProfileMagic, protect, error))
+    if (!support::checkOutputPath("--profile", o.profilePath, rt::kProfileMagic,
+                                  protect, error))
       return fail(error);
     if (!loaded.device->startProfile())
       return fail("the " + o.device + " device cannot profile");
@@ -265,9 +265,9 @@ int main(int argc, char **argv) {
                    "data (default: [training] seed; a resumed run "
                    "keeps its own)")
       ->transform(integerIn(0, contract::kMaxSeed));
-  CLI::Option *data = trainCommand->add_option(
-      "--data", o.train.data.tokenFile,
-      "training pairs, a token file (tc-run prepare)");
+  CLI::Option *data =
+      trainCommand->add_option("--data", o.train.data.tokenFile,
+                               "training pairs, a token file (tc-run prepare)");
   trainCommand
       ->add_option("--synthetic", o.train.data.synthetic,
                    "train on a synthetic task instead: copy or reverse")
