@@ -14,6 +14,7 @@
 #include "mlir/Parser/Parser.h"
 
 #include <memory>
+#include <string>
 
 namespace {
 std::unique_ptr<mlir::MLIRContext> freshContext() {
@@ -37,7 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   mlir::ScopedDiagnosticHandler silence(
       context.get(), [](mlir::Diagnostic &) { return mlir::success(); });
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer expects a NUL after the text, as the buffers of files
+  // have: the fuzzer's bytes have none (reading past them was the first
+  // "fault" this target found).
+  std::string text(reinterpret_cast<const char *>(data), size);
   mlir::ParserConfig config(context.get());
   mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
   return 0;

@@ -28,12 +28,15 @@ copy_seeds() {
     cp "$file" "$seeds/${relative//\//_}"
   done
 }
+limits=()
 case "$target" in
   model-description)
     copy_seeds "$source_dir/models" "$source_dir/test" -name '*.toml' ;;
   tc-dialect)
     copy_seeds "$source_dir/test/Dialect" "$source_dir/test/Interpreter" \
-      "$source_dir/test/Transforms" -name '*.mlir' ;;
+      "$source_dir/test/Transforms" -name '*.mlir'
+    # Whole test files parse slowly; their first 4 KiB hold a few ops each.
+    limits=(-max_len=4096) ;;
   tcx)
     # A small executable, compiled by this build's tc-compile.
     TC_CACHE_DIR="$work/kernel-cache" "$build/bin/tc-compile" \
@@ -47,4 +50,4 @@ esac
 # the corpus first, then mutations for SECONDS.
 exec "$fuzzer" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 \
   -rss_limit_mb=2048 -artifact_prefix="$work/artifacts/$target-" \
-  -print_final_stats=1 "$@"
+  -print_final_stats=1 "${limits[@]}" "$@"
