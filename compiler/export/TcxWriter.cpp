@@ -44,6 +44,9 @@ tcx::DType dtypeOf(Type type) {
   return tcx::DType::I64;
 }
 
+static_assert(plan::kMaxBufferBytes == contract::kMaxBytes,
+              "a plan buffer must fit the .tcx contract");
+
 /// plan::Space and tcx::Space list the spaces in the same order.
 tcx::Space spaceOf(plan::Space space) {
   return static_cast<tcx::Space>(static_cast<uint32_t>(space));

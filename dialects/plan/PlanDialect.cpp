@@ -5,6 +5,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tc::plan;
@@ -31,9 +34,12 @@ void PlanDialect::initialize() {
 //===----------------------------------------------------------------------===//
 
 SmallVector<int64_t> BufferAttr::contiguousStrides(ArrayRef<int64_t> shape) {
+  // Saturated: a parsed shape may be any size; the verifier then refuses
+  // a buffer beyond kMaxBufferBytes.
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
+    if (llvm::MulOverflow(strides[d + 1], shape[d + 1], strides[d]))
+      strides[d] = std::numeric_limits<int64_t>::max();
   return strides;
 }
 
@@ -131,5 +137,29 @@ LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!elementType.isIntOrFloat())
     return emitError() << "buffer element type " << elementType
                        << " is not an integer or float type";
+  // Bounded, so that element counts and byte offsets never overflow: the
+  // last byte the view touches, and its element count, in 128 bits.
+  // Extents first: an oversized extent saturates the default strides of
+  // the dimensions before it.
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t d = 0; d < shape.size(); ++d)
+      if ((pass == 0 ? shape[d] : strides[d]) > kMaxBufferBytes)
+        return emitError() << "buffer dimension " << d << " has extent "
+                           << shape[d] << " and stride " << strides[d]
+                           << "; a buffer spans at most 2^50 bytes";
+  // Each product of bounded factors fits, and is checked before the next.
+  int64_t bytes = std::max<int64_t>(elementType.getIntOrFloatBitWidth() / 8, 1);
+  __int128 last = 0, elements = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    elements *= shape[d];
+    last += __int128(std::max<int64_t>(shape[d] - 1, 0)) * strides[d];
+    if (elements > kMaxBufferBytes ||
+        offset + (last + 1) * bytes > __int128(kMaxBufferBytes))
+      return emitError() << "buffer at byte " << offset
+                         << " spans beyond 2^50 bytes";
+  }
+  if (offset + bytes > kMaxBufferBytes)
+    return emitError() << "buffer at byte " << offset
+                       << " spans beyond 2^50 bytes";
   return success();
 }

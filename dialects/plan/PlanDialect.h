@@ -33,6 +33,10 @@ inline constexpr llvm::StringLiteral kParamsAttrName = "plan.params";
 inline constexpr llvm::StringLiteral kParamBytesAttrName = "plan.param_bytes";
 /// Unit attribute of the functions that hold one kernel's tc op.
 inline constexpr llvm::StringLiteral kKernelAttrName = "plan.kernel";
+/// The most bytes one #plan.buf view may reach (its offset included): the
+/// limit of the .tcx it is written to (contract::kMaxBytes, which the writer
+/// asserts is the same).
+inline constexpr int64_t kMaxBufferBytes = int64_t(1) << 50;
 } // namespace tc::plan
 
 #endif // TC_DIALECT_PLAN_PLANDIALECT_H

@@ -375,6 +375,30 @@ func.func @f() attributes {view = #plan.buf<arena + 0 : 2x3xf32, strides [3, -1]
 
 // -----
 
+// Views are bounded so that their sizes never overflow (issue 15: the
+// fuzzer's 2x4444444444444444444x6x4 view overflowed computing strides).
+// expected-error @+1 {{buffer dimension 1 has extent 4444444444444444444 and stride 24; a buffer spans at most 2^50 bytes}}
+func.func @f() attributes {view = #plan.buf<arena + 0 : 2x4444444444444444444x6x4xf32>} {
+  return
+}
+
+// -----
+
+// Each extent is in range, their product is not.
+// expected-error @+1 {{buffer at byte 0 spans beyond 2^50 bytes}}
+func.func @f() attributes {view = #plan.buf<arena + 0 : 1048576x1048576x1048576xf32>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{buffer at byte 1125899906842620 spans beyond 2^50 bytes}}
+func.func @f() attributes {view = #plan.buf<arena + 1125899906842620 : 2xf32>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{buffer element type 'index' is not an integer or float type}}
 func.func @f() attributes {view = #plan.buf<arena + 0 : 4xindex>} {
   return
