@@ -1,0 +1,62 @@
+//===- CommandLine.h - what every tc-run command shares -------------------===//
+//
+// Each command of tc-run lives in a file of its own (TrainCommand.cpp,
+// EvalCommand.cpp, ...): it adds its subcommand and options to the CLI11 app
+// and returns what runs it once the command line is parsed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TOOLS_TC_RUN_COMMANDLINE_H
+#define TC_TOOLS_TC_RUN_COMMANDLINE_H
+
+#include "runtime/Device.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace tc::run {
+
+/// tc-run's exit codes; a run stopped by a signal exits 128 + the signal.
+enum ExitCode { kSuccess = 0, kRunFailed = 1, kBadInput = 2 };
+
+/// Prints "tc-run: error: MESSAGE" and returns `code`.
+int fail(const std::string &message, int code = kBadInput);
+
+/// A CLI11 transform: the option is a decimal integer in [min, max].
+CLI::Validator integerIn(int64_t min, int64_t max);
+
+/// A subcommand and what runs it (its options live in the closure).
+struct Command {
+  CLI::App *app = nullptr;
+  std::function<int()> run;
+};
+
+/// The options every command that loads an executable takes: the model and
+/// --device.
+struct ModelOptions {
+  std::string model;
+  std::string device = "auto";
+};
+void addModelOptions(CLI::App &command, ModelOptions &options);
+
+/// The executable and a device for it.
+struct LoadedModel {
+  std::unique_ptr<rt::Executable> executable;
+  std::unique_ptr<rt::Device> device;
+};
+
+/// Loads `options`' model onto its device, or returns the exit code after
+/// reporting why not.
+int loadModel(const ModelOptions &options, LoadedModel &loaded);
+
+Command addTrainCommand(CLI::App &app);
+Command addEvalCommand(CLI::App &app);
+Command addPrepareCommand(CLI::App &app);
+
+} // namespace tc::run
+
+#endif // TC_TOOLS_TC_RUN_COMMANDLINE_H

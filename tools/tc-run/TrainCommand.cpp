@@ -1,0 +1,130 @@
+//===- TrainCommand.cpp - tc-run train ------------------------------------===//
+
+#include "CommandLine.h"
+#include "runtime/ProfileReport.h"
+#include "runtime/format/Contract.h"
+#include "runtime/train/Trainer.h"
+
+#include <chrono>
+
+namespace tc::run {
+namespace {
+
+struct TrainCommandOptions {
+  ModelOptions model;
+  rt::TrainOptions train;
+  int64_t steps = 0;
+  int64_t seed = 0;
+  bool seedGiven = false;
+  std::string profilePath;
+};
+
+int trainModel(TrainCommandOptions o) {
+  LoadedModel loaded;
+  if (int code = loadModel(o.model, loaded))
+    return code;
+  const tcx::RunConfig *run = loaded.executable->root().run();
+  o.train.steps = o.steps > 0 ? o.steps : run ? run->steps() : 0;
+  o.train.seed = o.seedGiven ? uint64_t(o.seed) : run ? run->seed() : 1;
+  o.train.executablePath = o.model.model;
+  if (o.train.resume && o.train.checkpointDir.empty())
+    return fail("--resume needs --checkpoint-dir");
+  if (o.train.steps < 1)
+    return fail("no step count: pass --steps N");
+  if (!o.train.quiet)
+    std::fprintf(stderr, "tc-run: training %s, %lld steps, device %s\n",
+                 o.model.model.c_str(), (long long)o.train.steps,
+                 loaded.device->describe().c_str());
+  if (!o.profilePath.empty()) {
+    // Checked before the run, which may take hours, and against the files
+    // the run owns (the checkpoint is written during the run).
+    std::vector<support::ProtectedFile> protect = rt::protectedFiles(o.train);
+    protect.push_back({o.train.metricsPath, "the metrics file"});
+    std::string error;
+    if (!support::checkOutputPath("--profile", o.profilePath, rt::kProfileMagic,
+                                  protect, error))
+      return fail(error);
+    if (!loaded.device->startProfile())
+      return fail("the " + o.model.device + " device cannot profile");
+  }
+  std::string error;
+  auto start = std::chrono::steady_clock::now();
+  rt::TrainResult result =
+      rt::train(*loaded.executable, *loaded.device, o.train, error);
+  if (result.kind == rt::TrainResult::Failed)
+    return fail(error, kRunFailed);
+  if (!o.profilePath.empty() &&
+      !rt::writeProfile(o.profilePath, loaded.device->profile(),
+                        std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count(),
+                        error))
+    return fail(error, kRunFailed);
+  if (result.kind == rt::TrainResult::Stopped) {
+    if (o.train.checkpointDir.empty())
+      std::fprintf(stderr,
+                   "tc-run: stopped at step %lld; nothing saved (no "
+                   "--checkpoint-dir)\n",
+                   (long long)result.step);
+    else
+      std::fprintf(stderr,
+                   "tc-run: stopped at step %lld; checkpoint "
+                   "written to %s; continue with --resume\n",
+                   (long long)result.step, o.train.checkpointDir.c_str());
+    return 128 + result.signal;
+  }
+  return kSuccess;
+}
+
+} // namespace
+
+Command addTrainCommand(CLI::App &app) {
+  auto o = std::make_shared<TrainCommandOptions>();
+  CLI::App *command = app.add_subcommand("train", "train a model");
+  addModelOptions(*command, o->model);
+  command
+      ->add_option("--steps", o->steps,
+                   "train until this many steps are done (default: "
+                   "[training] steps of the model description)")
+      ->transform(integerIn(1, contract::kMaxTrainingSteps));
+  command->add_option("--checkpoint-dir", o->train.checkpointDir,
+                      "write checkpoint.tcck here (every "
+                      "--checkpoint-every steps, at the end, on "
+                      "SIGINT/SIGTERM)");
+  command
+      ->add_option("--checkpoint-every", o->train.checkpointEvery,
+                   "steps between checkpoints (0: only at the end)")
+      ->default_val(500)
+      ->transform(integerIn(0, contract::kMaxTrainingSteps));
+  command->add_flag("--resume", o->train.resume,
+                    "continue the run in --checkpoint-dir");
+  command->add_option("--metrics", o->train.metricsPath,
+                      "write one JSON line per step to FILE (appended "
+                      "when resuming): step, "
+                      "loss (per token), learning_rate, tokens, "
+                      "tokens_per_second, elapsed_seconds");
+  CLI::Option *seed =
+      command
+          ->add_option("--seed", o->seed,
+                       "seed of initialisation, dropout and synthetic "
+                       "data (default: [training] seed; a resumed run "
+                       "keeps its own)")
+          ->transform(integerIn(0, contract::kMaxSeed));
+  CLI::Option *data =
+      command->add_option("--data", o->train.data.tokenFile,
+                          "training pairs, a token file (tc-run prepare)");
+  command
+      ->add_option("--synthetic", o->train.data.synthetic,
+                   "train on a synthetic task instead: copy or reverse")
+      ->excludes(data);
+  command->add_flag("--quiet", o->train.quiet, "no progress output");
+  command->add_option("--profile", o->profilePath,
+                      "time every step of the device: a summary by op "
+                      "on stderr, every kernel's time as JSON in FILE");
+  return {command, [o, seed] {
+            o->seedGiven = seed->count() > 0;
+            return trainModel(*o);
+          }};
+}
+
+} // namespace tc::run
