@@ -15,8 +15,11 @@ packages=(
   libtomlplusplus-dev
   # the .tcx executable format; host GEMMs
   flatbuffers-compiler libflatbuffers-dev libopenblas-dev
-  # tc-run's command line
-  libcli11-dev
+  # tc-run's command line; subword vocabularies
+  libcli11-dev libsentencepiece-dev
+  # the demo corpus (scripts/build-corpus.py): the SWORD Bible reader and two
+  # translations; training curves as a picture; the venv of sacreBLEU
+  diatheke sword-text-kjv sword-text-sparv python3-matplotlib python3-venv
   # unit tests
   libgtest-dev
   # numeric references for tests (Debian's Python: /usr/bin/python3)

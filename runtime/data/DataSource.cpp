@@ -2,6 +2,7 @@
 
 #include "runtime/data/DataSource.h"
 #include "runtime/Random.h"
+#include "runtime/data/SubwordVocabulary.h"
 #include "runtime/data/TokenFile.h"
 
 #include <algorithm>
@@ -32,9 +33,10 @@ private:
 
 class PairSource : public DataSource {
 public:
-  PairSource(std::vector<SentencePair> pairs, std::string name,
+  PairSource(TokenData data, std::string name,
              const std::vector<BucketShape> &buckets, uint64_t seed)
-      : all(std::move(pairs)), name(std::move(name)) {
+      : all(std::move(data.pairs)), subwords(std::move(data.vocabulary)),
+        name(std::move(name)) {
     // Each pair into the smallest bucket it fits, in file order.
     std::vector<std::vector<size_t>> members(buckets.size());
     for (size_t i = 0; i < all.size(); ++i) {
@@ -71,10 +73,12 @@ public:
            (batches.size() == 1 ? " batch)" : " batches)");
   }
   int64_t skipped() const override { return left; }
+  const std::string &vocabulary() const override { return subwords; }
   bool empty() const { return batches.empty(); }
 
 private:
   std::vector<SentencePair> all;
+  std::string subwords;
   std::string name;
   std::vector<std::vector<size_t>> batches;
   int64_t left = 0;
@@ -105,6 +109,11 @@ bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
 
 } // namespace
 
+const std::string &DataSource::vocabulary() const {
+  static const std::string none;
+  return none;
+}
+
 std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
                                            const DataChoice &choice,
                                            uint64_t seed, std::string &error) {
@@ -127,11 +136,17 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
     return nullptr;
   }
   if (!file.empty()) {
-    auto pairs = readTokenFile(file, error);
-    if (!pairs || !checkPairs(*pairs, vocab, file, error))
+    std::optional<TokenData> data = readTokenFile(file, error);
+    if (!data || !checkPairs(data->pairs, vocab, file, error))
       return nullptr;
+    if (!data->vocabulary.empty()) {
+      auto subwords =
+          SubwordVocabulary::fromSerialized(data->vocabulary, file, error);
+      if (!subwords || !subwords->fits(vocab, file + "'s vocabulary", error))
+        return nullptr;
+    }
     auto source =
-        std::make_unique<PairSource>(std::move(*pairs), file, buckets, seed);
+        std::make_unique<PairSource>(std::move(*data), file, buckets, seed);
     if (source->empty()) {
       error = file + ": no sentence pair fits a shape bucket of the model";
       return nullptr;

@@ -28,6 +28,9 @@ public:
   virtual std::string describe() const = 0;
   /// Pairs left out because no bucket fits them.
   virtual int64_t skipped() const { return 0; }
+  /// The serialised subword vocabulary the pairs were made with; empty
+  /// when they were not made from text.
+  virtual const std::string &vocabulary() const;
 };
 
 /// Where a run's data comes from: a token file, else a synthetic task, else

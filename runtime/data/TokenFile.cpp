@@ -5,43 +5,12 @@
 #include "support/FileBytes.h"
 
 #include <cstring>
-#include <sstream>
 
 namespace tc::rt {
 namespace {
 
 const char *const kMagic = kTokenFileMagic.data();
-constexpr uint32_t kVersion = 1;
-
-std::optional<std::vector<std::vector<int32_t>>>
-readLines(const std::string &path, const Vocabulary &vocab,
-          std::string &error) {
-  std::optional<std::string> text =
-      support::readFileText(path, kMaxTokenFileBytes, error);
-  if (!text)
-    return std::nullopt;
-  std::istringstream in(std::move(*text));
-  std::vector<std::vector<int32_t>> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::vector<int32_t> ids;
-    std::string word;
-    while (words >> word) {
-      char *end = nullptr;
-      long id = std::strtol(word.c_str(), &end, 10);
-      if (*end != '\0' || id < 0 || (vocab.size > 0 && id >= vocab.size)) {
-        error = path + ":" + std::to_string(lines.size() + 1) + ": '" + word +
-                "' is not a token id in [0, " + std::to_string(vocab.size) +
-                ")";
-        return std::nullopt;
-      }
-      ids.push_back(int32_t(id));
-    }
-    lines.push_back(std::move(ids));
-  }
-  return lines;
-}
+constexpr uint32_t kVersion = 2;
 
 /// `count` little-endian i32 ids at `data` (unaligned).
 std::vector<int32_t> idsAt(const uint8_t *data, size_t count) {
@@ -53,8 +22,8 @@ std::vector<int32_t> idsAt(const uint8_t *data, size_t count) {
 
 } // namespace
 
-std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
-                                                       std::string &error) {
+std::optional<TokenData> readTokenFile(const std::string &path,
+                                       std::string &error) {
   std::optional<std::vector<uint8_t>> file =
       support::readFileBytes(path, kMaxTokenFileBytes, error);
   if (!file) {
@@ -64,9 +33,9 @@ std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
   return parseTokenFile(*file, path, error);
 }
 
-std::optional<std::vector<SentencePair>>
-parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
-               std::string &error) {
+std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
+                                        const std::string &path,
+                                        std::string &error) {
   auto fail = [&](const std::string &what) {
     error = path + ": " + what + " (rebuild it with tc-run prepare)";
     return std::nullopt;
@@ -77,11 +46,24 @@ parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
   uint64_t count;
   std::memcpy(&version, bytes.data() + 8, 4);
   std::memcpy(&count, bytes.data() + 16, 8);
-  if (version != kVersion)
+  if (version != 1 && version != kVersion)
     return fail("token file version " + std::to_string(version) +
-                ", this tc-run reads version 1");
-  std::vector<SentencePair> pairs;
+                ", this tc-run reads versions 1 and 2");
+  TokenData data;
   size_t at = 24;
+  if (version >= 2) {
+    uint64_t vocabularyBytes;
+    if (bytes.size() < 32)
+      return fail("truncated in the header");
+    std::memcpy(&vocabularyBytes, bytes.data() + 24, 8);
+    at = 32;
+    if (vocabularyBytes > bytes.size() - at)
+      return fail("truncated in the vocabulary");
+    data.vocabulary.assign(bytes.begin() + at,
+                           bytes.begin() + at + vocabularyBytes);
+    at += vocabularyBytes;
+  }
+  std::vector<SentencePair> &pairs = data.pairs;
   for (uint64_t i = 0; i < count; ++i) {
     uint32_t lengths[2];
     if (at + 8 > bytes.size())
@@ -99,18 +81,18 @@ parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
   }
   if (at != bytes.size())
     return fail("trailing bytes after " + std::to_string(count) + " pairs");
-  return pairs;
+  return data;
 }
 
-bool writeTokenFile(const std::string &path,
-                    const std::vector<SentencePair> &pairs,
+bool writeTokenFile(const std::string &path, const TokenData &data,
                     std::string &error) {
   auto fill = [&](support::FileWriter &out) {
     uint32_t header[2] = {kVersion, 0};
-    uint64_t count = pairs.size();
-    bool ok =
-        out.write(kMagic, 8) && out.write(header, 8) && out.write(&count, 8);
-    for (const SentencePair &pair : pairs) {
+    uint64_t counts[2] = {data.pairs.size(), data.vocabulary.size()};
+    bool ok = out.write(kMagic, 8) && out.write(header, 8) &&
+              out.write(counts, 16) &&
+              out.write(data.vocabulary.data(), data.vocabulary.size());
+    for (const SentencePair &pair : data.pairs) {
       uint32_t lengths[2] = {uint32_t(pair.source.size()),
                              uint32_t(pair.target.size())};
       ok = ok && out.write(lengths, 8) &&
@@ -121,31 +103,6 @@ bool writeTokenFile(const std::string &path,
   };
   return support::writeFileAtomically(path, fill, support::Durability::Replace,
                                       error);
-}
-
-std::optional<std::vector<SentencePair>>
-readIdText(const std::string &sourcePath, const std::string &targetPath,
-           const Vocabulary &vocab, std::string &error) {
-  auto sources = readLines(sourcePath, vocab, error);
-  if (!sources)
-    return std::nullopt;
-  auto targets = readLines(targetPath, vocab, error);
-  if (!targets)
-    return std::nullopt;
-  if (sources->size() != targets->size()) {
-    error = sourcePath + " has " + std::to_string(sources->size()) +
-            " lines but " + targetPath + " has " +
-            std::to_string(targets->size()) +
-            "; line i of each must be the two sides of pair i";
-    return std::nullopt;
-  }
-  std::vector<SentencePair> pairs(sources->size());
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    pairs[i].source = std::move((*sources)[i]);
-    pairs[i].source.push_back(vocab.eos);
-    pairs[i].target = std::move((*targets)[i]);
-  }
-  return pairs;
 }
 
 } // namespace tc::rt

@@ -1,17 +1,20 @@
 //===- TokenFile.h - binarised sentence pairs ------------------------------===//
 //
-// A token file holds sentence pairs as token ids, ready for training:
+// A token file holds sentence pairs as token ids, ready for training, and
+// the subword vocabulary that made them:
 //
 //   bytes 0-7    magic "TCTOKENS"
-//   bytes 8-11   version (u32) = 1
+//   bytes 8-11   version (u32) = 2
 //   bytes 12-15  zero
 //   bytes 16-23  number of pairs (u64)
+//   bytes 24-31  vocabulary bytes V (u64; 0: the pairs were given as ids)
+//   then V bytes: the serialised SentencePiece model (SubwordVocabulary.h)
 //   then per pair: source length (u32), target length (u32), the source
 //   ids then the target ids (i32 each, little-endian)
 //
-// The source of a pair ends with EOS; the target has neither BOS nor EOS
-// (the batcher adds them). `tc-run prepare` writes one from two text files
-// of whitespace-separated ids, one sentence per line.
+// Version 1 files (no vocabulary field) are still read. The source of a
+// pair ends with EOS; the target has neither BOS nor EOS (the batcher adds
+// them). `tc-run prepare` writes them (ParallelText.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,28 +33,27 @@ namespace tc::rt {
 /// The largest token file (or text file of ids) tc reads.
 constexpr uint64_t kMaxTokenFileBytes = uint64_t(16) << 30;
 
-/// The pairs of the token file at `path`, or none with `error` naming the
-/// file and what is wrong.
-std::optional<std::vector<SentencePair>> readTokenFile(const std::string &path,
-                                                       std::string &error);
+/// What a token file holds.
+struct TokenData {
+  std::vector<SentencePair> pairs;
+  std::string vocabulary; ///< serialised SentencePiece model; empty: none
+};
+
+/// The token file at `path`, or none with `error` naming the file and what
+/// is wrong.
+std::optional<TokenData> readTokenFile(const std::string &path,
+                                       std::string &error);
 
 /// The same, from the file's bytes (`path` names it in messages).
-std::optional<std::vector<SentencePair>>
-parseTokenFile(const std::vector<uint8_t> &bytes, const std::string &path,
-               std::string &error);
+std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
+                                        const std::string &path,
+                                        std::string &error);
 
 /// How a token file starts.
 inline constexpr std::string_view kTokenFileMagic = "TCTOKENS";
 
-bool writeTokenFile(const std::string &path,
-                    const std::vector<SentencePair> &pairs, std::string &error);
-
-/// Pairs from two text files of whitespace-separated token ids (line i of
-/// each is pair i); EOS is appended to each source. Errors name the file,
-/// the line and the offending word.
-std::optional<std::vector<SentencePair>>
-readIdText(const std::string &sourcePath, const std::string &targetPath,
-           const Vocabulary &vocab, std::string &error);
+bool writeTokenFile(const std::string &path, const TokenData &data,
+                    std::string &error);
 
 } // namespace tc::rt
 

@@ -1,44 +1,130 @@
 //===- PrepareCommand.cpp - tc-run prepare --------------------------------===//
+//
+// Raw parallel text -> a token file: the joint subword vocabulary of the
+// model's size is trained on both sides (or given), and travels inside the
+// token file with the pairs it made.
+//
+//===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/data/ParallelText.h"
 #include "runtime/data/TokenFile.h"
+#include "support/FileBytes.h"
 #include "support/OutputPath.h"
+
+#include <algorithm>
 
 namespace tc::run {
 namespace {
 
 struct PrepareOptions {
   std::string model, sourceText, targetText, output;
+  std::string vocabulary; ///< a .model file or a token file holding one
+  std::string algorithm = "bpe";
+  bool ids = false, overwrite = false;
 };
+
+/// The vocabulary of `path`: a SentencePiece model, or the one a token file
+/// carries.
+std::unique_ptr<rt::SubwordVocabulary>
+loadVocabulary(const std::string &path, std::string &error) {
+  if (!support::fileStartsWith(path, rt::kTokenFileMagic))
+    return rt::SubwordVocabulary::load(path, error);
+  std::optional<rt::TokenData> data = rt::readTokenFile(path, error);
+  if (!data)
+    return nullptr;
+  if (data->vocabulary.empty()) {
+    error = path + " holds no vocabulary (it was prepared with --ids)";
+    return nullptr;
+  }
+  return rt::SubwordVocabulary::fromSerialized(data->vocabulary, path, error);
+}
+
+/// Prints what the token file holds and what of it no bucket fits.
+void summarize(const std::vector<rt::SentencePair> &pairs,
+               const std::vector<rt::BucketShape> &buckets,
+               const std::string &output) {
+  int64_t sourceTokens = 0, targetTokens = 0, tooLong = 0;
+  for (const rt::SentencePair &pair : pairs) {
+    sourceTokens += pair.source.size();
+    targetTokens += pair.target.size() + 1; // with EOS
+    if (!rt::bucketFor(buckets, {pair}))
+      ++tooLong;
+  }
+  std::fprintf(stderr,
+               "tc-run: wrote %zu pairs to %s (%lld source and %lld target "
+               "tokens with EOS)\n",
+               pairs.size(), output.c_str(), (long long)sourceTokens,
+               (long long)targetTokens);
+  if (tooLong > 0 && !buckets.empty())
+    std::fprintf(stderr,
+                 "tc-run: note: %lld pairs are longer than the largest "
+                 "shape bucket and will be left out of training\n",
+                 (long long)tooLong);
+}
 
 int prepare(const PrepareOptions &o) {
   std::string error;
   auto executable = rt::Executable::load(o.model, error);
   if (!executable)
     return fail(error);
-  // -o may replace an earlier token file, never anything else; it is
-  // written by replacing, which a stream cannot be.
-  std::optional<support::OutputKind> kind =
-      support::checkOutputPath("-o", o.output, rt::kTokenFileMagic,
-                               {{o.model, "the executable"},
-                                {o.sourceText, "the source text"},
-                                {o.targetText, "the target text"}},
-                               error);
+  rt::Vocabulary vocab = rt::vocabularyOf(executable->root());
+  // -o may replace an earlier token file (--overwrite), never anything
+  // else; it is written by replacing, which a stream cannot be.
+  std::optional<support::OutputKind> kind = support::checkOutputPath(
+      "-o", o.output, rt::kTokenFileMagic,
+      {{o.model, "the executable"},
+       {o.sourceText, "the source text"},
+       {o.targetText, "the target text"},
+       {o.vocabulary, "the vocabulary"}},
+      error);
   if (!kind)
     return fail(error);
   if (*kind == support::OutputKind::Stream)
     return fail("-o " + o.output +
                 " is not a regular file; give the path of "
                 "the token file to write");
-  auto pairs = rt::readIdText(o.sourceText, o.targetText,
-                              rt::vocabularyOf(executable->root()), error);
-  if (!pairs)
+  if (*kind == support::OutputKind::Existing && !o.overwrite)
+    return fail(o.output +
+                " already exists; pass --overwrite to replace it, or "
+                "choose another -o (nothing was written)");
+
+  std::optional<rt::ParallelText> text =
+      rt::readParallelText(o.sourceText, o.targetText, error);
+  if (!text)
     return fail(error);
-  if (!rt::writeTokenFile(o.output, *pairs, error))
+  rt::TokenData data;
+  if (o.ids) {
+    auto pairs =
+        rt::parseIdPairs(*text, o.sourceText, o.targetText, vocab, error);
+    if (!pairs)
+      return fail(error);
+    data.pairs = std::move(*pairs);
+  } else {
+    std::unique_ptr<rt::SubwordVocabulary> subwords;
+    if (!o.vocabulary.empty()) {
+      subwords = loadVocabulary(o.vocabulary, error);
+      if (!subwords || !subwords->fits(vocab, o.vocabulary, error))
+        return fail(error);
+    } else {
+      std::fprintf(stderr,
+                   "tc-run: training a joint %s vocabulary of %lld pieces on "
+                   "%zu + %zu sentences\n",
+                   o.algorithm.c_str(), (long long)vocab.size,
+                   text->source.size(), text->target.size());
+      subwords = rt::SubwordVocabulary::train(
+          {&text->source, &text->target}, vocab,
+          *rt::parseSubwordAlgorithm(o.algorithm), error);
+      if (!subwords)
+        return fail(error + "; give a smaller vocab_size or more text");
+    }
+    data.pairs = rt::encodePairs(*text, *subwords, vocab);
+    data.vocabulary = subwords->serialized();
+  }
+  if (!rt::writeTokenFile(o.output, data, error))
     return fail(error);
-  std::fprintf(stderr, "tc-run: wrote %zu pairs to %s\n", pairs->size(),
-               o.output.c_str());
+  summarize(data.pairs, rt::bucketsOf(executable->root()), o.output);
   return kSuccess;
 }
 
@@ -47,8 +133,10 @@ int prepare(const PrepareOptions &o) {
 Command addPrepareCommand(CLI::App &app) {
   auto o = std::make_shared<PrepareOptions>();
   CLI::App *command = app.add_subcommand(
-      "prepare", "convert whitespace-separated token ids (one sentence per "
-                 "line) into a token file");
+      "prepare",
+      "raw parallel text (one sentence per line, UTF-8) -> a token file; "
+      "trains the joint subword vocabulary of the model's size unless "
+      "--vocabulary gives one");
   command->add_option("model", o->model, "the executable (for the vocabulary)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -59,6 +147,28 @@ Command addPrepareCommand(CLI::App &app) {
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o", o->output, "the token file to write")->required();
+  CLI::Option *vocabulary =
+      command
+          ->add_option("--vocabulary", o->vocabulary,
+                       "use this SentencePiece model (a .model file, or a "
+                       "token file that holds one: the training data's, "
+                       "for validation and test sets)")
+          ->check(CLI::ExistingFile);
+  CLI::Option *algorithm =
+      command
+          ->add_option("--subword", o->algorithm,
+                       "the algorithm of a trained vocabulary")
+          ->default_val("bpe")
+          ->check(CLI::IsMember({"bpe", "unigram"}))
+          ->excludes(vocabulary);
+  command
+      ->add_flag("--ids", o->ids,
+                 "the texts are whitespace-separated token ids, "
+                 "tokenised elsewhere (no vocabulary)")
+      ->excludes(vocabulary)
+      ->excludes(algorithm);
+  command->add_flag("--overwrite", o->overwrite,
+                    "replace -o when it is an earlier token file");
   return {command, [o] { return prepare(*o); }};
 }
 

@@ -1,0 +1,164 @@
+//===- SubwordVocabulary.cpp - a model's joint SentencePiece vocabulary ----===//
+
+#include "runtime/data/SubwordVocabulary.h"
+#include "support/FileBytes.h"
+
+#include <sentencepiece_processor.h>
+#include <sentencepiece_trainer.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace tc::rt {
+namespace {
+
+/// Feeds the lines of several texts to SentencePiece's trainer.
+class LinesIterator : public sentencepiece::SentenceIterator {
+public:
+  explicit LinesIterator(
+      const std::vector<const std::vector<std::string> *> &texts)
+      : texts_(texts) {
+    skipFinished();
+  }
+  bool done() const override { return text_ >= texts_.size(); }
+  void Next() override {
+    ++line_;
+    skipFinished();
+  }
+  const std::string &value() const override { return (*texts_[text_])[line_]; }
+  sentencepiece::util::Status status() const override { return {}; }
+
+private:
+  void skipFinished() {
+    while (text_ < texts_.size() && line_ >= texts_[text_]->size()) {
+      ++text_;
+      line_ = 0;
+    }
+  }
+  const std::vector<const std::vector<std::string> *> &texts_;
+  size_t text_ = 0, line_ = 0;
+};
+
+/// The smallest id that is none of the model's special ids: SentencePiece's
+/// unknown-piece id.
+int32_t unknownId(const Vocabulary &vocab) {
+  int32_t id = 0;
+  while (id == vocab.pad || id == vocab.bos || id == vocab.eos)
+    ++id;
+  return id;
+}
+
+} // namespace
+
+std::optional<SubwordAlgorithm> parseSubwordAlgorithm(std::string_view name) {
+  if (name == "bpe")
+    return SubwordAlgorithm::Bpe;
+  if (name == "unigram")
+    return SubwordAlgorithm::Unigram;
+  return std::nullopt;
+}
+
+SubwordVocabulary::~SubwordVocabulary() = default;
+
+std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
+    const std::vector<const std::vector<std::string> *> &texts,
+    const Vocabulary &vocab, SubwordAlgorithm algorithm, std::string &error) {
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::unordered_map<std::string, std::string> options = {
+      {"model_type", algorithm == SubwordAlgorithm::Bpe ? "bpe" : "unigram"},
+      {"vocab_size", std::to_string(vocab.size)},
+      {"pad_id", std::to_string(vocab.pad)},
+      {"bos_id", std::to_string(vocab.bos)},
+      {"eos_id", std::to_string(vocab.eos)},
+      {"unk_id", std::to_string(unknownId(vocab))},
+      // Both languages' alphabets whole: an accented letter of the rarer
+      // language must not become <unk>.
+      {"character_coverage", "1.0"},
+      // A sample of at most two million sentences keeps training to seconds
+      // on a large corpus, as fairseq's and Marian's recipes do.
+      {"input_sentence_size", "2000000"},
+      {"shuffle_input_sentence", "true"},
+      {"num_threads", std::to_string(threads)},
+      // Not "the vocabulary is too large for the text" failures: BPE stops
+      // short of vocab_size only when the text is tiny.
+      {"hard_vocab_limit", "true"},
+      {"minloglevel", "2"},
+  };
+  LinesIterator lines(texts);
+  std::string serialized;
+  sentencepiece::util::Status status =
+      sentencepiece::SentencePieceTrainer::Train(options, &lines, &serialized);
+  if (!status.ok()) {
+    error = "SentencePiece cannot train a vocabulary of " +
+            std::to_string(vocab.size) + " pieces on this text: " +
+            status.ToString();
+    return nullptr;
+  }
+  return fromSerialized(std::move(serialized), "the trained vocabulary",
+                        error);
+}
+
+std::unique_ptr<SubwordVocabulary>
+SubwordVocabulary::fromSerialized(std::string serialized,
+                                  const std::string &name, std::string &error) {
+  std::unique_ptr<SubwordVocabulary> vocabulary(new SubwordVocabulary());
+  vocabulary->processor_ =
+      std::make_unique<sentencepiece::SentencePieceProcessor>();
+  if (!vocabulary->processor_->LoadFromSerializedProto(serialized).ok()) {
+    error = name + ": not a SentencePiece model (give the .model file that "
+                   "spm_train or tc-run prepare wrote)";
+    return nullptr;
+  }
+  vocabulary->serialized_ = std::move(serialized);
+  return vocabulary;
+}
+
+std::unique_ptr<SubwordVocabulary>
+SubwordVocabulary::load(const std::string &path, std::string &error) {
+  std::optional<std::string> bytes =
+      support::readFileText(path, kMaxVocabularyBytes, error);
+  if (!bytes)
+    return nullptr;
+  return fromSerialized(std::move(*bytes), path, error);
+}
+
+bool SubwordVocabulary::fits(const Vocabulary &vocab, const std::string &name,
+                             std::string &error) const {
+  auto differs = [&](const std::string &what, int64_t has, int64_t wants) {
+    error = name + " has " + what + " " + std::to_string(has) +
+            " but the executable's is " + std::to_string(wants) +
+            "; prepare the data again without --vocabulary (a vocabulary of "
+            "the model's size is trained), or compile the model with "
+            "vocab_size and the special ids of this vocabulary";
+    return false;
+  };
+  if (size() != vocab.size)
+    return differs("vocabulary size", size(), vocab.size);
+  if (processor_->pad_id() != vocab.pad)
+    return differs("padding id", processor_->pad_id(), vocab.pad);
+  if (processor_->bos_id() != vocab.bos)
+    return differs("begin-of-sentence id", processor_->bos_id(), vocab.bos);
+  if (processor_->eos_id() != vocab.eos)
+    return differs("end-of-sentence id", processor_->eos_id(), vocab.eos);
+  return true;
+}
+
+std::vector<int32_t> SubwordVocabulary::encode(std::string_view text) const {
+  std::vector<int> ids;
+  processor_->Encode(text, &ids).IgnoreError(); // fails only when unloaded
+  return {ids.begin(), ids.end()};
+}
+
+std::string SubwordVocabulary::decode(const std::vector<int32_t> &ids) const {
+  std::vector<int> known;
+  for (int32_t id : ids)
+    if (id >= 0 && id < size()) // SentencePiece fails on any other
+      known.push_back(id);
+  std::string text;
+  processor_->Decode(known, &text).IgnoreError();
+  return text;
+}
+
+int64_t SubwordVocabulary::size() const { return processor_->GetPieceSize(); }
+
+} // namespace tc::rt

@@ -1,0 +1,82 @@
+//===- SubwordVocabulary.h - a model's joint SentencePiece vocabulary ------===//
+//
+// One SentencePiece model (BPE or unigram, Debian's libsentencepiece) maps the
+// text of both languages to the token ids of the executable: it has exactly
+// the executable's `vocab_size` pieces, and its padding, begin- and
+// end-of-sentence ids are the executable's. It travels inside the token
+// files that `tc-run prepare` writes and beside the checkpoints of a run
+// (vocabulary.model), so translating and scoring need nothing else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_DATA_SUBWORDVOCABULARY_H
+#define TC_RUNTIME_DATA_SUBWORDVOCABULARY_H
+
+#include "runtime/data/Batch.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace tc::rt {
+
+enum class SubwordAlgorithm { Bpe, Unigram };
+
+/// "bpe" or "unigram".
+std::optional<SubwordAlgorithm> parseSubwordAlgorithm(std::string_view name);
+
+/// The largest SentencePiece model file tc reads.
+constexpr uint64_t kMaxVocabularyBytes = uint64_t(256) << 20;
+
+class SubwordVocabulary {
+public:
+  ~SubwordVocabulary();
+
+  /// Trains a joint vocabulary of `vocab.size` pieces on the sentences of
+  /// `texts` (every line of each), with `vocab`'s special ids; none with
+  /// `error` when SentencePiece cannot (too little text for the size).
+  static std::unique_ptr<SubwordVocabulary>
+  train(const std::vector<const std::vector<std::string> *> &texts,
+        const Vocabulary &vocab, SubwordAlgorithm algorithm,
+        std::string &error);
+
+  /// The vocabulary in a serialised SentencePiece model (`name` names it in
+  /// messages).
+  static std::unique_ptr<SubwordVocabulary>
+  fromSerialized(std::string serialized, const std::string &name,
+                 std::string &error);
+
+  /// The vocabulary in the SentencePiece model file at `path`.
+  static std::unique_ptr<SubwordVocabulary> load(const std::string &path,
+                                                 std::string &error);
+
+  /// Whether the vocabulary has the size and special ids of `vocab`; false
+  /// with `error` saying what differs and how to fix it.
+  bool fits(const Vocabulary &vocab, const std::string &name,
+            std::string &error) const;
+
+  std::vector<int32_t> encode(std::string_view text) const;
+  /// Detokenised text of `ids` (special ids dropped): `text` normalised as
+  /// the vocabulary does (NFKC, spaces squeezed) for ids = encode(text).
+  std::string decode(const std::vector<int32_t> &ids) const;
+
+  int64_t size() const;
+  /// The serialised model, as a .model file holds it.
+  const std::string &serialized() const { return serialized_; }
+
+private:
+  SubwordVocabulary() = default;
+
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> processor_;
+  std::string serialized_;
+};
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_DATA_SUBWORDVOCABULARY_H

@@ -1,0 +1,38 @@
+//===- TextLines.h - a UTF-8 text file as lines ----------------------------===//
+//
+// Corpora, hypotheses and references are read through here: one segment per
+// line, valid UTF-8 (an error names the file, the line and the byte), "\n" or
+// "\r\n" line ends, a missing final newline accepted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_SUPPORT_TEXTLINES_H
+#define TC_SUPPORT_TEXTLINES_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tc::support {
+
+/// The byte offset of the first byte of `text` that is not part of a valid
+/// UTF-8 sequence (overlong forms, surrogates and code points above
+/// U+10FFFF are invalid), or none when all of it is valid.
+std::optional<size_t> invalidUtf8At(std::string_view text);
+
+/// The lines of `text` (read from `path`, named in messages), or none with
+/// `error` "<path>:<line>: invalid UTF-8 at byte <column>".
+std::optional<std::vector<std::string>>
+splitUtf8Lines(std::string_view text, const std::string &path,
+               std::string &error);
+
+/// The lines of the UTF-8 text file at `path` (a regular file of at most
+/// `maxBytes`), or none with `error` naming the file and what is wrong.
+std::optional<std::vector<std::string>>
+readUtf8Lines(const std::string &path, uint64_t maxBytes, std::string &error);
+
+} // namespace tc::support
+
+#endif // TC_SUPPORT_TEXTLINES_H
