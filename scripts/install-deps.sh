@@ -17,6 +17,8 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev libopenblas-dev
   # tc-run's command line; subword vocabularies
   libcli11-dev libsentencepiece-dev
+  # parameter archives (.npz)
+  libzip-dev
   # the demo corpus (scripts/build-corpus.py): the SWORD Bible reader and two
   # translations; training curves as a picture; the venv of sacreBLEU
   diatheke sword-text-kjv sword-text-sparv python3-matplotlib python3-venv

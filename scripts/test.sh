@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
+# The real sacreBLEU, pinned, for test/Runtime/score-sacrebleu.test.
+scripts/test-venv.sh build
 (cd build && ctest --output-on-failure -j "$(nproc)")
 
 # The same tests under AddressSanitizer + UndefinedBehaviorSanitizer, the
@@ -14,5 +16,6 @@ scripts/build.sh
 # the sanitizers) runs only in the normal build: the sanitizer build covers
 # its training, checkpoint and evaluation paths in test/Runtime.
 scripts/build-sanitize.sh
+scripts/test-venv.sh build-sanitize
 (cd build-sanitize &&
   ctest --output-on-failure -j "$(nproc)" -E '^lit/e2e/')

@@ -17,11 +17,6 @@
 
 namespace tc::support {
 
-/// The byte offset of the first byte of `text` that is not part of a valid
-/// UTF-8 sequence (overlong forms, surrogates and code points above
-/// U+10FFFF are invalid), or none when all of it is valid.
-std::optional<size_t> invalidUtf8At(std::string_view text);
-
 /// The lines of `text` (read from `path`, named in messages), or none with
 /// `error` "<path>:<line>: invalid UTF-8 at byte <column>".
 std::optional<std::vector<std::string>>

@@ -15,6 +15,10 @@ config.environment["PATH"] = os.pathsep.join(
     [config.tc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 # Numeric references use Debian's Python, which has python3-torch and numpy.
 config.substitutions.append(("%python", config.python_reference))
+# The real sacreBLEU (PyPI, pinned) lives in a venv of the build tree that
+# scripts/test-venv.sh makes; score-sacrebleu.test fails, saying so, without it.
+config.substitutions.append(("%venv-python", os.path.join(
+    config.tc_binary_dir, "test-venv", "bin", "python3")))
 config.substitutions.append(("%tc_src", config.tc_source_dir))
 # ctest runs tests in parallel, one per core: each test's kernels and GEMMs
 # run on one OpenMP thread, so that threads of different tests do not

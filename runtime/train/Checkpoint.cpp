@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 namespace tc::rt {
 namespace {
 
-constexpr char kMagic[8] = {'T', 'C', 'C', 'K', 'P', 'T', '\0', '\0'};
+const char *const kMagic = kCheckpointMagic.data();
 constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderBytes = 88;
 /// Three copies of the parameters of the largest model tc trains, and more.

@@ -22,9 +22,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tc::rt {
+
+/// How a checkpoint file starts.
+inline constexpr std::string_view kCheckpointMagic{"TCCKPT\0\0", 8};
 
 /// A hash of the parameter names, shapes and offsets: a checkpoint is only
 /// loaded into the model it was written from.

@@ -71,7 +71,20 @@ bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
   if (resume && *kind == support::OutputKind::Existing &&
       !trimMetrics(file, resumedStep, error))
     return false;
-  file_ = std::fopen(file.c_str(), resume || stream_ ? "a" : "w");
+  // /dev/stdout and /dev/stderr are written through the process's own
+  // descriptor: reopening them gives a file they name a second offset, and
+  // tc-run's messages on the other would overwrite the metrics lines.
+  int standard = path == "/dev/stdout"   ? STDOUT_FILENO
+                 : path == "/dev/stderr" ? STDERR_FILENO
+                                         : -1;
+  if (standard >= 0) {
+    int fd = ::dup(standard);
+    file_ = fd >= 0 ? ::fdopen(fd, "a") : nullptr;
+    if (fd >= 0 && !file_)
+      ::close(fd);
+  } else {
+    file_ = std::fopen(file.c_str(), resume || stream_ ? "a" : "w");
+  }
   if (!file_) {
     int why = errno;
     error = "cannot open the metrics file " + path + ": " + std::strerror(why);
@@ -91,6 +104,28 @@ bool MetricsLog::write(const StepMetrics &m, std::string &error) {
                    "\"elapsed_seconds\": %.3f}\n",
                    (long long)m.step, m.loss, m.learningRate, m.tokens,
                    m.tokensPerSecond, m.elapsedSeconds) < 0 ||
+      std::fflush(file_) != 0)
+    return failed(error);
+  return true;
+}
+
+bool MetricsLog::writeValidation(int64_t step, const ValidationScores &scores,
+                                 double elapsedSeconds, std::string &error) {
+  if (!file_)
+    return true;
+  std::string translation;
+  if (scores.bleu)
+    translation = ", \"valid_bleu\": " + std::to_string(*scores.bleu) +
+                  ", \"valid_chrf\": " + std::to_string(*scores.chrf) +
+                  ", \"valid_translated\": " +
+                  std::to_string(scores.translated);
+  if (std::fprintf(file_,
+                   "{\"step\": %lld, \"valid_loss\": %.6f, "
+                   "\"valid_perplexity\": %.4f, \"valid_tokens\": %lld, "
+                   "\"valid_sentences\": %lld%s, \"elapsed_seconds\": %.3f}\n",
+                   (long long)step, scores.loss, scores.perplexity,
+                   (long long)scores.tokens, (long long)scores.sentences,
+                   translation.c_str(), elapsedSeconds) < 0 ||
       std::fflush(file_) != 0)
     return failed(error);
   return true;

@@ -1,7 +1,9 @@
 //===- MetricsLog.h - a training run's JSON-lines metrics file -------------===//
 //
 // One line per step: {"step": 12, "loss": 3.2, "learning_rate": 1e-4,
-// "tokens": 320, "tokens_per_second": 4100.5, "elapsed_seconds": 2.1}.
+// "tokens": 320, "tokens_per_second": 4100.5, "elapsed_seconds": 2.1}, and
+// after each validation {"step": 500, "valid_loss": 2.9, "valid_perplexity":
+// 18.2, "valid_bleu": 12.3, "valid_chrf": 40.2, ...}.
 // A resumed run first drops the lines after its checkpoint's step (it
 // writes those steps again) and any line cut short; lines reach the disk
 // before each checkpoint, so the file never runs behind a checkpoint.
@@ -17,6 +19,7 @@
 #ifndef TC_RUNTIME_TRAIN_METRICSLOG_H
 #define TC_RUNTIME_TRAIN_METRICSLOG_H
 
+#include "runtime/train/Validation.h"
 #include "support/OutputPath.h"
 
 #include <cstdint>
@@ -54,6 +57,9 @@ public:
             std::string &error);
   /// Appends one line; false with `error` when it cannot be written.
   bool write(const StepMetrics &metrics, std::string &error);
+  /// Appends one line of validation scores at `step`.
+  bool writeValidation(int64_t step, const ValidationScores &scores,
+                       double elapsedSeconds, std::string &error);
   /// Puts the lines written so far on the disk.
   bool sync(std::string &error);
 

@@ -12,8 +12,10 @@
 #include "runtime/data/Buckets.h"
 #include "runtime/format/TcxFile.h"
 #include "runtime/train/Checkpoint.h"
+#include "runtime/train/CheckpointDirectory.h"
 #include "runtime/train/DirectoryLock.h"
 #include "runtime/train/MetricsLog.h"
+#include "runtime/train/ParameterArchive.h"
 #include "runtime/train/ParameterInit.h"
 #include "runtime/train/StopOnSignals.h"
 
@@ -52,10 +54,71 @@ struct Run {
   std::unique_ptr<DataSource> data;
   std::vector<BucketShape> buckets;
   Vocabulary vocab;
+  std::unique_ptr<Validation> validation; ///< null: none
+  ValidationMetric metric = ValidationMetric::Loss;
+  BestValidation best;
 };
 
-bool setUpRun(const tcx::Executable &x, Device &device,
+/// A fresh run must not write over what an earlier run left in its
+/// directory.
+bool checkFreshDirectory(const std::string &directory, std::string &error) {
+  std::error_code ec;
+  for (const std::string &path :
+       {checkpointPath(directory), bestCheckpointPath(directory)})
+    if (fs::exists(path, ec)) {
+      error = path + " already holds a checkpoint; pass --resume to "
+                     "continue that run, or choose another "
+                     "--checkpoint-dir (nothing was overwritten)";
+      return false;
+    }
+  std::vector<NumberedCheckpoint> numbered = numberedCheckpoints(directory);
+  if (!numbered.empty()) {
+    error = directory + " holds checkpoints of an earlier run (" +
+            numbered.front().path +
+            "); choose another --checkpoint-dir (nothing was overwritten)";
+    return false;
+  }
+  return true;
+}
+
+/// The validation set, and where keep-best stands (a resumed run's own).
+bool setUpValidation(const Executable &executable,
+                     const TrainOptions &options, Run &run,
+                     std::string &error) {
+  const ValidationOptions &v = options.validation;
+  if (v.tokenFile.empty())
+    return true;
+  run.validation = Validation::open(executable, v.tokenFile,
+                                    run.data->vocabulary(), v.translate, error);
+  if (!run.validation)
+    return false;
+  bool text = !run.data->vocabulary().empty();
+  run.metric = v.metric.value_or(text ? ValidationMetric::Bleu
+                                      : ValidationMetric::Loss);
+  if (run.metric != ValidationMetric::Loss && !text) {
+    error = std::string("--keep-best ") + validationMetricName(run.metric) +
+            " needs text: the training data holds no vocabulary (it was "
+            "prepared with --ids); pass --keep-best loss";
+    return false;
+  }
+  run.best.metric = validationMetricName(run.metric);
+  if (options.resume) {
+    std::optional<BestValidation> best =
+        readBestValidation(options.checkpointDir, error);
+    if (!best)
+      return false;
+    if (best->metric == run.best.metric)
+      run.best = *best;
+  }
+  if (!options.quiet)
+    std::fprintf(stderr, "tc-run: validation: %s every %lld steps\n",
+                 run.validation->describe().c_str(), (long long)v.every);
+  return true;
+}
+
+bool setUpRun(const Executable &executable, Device &device,
               const TrainOptions &options, Run &run, std::string &error) {
+  const tcx::Executable &x = executable.root();
   run.fingerprint = parameterFingerprint(x);
   run.buckets = bucketsOf(x);
   run.vocab = vocabularyOf(x);
@@ -81,15 +144,20 @@ bool setUpRun(const tcx::Executable &x, Device &device,
       return false;
     state = std::move(*loaded);
   } else {
-    if (!run.checkpoint.empty() && fs::exists(run.checkpoint)) {
-      error = run.checkpoint + " already holds a checkpoint; pass --resume to "
-                               "continue that run, or choose another "
-                               "--checkpoint-dir (nothing was overwritten)";
+    if (!run.checkpoint.empty() &&
+        !checkFreshDirectory(options.checkpointDir, error))
       return false;
-    }
     state.seed = options.seed;
-    state.params.assign(x.param_bytes(), 0);
-    initializeParameters(x, state.params.data(), state.seed);
+    if (options.initialParameters.empty()) {
+      state.params.assign(x.param_bytes(), 0);
+      initializeParameters(x, state.params.data(), state.seed);
+    } else {
+      std::optional<std::vector<uint8_t>> params =
+          importParameters(x, options.initialParameters, error);
+      if (!params)
+        return false;
+      state.params = std::move(*params);
+    }
   }
   // The data is drawn with the run's seed: a resumed run's own.
   run.data = makeDataSource(x, options.data, state.seed, error);
@@ -110,6 +178,11 @@ bool setUpRun(const tcx::Executable &x, Device &device,
   }
   if (!options.quiet)
     std::fprintf(stderr, "tc-run: data: %s\n", run.data->describe().c_str());
+  if (!run.checkpoint.empty() && !run.data->vocabulary().empty() &&
+      !storeVocabulary(options.checkpointDir, run.data->vocabulary(), error))
+    return false;
+  if (!setUpValidation(executable, options, run, error))
+    return false;
   if (!options.quiet && run.data->skipped() > 0)
     std::fprintf(stderr,
                  "tc-run: note: %lld pairs fit no shape bucket and are left "
@@ -125,8 +198,9 @@ bool setUpRun(const tcx::Executable &x, Device &device,
 class CheckpointWriter {
 public:
   CheckpointWriter(const tcx::Executable &x, Device &device, Run &run,
-                   MetricsLog &metrics)
-      : x_(x), device_(device), run_(run), metrics_(metrics) {}
+                   MetricsLog &metrics, const TrainOptions &options)
+      : x_(x), device_(device), run_(run), metrics_(metrics),
+        options_(options) {}
 
   bool save(std::string &error) {
     if (!metrics_.sync(error))
@@ -144,7 +218,16 @@ public:
               "; not writing a checkpoint (the last one is kept); lower the "
               "learning rate or enable gradient_clip";
     releaseState(state);
-    return written;
+    savedStep_ = state.step;
+    return written &&
+           (options_.keepLast == 0 ||
+            keepNumberedCheckpoint(options_.checkpointDir, state.step,
+                                   options_.keepLast, error));
+  }
+
+  /// Saves unless the state at this step is saved already.
+  bool saveOnce(std::string &error) {
+    return savedStep_ == run_.state.step || save(error);
   }
 
 private:
@@ -152,6 +235,8 @@ private:
   Device &device_;
   Run &run_;
   MetricsLog &metrics_;
+  const TrainOptions &options_;
+  int64_t savedStep_ = -1;
 };
 
 bool bindBatch(Device &device, const tcx::Function &function,
@@ -172,6 +257,7 @@ struct StepOutputs {
   float loss = 0, learningRate = 0;
   int32_t tokens = 0;
   int64_t batchTokens = 0; ///< source and target tokens fed
+  int64_t batchSlots = 0;  ///< source and target positions, with padding
 };
 
 /// Runs step `step` on the run's next batch; false with `error` when the
@@ -212,6 +298,63 @@ bool runStep(const Executable &executable, Device &device, Run &run,
     return false;
   }
   out.batchTokens = batch.tokens;
+  out.batchSlots =
+      batch.rows * (batch.sourceLength + batch.targetLength);
+  return true;
+}
+
+/// Scores the run's parameters on its validation set, logs the scores, and
+/// keeps the best checkpoint (the state at this step, saved first); sets
+/// `stop` when `patience` evaluations in a row did not improve.
+bool validate(Device &device, const TrainOptions &options, Run &run,
+              MetricsLog &metrics, CheckpointWriter &checkpoints,
+              double elapsedSeconds, bool &stop, std::string &error) {
+  if (!checkpoints.saveOnce(error))
+    return false;
+  std::optional<ValidationScores> scores =
+      run.validation->run(device, error);
+  if (!scores)
+    return false;
+  int64_t step = run.state.step;
+  if (!metrics.writeValidation(step, *scores, elapsedSeconds, error))
+    return false;
+  const ValidationOptions &v = options.validation;
+  std::optional<double> value = metricValue(run.metric, *scores);
+  bool better = value && (run.best.step == 0 ||
+                          improves(run.metric, *value, run.best.best));
+  if (better) {
+    run.best.best = *value;
+    run.best.step = step;
+    run.best.since = 0;
+  } else {
+    ++run.best.since;
+  }
+  if (!options.quiet) {
+    char line[256];
+    int length = std::snprintf(
+        line, sizeof line, "tc-run: step %lld: validation loss %.4f "
+        "(perplexity %.2f)", (long long)step, scores->loss, scores->perplexity);
+    if (scores->bleu)
+      length += std::snprintf(line + length, sizeof line - length,
+                              ", BLEU %.2f, chrF %.2f", *scores->bleu,
+                              *scores->chrf);
+    if (better)
+      std::snprintf(line + length, sizeof line - length, " (best)");
+    else
+      std::snprintf(line + length, sizeof line - length,
+                    " (best %s %.4g at step %lld)", run.best.metric.c_str(),
+                    run.best.best, (long long)run.best.step);
+    std::fprintf(stderr, "%s\n", line);
+  }
+  if (!options.checkpointDir.empty()) {
+    if (better && !linkCheckpoint(run.checkpoint,
+                                  bestCheckpointPath(options.checkpointDir),
+                                  error))
+      return false;
+    if (!writeBestValidation(options.checkpointDir, run.best, error))
+      return false;
+  }
+  stop = v.patience > 0 && run.best.since >= v.patience;
   return true;
 }
 
@@ -221,7 +364,9 @@ std::vector<support::ProtectedFile>
 protectedFiles(const TrainOptions &options) {
   std::vector<support::ProtectedFile> files = {
       {options.executablePath, "the executable"},
-      {options.data.tokenFile, "the training data"}};
+      {options.data.tokenFile, "the training data"},
+      {options.validation.tokenFile, "the validation data"},
+      {options.initialParameters, "the initial parameters"}};
   if (!options.checkpointDir.empty()) {
     files.push_back({checkpointPath(options.checkpointDir), "the checkpoint"});
     files.push_back({DirectoryLock::pathIn(options.checkpointDir),
@@ -236,20 +381,33 @@ TrainResult train(const Executable &executable, Device &device,
   TrainResult result;
   result.kind = TrainResult::Failed;
   Run run;
-  if (!setUpRun(x, device, options, run, error))
+  if (!setUpRun(executable, device, options, run, error))
     return result;
   MetricsLog metrics;
   std::vector<support::ProtectedFile> protect = protectedFiles(options);
   if (!metrics.open(options.metricsPath, options.resume, run.state.step,
                     protect, error))
     return result;
-  CheckpointWriter checkpoints(x, device, run, metrics);
+  CheckpointWriter checkpoints(x, device, run, metrics, options);
 
   result.kind = TrainResult::Finished;
   StopOnSignals signals;
   Progress progress(run.state.step, options.steps, stderr);
   auto start = std::chrono::steady_clock::now();
-  int64_t tokens = 0;
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  int64_t tokens = 0, slots = 0;
+  double validationSeconds = 0; ///< not counted in the throughput
+  auto runValidation = [&](bool &stop) {
+    double began = elapsed();
+    bool ok = validate(device, options, run, metrics, checkpoints, began,
+                       stop, error);
+    validationSeconds += elapsed() - began;
+    return ok;
+  };
   while (run.state.step < options.steps) {
     int64_t step = run.state.step + 1;
     StepOutputs out;
@@ -268,10 +426,10 @@ TrainResult train(const Executable &executable, Device &device,
     run.state.step = step;
     ++run.state.dataPosition;
     tokens += out.batchTokens;
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    double throughput = seconds > 0 ? tokens / seconds : 0.0;
+    slots += out.batchSlots;
+    double seconds = elapsed();
+    double trainingSeconds = seconds - validationSeconds;
+    double throughput = trainingSeconds > 0 ? tokens / trainingSeconds : 0.0;
     if (!metrics.write(
             {step, perToken, out.learningRate, out.tokens, throughput, seconds},
             error)) {
@@ -285,18 +443,48 @@ TrainResult train(const Executable &executable, Device &device,
       result.signal = signal;
       break;
     }
+    if (options.maxSeconds > 0 && seconds >= options.maxSeconds) {
+      result.endedEarly = "the time limit";
+      break;
+    }
+    bool last = step == options.steps;
     bool periodic =
         options.checkpointEvery > 0 && step % options.checkpointEvery == 0;
-    if (periodic && step < options.steps && !checkpoints.save(error)) {
+    if (periodic && !last && !checkpoints.save(error)) {
       result.kind = TrainResult::Failed;
+      break;
+    }
+    bool stop = false;
+    if (run.validation && options.validation.every > 0 &&
+        step % options.validation.every == 0 && !last &&
+        !runValidation(stop)) {
+      result.kind = TrainResult::Failed;
+      break;
+    }
+    if (stop) {
+      result.endedEarly = "early stopping";
       break;
     }
   }
   if (!options.quiet)
     progress.finish();
   result.step = run.state.step;
-  if (result.kind != TrainResult::Failed && !checkpoints.save(error))
+  if (result.kind == TrainResult::Failed)
+    return result;
+  // The end of a run (not a signal's stop) is validated too.
+  bool stop = false;
+  bool validated = run.validation && result.kind == TrainResult::Finished &&
+                   result.endedEarly != "early stopping";
+  if ((validated && !runValidation(stop)) || !checkpoints.saveOnce(error)) {
     result.kind = TrainResult::Failed;
+    return result;
+  }
+  if (!options.quiet && slots > 0)
+    std::fprintf(stderr,
+                 "tc-run: trained on %lld tokens in %lld padded positions: "
+                 "padding share %.1f%%\n",
+                 (long long)tokens, (long long)slots,
+                 100.0 * double(slots - tokens) / double(slots));
   return result;
 }
 

@@ -4,7 +4,9 @@
 // source, padded to their shape bucket; the RNG state (seed, step) as the
 // step's input; loss, learning rate and throughput to a progress bar and a
 // JSON-lines metrics file; checkpoints every K steps, at the end, and when
-// SIGINT or SIGTERM asks the run to stop (after the step in flight).
+// SIGINT or SIGTERM asks the run to stop (after the step in flight);
+// validation every K steps with the best checkpoint kept and early stopping;
+// the last N checkpoints kept; a wall-time limit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,12 +15,24 @@
 
 #include "runtime/Device.h"
 #include "runtime/data/DataSource.h"
+#include "runtime/train/Validation.h"
 #include "support/OutputPath.h"
 
 #include <string>
 #include <vector>
 
 namespace tc::rt {
+
+/// Scoring on held-out pairs during training (Validation.h), the best
+/// checkpoint and early stopping.
+struct ValidationOptions {
+  std::string tokenFile;  ///< empty: no validation
+  int64_t every = 0;      ///< steps between validations (and at the end)
+  int64_t translate = 0;  ///< sources decoded for BLEU and chrF (0: all)
+  /// What decides best.tcck; none: BLEU when the data is text, else loss.
+  std::optional<ValidationMetric> metric;
+  int64_t patience = 0; ///< stop after this many without improvement (0: never)
+};
 
 struct TrainOptions {
   int64_t steps = 0;           ///< train until this many steps are done
@@ -28,12 +42,19 @@ struct TrainOptions {
   std::string metricsPath;     ///< empty: no metrics file
   std::string executablePath;  ///< which the metrics must never overwrite
   uint64_t seed = 1;           ///< of a new run (a resumed one keeps its own)
+  std::string initialParameters; ///< a .npz to start from (empty: the seed's)
   DataChoice data;
-  bool quiet = false; ///< no progress output
+  ValidationOptions validation;
+  int64_t keepLast = 0;   ///< numbered checkpoints kept (0: none)
+  double maxSeconds = 0;  ///< stop after the step that passes this (0: never)
+  bool quiet = false;     ///< no progress output
 };
 
 struct TrainResult {
   enum Kind { Finished, Stopped, Failed } kind = Finished;
+  /// Why a finished run ended before its steps: "" (it did not), "the time
+  /// limit", "early stopping".
+  std::string endedEarly;
   int signal = 0;   ///< what stopped the run
   int64_t step = 0; ///< steps done
 };

@@ -98,7 +98,7 @@ TEST(Npy, RejectsMalformedShapes) {
   EXPECT_NE(withShape("(4294967296, 4294967296, 4294967296)")
                 .find("expected more than 2^64 bytes"),
             std::string::npos);
-  EXPECT_NE(withShape("(5,)").find("expected 20 bytes of data for shape [5], "
+  EXPECT_NE(withShape("(5,)").find("expected 20 bytes of data for shape (5,), "
                                    "found 16"),
             std::string::npos);
 }

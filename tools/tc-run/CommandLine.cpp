@@ -2,7 +2,12 @@
 
 #include "CommandLine.h"
 
+#include "runtime/data/Buckets.h"
+#include "runtime/train/Checkpoint.h"
+#include "runtime/train/CheckpointDirectory.h"
+
 #include <charconv>
+#include <filesystem>
 #include <cstdio>
 
 namespace tc::run {
@@ -51,6 +56,39 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   loaded.device = rt::createDevice(options.device, *loaded.executable, error);
   if (!loaded.device)
     return fail(options.model + ": " + error);
+  return kSuccess;
+}
+
+int loadTrainedModel(const ModelOptions &options,
+                     const std::string &checkpoint, bool needVocabulary,
+                     TrainedModel &trained) {
+  if (int code = loadModel(options, trained))
+    return code;
+  const tcx::Executable &x = trained.executable->root();
+  std::string error;
+  trained.checkpoint = rt::resolveCheckpoint(checkpoint);
+  std::optional<rt::TrainingState> state =
+      rt::readCheckpoint(trained.checkpoint, rt::parameterFingerprint(x),
+                         x.param_bytes(), error);
+  if (!state)
+    return fail(error);
+  trained.state = std::move(*state);
+  rt::loadState(*trained.device, trained.state);
+  std::string directory =
+      std::filesystem::path(trained.checkpoint).parent_path().string();
+  std::string vocabulary =
+      rt::vocabularyPath(directory.empty() ? "." : directory);
+  std::error_code ec;
+  if (std::filesystem::exists(vocabulary, ec)) {
+    trained.vocabulary = rt::SubwordVocabulary::load(vocabulary, error);
+    if (!trained.vocabulary ||
+        !trained.vocabulary->fits(rt::vocabularyOf(x), vocabulary, error))
+      return fail(error);
+  } else if (needVocabulary) {
+    return fail("no " + vocabulary + " beside " + trained.checkpoint +
+                ": the model was not trained on text (tc-run prepare "
+                "without --ids writes the vocabulary the run keeps there)");
+  }
   return kSuccess;
 }
 

@@ -10,6 +10,8 @@
 #define TC_TOOLS_TC_RUN_COMMANDLINE_H
 
 #include "runtime/Device.h"
+#include "runtime/data/SubwordVocabulary.h"
+#include "runtime/train/TrainingState.h"
 
 #include <CLI/CLI.hpp>
 
@@ -53,9 +55,29 @@ struct LoadedModel {
 /// reporting why not.
 int loadModel(const ModelOptions &options, LoadedModel &loaded);
 
+/// A trained model: the executable on its device with the parameters of a
+/// checkpoint, and the subword vocabulary of the checkpoint's directory
+/// (null when it has none: the model was trained on --ids data).
+struct TrainedModel : LoadedModel {
+  std::string checkpoint; ///< the file read
+  rt::TrainingState state;
+  std::unique_ptr<rt::SubwordVocabulary> vocabulary;
+};
+
+/// Loads `options`' model and the checkpoint `checkpoint` names (a file, or
+/// a directory's latest); with `needVocabulary`, a model without one is an
+/// error. Returns the exit code after reporting why not.
+int loadTrainedModel(const ModelOptions &options,
+                     const std::string &checkpoint, bool needVocabulary,
+                     TrainedModel &trained);
+
 Command addTrainCommand(CLI::App &app);
 Command addEvalCommand(CLI::App &app);
 Command addPrepareCommand(CLI::App &app);
+Command addTranslateCommand(CLI::App &app);
+Command addAverageCommand(CLI::App &app);
+Command addExportCommand(CLI::App &app);
+Command addScoreCommand(CLI::App &app);
 
 } // namespace tc::run
 

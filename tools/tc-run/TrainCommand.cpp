@@ -6,6 +6,7 @@
 #include "runtime/train/Trainer.h"
 
 #include <chrono>
+#include <climits>
 
 namespace tc::run {
 namespace {
@@ -17,6 +18,8 @@ struct TrainCommandOptions {
   int64_t seed = 0;
   bool seedGiven = false;
   std::string profilePath;
+  std::string metric; ///< --keep-best
+  double minutes = 0; ///< --time-limit
 };
 
 int trainModel(TrainCommandOptions o) {
@@ -27,8 +30,19 @@ int trainModel(TrainCommandOptions o) {
   o.train.steps = o.steps > 0 ? o.steps : run ? run->steps() : 0;
   o.train.seed = o.seedGiven ? uint64_t(o.seed) : run ? run->seed() : 1;
   o.train.executablePath = o.model.model;
+  o.train.maxSeconds = 60 * o.minutes;
+  if (!o.metric.empty())
+    o.train.validation.metric = rt::parseValidationMetric(o.metric);
+  if (!o.train.validation.tokenFile.empty() &&
+      o.train.validation.every == 0)
+    o.train.validation.every = o.train.checkpointEvery;
   if (o.train.resume && o.train.checkpointDir.empty())
     return fail("--resume needs --checkpoint-dir");
+  if (o.train.resume && !o.train.initialParameters.empty())
+    return fail("--init starts a new run; a resumed run continues from its "
+                "checkpoint");
+  if (o.train.keepLast > 0 && o.train.checkpointDir.empty())
+    return fail("--keep-last needs --checkpoint-dir");
   if (o.train.steps < 1)
     return fail("no step count: pass --steps N");
   if (!o.train.quiet)
@@ -60,6 +74,9 @@ int trainModel(TrainCommandOptions o) {
                             .count(),
                         error))
     return fail(error, kRunFailed);
+  if (!result.endedEarly.empty() && !o.train.quiet)
+    std::fprintf(stderr, "tc-run: %s ended the run at step %lld\n",
+                 result.endedEarly.c_str(), (long long)result.step);
   if (result.kind == rt::TrainResult::Stopped) {
     if (o.train.checkpointDir.empty())
       std::fprintf(stderr,
@@ -117,6 +134,55 @@ Command addTrainCommand(CLI::App &app) {
       ->add_option("--synthetic", o->train.data.synthetic,
                    "train on a synthetic task instead: copy or reverse")
       ->excludes(data);
+  command->add_option("--time-limit", o->minutes,
+                      "stop after the step that passes this many minutes "
+                      "of wall time (validated and checkpointed as at the "
+                      "end)")
+      ->check(CLI::PositiveNumber);
+  CLI::Option *valid =
+      command
+          ->add_option("--valid", o->train.validation.tokenFile,
+                       "validation pairs, a token file (tc-run prepare "
+                       "--vocabulary TRAIN.tok): loss, perplexity, and BLEU "
+                       "and chrF of greedy decoding, to stderr and the "
+                       "metrics file")
+          ->check(CLI::ExistingFile);
+  command
+      ->add_option("--valid-every", o->train.validation.every,
+                   "steps between validations (default: "
+                   "--checkpoint-every); also at the end")
+      ->transform(integerIn(1, contract::kMaxTrainingSteps))
+      ->needs(valid);
+  command
+      ->add_option("--valid-translate", o->train.validation.translate,
+                   "translate only the first N validation sources for BLEU "
+                   "and chrF (default: all)")
+      ->transform(integerIn(1, INT32_MAX))
+      ->needs(valid);
+  command
+      ->add_option("--keep-best", o->metric,
+                   "the validation score that decides best.tcck and early "
+                   "stopping: bleu, chrf or loss (default: bleu for text, "
+                   "loss for --ids data)")
+      ->check(CLI::IsMember({"bleu", "chrf", "loss"}))
+      ->needs(valid);
+  command
+      ->add_option("--early-stop", o->train.validation.patience,
+                   "stop after N validations in a row without a better "
+                   "score (default: never)")
+      ->transform(integerIn(1, INT32_MAX))
+      ->needs(valid);
+  command
+      ->add_option("--keep-last", o->train.keepLast,
+                   "keep the last N checkpoints as checkpoint-STEP.tcck "
+                   "(for tc-run average)")
+      ->transform(integerIn(1, INT32_MAX));
+  command
+      ->add_option("--init", o->train.initialParameters,
+                   "start from the parameters in this .npz (tc-run export, "
+                   "or numpy.savez with --emit=params names) instead of "
+                   "the seed's initialisation")
+      ->check(CLI::ExistingFile);
   command->add_flag("--quiet", o->train.quiet, "no progress output");
   command->add_option("--profile", o->profilePath,
                       "time every step of the device: a summary by op "

@@ -4,6 +4,7 @@
 //   tc-run train model.tcx --checkpoint-dir ck --resume --steps 2000
 //   tc-run eval model.tcx --checkpoint-dir ck         # copy/reverse exact match
 //   tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
+//   tc-run score --reference ref.txt hyp.txt          # BLEU and chrF
 //
 // Each command is a file of its own (CommandLine.h). Links only the runtime
 // (no MLIR, no LLVM). Exit codes: 0 success, 1 the run failed (a non-finite
@@ -31,6 +32,10 @@ int main(int argc, char **argv) {
       run::addTrainCommand(app),
       run::addEvalCommand(app),
       run::addPrepareCommand(app),
+      run::addTranslateCommand(app),
+      run::addAverageCommand(app),
+      run::addExportCommand(app),
+      run::addScoreCommand(app),
   };
   try {
     app.parse(argc, argv);

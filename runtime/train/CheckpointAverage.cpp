@@ -1,0 +1,38 @@
+//===- CheckpointAverage.cpp - the mean of several checkpoints' parameters -===//
+
+#include "runtime/train/CheckpointAverage.h"
+#include "runtime/train/Checkpoint.h"
+
+#include <cstring>
+
+namespace tc::rt {
+
+std::optional<TrainingState>
+averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
+                   int64_t paramBytes, std::string &error) {
+  std::vector<double> sums(paramBytes / 4, 0.0);
+  std::optional<TrainingState> newest;
+  for (const std::string &path : paths) {
+    // One at a time: a big model's checkpoints need not fit in memory
+    // together.
+    std::optional<TrainingState> state =
+        readCheckpoint(path, fingerprint, paramBytes, error);
+    if (!state)
+      return std::nullopt;
+    const float *params = reinterpret_cast<const float *>(state->params.data());
+    for (size_t i = 0; i < sums.size(); ++i)
+      sums[i] += params[i];
+    if (!newest || state->step >= newest->step)
+      newest = std::move(state);
+  }
+  if (!newest) {
+    error = "no checkpoints to average";
+    return std::nullopt;
+  }
+  float *average = reinterpret_cast<float *>(newest->params.data());
+  for (size_t i = 0; i < sums.size(); ++i)
+    average[i] = float(sums[i] / double(paths.size()));
+  return newest;
+}
+
+} // namespace tc::rt

@@ -1,0 +1,75 @@
+//===- CheckpointDirectory.h - the files of a run's checkpoint directory ---===//
+//
+//   checkpoint.tcck          the latest state: what --resume continues
+//   checkpoint-STEP.tcck     the last N states (--keep-last N), for averaging
+//   best.tcck                the state of the best validation so far
+//   vocabulary.model         the SentencePiece model of the run's data
+//   validation.txt           "METRIC BEST STEP SINCE": the best validation
+//                            score, its step and the evaluations since (so
+//                            that a resumed run keeps its early stopping)
+//   .lock                    held by the run that writes here
+//
+// The numbered and best checkpoints are hard links to the file
+// checkpoint.tcck was when they were made: no copy, and each is replaced
+// atomically.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_TRAIN_CHECKPOINTDIRECTORY_H
+#define TC_RUNTIME_TRAIN_CHECKPOINTDIRECTORY_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+std::string vocabularyPath(const std::string &directory);
+std::string bestCheckpointPath(const std::string &directory);
+std::string numberedCheckpointPath(const std::string &directory, int64_t step);
+
+/// The checkpoint a user names: a directory's latest (checkpoint.tcck), or
+/// the file itself.
+std::string resolveCheckpoint(const std::string &fileOrDirectory);
+
+/// The numbered checkpoints of `directory`, oldest step first.
+struct NumberedCheckpoint {
+  int64_t step;
+  std::string path;
+};
+std::vector<NumberedCheckpoint>
+numberedCheckpoints(const std::string &directory);
+
+/// Makes `link` name the file `target` names now (replacing `link`
+/// atomically); false with `error`.
+bool linkCheckpoint(const std::string &target, const std::string &link,
+                    std::string &error);
+
+/// Links the latest checkpoint as checkpoint-STEP.tcck and removes the
+/// numbered ones beyond the newest `keep`.
+bool keepNumberedCheckpoint(const std::string &directory, int64_t step,
+                            int64_t keep, std::string &error);
+
+/// Where keep-best and early stopping stand (validation.txt).
+struct BestValidation {
+  std::string metric; ///< "bleu", "chrf" or "loss"
+  double best = 0;
+  int64_t step = 0;  ///< of the best; 0: no validation yet
+  int64_t since = 0; ///< evaluations since the best
+};
+/// The directory's record, or a fresh one when it has none; none with
+/// `error` when the record is unreadable.
+std::optional<BestValidation> readBestValidation(const std::string &directory,
+                                                 std::string &error);
+bool writeBestValidation(const std::string &directory,
+                         const BestValidation &best, std::string &error);
+
+/// Writes `serialized` as the directory's vocabulary.model, or checks that
+/// the one there is the same; false with `error` when it differs.
+bool storeVocabulary(const std::string &directory,
+                     const std::string &serialized, std::string &error);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_TRAIN_CHECKPOINTDIRECTORY_H

@@ -1,0 +1,33 @@
+//===- Utf8.h - UTF-8 bytes <-> Unicode code points ------------------------===//
+//
+// Strict UTF-8 as RFC 3629 and Python's "utf-8" codec define it: overlong
+// forms, surrogates (U+D800 to U+DFFF) and code points above U+10FFFF are
+// invalid. Every text input of tc (corpora, hypotheses, references) is
+// checked with it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_SUPPORT_UTF8_H
+#define TC_SUPPORT_UTF8_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tc::support {
+
+/// The byte offset of the first byte of `text` that does not start a valid
+/// UTF-8 sequence, or none when all of it is valid.
+std::optional<size_t> findInvalidUtf8(std::string_view text);
+
+/// The code points of `text`; a byte that does not start a valid sequence
+/// becomes U+FFFD (callers that must refuse such text check it first with
+/// findInvalidUtf8).
+std::u32string decodeUtf8(std::string_view text);
+
+/// The UTF-8 bytes of `text` (code points are assumed valid).
+std::string encodeUtf8(std::u32string_view text);
+
+} // namespace tc::support
+
+#endif // TC_SUPPORT_UTF8_H

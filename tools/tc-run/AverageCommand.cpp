@@ -1,0 +1,132 @@
+//===- AverageCommand.cpp - tc-run average --------------------------------===//
+
+#include "CommandLine.h"
+#include "runtime/train/Checkpoint.h"
+#include "runtime/train/CheckpointAverage.h"
+#include "runtime/train/CheckpointDirectory.h"
+#include "support/FileBytes.h"
+#include "support/OutputPath.h"
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace tc::run {
+namespace {
+
+struct AverageOptions {
+  std::string model, directory, output;
+  int64_t last = 5;
+  std::vector<std::string> checkpoints;
+  bool overwrite = false;
+};
+
+/// The checkpoints to average: the named ones, else the directory's last N
+/// numbered ones.
+std::optional<std::vector<std::string>> chosen(const AverageOptions &o,
+                                               std::string &error) {
+  if (!o.checkpoints.empty())
+    return o.checkpoints;
+  std::vector<rt::NumberedCheckpoint> numbered =
+      rt::numberedCheckpoints(o.directory);
+  if (int64_t(numbered.size()) < o.last) {
+    error = o.directory + " holds " + std::to_string(numbered.size()) +
+            " numbered checkpoints, fewer than --last " +
+            std::to_string(o.last) +
+            "; train with --keep-last N to keep them, or pass a smaller "
+            "--last";
+    return std::nullopt;
+  }
+  std::vector<std::string> paths;
+  for (size_t i = numbered.size() - o.last; i < numbered.size(); ++i)
+    paths.push_back(numbered[i].path);
+  return paths;
+}
+
+int average(const AverageOptions &o) {
+  std::string error;
+  std::unique_ptr<rt::Executable> executable =
+      rt::Executable::load(o.model, error);
+  if (!executable)
+    return fail(error);
+  std::optional<std::vector<std::string>> paths = chosen(o, error);
+  if (!paths)
+    return fail(error);
+  std::vector<support::ProtectedFile> protect = {
+      {o.model, "the executable"},
+      {rt::checkpointPath(o.directory), "the run's latest checkpoint"},
+      {rt::bestCheckpointPath(o.directory), "the run's best checkpoint"}};
+  for (const std::string &path : *paths)
+    protect.push_back({path, "a checkpoint being averaged"});
+  std::optional<support::OutputKind> kind = support::checkOutputPath(
+      "-o", o.output, rt::kCheckpointMagic, protect, error);
+  if (!kind)
+    return fail(error);
+  if (*kind == support::OutputKind::Stream)
+    return fail("-o " + o.output + " is not a regular file");
+  if (*kind == support::OutputKind::Existing && !o.overwrite)
+    return fail(o.output + " already exists; pass --overwrite to replace it "
+                           "(nothing was written)");
+
+  const tcx::Executable &x = executable->root();
+  std::optional<rt::TrainingState> state = rt::averageCheckpoints(
+      *paths, rt::parameterFingerprint(x), x.param_bytes(), error);
+  if (!state)
+    return fail(error);
+  // Translating with the average needs the run's vocabulary beside it.
+  std::string outputDirectory = fs::path(o.output).parent_path().string();
+  if (outputDirectory.empty())
+    outputDirectory = ".";
+  std::string vocabulary = rt::vocabularyPath(o.directory);
+  std::error_code ec;
+  if (fs::exists(vocabulary, ec)) {
+    std::optional<std::string> serialized =
+        support::readFileText(vocabulary, rt::kMaxVocabularyBytes, error);
+    if (!serialized ||
+        !rt::storeVocabulary(outputDirectory, *serialized, error))
+      return fail(error, kRunFailed);
+  }
+  if (!rt::writeCheckpoint(o.output, *state, rt::parameterFingerprint(x),
+                           error))
+    return fail(error, kRunFailed);
+  std::fprintf(stderr, "tc-run: averaged %zu checkpoints into %s:\n",
+               paths->size(), o.output.c_str());
+  for (const std::string &path : *paths)
+    std::fprintf(stderr, "  %s\n", path.c_str());
+  return kSuccess;
+}
+
+} // namespace
+
+Command addAverageCommand(CLI::App &app) {
+  auto o = std::make_shared<AverageOptions>();
+  CLI::App *command = app.add_subcommand(
+      "average", "average the parameters of a run's last N checkpoints (or "
+                 "of named ones) into a new checkpoint, as the paper does "
+                 "(last 5 for base, last 20 for big)");
+  command->add_option("model", o->model, "the executable (tc-compile -o)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command
+      ->add_option("--checkpoint-dir", o->directory,
+                   "the run's checkpoint directory (trained with --keep-last)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  CLI::Option *last =
+      command
+          ->add_option("--last", o->last,
+                       "average the directory's last N numbered checkpoints")
+          ->default_val(5)
+          ->transform(integerIn(1, INT32_MAX));
+  command
+      ->add_option("checkpoints", o->checkpoints,
+                   "average these checkpoint files instead")
+      ->check(CLI::ExistingFile)
+      ->excludes(last);
+  command->add_option("-o", o->output, "the checkpoint to write")->required();
+  command->add_flag("--overwrite", o->overwrite,
+                    "replace -o when it is an earlier checkpoint");
+  return {command, [o] { return average(*o); }};
+}
+
+} // namespace tc::run

@@ -1,0 +1,130 @@
+//===- TranslateCommand.cpp - tc-run translate ----------------------------===//
+//
+// Raw text in, raw text out: each input line is encoded with the run's
+// vocabulary, translated (greedy decoding; beam search is issue 17), and
+// decoded back to text, one output line per input line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
+#include "runtime/decode/Translator.h"
+#include "support/AtomicFile.h"
+#include "support/OutputPath.h"
+#include "support/TextLines.h"
+
+#include <chrono>
+#include <iostream>
+#include <unistd.h>
+#include <iterator>
+
+namespace tc::run {
+namespace {
+
+struct TranslateOptions {
+  ModelOptions model;
+  std::string checkpoint, input = "-", output = "-";
+  bool overwrite = false, quiet = false;
+};
+
+/// The input's lines: a file, or standard input for "-".
+std::optional<std::vector<std::string>> readInput(const std::string &path,
+                                                  std::string &error) {
+  if (path != "-")
+    return support::readUtf8Lines(path, uint64_t(16) << 30, error);
+  std::string text((std::istreambuf_iterator<char>(std::cin)),
+                   std::istreambuf_iterator<char>());
+  return support::splitUtf8Lines(text, "<stdin>", error);
+}
+
+int translateText(const TranslateOptions &o) {
+  std::string error;
+  if (o.output != "-") {
+    std::optional<support::OutputKind> kind = support::checkOutputPath(
+        "-o", o.output, "",
+        {{o.model.model, "the executable"}, {o.input, "the input"}}, error);
+    if (!kind)
+      return fail(error);
+    if (*kind == support::OutputKind::Existing && !o.overwrite)
+      return fail(o.output + " already exists; pass --overwrite to replace "
+                             "it (nothing was written)");
+  }
+  TrainedModel trained;
+  if (int code = loadTrainedModel(o.model, o.checkpoint, true, trained))
+    return code;
+  std::optional<std::vector<std::string>> lines = readInput(o.input, error);
+  if (!lines)
+    return fail(error);
+  rt::Vocabulary vocab = rt::vocabularyOf(trained.executable->root());
+  std::vector<std::vector<int32_t>> sources;
+  for (const std::string &line : *lines) {
+    sources.push_back(trained.vocabulary->encode(line));
+    sources.back().push_back(vocab.eos);
+  }
+  // A count redrawn in place on a terminal; one line at the end elsewhere.
+  bool terminal = !o.quiet && isatty(fileno(stderr));
+  auto progress = [&](size_t done) {
+    if (terminal)
+      std::fprintf(stderr, "\rtc-run: translated %zu/%zu", done,
+                   sources.size());
+  };
+  auto start = std::chrono::steady_clock::now();
+  std::optional<rt::Translations> translations = rt::translate(
+      *trained.executable, *trained.device, sources, error, progress);
+  if (terminal)
+    std::fprintf(stderr, "\n");
+  if (translations && !o.quiet)
+    std::fprintf(stderr, "tc-run: translated %zu sentences in %.1f s\n",
+                 sources.size(),
+                 std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start)
+                     .count());
+  if (!translations)
+    return fail(o.model.model + ": " + error, kRunFailed);
+  if (translations->truncated > 0)
+    std::fprintf(stderr,
+                 "tc-run: note: %lld sentences were longer than the largest "
+                 "shape bucket and were cut to it\n",
+                 (long long)translations->truncated);
+  std::string text;
+  for (const std::vector<int32_t> &target : translations->targets)
+    text += trained.vocabulary->decode(target) + "\n";
+  if (o.output == "-") {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+        std::fflush(stdout) != 0)
+      return fail("cannot write the translations to standard output",
+                  kRunFailed);
+    return kSuccess;
+  }
+  if (!support::writeFileAtomically(o.output, text.data(), text.size(),
+                                    error))
+    return fail(error, kRunFailed);
+  return kSuccess;
+}
+
+} // namespace
+
+Command addTranslateCommand(CLI::App &app) {
+  auto o = std::make_shared<TranslateOptions>();
+  CLI::App *command = app.add_subcommand(
+      "translate", "translate raw text, one sentence per line (greedy "
+                   "decoding with the checkpoint's parameters and its run's "
+                   "vocabulary)");
+  addModelOptions(*command, o->model);
+  command
+      ->add_option("--checkpoint", o->checkpoint,
+                   "a checkpoint file (best.tcck, an average), or a "
+                   "checkpoint directory (its latest)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  command->add_option("--input", o->input,
+                      "the text to translate (default: standard input)");
+  command->add_option("-o", o->output,
+                      "where to write the translations (default: standard "
+                      "output)");
+  command->add_flag("--overwrite", o->overwrite,
+                    "replace -o when it exists");
+  command->add_flag("--quiet", o->quiet, "no progress output");
+  return {command, [o] { return translateText(*o); }};
+}
+
+} // namespace tc::run
