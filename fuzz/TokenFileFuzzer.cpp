@@ -9,7 +9,7 @@
 #include "FuzzTarget.h"
 
 #include "runtime/data/SubwordVocabulary.h"
-#include "runtime/data/TokenFile.h"
+#include "runtime/format/TokenFile.h"
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   tc::fuzz::writeSeedIfAsked(*argc, *argv, [](const std::string &dir) {

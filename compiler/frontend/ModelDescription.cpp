@@ -310,7 +310,8 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
 }
 
 void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
-                 const ModelConfig &model, std::vector<Bucket> &buckets) {
+                 const ModelConfig &model, int64_t batchTokens,
+                 std::vector<Bucket> &buckets) {
   const toml::node *node = s.find("buckets");
   const char *example =
       "buckets = [{ batch = 32, source_length = 64, target_length = 64 }]";
@@ -342,9 +343,13 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     Bucket bucket;
     bool complete = true;
     for (const char *key : {"batch", "source_length", "target_length"})
-      if (!table->contains(key)) {
+      if (!table->contains(key) &&
+          !(batchTokens > 0 && std::string_view(key) == "batch")) {
         diag.error(item.source(), name + " has no " + key,
-                   std::string("for example: ") + example);
+                   std::string("for example: ") + example +
+                       (std::string_view(key) == "batch"
+                            ? ", or set training.batch_tokens"
+                            : ""));
         complete = false;
       }
     complete &= b.integer("batch", bucket.batch, 1, kMaxLength);
@@ -355,6 +360,9 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     b.rejectUnknownKeys();
     if (!complete)
       continue;
+    if (!table->contains("batch"))
+      bucket.batch =
+          rowsWithin(batchTokens, bucket.sourceLength, bucket.targetLength);
     // The largest tensors of a step: logits [B, T, V] and attention scores
     // [B, h, T, S]; keep every element count far below int64's range.
     constexpr int64_t kMaxElements = int64_t(1) << 40;
@@ -387,7 +395,8 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   Section s(diag, table, "training");
   const double inf = std::numeric_limits<double>::infinity();
   s.integer("steps", t.steps, 1, contract::kMaxTrainingSteps);
-  readBuckets(diag, s, table, model, t.buckets);
+  s.integer("batch_tokens", t.batchTokens, 1, kMaxLength * kMaxLength);
+  readBuckets(diag, s, table, model, t.batchTokens, t.buckets);
   s.real("adam_beta1", t.adamBeta1, 0.0, 1.0);
   s.real("adam_beta2", t.adamBeta2, 0.0, 1.0);
   s.real("adam_epsilon", t.adamEpsilon, 0.0, inf);
@@ -414,6 +423,12 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 }
 
 } // namespace
+
+int64_t rowsWithin(int64_t batchTokens, int64_t sourceLength,
+                   int64_t targetLength) {
+  return std::max<int64_t>(1,
+                           batchTokens / std::max(sourceLength, targetLength));
+}
 
 std::optional<ModelDescription>
 readModelDescription(const std::string &path, llvm::raw_ostream &errors) {

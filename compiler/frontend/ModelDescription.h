@@ -55,6 +55,9 @@ struct Bucket {
 
 struct TrainingConfig {
   int64_t steps = 100000;
+  /// Tokens per batch and side (the paper's 25,000): a bucket without a
+  /// batch gets batch_tokens / max(source_length, target_length) rows.
+  int64_t batchTokens = 0;
   std::vector<Bucket> buckets;
   double adamBeta1 = 0.9;
   double adamBeta2 = 0.98;
@@ -81,6 +84,11 @@ struct ModelDescription {
 
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;
+
+/// The rows of a bucket of these lengths under a budget of `batchTokens`
+/// tokens per side (training.batch_tokens), at least one.
+int64_t rowsWithin(int64_t batchTokens, int64_t sourceLength,
+                   int64_t targetLength);
 
 /// Reads and checks a description. On any mistake, prints every error found
 /// to `errors` and returns nullopt.

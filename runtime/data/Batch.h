@@ -3,17 +3,12 @@
 #ifndef TC_RUNTIME_DATA_BATCH_H
 #define TC_RUNTIME_DATA_BATCH_H
 
+#include "runtime/format/TokenFile.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace tc::rt {
-
-/// One sentence pair in token ids: the source ends with EOS; the target
-/// (without BOS or EOS) is what the decoder must produce before EOS.
-struct SentencePair {
-  std::vector<int32_t> source;
-  std::vector<int32_t> target;
-};
 
 /// Token conventions of the model (from the .tcx's run config).
 struct Vocabulary {

@@ -3,7 +3,7 @@
 #include "runtime/data/DataSource.h"
 #include "runtime/Random.h"
 #include "runtime/data/SubwordVocabulary.h"
-#include "runtime/data/TokenFile.h"
+#include "runtime/format/TokenFile.h"
 
 #include <algorithm>
 
@@ -137,14 +137,17 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
   }
   if (!file.empty()) {
     std::optional<TokenData> data = readTokenFile(file, error);
-    if (!data || !checkPairs(data->pairs, vocab, file, error))
+    if (!data)
       return nullptr;
+    // The vocabulary first: a mismatch there explains any bad pair.
     if (!data->vocabulary.empty()) {
       auto subwords =
           SubwordVocabulary::fromSerialized(data->vocabulary, file, error);
       if (!subwords || !subwords->fits(vocab, file + "'s vocabulary", error))
         return nullptr;
     }
+    if (!checkPairs(data->pairs, vocab, file, error))
+      return nullptr;
     auto source =
         std::make_unique<PairSource>(std::move(*data), file, buckets, seed);
     if (source->empty()) {

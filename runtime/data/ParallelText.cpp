@@ -1,7 +1,7 @@
 //===- ParallelText.cpp - two text files, line i of each one sentence pair -===//
 
 #include "runtime/data/ParallelText.h"
-#include "runtime/data/TokenFile.h"
+#include "runtime/format/TokenFile.h"
 #include "support/TextLines.h"
 
 #include <algorithm>

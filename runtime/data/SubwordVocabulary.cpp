@@ -41,7 +41,7 @@ private:
 
 /// The smallest id that is none of the model's special ids: SentencePiece's
 /// unknown-piece id.
-int32_t unknownId(const Vocabulary &vocab) {
+int32_t unknownIdFor(const Vocabulary &vocab) {
   int32_t id = 0;
   while (id == vocab.pad || id == vocab.bos || id == vocab.eos)
     ++id;
@@ -70,7 +70,7 @@ std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
       {"pad_id", std::to_string(vocab.pad)},
       {"bos_id", std::to_string(vocab.bos)},
       {"eos_id", std::to_string(vocab.eos)},
-      {"unk_id", std::to_string(unknownId(vocab))},
+      {"unk_id", std::to_string(unknownIdFor(vocab))},
       // Both languages' alphabets whole: an accented letter of the rarer
       // language must not become <unk>.
       {"character_coverage", "1.0"},
@@ -132,14 +132,15 @@ bool SubwordVocabulary::fits(const Vocabulary &vocab, const std::string &name,
             "vocab_size and the special ids of this vocabulary";
     return false;
   };
-  if (size() != vocab.size)
-    return differs("vocabulary size", size(), vocab.size);
-  if (processor_->pad_id() != vocab.pad)
-    return differs("padding id", processor_->pad_id(), vocab.pad);
-  if (processor_->bos_id() != vocab.bos)
-    return differs("begin-of-sentence id", processor_->bos_id(), vocab.bos);
-  if (processor_->eos_id() != vocab.eos)
-    return differs("end-of-sentence id", processor_->eos_id(), vocab.eos);
+  Vocabulary has = conventions();
+  if (has.size != vocab.size)
+    return differs("vocabulary size", has.size, vocab.size);
+  if (has.pad != vocab.pad)
+    return differs("padding id", has.pad, vocab.pad);
+  if (has.bos != vocab.bos)
+    return differs("begin-of-sentence id", has.bos, vocab.bos);
+  if (has.eos != vocab.eos)
+    return differs("end-of-sentence id", has.eos, vocab.eos);
   return true;
 }
 
@@ -160,5 +161,16 @@ std::string SubwordVocabulary::decode(const std::vector<int32_t> &ids) const {
 }
 
 int64_t SubwordVocabulary::size() const { return processor_->GetPieceSize(); }
+
+Vocabulary SubwordVocabulary::conventions() const {
+  Vocabulary vocab;
+  vocab.size = size();
+  vocab.pad = processor_->pad_id();
+  vocab.bos = processor_->bos_id();
+  vocab.eos = processor_->eos_id();
+  return vocab;
+}
+
+int32_t SubwordVocabulary::unknownId() const { return processor_->unk_id(); }
 
 } // namespace tc::rt

@@ -67,6 +67,9 @@ public:
   std::string decode(const std::vector<int32_t> &ids) const;
 
   int64_t size() const;
+  /// Its size and special ids, as an executable states them.
+  Vocabulary conventions() const;
+  int32_t unknownId() const;
   /// The serialised model, as a .model file holds it.
   const std::string &serialized() const { return serialized_; }
 

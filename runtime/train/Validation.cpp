@@ -1,7 +1,7 @@
 //===- Validation.cpp - scoring a model on held-out pairs during training --===//
 
 #include "runtime/train/Validation.h"
-#include "runtime/data/TokenFile.h"
+#include "runtime/format/TokenFile.h"
 #include "runtime/decode/DecoderSession.h"
 #include "runtime/decode/Translator.h"
 #include "runtime/score/ScoreFiles.h"

@@ -19,6 +19,7 @@
 #include "compiler/codegen/HostSource.h"
 #include "compiler/codegen/Preludes.h"
 #include "compiler/export/TcxWriter.h"
+#include "BucketsFromData.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -112,6 +113,19 @@ static cl::opt<std::string> cpuLevel(
              "(AVX2) or x86-64-v4 (AVX-512); tc-run refuses code its CPU "
              "cannot run"),
     cl::value_desc("level"), cl::init("native"));
+
+static cl::opt<std::string> bucketsFrom(
+    "buckets-from",
+    cl::desc("Choose the shape buckets for the pair lengths of this token "
+             "file (tc-run prepare) instead of the description's: the least "
+             "padding, each batch from training.batch_tokens; prints the "
+             "padding share before and after"),
+    cl::value_desc("TRAIN.tok"), cl::cat(category));
+static cl::opt<unsigned> bucketCount(
+    "bucket-count",
+    cl::desc("How many buckets --buckets-from chooses (default: as many as "
+             "the description has)"),
+    cl::init(0), cl::cat(category));
 
 static cl::list<std::string> architectures(
     "arch",
@@ -263,6 +277,12 @@ int main(int argc, char **argv) {
     if (!description)
       return kBadInput;
     std::string error;
+    if (!bucketsFrom.empty() &&
+        !tc::chooseBucketsFromData(*description, bucketsFrom, bucketCount,
+                                   error)) {
+      llvm::errs() << "tc-compile: error: " << error << "\n";
+      return kBadInput;
+    }
     std::optional<std::set<std::string>> fusions =
         tc::parseFusions(fusion, error);
     if (!fusions) {
@@ -311,6 +331,11 @@ int main(int argc, char **argv) {
     }
     if (auto text = llvm::MemoryBuffer::getFile(inputFile))
       options.modelDescription = (*text)->getBuffer().str();
+    // What tc-inspect shows must say which buckets were compiled.
+    if (!bucketsFrom.empty())
+      options.modelDescription += "\n# tc-compile --buckets-from " +
+                                  bucketsFrom + " compiled these instead:\n# " +
+                                  tc::bucketsAsToml(*description) + "\n";
     std::optional<std::vector<uint8_t>> bytes =
         tc::writeExecutable(*module, options, error);
     if (!bytes) {

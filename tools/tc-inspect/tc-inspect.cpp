@@ -4,14 +4,19 @@
 //   tc-inspect model.tcx --steps      # and every step of every function
 //   tc-inspect model.tcx --params     # and the parameter table
 //   tc-inspect model.tcx --kernel=NAME  # the source of one kernel
+//   tc-inspect train.tok              # a token file: pairs, lengths, vocabulary
+//   tc-inspect train.tok --text       # its pairs decoded, source TAB target
 //
 // Links only the runtime (no MLIR, no LLVM): what it prints is exactly what
 // tc-run sees. Exit codes: 0 success, 2 bad usage or an unreadable file.
 //
 //===----------------------------------------------------------------------===//
 
+#include "InspectTokenFile.h"
 #include "runtime/Executable.h"
 #include "runtime/format/TcxFile.h"
+#include "runtime/format/TokenFile.h"
+#include "support/FileBytes.h"
 
 #include <cstdio>
 #include <cstring>
@@ -29,7 +34,11 @@ const char *kUsage =
     "  inputs, outputs and steps, and its kernels.\n"
     "  --steps        every step of every function\n"
     "  --params       the parameter table (name, shape, offset, initializer)\n"
-    "  --kernel=NAME  the generated source of kernel NAME\n";
+    "  --kernel=NAME  the generated source of kernel NAME\n"
+    "usage: tc-inspect FILE.tok [--text]\n"
+    "  Prints what a token file (tc-run prepare) holds: pairs, lengths and\n"
+    "  its vocabulary.\n"
+    "  --text         every pair decoded: source, a tab, target\n";
 
 std::string shapeOf(const tcx::Buffer &b) {
   std::string text;
@@ -112,7 +121,7 @@ void printStep(const tcx::Executable &x, size_t index,
 
 int main(int argc, char **argv) {
   std::string path, kernel;
-  bool steps = false, params = false;
+  bool steps = false, params = false, text = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -122,6 +131,8 @@ int main(int argc, char **argv) {
       steps = true;
     } else if (arg == "--params") {
       params = true;
+    } else if (arg == "--text") {
+      text = true;
     } else if (arg.rfind("--kernel=", 0) == 0) {
       kernel = arg.substr(9);
     } else if (arg.rfind("-", 0) == 0 || !path.empty()) {
@@ -134,6 +145,19 @@ int main(int argc, char **argv) {
   }
   if (path.empty()) {
     std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (support::fileStartsWith(path, rt::kTokenFileMagic)) {
+    if (steps || params || !kernel.empty()) {
+      std::fprintf(stderr, "tc-inspect: error: --steps, --params and "
+                           "--kernel apply to executables (.tcx)\n");
+      return 2;
+    }
+    return inspectTokenFile(path, text);
+  }
+  if (text) {
+    std::fprintf(stderr, "tc-inspect: error: --text applies to token files "
+                         "(tc-run prepare)\n");
     return 2;
   }
   std::string error;

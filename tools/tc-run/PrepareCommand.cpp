@@ -9,7 +9,7 @@
 #include "CommandLine.h"
 #include "runtime/data/Buckets.h"
 #include "runtime/data/ParallelText.h"
-#include "runtime/data/TokenFile.h"
+#include "runtime/format/TokenFile.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
 

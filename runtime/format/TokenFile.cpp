@@ -1,6 +1,6 @@
 //===- TokenFile.cpp - binarised sentence pairs ---------------------------===//
 
-#include "runtime/data/TokenFile.h"
+#include "runtime/format/TokenFile.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 

@@ -14,21 +14,28 @@
 //
 // Version 1 files (no vocabulary field) are still read. The source of a
 // pair ends with EOS; the target has neither BOS nor EOS (the batcher adds
-// them). `tc-run prepare` writes them (ParallelText.h).
+// them). `tc-run prepare` writes them (runtime/data/ParallelText.h);
+// `tc-compile --buckets-from` reads their lengths.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_DATA_TOKENFILE_H
-#define TC_RUNTIME_DATA_TOKENFILE_H
-
-#include "runtime/data/Batch.h"
+#ifndef TC_RUNTIME_FORMAT_TOKENFILE_H
+#define TC_RUNTIME_FORMAT_TOKENFILE_H
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tc::rt {
+
+/// One sentence pair in token ids: the source ends with EOS; the target
+/// (without BOS or EOS) is what the decoder must produce before EOS.
+struct SentencePair {
+  std::vector<int32_t> source;
+  std::vector<int32_t> target;
+};
 
 /// The largest token file (or text file of ids) tc reads.
 constexpr uint64_t kMaxTokenFileBytes = uint64_t(16) << 30;
@@ -57,4 +64,4 @@ bool writeTokenFile(const std::string &path, const TokenData &data,
 
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_DATA_TOKENFILE_H
+#endif // TC_RUNTIME_FORMAT_TOKENFILE_H

@@ -1,0 +1,107 @@
+//===- BucketChoice.cpp - shape buckets chosen from the data's lengths -----===//
+
+#include "compiler/frontend/BucketChoice.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace tc {
+
+Padding measurePadding(const std::vector<PairLengths> &pairs,
+                       const std::vector<Bucket> &buckets) {
+  std::vector<Bucket> sorted = buckets; // smallest first, as the runtime
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Bucket &a, const Bucket &b) {
+                     return a.sourceLength * a.targetLength <
+                            b.sourceLength * b.targetLength;
+                   });
+  Padding padding;
+  std::vector<int64_t> members(sorted.size(), 0);
+  for (const PairLengths &p : pairs) {
+    auto fits = std::find_if(sorted.begin(), sorted.end(), [&](const Bucket &b) {
+      return p.source <= b.sourceLength && p.target <= b.targetLength;
+    });
+    if (fits == sorted.end()) {
+      padding.leftOut += p.count;
+      continue;
+    }
+    members[fits - sorted.begin()] += p.count;
+    padding.tokens += p.count * (p.source + p.target);
+  }
+  for (size_t b = 0; b < sorted.size(); ++b) {
+    int64_t batches = (members[b] + sorted[b].batch - 1) / sorted[b].batch;
+    padding.positions += batches * sorted[b].batch *
+                         (sorted[b].sourceLength + sorted[b].targetLength);
+  }
+  return padding;
+}
+
+std::vector<Bucket> chooseBuckets(const std::vector<PairLengths> &pairs,
+                                  int64_t count, int64_t batchTokens,
+                                  int64_t maxLength) {
+  // The pairs grouped by their longer side, shortest first.
+  struct Key {
+    int64_t source = 0, target = 0, count = 0;
+  };
+  std::map<int64_t, Key> byLength;
+  for (const PairLengths &p : pairs) {
+    if (p.source > maxLength || p.target > maxLength)
+      continue;
+    Key &key = byLength[std::max(p.source, p.target)];
+    key.source = std::max(key.source, p.source);
+    key.target = std::max(key.target, p.target);
+    key.count += p.count;
+  }
+  std::vector<Key> keys;
+  for (const auto &[length, key] : byLength)
+    keys.push_back(key);
+  int64_t n = int64_t(keys.size());
+  if (n == 0 || count < 1)
+    return {};
+  count = std::min(count, n);
+  // cost(i, j): the positions of keys [i, j) in one bucket.
+  auto cost = [&](int64_t i, int64_t j) {
+    int64_t source = 0, target = 0, pairsIn = 0;
+    for (int64_t k = i; k < j; ++k) {
+      source = std::max(source, keys[k].source);
+      target = std::max(target, keys[k].target);
+      pairsIn += keys[k].count;
+    }
+    return pairsIn * (source + target);
+  };
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+  // best[g][j]: the least cost of keys [0, j) in g buckets; cut[g][j] where
+  // the last of them starts.
+  std::vector<std::vector<int64_t>> best(count + 1,
+                                         std::vector<int64_t>(n + 1, kNone));
+  std::vector<std::vector<int64_t>> cut(count + 1,
+                                        std::vector<int64_t>(n + 1, 0));
+  best[0][0] = 0;
+  for (int64_t g = 1; g <= count; ++g)
+    for (int64_t j = 1; j <= n; ++j)
+      for (int64_t i = g - 1; i < j; ++i) {
+        if (best[g - 1][i] == kNone)
+          continue;
+        int64_t total = best[g - 1][i] + cost(i, j);
+        if (total < best[g][j]) {
+          best[g][j] = total;
+          cut[g][j] = i;
+        }
+      }
+  std::vector<Bucket> buckets;
+  for (int64_t g = count, j = n; g > 0; j = cut[g][j], --g) {
+    int64_t i = cut[g][j];
+    Bucket bucket;
+    for (int64_t k = i; k < j; ++k) {
+      bucket.sourceLength = std::max(bucket.sourceLength, keys[k].source);
+      bucket.targetLength = std::max(bucket.targetLength, keys[k].target);
+    }
+    bucket.batch =
+        rowsWithin(batchTokens, bucket.sourceLength, bucket.targetLength);
+    buckets.insert(buckets.begin(), bucket);
+  }
+  return buckets;
+}
+
+} // namespace tc

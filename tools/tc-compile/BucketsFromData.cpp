@@ -1,0 +1,85 @@
+//===- BucketsFromData.cpp - tc-compile --buckets-from ---------------------===//
+
+#include "BucketsFromData.h"
+#include "compiler/frontend/BucketChoice.h"
+#include "runtime/format/TokenFile.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+namespace tc {
+namespace {
+
+std::string describe(const std::vector<Bucket> &buckets) {
+  std::string text;
+  for (const Bucket &b : buckets)
+    text += (text.empty() ? "" : ", ") + std::to_string(b.batch) + "x" +
+            std::to_string(b.sourceLength) + "x" +
+            std::to_string(b.targetLength);
+  return text;
+}
+
+void report(const char *what, const std::vector<Bucket> &buckets,
+            const Padding &padding) {
+  llvm::errs() << "tc-compile: " << what << " " << buckets.size()
+               << " buckets (" << describe(buckets) << "): padding share "
+               << llvm::format("%.1f%%", 100 * padding.share());
+  if (padding.leftOut > 0)
+    llvm::errs() << ", " << padding.leftOut << " pairs fit none";
+  llvm::errs() << "\n";
+}
+
+} // namespace
+
+bool chooseBucketsFromData(ModelDescription &description,
+                           const std::string &path, int64_t count,
+                           std::string &error) {
+  TrainingConfig &training = description.training;
+  if (training.batchTokens == 0) {
+    error = "--buckets-from needs training.batch_tokens in " +
+            description.path +
+            " (the tokens per batch and side that set each bucket's batch)";
+    return false;
+  }
+  std::optional<rt::TokenData> data = rt::readTokenFile(path, error);
+  if (!data)
+    return false;
+  // As the runtime batches a pair: its source with EOS, its target with
+  // BOS (decoder input) or EOS (output).
+  std::map<std::pair<int64_t, int64_t>, int64_t> histogram;
+  for (const rt::SentencePair &pair : data->pairs)
+    ++histogram[{int64_t(pair.source.size()), int64_t(pair.target.size()) + 1}];
+  std::vector<PairLengths> lengths;
+  for (const auto &[key, n] : histogram)
+    lengths.push_back({key.first, key.second, n});
+  int64_t maxLength = description.model.maxLength;
+  std::vector<Bucket> chosen =
+      chooseBuckets(lengths, count > 0 ? count : int64_t(training.buckets.size()),
+                    training.batchTokens, maxLength);
+  if (chosen.empty()) {
+    error = path + ": no pair fits model.max_length = " +
+            std::to_string(maxLength);
+    return false;
+  }
+  llvm::errs() << "tc-compile: " << path << ": " << data->pairs.size()
+               << " pairs\n";
+  report("the description's", training.buckets,
+         measurePadding(lengths, training.buckets));
+  report("chosen", chosen, measurePadding(lengths, chosen));
+  training.buckets = std::move(chosen);
+  return true;
+}
+
+std::string bucketsAsToml(const ModelDescription &description) {
+  std::string text = "buckets = [";
+  for (const Bucket &b : description.training.buckets)
+    text += (text.size() > 11 ? ", " : "") +
+            std::string("{ batch = ") + std::to_string(b.batch) +
+            ", source_length = " + std::to_string(b.sourceLength) +
+            ", target_length = " + std::to_string(b.targetLength) + " }";
+  return text + "]";
+}
+
+} // namespace tc
