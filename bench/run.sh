@@ -7,6 +7,8 @@
 #   bench/run.sh                         # every configuration
 #   bench/run.sh --configs small --steps 30
 #   bench/run.sh micro                   # kernels against ops (bench/microbench.py)
+#   bench/run.sh translation [--minutes M]  # BLEU after M minutes of training
+#                                        # (bench/translation.py)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TC_BUILD_DIR:-$root/build}"
@@ -26,6 +28,9 @@ fi
 script="$root/bench/run.py"
 if [ "${1:-}" = micro ]; then
   script="$root/bench/microbench.py"
+  shift
+elif [ "${1:-}" = translation ]; then
+  script="$root/bench/translation.py"
   shift
 fi
 exec "$venv/bin/python" "$script" --build "$build" "$@"

@@ -22,8 +22,10 @@ std::string duration(double seconds) {
 
 } // namespace
 
-Progress::Progress(int64_t first, int64_t last, std::FILE *out)
-    : first(first), last(last), out(out), terminal(isatty(fileno(out))),
+Progress::Progress(int64_t first, int64_t last, std::FILE *out,
+                   double timeLimit)
+    : first(first), last(last), out(out), timeLimit(timeLimit),
+      terminal(isatty(fileno(out))),
       start(std::chrono::steady_clock::now()), lastPrint(start),
       lastPrintedStep(first) {}
 
@@ -34,6 +36,8 @@ void Progress::update(int64_t step, double loss, double learningRate,
   double sinceLast = std::chrono::duration<double>(now - lastPrint).count();
   int64_t done = step - first, total = last - first;
   double eta = done > 0 ? elapsed / done * (total - done) : 0.0;
+  if (timeLimit > 0)
+    eta = std::min(eta, std::max(0.0, timeLimit - elapsed));
   int64_t every = std::max<int64_t>(total / 20, 1);
   if (!terminal && step != last && step - lastPrintedStep < every &&
       sinceLast < 10.0)

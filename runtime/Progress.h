@@ -19,8 +19,10 @@ namespace tc::rt {
 
 class Progress {
 public:
-  /// Steps `first` (exclusive) to `last` (inclusive), drawn on `out`.
-  Progress(int64_t first, int64_t last, std::FILE *out);
+  /// Steps `first` (exclusive) to `last` (inclusive), drawn on `out`; a run
+  /// with a time limit (seconds; 0: none) ends by then at the latest.
+  Progress(int64_t first, int64_t last, std::FILE *out,
+           double timeLimit = 0);
   void update(int64_t step, double loss, double learningRate,
               double tokensPerSecond);
   /// Ends the line on a terminal.
@@ -29,6 +31,7 @@ public:
 private:
   int64_t first, last;
   std::FILE *out;
+  double timeLimit;
   bool terminal;
   std::chrono::steady_clock::time_point start, lastPrint;
   int64_t lastPrintedStep = 0;

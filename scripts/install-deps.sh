@@ -24,8 +24,9 @@ packages=(
   diatheke sword-text-kjv sword-text-sparv python3-matplotlib python3-venv
   # unit tests
   libgtest-dev
-  # numeric references for tests (Debian's Python: /usr/bin/python3)
-  python3 python3-numpy python3-torch
+  # numeric references for tests (Debian's Python: /usr/bin/python3); the
+  # PyTorch side of bench/translation.py detokenises with SentencePiece
+  python3 python3-numpy python3-torch python3-sentencepiece
 )
 
 missing=()

@@ -36,7 +36,7 @@ public:
   PairSource(TokenData data, std::string name,
              const std::vector<BucketShape> &buckets, uint64_t seed)
       : all(std::move(data.pairs)), subwords(std::move(data.vocabulary)),
-        name(std::move(name)) {
+        name(std::move(name)), seed(seed) {
     // Each pair into the smallest bucket it fits, in file order.
     std::vector<std::vector<size_t>> members(buckets.size());
     for (size_t i = 0; i < all.size(); ++i) {
@@ -57,13 +57,21 @@ public:
             members[b].begin() + start,
             members[b].begin() +
                 std::min<size_t>(start + buckets[b].batch, members[b].size()));
-    RandomStream random(seed, 0x7ffffffeu); // the order of the batches
-    for (size_t i = batches.size(); i > 1; --i)
-      std::swap(batches[i - 1], batches[random.integer(0, int64_t(i))]);
   }
   std::vector<SentencePair> batch(uint64_t index) override {
+    uint64_t epoch = index / batches.size();
+    if (order.empty() || epoch != orderEpoch) {
+      // Each epoch's order of the batches from its own random stream.
+      order.resize(batches.size());
+      for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+      RandomStream random(seed, 0x7ffffffeu, epoch * 4 * order.size());
+      for (size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[random.integer(0, int64_t(i))]);
+      orderEpoch = epoch;
+    }
     std::vector<SentencePair> chosen;
-    for (size_t i : batches[index % batches.size()])
+    for (size_t i : batches[order[index % batches.size()]])
       chosen.push_back(all[i]);
     return chosen;
   }
@@ -81,6 +89,9 @@ private:
   std::string subwords;
   std::string name;
   std::vector<std::vector<size_t>> batches;
+  uint64_t seed;
+  std::vector<size_t> order; ///< of the batches in epoch orderEpoch
+  uint64_t orderEpoch = 0;
   int64_t left = 0;
 };
 

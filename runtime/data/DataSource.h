@@ -3,8 +3,9 @@
 // Batch i is a pure function of (seed, i), so a checkpoint's data position
 // is one number. A synthetic task draws batch i from its own random stream;
 // a token file's pairs are grouped once, each into the smallest shape bucket
-// that fits it, cut into batches of that bucket's size, and the batches are
-// shuffled with the seed; batch i is the (i mod count)-th of them.
+// that fits it, and cut into batches of that bucket's size; every epoch
+// visits all the batches in its own order, drawn from (seed, epoch): batch i
+// is the (i mod count)-th of epoch i / count.
 //
 //===----------------------------------------------------------------------===//
 

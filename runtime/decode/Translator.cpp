@@ -9,20 +9,20 @@
 namespace tc::rt {
 namespace {
 
-/// The target length a source of `length` tokens is given room for.
-int64_t roomFor(int64_t length) { return 2 * length + 10; }
-
 /// The bucket to decode sources of up to `length` tokens in: the smallest
-/// whose source length holds them and whose target length is roomFor(length),
-/// else the one of those with the longest target length; none when no
-/// bucket's source length holds them.
+/// whose source and target lengths both hold them, else the one whose
+/// source length holds them with the longest target length; none when no
+/// bucket's source length holds them. Buckets chosen from the data
+/// (tc-compile --buckets-from) already give each source length the room its
+/// targets took; a longer bucket would cost T^2 decoder positions per
+/// sentence until the incremental decoder comes.
 const BucketShape *bucketForDecoding(const std::vector<BucketShape> &buckets,
                                      int64_t length) {
   const BucketShape *longest = nullptr;
   for (const BucketShape &bucket : buckets) { // smallest first
     if (bucket.sourceLength < length)
       continue;
-    if (bucket.targetLength >= roomFor(length))
+    if (bucket.targetLength >= length)
       return &bucket;
     if (!longest || bucket.targetLength > longest->targetLength)
       longest = &bucket;

@@ -1,9 +1,8 @@
 //===- Translator.h - many sentences through the buckets' decoders ---------===//
 //
 // Translates a list of sources of any length: they are sorted by length and
-// cut into batches, each decoded in the smallest bucket whose source length
-// holds its longest source and whose target length leaves the translation
-// room (twice the source plus ten tokens, as far as the buckets go). The
+// cut into batches, each decoded in the smallest bucket whose source and
+// target lengths hold its longest source (as far as the buckets go). The
 // results come back in the order of the sources; a sentence's translation
 // does not depend on the others in its batch. A source longer than every
 // bucket is cut to the largest one (and counted).

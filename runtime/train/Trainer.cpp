@@ -392,7 +392,7 @@ TrainResult train(const Executable &executable, Device &device,
 
   result.kind = TrainResult::Finished;
   StopOnSignals signals;
-  Progress progress(run.state.step, options.steps, stderr);
+  Progress progress(run.state.step, options.steps, stderr, options.maxSeconds);
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -

@@ -8,7 +8,6 @@ smoothing, no dropout) of a token file's pairs, and compares it with tc's
     torch-validation-loss.py MODEL.toml PARAMS.npz PAIRS.tok TC_EVAL_OUTPUT
 """
 import re
-import struct
 import sys
 import tomllib
 
@@ -17,26 +16,7 @@ import torch
 
 sys.path.insert(0, sys.argv[0].rsplit("/", 4)[0] + "/Frontend/torch")
 from reference_transformer import ReferenceTransformer  # noqa: E402
-
-
-def read_pairs(path):
-    """The pairs of a token file (runtime/format/TokenFile.h), version 2."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"TCTOKENS", path
-    version, = struct.unpack_from("<I", data, 8)
-    count, = struct.unpack_from("<Q", data, 16)
-    at = 24
-    if version >= 2:
-        vocabulary, = struct.unpack_from("<Q", data, 24)
-        at = 32 + vocabulary
-    pairs = []
-    for _ in range(count):
-        s, t = struct.unpack_from("<II", data, at)
-        at += 8
-        ids = struct.unpack_from(f"<{s + t}i", data, at)
-        at += 4 * (s + t)
-        pairs.append((list(ids[:s]), list(ids[s:])))
-    return pairs
+from token_file import read_pairs  # noqa: E402
 
 
 config = tomllib.load(open(sys.argv[1], "rb"))

@@ -1,0 +1,27 @@
+"""Reads tc's token files (runtime/format/TokenFile.h) from Python: the
+pairs as lists of ids, for the PyTorch references of the tests and the
+translation benchmark."""
+import struct
+
+
+def read_pairs(path):
+    """The (source ids, target ids) pairs of the token file at `path`
+    (versions 1 and 2): the source ends with EOS, the target has neither BOS
+    nor EOS."""
+    data = open(path, "rb").read()
+    if data[:8] != b"TCTOKENS":
+        raise ValueError(f"{path}: not a tc token file")
+    version, = struct.unpack_from("<I", data, 8)
+    count, = struct.unpack_from("<Q", data, 16)
+    at = 24
+    if version >= 2:
+        vocabulary, = struct.unpack_from("<Q", data, 24)
+        at = 32 + vocabulary
+    pairs = []
+    for _ in range(count):
+        s, t = struct.unpack_from("<II", data, at)
+        at += 8
+        ids = struct.unpack_from(f"<{s + t}i", data, at)
+        at += 4 * (s + t)
+        pairs.append((list(ids[:s]), list(ids[s:])))
+    return pairs
