@@ -16,8 +16,8 @@ sacreBLEU's).
   minutes from its first step. Decoding: the encoder once per batch, then
   the decoder re-run on the prefix for each position (as tc's decoder
   session does), the most probable token, until EOS or the bucket's target
-  length, sentences batched by length in the smallest bucket that holds
-  them. Detokenised by the same SentencePiece model (python3-sentencepiece).
+  length, sentences batched by length in the bucket tc-run translate picks
+  (runtime/decode/Translator.cpp). Detokenised by the same SentencePiece model (python3-sentencepiece).
 
     bench/run.sh translation [--minutes 30]
 """
@@ -152,7 +152,7 @@ def torch_child(work, minutes, threads, seed):
 
     def decoding_bucket(length):
         fits = [b for b in buckets if b[1] >= length]
-        exact = [b for b in fits if b[2] >= length]
+        exact = [b for b in fits if b[2] >= length + (length + 3) // 4]
         return exact[0] if exact else max(fits, key=lambda b: b[2])
 
     outputs = [None] * len(sources)

@@ -43,6 +43,12 @@ case "$target" in
       "$source_dir/fuzz/seeds/small.mlir" -o "$seeds/small.tcx" --target=cpu ;;
   checkpoint|token-file|npy)
     "$fuzzer" --write-seed="$seeds" ;;
+  score)
+    # A reference line, then hypothesis lines: the score test's texts.
+    for hypothesis in "$source_dir"/test/Runtime/Inputs/score/*.hyp; do
+      { head -1 "${hypothesis%.hyp}.ref" 2>/dev/null || echo; cat "$hypothesis"; } \
+        > "$seeds/$(basename "$hypothesis")"
+    done ;;
   *) echo "run-fuzzer: unknown target $target"; exit 2 ;;
 esac
 

@@ -13,7 +13,7 @@ shift || true
 [[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,8p' "$0"; exit 2; }
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
-  targets=(model-description tcx checkpoint token-file npy tc-dialect)
+  targets=(model-description tcx checkpoint token-file npy tc-dialect score)
 [ -d build-sanitize ] || scripts/build-sanitize.sh
 cmake --build build-sanitize
 # Its own corpora and seeds, apart from ctest's runs (build-sanitize/fuzz/work).

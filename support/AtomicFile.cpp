@@ -17,7 +17,8 @@ std::string temporaryPrefix(const std::string &path) {
   return fs::path(path).filename().string() + ".tmp.";
 }
 
-/// Syncs the directory holding `path`, which makes a rename in it durable.
+} // namespace
+
 void syncDirectoryOf(const std::string &path) {
   std::string directory = fs::path(path).parent_path().string();
   int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY);
@@ -27,7 +28,6 @@ void syncDirectoryOf(const std::string &path) {
   }
 }
 
-} // namespace
 
 bool FileWriter::write(const void *data, size_t size) {
   const char *p = static_cast<const char *>(data);

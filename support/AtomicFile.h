@@ -37,6 +37,10 @@ private:
   int fd_;
 };
 
+/// Syncs the directory holding `path`, which makes a rename or a link in it
+/// durable.
+void syncDirectoryOf(const std::string &path);
+
 /// Writes `path` with what `fill` writes; false with `error` ("cannot write
 /// PATH: why") when `fill` or the file system fails.
 bool writeFileAtomically(const std::string &path,

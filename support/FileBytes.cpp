@@ -137,4 +137,26 @@ std::string byteCount(uint64_t bytes) {
   return text;
 }
 
+std::optional<std::string> readTextOrStandardInput(const std::string &path,
+                                                   uint64_t maxBytes,
+                                                   std::string &error) {
+  if (path != "-")
+    return readFileText(path, maxBytes, error);
+  std::string text;
+  char buffer[1 << 16];
+  while (size_t got = std::fread(buffer, 1, sizeof buffer, stdin)) {
+    text.append(buffer, got);
+    if (text.size() > maxBytes) {
+      error = "standard input: is larger than " + byteCount(maxBytes) +
+              ", the largest text tc reads there";
+      return std::nullopt;
+    }
+  }
+  if (std::ferror(stdin)) {
+    error = "standard input: cannot read";
+    return std::nullopt;
+  }
+  return text;
+}
+
 } // namespace tc::support

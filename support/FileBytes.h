@@ -30,6 +30,12 @@ readFileBytes(const std::string &path, uint64_t maxBytes, std::string &error);
 std::optional<std::string> readFileText(const std::string &path,
                                         uint64_t maxBytes, std::string &error);
 
+/// The same, or for `path` "-" standard input, read whole up to
+/// `maxBytes` (error "standard input: ...").
+std::optional<std::string> readTextOrStandardInput(const std::string &path,
+                                                   uint64_t maxBytes,
+                                                   std::string &error);
+
 /// The same checks without reading, for a file that a library (MLIR's
 /// parser) opens itself.
 bool checkInputFile(const std::string &path, uint64_t maxBytes,

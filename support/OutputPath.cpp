@@ -52,4 +52,27 @@ checkOutputPath(const std::string &flag, const std::string &path,
   return OutputKind::Existing;
 }
 
+bool checkReplaceableOutput(const std::string &flag, const std::string &path,
+                            std::string_view magic,
+                            const std::vector<ProtectedFile> &protect,
+                            bool overwrite, const std::string &what,
+                            std::string &error) {
+  std::optional<OutputKind> kind =
+      checkOutputPath(flag, path, magic, protect, error);
+  if (!kind)
+    return false;
+  if (*kind == OutputKind::Stream) {
+    error = flag + " " + path + " is not a regular file; give the path of " +
+            what + " to write";
+    return false;
+  }
+  if (*kind == OutputKind::Existing && !overwrite) {
+    error = path + " already exists; pass --overwrite to replace it, or "
+                   "choose another " +
+            flag + " (nothing was written)";
+    return false;
+  }
+  return true;
+}
+
 } // namespace tc::support

@@ -41,6 +41,18 @@ checkOutputPath(const std::string &flag, const std::string &path,
                 std::string_view magic,
                 const std::vector<ProtectedFile> &protect, std::string &error);
 
+/// The check of a file that a command writes whole by replacing it (a
+/// token file, an archive, a checkpoint, translations): as
+/// checkOutputPath, and also refused when it is a stream (a rename cannot
+/// replace a device or a pipe, and must never replace /dev/null) or, unless
+/// `overwrite`, an existing file. `what` names the output in the fix ("the
+/// token file"). False with `error`.
+bool checkReplaceableOutput(const std::string &flag, const std::string &path,
+                            std::string_view magic,
+                            const std::vector<ProtectedFile> &protect,
+                            bool overwrite, const std::string &what,
+                            std::string &error);
+
 /// Whether `a` and `b` name one file, also when it does not exist yet.
 bool sameFile(const std::string &a, const std::string &b);
 

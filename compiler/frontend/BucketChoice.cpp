@@ -60,16 +60,6 @@ std::vector<Bucket> chooseBuckets(const std::vector<PairLengths> &pairs,
   if (n == 0 || count < 1)
     return {};
   count = std::min(count, n);
-  // cost(i, j): the positions of keys [i, j) in one bucket.
-  auto cost = [&](int64_t i, int64_t j) {
-    int64_t source = 0, target = 0, pairsIn = 0;
-    for (int64_t k = i; k < j; ++k) {
-      source = std::max(source, keys[k].source);
-      target = std::max(target, keys[k].target);
-      pairsIn += keys[k].count;
-    }
-    return pairsIn * (source + target);
-  };
   constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
   // best[g][j]: the least cost of keys [0, j) in g buckets; cut[g][j] where
   // the last of them starts.
@@ -79,16 +69,23 @@ std::vector<Bucket> chooseBuckets(const std::vector<PairLengths> &pairs,
                                         std::vector<int64_t>(n + 1, 0));
   best[0][0] = 0;
   for (int64_t g = 1; g <= count; ++g)
-    for (int64_t j = 1; j <= n; ++j)
-      for (int64_t i = g - 1; i < j; ++i) {
+    for (int64_t j = 1; j <= n; ++j) {
+      // Keys [i, j) in one bucket costs their pairs times its longest source
+      // plus longest target, grown as i moves down.
+      int64_t source = 0, target = 0, pairsIn = 0;
+      for (int64_t i = j - 1; i >= g - 1; --i) {
+        source = std::max(source, keys[i].source);
+        target = std::max(target, keys[i].target);
+        pairsIn += keys[i].count;
         if (best[g - 1][i] == kNone)
           continue;
-        int64_t total = best[g - 1][i] + cost(i, j);
+        int64_t total = best[g - 1][i] + pairsIn * (source + target);
         if (total < best[g][j]) {
           best[g][j] = total;
           cut[g][j] = i;
         }
       }
+    }
   std::vector<Bucket> buckets;
   for (int64_t g = count, j = n; g > 0; j = cut[g][j], --g) {
     int64_t i = cut[g][j];

@@ -363,15 +363,7 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     if (!table->contains("batch"))
       bucket.batch =
           rowsWithin(batchTokens, bucket.sourceLength, bucket.targetLength);
-    // The largest tensors of a step: logits [B, T, V] and attention scores
-    // [B, h, T, S]; keep every element count far below int64's range.
-    constexpr int64_t kMaxElements = int64_t(1) << 40;
-    int64_t tokens =
-        bucket.batch * std::max(bucket.sourceLength, bucket.targetLength);
-    int64_t widest = std::max(
-        {model.vocabSize, model.dFF,
-         model.heads * std::max(bucket.sourceLength, bucket.targetLength)});
-    if (tokens > kMaxElements / std::max<int64_t>(widest, 1)) {
+    if (!fitsTensorLimit(model, bucket)) {
       diag.error(item.source(),
                  name + " makes tensors of more than 2^40 elements (batch x "
                         "length x max(vocab_size, d_ff, heads x length))",
@@ -395,7 +387,7 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   Section s(diag, table, "training");
   const double inf = std::numeric_limits<double>::infinity();
   s.integer("steps", t.steps, 1, contract::kMaxTrainingSteps);
-  s.integer("batch_tokens", t.batchTokens, 1, kMaxLength * kMaxLength);
+  s.integer("batch_tokens", t.batchTokens, 1, int64_t(1) << 24);
   readBuckets(diag, s, table, model, t.batchTokens, t.buckets);
   s.real("adam_beta1", t.adamBeta1, 0.0, 1.0);
   s.real("adam_beta2", t.adamBeta2, 0.0, 1.0);
@@ -424,10 +416,22 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 
 } // namespace
 
+bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket) {
+  // The largest tensors of a step: logits [B, T, V] and attention scores
+  // [B, h, T, S]; keep every element count far below int64's range.
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
+  int64_t tokens =
+      bucket.batch * std::max(bucket.sourceLength, bucket.targetLength);
+  int64_t widest = std::max(
+      {model.vocabSize, model.dFF,
+       model.heads * std::max(bucket.sourceLength, bucket.targetLength)});
+  return tokens <= kMaxElements / std::max<int64_t>(widest, 1);
+}
+
 int64_t rowsWithin(int64_t batchTokens, int64_t sourceLength,
                    int64_t targetLength) {
-  return std::max<int64_t>(1,
-                           batchTokens / std::max(sourceLength, targetLength));
+  return std::clamp<int64_t>(
+      batchTokens / std::max(sourceLength, targetLength), 1, kMaxLength);
 }
 
 std::optional<ModelDescription>

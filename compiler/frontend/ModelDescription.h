@@ -85,6 +85,10 @@ struct ModelDescription {
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;
 
+/// Whether the largest tensors of `bucket`'s step (logits [B, T, V],
+/// attention scores [B, h, T, S], [B, T, d_ff]) hold at most 2^40 elements.
+bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket);
+
 /// The rows of a bucket of these lengths under a budget of `batchTokens`
 /// tokens per side (training.batch_tokens), at least one.
 int64_t rowsWithin(int64_t batchTokens, int64_t sourceLength,

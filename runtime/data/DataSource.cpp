@@ -95,7 +95,8 @@ private:
   int64_t left = 0;
 };
 
-/// Every id inside the vocabulary and every source ending with EOS.
+} // namespace
+
 bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
                 const std::string &file, std::string &error) {
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -117,8 +118,6 @@ bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
   }
   return true;
 }
-
-} // namespace
 
 const std::string &DataSource::vocabulary() const {
   static const std::string none;

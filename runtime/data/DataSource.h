@@ -41,6 +41,11 @@ struct DataChoice {
   std::string synthetic;
 };
 
+/// Whether every id of `pairs` (read from `file`) is inside `vocab` and
+/// every source ends with EOS; false with `error` naming the pair.
+bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
+                const std::string &file, std::string &error);
+
 /// The data source for `choice` with `seed`, or null with `error` saying
 /// why (no data named, an unknown task, a bad token file).
 std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &executable,

@@ -79,11 +79,14 @@ std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
       {"input_sentence_size", "2000000"},
       {"shuffle_input_sentence", "true"},
       {"num_threads", std::to_string(threads)},
-      // Not "the vocabulary is too large for the text" failures: BPE stops
-      // short of vocab_size only when the text is tiny.
+      // Exactly vocab_size pieces, or an error when the text is too small
+      // for them (the executable's vocabulary size is fixed).
       {"hard_vocab_limit", "true"},
       {"minloglevel", "2"},
   };
+  // SentencePiece samples and shuffles with its own generator: a fixed seed
+  // makes the same text give the same vocabulary.
+  sentencepiece::SetRandomGeneratorSeed(1);
   LinesIterator lines(texts);
   std::string serialized;
   sentencepiece::util::Status status =

@@ -1,8 +1,9 @@
 //===- Translator.h - many sentences through the buckets' decoders ---------===//
 //
 // Translates a list of sources of any length: they are sorted by length and
-// cut into batches, each decoded in the smallest bucket whose source and
-// target lengths hold its longest source (as far as the buckets go). The
+// cut into batches, each decoded in the smallest bucket whose source length
+// holds its longest source and whose target length a quarter more (as far as
+// the buckets go). The
 // results come back in the order of the sources; a sentence's translation
 // does not depend on the others in its batch. A source longer than every
 // bucket is cut to the largest one (and counted).
@@ -24,7 +25,8 @@ namespace tc::rt {
 
 struct Translations {
   std::vector<std::vector<int32_t>> targets; ///< without BOS or EOS
-  int64_t truncated = 0; ///< sources cut to the largest bucket
+  int64_t truncated = 0;  ///< sources cut to the largest bucket
+  int64_t unfinished = 0; ///< translations cut at the bucket's target length
 };
 
 /// Greedy translations of `sources` (token ids, each ending with EOS) with

@@ -31,26 +31,6 @@ std::string plural(size_t count, const char *noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
-/// Standard input, whole, up to the file size limit.
-std::optional<std::string> readStandardInput(std::string &error) {
-  std::string text;
-  char buffer[1 << 16];
-  while (size_t got = std::fread(buffer, 1, sizeof buffer, stdin)) {
-    text.append(buffer, got);
-    if (text.size() > kMaxScoreFileBytes) {
-      error = "standard input: is larger than " +
-              support::byteCount(kMaxScoreFileBytes) +
-              ", the largest text tc scores";
-      return std::nullopt;
-    }
-  }
-  if (std::ferror(stdin)) {
-    error = "standard input: cannot read";
-    return std::nullopt;
-  }
-  return text;
-}
-
 } // namespace
 
 std::optional<std::vector<std::string>> splitSegments(std::string_view text,
@@ -86,8 +66,7 @@ std::optional<std::vector<std::string>> splitSegments(std::string_view text,
 std::optional<std::vector<std::string>> readSegments(const std::string &path,
                                                      std::string &error) {
   std::optional<std::string> text =
-      path == "-" ? readStandardInput(error)
-                  : support::readFileText(path, kMaxScoreFileBytes, error);
+      support::readTextOrStandardInput(path, kMaxScoreFileBytes, error);
   if (!text)
     return std::nullopt;
   return splitSegments(*text, path == "-" ? "standard input" : path, error);

@@ -89,6 +89,7 @@ bool linkCheckpoint(const std::string &target, const std::string &link,
     ::unlink(temporary.c_str());
     return false;
   }
+  support::syncDirectoryOf(link);
   return true;
 }
 
@@ -121,25 +122,28 @@ std::optional<BestValidation> readBestValidation(const std::string &directory,
     return std::nullopt;
   char metric[16] = {};
   BestValidation best;
-  long long step = 0, since = 0;
-  if (std::sscanf(text->c_str(), "%15s %lf %lld %lld", metric, &best.best,
-                  &step, &since) != 4) {
-    error = path + ": not a validation record (METRIC BEST STEP SINCE); "
-                   "remove it to start keep-best and early stopping afresh";
+  long long step = 0, since = 0, last = 0;
+  if (std::sscanf(text->c_str(), "%15s %lf %lld %lld %lld", metric, &best.best,
+                  &step, &since, &last) != 5) {
+    error = path + ": not a validation record (METRIC BEST STEP SINCE "
+                   "LAST); remove it to start keep-best and early stopping "
+                   "afresh";
     return std::nullopt;
   }
   best.metric = metric;
   best.step = step;
   best.since = since;
+  best.last = last;
   return best;
 }
 
 bool writeBestValidation(const std::string &directory,
                          const BestValidation &best, std::string &error) {
   char line[128];
-  int length = std::snprintf(line, sizeof line, "%s %.17g %lld %lld\n",
+  int length = std::snprintf(line, sizeof line, "%s %.17g %lld %lld %lld\n",
                              best.metric.c_str(), best.best,
-                             (long long)best.step, (long long)best.since);
+                             (long long)best.step, (long long)best.since,
+                             (long long)best.last);
   return support::writeFileAtomically(
       validationRecordPath(directory),
       [&](support::FileWriter &out) { return out.write(line, length); },

@@ -4,10 +4,12 @@
 //   checkpoint-STEP.tcck     the last N states (--keep-last N), for averaging
 //   best.tcck                the state of the best validation so far
 //   vocabulary.model         the SentencePiece model of the run's data
-//   validation.txt           "METRIC BEST STEP SINCE": the best validation
-//                            score, its step and the evaluations since (so
-//                            that a resumed run keeps its early stopping)
-//   .lock                    held by the run that writes here
+//   validation.txt           "METRIC BEST STEP SINCE LAST": the best
+//                            validation score, its step, the evaluations
+//                            since and the step validated last (so that a
+//                            resumed run keeps its early stopping, and
+//                            validates a step a signal cut short)
+//   lock                     held by the run that writes here
 //
 // The numbered and best checkpoints are hard links to the file
 // checkpoint.tcck was when they were made: no copy, and each is replaced
@@ -57,6 +59,7 @@ struct BestValidation {
   double best = 0;
   int64_t step = 0;  ///< of the best; 0: no validation yet
   int64_t since = 0; ///< evaluations since the best
+  int64_t last = 0;  ///< the step validated last
 };
 /// The directory's record, or a fresh one when it has none; none with
 /// `error` when the record is unreadable.

@@ -57,6 +57,8 @@ struct Run {
   std::unique_ptr<Validation> validation; ///< null: none
   ValidationMetric metric = ValidationMetric::Loss;
   BestValidation best;
+  /// The resumed step is one to validate that a signal stopped first.
+  bool validationPending = false;
 };
 
 /// A fresh run must not write over what an earlier run left in its
@@ -109,6 +111,9 @@ bool setUpValidation(const Executable &executable,
       return false;
     if (best->metric == run.best.metric)
       run.best = *best;
+    int64_t step = run.state.step;
+    run.validationPending =
+        v.every > 0 && step % v.every == 0 && run.best.last < step;
   }
   if (!options.quiet)
     std::fprintf(stderr, "tc-run: validation: %s every %lld steps\n",
@@ -163,7 +168,11 @@ bool setUpRun(const Executable &executable, Device &device,
   run.data = makeDataSource(x, options.data, state.seed, error);
   if (!run.data)
     return false;
-  uint64_t dataFingerprint = fingerprintOf(run.data->describe());
+  // The description, and the version of the batch order (2: an order of
+  // its own per epoch), so that a checkpoint never resumes on other data or
+  // another order.
+  uint64_t dataFingerprint =
+      fingerprintOf(run.data->describe() + "\norder 2");
   if (options.resume && state.dataFingerprint != dataFingerprint) {
     error = run.checkpoint + " was trained on other data than " +
             run.data->describe() +
@@ -178,10 +187,11 @@ bool setUpRun(const Executable &executable, Device &device,
   }
   if (!options.quiet)
     std::fprintf(stderr, "tc-run: data: %s\n", run.data->describe().c_str());
+  if (!setUpValidation(executable, options, run, error))
+    return false;
+  // Last: a run refused above leaves nothing in its directory.
   if (!run.checkpoint.empty() && !run.data->vocabulary().empty() &&
       !storeVocabulary(options.checkpointDir, run.data->vocabulary(), error))
-    return false;
-  if (!setUpValidation(executable, options, run, error))
     return false;
   if (!options.quiet && run.data->skipped() > 0)
     std::fprintf(stderr,
@@ -329,6 +339,7 @@ bool validate(Device &device, const TrainOptions &options, Run &run,
   } else {
     ++run.best.since;
   }
+  run.best.last = step;
   if (!options.quiet) {
     char line[256];
     int length = std::snprintf(
@@ -408,7 +419,14 @@ TrainResult train(const Executable &executable, Device &device,
     validationSeconds += elapsed() - began;
     return ok;
   };
-  while (run.state.step < options.steps) {
+  bool stopEarly = false;
+  if (run.validationPending && !runValidation(stopEarly)) {
+    result.kind = TrainResult::Failed;
+    return result;
+  }
+  if (stopEarly)
+    result.endedEarly = "early stopping";
+  while (run.state.step < options.steps && !stopEarly) {
     int64_t step = run.state.step + 1;
     StepOutputs out;
     if (!runStep(executable, device, run, step, out, error)) {
@@ -443,7 +461,8 @@ TrainResult train(const Executable &executable, Device &device,
       result.signal = signal;
       break;
     }
-    if (options.maxSeconds > 0 && seconds >= options.maxSeconds) {
+    if (options.maxSeconds > 0 && seconds >= options.maxSeconds &&
+        step < options.steps) {
       result.endedEarly = "the time limit";
       break;
     }

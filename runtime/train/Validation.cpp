@@ -1,6 +1,7 @@
 //===- Validation.cpp - scoring a model on held-out pairs during training --===//
 
 #include "runtime/train/Validation.h"
+#include "runtime/data/DataSource.h"
 #include "runtime/format/TokenFile.h"
 #include "runtime/decode/DecoderSession.h"
 #include "runtime/decode/Translator.h"
@@ -87,16 +88,18 @@ Validation::open(const Executable &executable, const std::string &tokenFile,
     if (!validation->subwords_)
       return nullptr;
   }
-  Vocabulary vocab = vocabularyOf(executable.root());
-  for (const SentencePair &pair : data->pairs)
-    for (const std::vector<int32_t> *side : {&pair.source, &pair.target})
-      for (int32_t id : *side)
-        if (id < 0 || id >= vocab.size) {
-          error = tokenFile + ": token id " + std::to_string(id) +
-                  " is outside the model's vocabulary [0, " +
-                  std::to_string(vocab.size) + ")";
-          return nullptr;
-        }
+  if (!checkPairs(data->pairs, vocabularyOf(executable.root()), tokenFile,
+                  error))
+    return nullptr;
+  std::vector<BucketShape> buckets = bucketsOf(executable.root());
+  if (std::none_of(data->pairs.begin(), data->pairs.end(),
+                   [&](const SentencePair &pair) {
+                     return bucketFor(buckets, {pair}).has_value();
+                   })) {
+    error = tokenFile + ": no pair fits a shape bucket of the model, so "
+                        "there is no loss to validate";
+    return nullptr;
+  }
   validation->name_ = tokenFile;
   validation->pairs_ = std::move(data->pairs);
   validation->translate_ =

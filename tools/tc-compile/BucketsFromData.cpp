@@ -63,6 +63,15 @@ bool chooseBucketsFromData(ModelDescription &description,
             std::to_string(maxLength);
     return false;
   }
+  for (const Bucket &bucket : chosen)
+    if (!fitsTensorLimit(description.model, bucket)) {
+      error = "the bucket chosen for lengths " +
+              std::to_string(bucket.sourceLength) + "x" +
+              std::to_string(bucket.targetLength) +
+              " makes tensors of more than 2^40 elements; lower "
+              "training.batch_tokens";
+      return false;
+    }
   llvm::errs() << "tc-compile: " << path << ": " << data->pairs.size()
                << " pairs\n";
   report("the description's", training.buckets,

@@ -253,6 +253,16 @@ int main(int argc, char **argv) {
                  << " is the input; give the executable its own file\n";
     return kBadInput;
   }
+  // The executable replaces -o by a rename, which must never replace a
+  // device such as /dev/null, a pipe, or a file that is not an executable.
+  if (!outputFile.empty() &&
+      !tc::support::checkReplaceableOutput(
+          "-o", outputFile, std::string_view("TCX\0", 4),
+          {{bucketsFrom, "the token file of --buckets-from"}},
+          /*overwrite=*/true, "the executable", inputError)) {
+    llvm::errs() << "tc-compile: error: " << inputError << "\n";
+    return kBadInput;
+  }
   if (llvm::StringRef(inputFile).ends_with(".mlir") &&
       !tc::support::checkInputFile(inputFile, tc::support::kGiB, inputError)) {
     llvm::errs() << "tc-compile: error: " << inputError << "\n";

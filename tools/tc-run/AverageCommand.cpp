@@ -25,8 +25,18 @@ struct AverageOptions {
 /// numbered ones.
 std::optional<std::vector<std::string>> chosen(const AverageOptions &o,
                                                std::string &error) {
-  if (!o.checkpoints.empty())
+  if (!o.checkpoints.empty()) {
+    // Each once: two names of one file (best.tcck is a link to a numbered
+    // checkpoint) would weigh it twice.
+    for (size_t i = 0; i < o.checkpoints.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (support::sameFile(o.checkpoints[i], o.checkpoints[j])) {
+          error = o.checkpoints[i] + " and " + o.checkpoints[j] +
+                  " are the same checkpoint; name each once";
+          return std::nullopt;
+        }
     return o.checkpoints;
+  }
   std::vector<rt::NumberedCheckpoint> numbered =
       rt::numberedCheckpoints(o.directory);
   if (int64_t(numbered.size()) < o.last) {
@@ -52,21 +62,20 @@ int average(const AverageOptions &o) {
   std::optional<std::vector<std::string>> paths = chosen(o, error);
   if (!paths)
     return fail(error);
+  // The average never replaces a checkpoint of the run, nor one averaged.
   std::vector<support::ProtectedFile> protect = {
       {o.model, "the executable"},
       {rt::checkpointPath(o.directory), "the run's latest checkpoint"},
-      {rt::bestCheckpointPath(o.directory), "the run's best checkpoint"}};
+      {rt::bestCheckpointPath(o.directory), "the run's best checkpoint"},
+      {rt::vocabularyPath(o.directory), "the run's vocabulary"}};
+  for (const rt::NumberedCheckpoint &kept : rt::numberedCheckpoints(o.directory))
+    protect.push_back({kept.path, "one of the run's numbered checkpoints"});
   for (const std::string &path : *paths)
     protect.push_back({path, "a checkpoint being averaged"});
-  std::optional<support::OutputKind> kind = support::checkOutputPath(
-      "-o", o.output, rt::kCheckpointMagic, protect, error);
-  if (!kind)
+  if (!support::checkReplaceableOutput("-o", o.output, rt::kCheckpointMagic,
+                                       protect, o.overwrite, "the checkpoint",
+                                       error))
     return fail(error);
-  if (*kind == support::OutputKind::Stream)
-    return fail("-o " + o.output + " is not a regular file");
-  if (*kind == support::OutputKind::Existing && !o.overwrite)
-    return fail(o.output + " already exists; pass --overwrite to replace it "
-                           "(nothing was written)");
 
   const tcx::Executable &x = executable->root();
   std::optional<rt::TrainingState> state = rt::averageCheckpoints(

@@ -17,19 +17,12 @@ struct ExportOptions {
 int exportParameters(const ExportOptions &o) {
   std::string error;
   // A zip archive starts with "PK\3\4".
-  std::optional<support::OutputKind> kind = support::checkOutputPath(
-      "-o", o.output, "PK\x03\x04",
-      {{o.model.model, "the executable"},
-       {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}},
-      error);
-  if (!kind)
+  if (!support::checkReplaceableOutput(
+          "-o", o.output, "PK\x03\x04",
+          {{o.model.model, "the executable"},
+           {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}},
+          o.overwrite, "the .npz", error))
     return fail(error);
-  if (*kind == support::OutputKind::Stream)
-    return fail("-o " + o.output + " is not a regular file; give the path of "
-                                   "the .npz to write");
-  if (*kind == support::OutputKind::Existing && !o.overwrite)
-    return fail(o.output + " already exists; pass --overwrite to replace it "
-                           "(nothing was written)");
   TrainedModel trained;
   if (int code = loadTrainedModel(o.model, o.checkpoint, false, trained))
     return code;

@@ -71,24 +71,14 @@ int prepare(const PrepareOptions &o) {
     return fail(error);
   rt::Vocabulary vocab = rt::vocabularyOf(executable->root());
   // -o may replace an earlier token file (--overwrite), never anything
-  // else; it is written by replacing, which a stream cannot be.
-  std::optional<support::OutputKind> kind = support::checkOutputPath(
-      "-o", o.output, rt::kTokenFileMagic,
-      {{o.model, "the executable"},
-       {o.sourceText, "the source text"},
-       {o.targetText, "the target text"},
-       {o.vocabulary, "the vocabulary"}},
-      error);
-  if (!kind)
+  // else.
+  if (!support::checkReplaceableOutput("-o", o.output, rt::kTokenFileMagic,
+                                       {{o.model, "the executable"},
+                                        {o.sourceText, "the source text"},
+                                        {o.targetText, "the target text"},
+                                        {o.vocabulary, "the vocabulary"}},
+                                       o.overwrite, "the token file", error))
     return fail(error);
-  if (*kind == support::OutputKind::Stream)
-    return fail("-o " + o.output +
-                " is not a regular file; give the path of "
-                "the token file to write");
-  if (*kind == support::OutputKind::Existing && !o.overwrite)
-    return fail(o.output +
-                " already exists; pass --overwrite to replace it, or "
-                "choose another -o (nothing was written)");
 
   std::optional<rt::ParallelText> text =
       rt::readParallelText(o.sourceText, o.targetText, error);

@@ -8,14 +8,15 @@
 
 #include "CommandLine.h"
 #include "runtime/decode/Translator.h"
+#include "runtime/train/CheckpointDirectory.h"
 #include "support/AtomicFile.h"
+#include "support/FileBytes.h"
 #include "support/OutputPath.h"
 #include "support/TextLines.h"
 
 #include <chrono>
-#include <iostream>
+#include <filesystem>
 #include <unistd.h>
-#include <iterator>
 
 namespace tc::run {
 namespace {
@@ -26,32 +27,34 @@ struct TranslateOptions {
   bool overwrite = false, quiet = false;
 };
 
-/// The input's lines: a file, or standard input for "-".
-std::optional<std::vector<std::string>> readInput(const std::string &path,
-                                                  std::string &error) {
-  if (path != "-")
-    return support::readUtf8Lines(path, uint64_t(16) << 30, error);
-  std::string text((std::istreambuf_iterator<char>(std::cin)),
-                   std::istreambuf_iterator<char>());
-  return support::splitUtf8Lines(text, "<stdin>", error);
-}
+/// The largest text translate reads.
+constexpr uint64_t kMaxInputBytes = uint64_t(4) << 30;
 
 int translateText(const TranslateOptions &o) {
   std::string error;
-  if (o.output != "-") {
-    std::optional<support::OutputKind> kind = support::checkOutputPath(
-        "-o", o.output, "",
-        {{o.model.model, "the executable"}, {o.input, "the input"}}, error);
-    if (!kind)
-      return fail(error);
-    if (*kind == support::OutputKind::Existing && !o.overwrite)
-      return fail(o.output + " already exists; pass --overwrite to replace "
-                             "it (nothing was written)");
-  }
+  // A text file (any content) may be replaced with --overwrite; never the
+  // model's files, and never a stream (leave -o out for standard output).
+  std::string checkpoint = rt::resolveCheckpoint(o.checkpoint);
+  std::string directory = std::filesystem::path(checkpoint).parent_path();
+  if (o.output != "-" &&
+      !support::checkReplaceableOutput(
+          "-o", o.output, "",
+          {{o.model.model, "the executable"},
+           {o.input, "the input"},
+           {checkpoint, "the checkpoint"},
+           {rt::vocabularyPath(directory.empty() ? "." : directory),
+            "the run's vocabulary"}},
+          o.overwrite, "the translations", error))
+    return fail(error);
   TrainedModel trained;
   if (int code = loadTrainedModel(o.model, o.checkpoint, true, trained))
     return code;
-  std::optional<std::vector<std::string>> lines = readInput(o.input, error);
+  std::optional<std::string> text =
+      support::readTextOrStandardInput(o.input, kMaxInputBytes, error);
+  std::optional<std::vector<std::string>> lines;
+  if (text)
+    lines = support::splitUtf8Lines(
+        *text, o.input == "-" ? "standard input" : o.input, error);
   if (!lines)
     return fail(error);
   rt::Vocabulary vocab = rt::vocabularyOf(trained.executable->root());
@@ -85,17 +88,23 @@ int translateText(const TranslateOptions &o) {
                  "tc-run: note: %lld sentences were longer than the largest "
                  "shape bucket and were cut to it\n",
                  (long long)translations->truncated);
-  std::string text;
+  if (translations->unfinished > 0)
+    std::fprintf(stderr,
+                 "tc-run: note: %lld translations reached their bucket's "
+                 "target length without an end of sentence\n",
+                 (long long)translations->unfinished);
+  std::string output;
   for (const std::vector<int32_t> &target : translations->targets)
-    text += trained.vocabulary->decode(target) + "\n";
+    output += trained.vocabulary->decode(target) + "\n";
   if (o.output == "-") {
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+    if (std::fwrite(output.data(), 1, output.size(), stdout) !=
+            output.size() ||
         std::fflush(stdout) != 0)
       return fail("cannot write the translations to standard output",
                   kRunFailed);
     return kSuccess;
   }
-  if (!support::writeFileAtomically(o.output, text.data(), text.size(),
+  if (!support::writeFileAtomically(o.output, output.data(), output.size(),
                                     error))
     return fail(error, kRunFailed);
   return kSuccess;
@@ -119,8 +128,8 @@ Command addTranslateCommand(CLI::App &app) {
   command->add_option("--input", o->input,
                       "the text to translate (default: standard input)");
   command->add_option("-o", o->output,
-                      "where to write the translations (default: standard "
-                      "output)");
+                      "the file to write the translations to (default: "
+                      "standard output)");
   command->add_flag("--overwrite", o->overwrite,
                     "replace -o when it exists");
   command->add_flag("--quiet", o->quiet, "no progress output");
