@@ -67,7 +67,7 @@ def torch_child(work, minutes, threads, seed):
     import sentencepiece
     import torch
     from reference_transformer import ReferenceTransformer
-    from token_file import read_pairs
+    from token_file import padded_batch, read_pairs
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -108,18 +108,6 @@ def torch_child(work, minutes, threads, seed):
     batches = [pairs[i:i + b[0]] for b, pairs in groups.items()
                for i in range(0, len(pairs), b[0])]
 
-    def tensors(pairs):
-        S = max(len(s) for s, _ in pairs)
-        T = max(len(tg) for _, tg in pairs) + 1
-        src = torch.full((len(pairs), S), pad)
-        tgt_in = torch.full((len(pairs), T), pad)
-        tgt_out = torch.full((len(pairs), T), pad)
-        for r, (s, tg) in enumerate(pairs):
-            src[r, :len(s)] = torch.tensor(s)
-            tgt_in[r, :len(tg) + 1] = torch.tensor([bos] + tg)
-            tgt_out[r, :len(tg) + 1] = torch.tensor(tg + [eos])
-        return src, tgt_in, tgt_out
-
     shuffle = random.Random(seed)
     model.train()
     start = time.perf_counter()
@@ -128,7 +116,7 @@ def torch_child(work, minutes, threads, seed):
         order = list(range(len(batches)))
         shuffle.shuffle(order)
         for index in order:
-            src, tgt_in, tgt_out = tensors(batches[index])
+            src, tgt_in, tgt_out = padded_batch(batches[index], pad, bos, eos)
             optimizer.zero_grad(set_to_none=True)
             loss, count = model(src, tgt_in, tgt_out)
             (loss / count).backward()

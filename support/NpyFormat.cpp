@@ -145,16 +145,6 @@ private:
   size_t at_ = 0;
 };
 
-template <typename T> T load(const char *p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-template <typename T> void store(std::string &out, T value) {
-  out.append(reinterpret_cast<const char *>(&value), sizeof(T));
-}
-
 } // namespace
 
 std::string npyShapeText(const std::vector<int64_t> &shape) {
@@ -179,12 +169,12 @@ parseNpyLayout(std::string_view bytes,
   int major = static_cast<unsigned char>(bytes[6]);
   size_t headerLen, headerStart;
   if (major == 1) {
-    headerLen = load<uint16_t>(&bytes[8]);
+    headerLen = npyLoad<uint16_t>(&bytes[8]);
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12)
       return fail("truncated header");
-    headerLen = load<uint32_t>(&bytes[8]);
+    headerLen = npyLoad<uint32_t>(&bytes[8]);
     headerStart = 12;
   } else {
     return fail("unsupported format version " + std::to_string(major));
@@ -232,7 +222,7 @@ std::string npyPreamble(std::string_view descr,
   std::string out = "\x93NUMPY";
   out += '\x01';
   out += '\x00';
-  store<uint16_t>(out, static_cast<uint16_t>(header.size()));
+  npyStore<uint16_t>(out, static_cast<uint16_t>(header.size()));
   return out + header;
 }
 

@@ -14,6 +14,7 @@
 #define TC_SUPPORT_NPYFORMAT_H
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,19 @@ parseNpyLayout(std::string_view bytes,
 /// boundary.
 std::string npyPreamble(std::string_view descr,
                         const std::vector<int64_t> &shape);
+
+/// The element of type T at `p` (unaligned; .npy files tc reads and writes
+/// are little-endian, as this host is).
+template <typename T> T npyLoad(const char *p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+/// Appends the bytes of `value` to `out`.
+template <typename T> void npyStore(std::string &out, T value) {
+  out.append(reinterpret_cast<const char *>(&value), sizeof(T));
+}
 
 /// "(2, 3)", "(4,)", "()": a shape as the header writes it.
 std::string npyShapeText(const std::vector<int64_t> &shape);

@@ -11,6 +11,9 @@
 
 namespace tc {
 
+using support::npyLoad;
+using support::npyStore;
+
 namespace {
 
 struct NpyType {
@@ -33,16 +36,6 @@ const NpyType *npyTypeOf(DType dtype) {
     if (t.dtype == dtype)
       return &t;
   return nullptr;
-}
-
-template <typename T> T load(const char *p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-template <typename T> void store(std::string &out, T value) {
-  out.append(reinterpret_cast<const char *>(&value), sizeof(T));
 }
 
 } // namespace
@@ -90,19 +83,19 @@ std::optional<Tensor> parseNpy(const std::vector<uint8_t> &file,
     const char *p = data + i * type->bytes;
     switch (type->dtype) {
     case DType::F16:
-      tensor.floats[i] = static_cast<double>(load<_Float16>(p));
+      tensor.floats[i] = static_cast<double>(npyLoad<_Float16>(p));
       break;
     case DType::F32:
-      tensor.floats[i] = load<float>(p);
+      tensor.floats[i] = npyLoad<float>(p);
       break;
     case DType::F64:
-      tensor.floats[i] = load<double>(p);
+      tensor.floats[i] = npyLoad<double>(p);
       break;
     case DType::I32:
-      tensor.ints[i] = load<int32_t>(p);
+      tensor.ints[i] = npyLoad<int32_t>(p);
       break;
     case DType::I64:
-      tensor.ints[i] = load<int64_t>(p);
+      tensor.ints[i] = npyLoad<int64_t>(p);
       break;
     case DType::I1:
       tensor.ints[i] = p[0] != 0;
@@ -121,19 +114,19 @@ bool writeNpy(const std::string &path, const Tensor &tensor,
   for (int64_t i = 0; i < tensor.size(); ++i) {
     switch (type->dtype) {
     case DType::F16:
-      store<_Float16>(out, static_cast<_Float16>(tensor.floats[i]));
+      npyStore<_Float16>(out, static_cast<_Float16>(tensor.floats[i]));
       break;
     case DType::F32:
-      store<float>(out, static_cast<float>(tensor.floats[i]));
+      npyStore<float>(out, static_cast<float>(tensor.floats[i]));
       break;
     case DType::F64:
-      store<double>(out, tensor.floats[i]);
+      npyStore<double>(out, tensor.floats[i]);
       break;
     case DType::I32:
-      store<int32_t>(out, static_cast<int32_t>(tensor.ints[i]));
+      npyStore<int32_t>(out, static_cast<int32_t>(tensor.ints[i]));
       break;
     case DType::I64:
-      store<int64_t>(out, tensor.ints[i]);
+      npyStore<int64_t>(out, tensor.ints[i]);
       break;
     case DType::I1:
       out += static_cast<char>(tensor.ints[i] != 0);

@@ -48,6 +48,15 @@ void addModelOptions(CLI::App &command, ModelOptions &options) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
 }
 
+void addCheckpointOption(CLI::App &command, std::string &checkpoint) {
+  command
+      .add_option("--checkpoint,--checkpoint-dir", checkpoint,
+                  "a checkpoint file (best.tcck, an average), or a "
+                  "checkpoint directory (its latest)")
+      ->required()
+      ->check(CLI::ExistingPath);
+}
+
 int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   std::string error;
   loaded.executable = rt::Executable::load(options.model, error);

@@ -45,6 +45,10 @@ struct ModelOptions {
 };
 void addModelOptions(CLI::App &command, ModelOptions &options);
 
+/// The --checkpoint option of the commands that use a trained model (also
+/// spelled --checkpoint-dir): a checkpoint file or a directory.
+void addCheckpointOption(CLI::App &command, std::string &checkpoint);
+
 /// The executable and a device for it.
 struct LoadedModel {
   std::unique_ptr<rt::Executable> executable;

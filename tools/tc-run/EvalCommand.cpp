@@ -81,12 +81,7 @@ Command addEvalCommand(CLI::App &app) {
               "exact-match rate on fresh synthetic sequences (copy or "
               "reverse task)");
   addModelOptions(*command, o->model);
-  command
-      ->add_option("--checkpoint,--checkpoint-dir", o->checkpoint,
-                   "a checkpoint file, or a checkpoint directory (its "
-                   "latest)")
-      ->required()
-      ->check(CLI::ExistingPath);
+  addCheckpointOption(*command, o->checkpoint);
   CLI::Option *data =
       command
           ->add_option("--data", o->data,

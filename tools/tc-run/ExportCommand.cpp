@@ -44,12 +44,7 @@ Command addExportCommand(CLI::App &app) {
                 "named as tc-compile --emit=params names them; tc-run train "
                 "--init reads one back");
   addModelOptions(*command, o->model);
-  command
-      ->add_option("--checkpoint", o->checkpoint,
-                   "a checkpoint file, or a checkpoint directory (its "
-                   "latest)")
-      ->required()
-      ->check(CLI::ExistingPath);
+  addCheckpointOption(*command, o->checkpoint);
   command->add_option("-o", o->output, "the .npz to write")->required();
   command->add_flag("--overwrite", o->overwrite,
                     "replace -o when it is an earlier archive");

@@ -119,12 +119,7 @@ Command addTranslateCommand(CLI::App &app) {
                    "decoding with the checkpoint's parameters and its run's "
                    "vocabulary)");
   addModelOptions(*command, o->model);
-  command
-      ->add_option("--checkpoint", o->checkpoint,
-                   "a checkpoint file (best.tcck, an average), or a "
-                   "checkpoint directory (its latest)")
-      ->required()
-      ->check(CLI::ExistingPath);
+  addCheckpointOption(*command, o->checkpoint);
   command->add_option("--input", o->input,
                       "the text to translate (default: standard input)");
   command->add_option("-o", o->output,

@@ -25,3 +25,20 @@ def read_pairs(path):
         at += 4 * (s + t)
         pairs.append((list(ids[:s]), list(ids[s:])))
     return pairs
+
+
+def padded_batch(pairs, pad, bos, eos):
+    """PyTorch tensors of `pairs` as tc batches them (runtime/data/Batch.h):
+    source ids, decoder inputs (BOS, target) and outputs (target, EOS), each
+    row padded with `pad` to the batch's longest."""
+    import torch
+    S = max(len(s) for s, _ in pairs)
+    T = max(len(t) for _, t in pairs) + 1
+    src = torch.full((len(pairs), S), pad)
+    tgt_in = torch.full((len(pairs), T), pad)
+    tgt_out = torch.full((len(pairs), T), pad)
+    for r, (s, t) in enumerate(pairs):
+        src[r, :len(s)] = torch.tensor(s)
+        tgt_in[r, :len(t) + 1] = torch.tensor([bos] + t)
+        tgt_out[r, :len(t) + 1] = torch.tensor(t + [eos])
+    return src, tgt_in, tgt_out

@@ -16,7 +16,7 @@ import torch
 
 sys.path.insert(0, sys.argv[0].rsplit("/", 4)[0] + "/Frontend/torch")
 from reference_transformer import ReferenceTransformer  # noqa: E402
-from token_file import read_pairs  # noqa: E402
+from token_file import padded_batch, read_pairs  # noqa: E402
 
 
 config = tomllib.load(open(sys.argv[1], "rb"))
@@ -35,15 +35,7 @@ buckets = config["training"]["buckets"]
 pairs = [(s, t) for s, t in read_pairs(sys.argv[3])
          if any(len(s) <= b["source_length"] and len(t) + 1 <= b["target_length"]
                 for b in buckets)]
-S = max(len(s) for s, _ in pairs)
-T = max(len(t) for _, t in pairs) + 1
-src = torch.full((len(pairs), S), pad)
-tgt_in = torch.full((len(pairs), T), pad)
-tgt_out = torch.full((len(pairs), T), pad)
-for r, (s, t) in enumerate(pairs):
-    src[r, :len(s)] = torch.tensor(s)
-    tgt_in[r, :len(t) + 1] = torch.tensor([bos] + t)
-    tgt_out[r, :len(t) + 1] = torch.tensor(t + [eos])
+src, tgt_in, tgt_out = padded_batch(pairs, pad, bos, eos)
 with torch.no_grad():
     total, tokens = model(src, tgt_in, tgt_out)
 reference = float(total) / tokens
