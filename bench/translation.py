@@ -10,7 +10,8 @@ sacreBLEU's).
 - PyTorch (eager, Debian's python3-torch): the reference model of tc's checks
   (test/Frontend/torch/reference_transformer.py: nn.Transformer, post-LN,
   shared embedding tied to the output) with tc's dropout places and rates,
-  label smoothing, Adam (0.9, 0.98, 1e-9) and the same schedule; the same
+  label smoothing, Adam (0.9, 0.98, 1e-9), the same schedule and gradient
+  clipping; the same
   token files, the same buckets and batch sizes (each batch trimmed to its
   longest pair, which only helps PyTorch), each epoch in a new order; M
   minutes from its first step. Decoding: the encoder once per batch, then
@@ -87,6 +88,7 @@ def torch_child(work, minutes, threads, seed):
         layer.dropout.p = m.get("relu_dropout", 0.0)
     d, warmup = m["d_model"], t.get("warmup_steps", 4000)
     scale = t.get("learning_rate_scale", 1.0)
+    clip = t.get("gradient_clip", 0.0)
     optimizer = torch.optim.Adam(model.parameters(), lr=1.0,
                                  betas=(t.get("adam_beta1", 0.9), t.get("adam_beta2", 0.98)),
                                  eps=t.get("adam_epsilon", 1e-9))
@@ -120,6 +122,8 @@ def torch_child(work, minutes, threads, seed):
             optimizer.zero_grad(set_to_none=True)
             loss, count = model(src, tgt_in, tgt_out)
             (loss / count).backward()
+            if clip > 0:  # tc's clipping (docs/autodiff.md), per token
+                torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
             optimizer.step()
             schedule.step()
             steps += 1
