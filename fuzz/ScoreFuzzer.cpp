@@ -20,13 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string error;
   auto references = tc::rt::splitSegments(text.substr(0, split), "ref", error);
   auto hypotheses = tc::rt::splitSegments(text.substr(split + 1), "hyp", error);
-  if (!references || !hypotheses)
+  if (!references || !hypotheses || references->empty())
     return 0;
   std::vector<tc::rt::Segment> segments;
   for (size_t i = 0; i < hypotheses->size(); ++i)
-    segments.push_back({(*hypotheses)[i],
-                        {(*references)[i % std::max<size_t>(
-                                              1, references->size())]}});
+    segments.push_back(
+        {(*hypotheses)[i], {(*references)[i % references->size()]}});
   tc::rt::scoreSegments(segments);
   return 0;
 }
