@@ -42,8 +42,17 @@ public:
                     int64_t bytes) = 0;
   /// Copies the bytes of input `name` of `function` in, or of output `name`
   /// out; false when the function has no such binding or its size differs.
-  virtual bool writeInput(const tcx::Function &function, std::string_view name,
-                          const void *data, int64_t bytes) = 0;
+  bool writeInput(const tcx::Function &function, std::string_view name,
+                  const void *data, int64_t bytes) {
+    return bindingBytes(function, name, false) == bytes &&
+           writeInputAt(function, name, 0, data, bytes);
+  }
+  /// Copies `bytes` into input `name` from byte `offset` of it on (a row of
+  /// a decoder's cache); false when it has no such binding or the range
+  /// leaves it.
+  virtual bool writeInputAt(const tcx::Function &function,
+                            std::string_view name, int64_t offset,
+                            const void *data, int64_t bytes) = 0;
   virtual bool readOutput(const tcx::Function &function, std::string_view name,
                           void *data, int64_t bytes) = 0;
   /// Runs every step of `function`.

@@ -36,9 +36,11 @@ bool isRowMajor(const tcx::Buffer &buffer) {
   return true;
 }
 
-namespace {
+bool servesEveryTargetLength(tcx::FunctionRole role) {
+  return role == tcx::FunctionRole::Encode ||
+         role == tcx::FunctionRole::DecodeStart;
+}
 
-/// One byte past the last byte a verified `buffer` touches.
 int64_t endOf(const tcx::Buffer &buffer) {
   int64_t last = 0, elements = 1;
   for (size_t d = 0; d < buffer.shape()->size(); ++d) {
@@ -49,8 +51,6 @@ int64_t endOf(const tcx::Buffer &buffer) {
     return buffer.offset();
   return buffer.offset() + (last + 1) * elementBytes(buffer.dtype());
 }
-
-} // namespace
 
 std::unique_ptr<Executable> Executable::load(const std::string &path,
                                              std::string &error) {
@@ -95,8 +95,8 @@ const tcx::Function *findFunction(const tcx::Executable &executable,
                                   tcx::FunctionRole role,
                                   const contract::BucketShape &bucket) {
   contract::BucketShape key = bucket;
-  if (role == tcx::FunctionRole::Encode)
-    key.targetLength = 0; // an encoder serves every target length
+  if (servesEveryTargetLength(role))
+    key.targetLength = 0;
   if (executable.functions())
     for (const tcx::Function *f : *executable.functions())
       if (f->role() == role && f->bucket() &&
@@ -131,7 +131,8 @@ SpaceSizes Executable::bindingSpaceSizes(const tcx::Function &function,
     sizes[space] = 0;
     if (bindings)
       for (const tcx::Binding *binding : *bindings)
-        sizes[space] = std::max(sizes[space], endOf(*binding->buffer()));
+        if (binding->buffer()->space() == space) // not state (see tcx.fbs)
+          sizes[space] = std::max(sizes[space], endOf(*binding->buffer()));
   }
   return sizes;
 }

@@ -29,6 +29,11 @@ int64_t elementBytes(tcx::DType dtype);
 /// Whether `buffer` is row-major contiguous: its strides are the suffix
 /// products of its shape (dimensions of extent 1 have any stride).
 bool isRowMajor(const tcx::Buffer &buffer);
+/// Whether functions of `role` read only sources (an encoder): their bucket
+/// has no target length.
+bool servesEveryTargetLength(tcx::FunctionRole role);
+/// One byte past the last byte a verified `buffer` touches.
+int64_t endOf(const tcx::Buffer &buffer);
 
 /// The size in bytes of each space a function addresses: the arena, inputs
 /// and outputs are the function's own, the others the executable's.

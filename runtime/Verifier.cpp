@@ -22,6 +22,29 @@ bool isReadOnly(tcx::Space space) {
   return space == tcx::Space::Inputs || space == tcx::Space::Constants;
 }
 
+bool sameView(const tcx::Buffer &a, const tcx::Buffer &b) {
+  auto same = [](const flatbuffers::Vector<int64_t> *x,
+                 const flatbuffers::Vector<int64_t> *y) {
+    return std::equal(x->begin(), x->end(), y->begin(), y->end());
+  };
+  return a.space() == b.space() && a.offset() == b.offset() &&
+         a.dtype() == b.dtype() && same(a.shape(), b.shape()) &&
+         same(a.strides(), b.strides());
+}
+
+/// Whether `b` lies in the state of `function`: an output bound in the
+/// Inputs space (an input updated in place), which its steps may write.
+bool isState(const tcx::Function &function, const tcx::Buffer &b) {
+  if (b.space() != tcx::Space::Inputs || !function.outputs())
+    return false;
+  for (const tcx::Binding *out : *function.outputs())
+    if (out->buffer()->space() == tcx::Space::Inputs &&
+        out->buffer()->offset() <= b.offset() &&
+        endOf(b) <= endOf(*out->buffer()))
+      return true;
+  return false;
+}
+
 class Checker {
 public:
   Checker(const tcx::Executable &x, std::string &error) : x(x), error(error) {}
@@ -43,6 +66,7 @@ private:
   const tcx::Executable &x;
   std::string &error;
   std::string where;
+  const tcx::Function *current = nullptr; ///< whose steps are checked
 };
 
 bool Checker::buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
@@ -112,7 +136,7 @@ bool Checker::launch(const tcx::Launch &l, const SpaceSizes &sizes) {
       return fail(role + " is not the contiguous " +
                   tcx::EnumNameDType(type->dtype()) + " tensor kernel '" +
                   kernel->name()->str() + "' was generated for");
-    if (output && isReadOnly(b->space()))
+    if (output && isReadOnly(b->space()) && !isState(*current, *b))
       return fail(role + " writes the read-only " +
                   std::string(tcx::EnumNameSpace(b->space())) + " space");
   }
@@ -243,8 +267,7 @@ bool Checker::run() {
         (f->role() != tcx::FunctionRole::Other) != (f->bucket() != nullptr))
       return fail("has an unknown role, or a role without its bucket");
     if (const tcx::Bucket *b = f->bucket()) {
-      // An encoder serves every target length: its bucket has none.
-      bool encoder = f->role() == tcx::FunctionRole::Encode;
+      bool encoder = servesEveryTargetLength(f->role());
       if (b->batch() < 1 || b->source_length() < 1 ||
           (encoder ? b->target_length() != 0 : b->target_length() < 1) ||
           std::max({b->batch(), b->source_length(), b->target_length()}) >
@@ -269,12 +292,23 @@ bool Checker::run() {
       if (!bindings)
         continue;
       for (const tcx::Binding *b : *bindings) {
-        SpaceSizes open = sizes;
-        open[space] = kMaxBytes;
+        SpaceSizes open = sizes; // bindings define these two spaces
+        open[tcx::Space::Inputs] = open[tcx::Space::Outputs] = kMaxBytes;
         std::string role = "binding";
         if (!b->name() || !buffer(b->buffer(), open, role))
           return b->name() ? false : fail("a binding has no name");
-        if (b->buffer()->space() != space || !isRowMajor(*b->buffer()))
+        // An output may be state: the input of its name, updated in place.
+        const tcx::Binding *state =
+            space == tcx::Space::Outputs &&
+                    b->buffer()->space() == tcx::Space::Inputs
+                ? findBinding(*f, b->name()->string_view(), false)
+                : nullptr;
+        if (state && !sameView(*state->buffer(), *b->buffer()))
+          return fail("output '" + b->name()->str() +
+                      "' lies in the Inputs space but not exactly where the "
+                      "input of its name does");
+        if ((!state && b->buffer()->space() != space) ||
+            !isRowMajor(*b->buffer()))
           return fail("binding '" + b->name()->str() +
                       "' is not a contiguous view of the " +
                       tcx::EnumNameSpace(space) + " space");
@@ -284,6 +318,7 @@ bool Checker::run() {
     if (!f->steps())
       return fail("has no steps");
     std::string function = where;
+    current = f;
     for (size_t s = 0; s < f->steps()->size(); ++s) {
       const tcx::StepEntry *entry = f->steps()->Get(s);
       where = function + ", step " + std::to_string(s);

@@ -217,6 +217,12 @@ void BufferAssignment::assignForward(Operation &op) {
     }
     return;
   }
+  if (auto update = dyn_cast<CacheUpdateOp>(op)) { // in place
+    steps[&op] = StepKind::Kernel;
+    Placement inPlace = placementOf(update.getCache()); // a copy: may rehash
+    placements[update.getResult()] = std::move(inPlace);
+    return;
+  }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
     // A view when the inputs lie one after another in one buffer, as the
     // pieces of the result would (the Q, K and V weights).
@@ -282,7 +288,8 @@ bool BufferAssignment::canWriteInto(Value value, const StridedLayout &layout,
       break;
     }
     case StepKind::Kernel:
-      writable = !isa<AdamOp>(producer) && layout.isContiguous();
+      writable =
+          !isa<AdamOp, CacheUpdateOp>(producer) && layout.isContiguous();
       break;
     case StepKind::None: {
       // A view of one input: that input is written in the inverse layout.

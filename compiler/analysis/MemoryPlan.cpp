@@ -61,7 +61,8 @@ void placeGradients(func::FuncOp function, const BufferAssignment &assignment,
 }
 
 /// Returned values that own their storage are written straight into the
-/// outputs space; the rest (views, parameters) are copied there.
+/// outputs space; inputs updated in place stay bound where they are; the
+/// rest (views, parameters) are copied there.
 void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
                   MemoryPlan &plan) {
   auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
@@ -71,8 +72,20 @@ void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
         arg && assignment.bufferOf(arg) != ArgumentBuffer::Input)
       continue; // parameters and moments, updated in place by tc.adam
     auto name = function.getResultAttrOfType<StringAttr>(i, kOutputAttrName);
-    Binding output{name ? name.getValue().str() : "result" + std::to_string(i),
-                   value, plan.outputBytes};
+    std::string outputName =
+        name ? name.getValue().str() : "result" + std::to_string(i);
+    if (isa_and_nonnull<CacheUpdateOp>(value.getDefiningOp())) {
+      auto input = llvm::find_if(plan.inputs, [&](const Binding &b) {
+        return b.value == placement.root;
+      });
+      if (input != plan.inputs.end() &&
+          placement.layout.isContiguous() && placement.layout.offset == 0) {
+        plan.outputs.push_back(
+            {outputName, value, input->offset, plan::Space::inputs});
+        continue;
+      }
+    }
+    Binding output{outputName, value, plan.outputBytes};
     plan.outputBytes += aligned(bytesOf(value));
     Operation *producer = value.getDefiningOp();
     if (placement.root == value && producer && !isa<ConstantOp>(producer) &&
@@ -149,7 +162,7 @@ MemoryPlan planMemory(func::FuncOp function,
                                                       kInputAttrName);
     plan.inputs.push_back({name ? name.getValue().str()
                                 : "arg" + std::to_string(arg.getArgNumber()),
-                           arg, plan.inputBytes});
+                           arg, plan.inputBytes, plan::Space::inputs});
     plan.roots[arg] = {plan::Space::inputs, plan.inputBytes};
     plan.inputBytes += aligned(bytesOf(arg));
   }

@@ -54,7 +54,10 @@ struct ArenaBuffer {
 struct Binding {
   std::string name;
   mlir::Value value;
-  int64_t offset = 0; ///< bytes, in the inputs or outputs space
+  int64_t offset = 0; ///< bytes, in `space`
+  /// inputs or outputs; an output updated in place in an input's buffer
+  /// (tc.cache_update) is bound there: the state a decoder step keeps.
+  plan::Space space = plan::Space::outputs;
 };
 
 struct MemoryPlan {

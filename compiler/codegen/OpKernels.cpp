@@ -1,10 +1,10 @@
 //===- OpKernels.cpp - host C++ for the optimizer, embedding and data ops --===//
 //
 // The ops with a kernel of their own: tc.adam over every parameter, the
-// embedding lookup with scale, positions and dropout, its scatter-add
-// gradient, the data movement ops that are copies (transpose, concat, a
-// non-contiguous slice) and the mask and position generators; emitOpKernel
-// picks the body by op.
+// embedding lookup (plain, or with scale, positions and dropout), its
+// scatter-add gradient, the incremental decoder's cache update, the data
+// movement ops that are copies (transpose, concat, a non-contiguous slice)
+// and the mask and position generators; emitOpKernel picks the body by op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +51,60 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
     stride *= out[d];
   }
   return index.empty() ? "0" : index;
+}
+
+/// tc.cache_update in place (out0 is in0): each row's prefix copied from
+/// its origin row as that row was before the step, then the new value
+/// written at the row's position. The host saves the prefixes it moves
+/// (contiguous runs) in a buffer of its own, then writes them; on CUDA a
+/// thread owns one (position, channel) column of every row, so it reads the
+/// column's sources before writing any.
+std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
+  std::string sizes = fill(R"cpp(  const int64_t R = @0, T = @1, C = @2;
+  const int32_t *origin = in2, *position = in3;
+  float *cache = out0;
+)cpp",
+                           {std::to_string(cache[0]), std::to_string(cache[1]),
+                            std::to_string(cache[2])});
+  if (target == Target::Cuda)
+    return sizes + R"cpp(  TC_FOR(i, T * C) {
+    int64_t j = i / C, c = i % C;
+    float saved[R];
+    for (int64_t r = 0; r < R; ++r)
+      if (origin[r] != r && origin[r] >= 0 && origin[r] < R &&
+          j < position[r])
+        saved[r] = cache[(origin[r] * T + j) * C + c];
+    for (int64_t r = 0; r < R; ++r) {
+      if (origin[r] != r && origin[r] >= 0 && origin[r] < R &&
+          j < position[r])
+        cache[(r * T + j) * C + c] = saved[r];
+      if (j == position[r])
+        cache[(r * T + j) * C + c] = in1[r * C + c];
+    }
+  }
+)cpp";
+  return sizes + R"cpp(  // A row outside the cache's bounds (which the runtime never passes)
+  // is left alone rather than written out of bounds.
+  auto moves = [&](int64_t r) {
+    return origin[r] != r && origin[r] >= 0 && origin[r] < R &&
+           position[r] >= 0 && position[r] < T;
+  };
+  static thread_local std::vector<float> saved;
+  saved.resize(R * T * C);
+  float *kept = saved.data(); // this thread's buffer, shared by the loops
+  TC_FOR(r, R)
+    if (moves(r))
+      std::memcpy(kept + r * T * C, cache + origin[r] * T * C,
+                  position[r] * C * sizeof(float));
+  TC_FOR(r, R) {
+    if (moves(r))
+      std::memcpy(cache + r * T * C, kept + r * T * C,
+                  position[r] * C * sizeof(float));
+    if (position[r] >= 0 && position[r] < T)
+      std::memcpy(cache + (r * T + position[r]) * C, in1 + r * C,
+                  C * sizeof(float));
+  }
+)cpp";
 }
 
 } // namespace
@@ -151,6 +205,27 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
 )cpp",
                  {std::to_string(table[0]), std::to_string(table[1]),
                   std::to_string(elements(grad.getIds()))});
+  } else if (auto lookup = dyn_cast<EmbeddingOp>(op)) {
+    // The plain gather (tc-fuse-embedding makes most lookups tc.embed); an
+    // id outside the table reads zeros, as tc.embed does.
+    ArrayRef<int64_t> table = shapeOf(lookup.getTable());
+    body += fill(R"cpp(  const int64_t V = @0, D = @1;
+  TC_FOR(i, @2) {
+    int64_t id = in1[i / D];
+    out0[i] = id >= 0 && id < V ? in0[id * D + i % D] : 0.0f;
+  }
+)cpp",
+                 {std::to_string(table[0]), std::to_string(table[1]),
+                  std::to_string(elements(lookup.getResult()))});
+  } else if (auto update = dyn_cast<CacheUpdateOp>(op)) {
+    body += cacheUpdateBody(shapeOf(update.getCache()), target);
+  } else if (auto mask = dyn_cast<PrefixMaskOp>(op)) {
+    int64_t t = shapeOf(mask.getResult())[1];
+    body += fill(R"cpp(  TC_FOR(i, @0)
+    out0[i] = i % @1 <= in0[i / @1];
+)cpp",
+                 {std::to_string(elements(mask.getResult())),
+                  std::to_string(t)});
   } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
     body += copyLoop(elements(transpose.getResult()),
                      transposeSource(shapeOf(transpose.getInput()),

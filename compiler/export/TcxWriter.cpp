@@ -204,6 +204,12 @@ fb::Offset<tcx::Function> Writer::function(func::FuncOp function) {
     case contract::FunctionRole::Decode:
       role = tcx::FunctionRole::Decode;
       break;
+    case contract::FunctionRole::DecodeStart:
+      role = tcx::FunctionRole::DecodeStart;
+      break;
+    case contract::FunctionRole::DecodeStep:
+      role = tcx::FunctionRole::DecodeStep;
+      break;
     case contract::FunctionRole::Forward:
       break;
     }

@@ -414,7 +414,29 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
                "use a synthetic task or training files, not both");
 }
 
+void readDecoding(Diagnostics &diag, const toml::table &table,
+                  DecodingConfig &d) {
+  Section s(diag, table, "decoding");
+  s.integer("rows", d.rows, 1, 4096,
+            "; every row of a decoder step is computed, sentence or not");
+  s.rejectUnknownKeys();
+}
+
 } // namespace
+
+std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
+  int64_t longestTarget = 0;
+  std::set<int64_t> sourceLengths;
+  for (const Bucket &b : description.training.buckets) {
+    longestTarget = std::max(longestTarget, b.targetLength);
+    sourceLengths.insert(b.sourceLength);
+  }
+  std::vector<Bucket> buckets;
+  for (int64_t s : sourceLengths)
+    buckets.push_back({description.decoding.rows, s,
+                       std::min(s + kDecodingLengthOffset, longestTarget)});
+  return buckets;
+}
 
 bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket) {
   // The largest tensors of a step: logits [B, T, V] and attention scores
@@ -462,7 +484,8 @@ parseModelDescription(std::string_view text, const std::string &path,
     return std::nullopt;
   }
 
-  const std::set<std::string> sections = {"model", "training", "data"};
+  const std::set<std::string> sections = {"model", "training", "data",
+                                          "decoding"};
   std::set<std::string> misspelt; // sections named by a near-miss key
   for (auto &&[key, node] : root) {
     if (sections.count(std::string(key.str())))
@@ -474,10 +497,10 @@ parseModelDescription(std::string_view text, const std::string &path,
                "unknown section or key '" + std::string(key.str()) +
                    "' at the top level",
                best.empty() ? "a description has the sections [model], "
-                              "[training] and [data]"
+                              "[training], [data] and [decoding]"
                             : "did you mean [" + best + "]?");
   }
-  for (const char *name : {"model", "training", "data"}) {
+  for (const char *name : {"model", "training", "data", "decoding"}) {
     const toml::node *node = root.get(name);
     if (node && !node->is_table())
       diag.error(node->source(),
@@ -486,7 +509,9 @@ parseModelDescription(std::string_view text, const std::string &path,
                  std::string("write [") + name +
                      "] on its own line, then "
                      "its keys; see models/tiny.toml");
-    else if (!node && std::string(name) != "data" && !misspelt.count(name))
+    else if (!node && (std::string(name) == "model" ||
+                       std::string(name) == "training") &&
+             !misspelt.count(name))
       diag.error("missing section [" + std::string(name) + "]",
                  std::string("add [") + name +
                      "]; see models/transformer_base.toml for an example");
@@ -499,6 +524,8 @@ parseModelDescription(std::string_view text, const std::string &path,
   readModel(diag, *root.get("model")->as_table(), description.model);
   readTraining(diag, *root.get("training")->as_table(), description.model,
                description.training);
+  if (const toml::table *decoding = root["decoding"].as_table())
+    readDecoding(diag, *decoding, description.decoding);
   if (const toml::table *data = root["data"].as_table()) {
     readData(diag, *data, description.data);
     // A synthetic task draws its symbols after padding, BOS and EOS

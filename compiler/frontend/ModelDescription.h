@@ -75,12 +75,28 @@ struct DataConfig {
   std::string train, valid, test; ///< binarised token files
 };
 
+/// How translations are compiled: the incremental decoder's functions.
+struct DecodingConfig {
+  /// Rows of a decoder step: sentences x beam (64: 16 sentences at beam 4).
+  int64_t rows = 64;
+};
+
 struct ModelDescription {
   std::string path;
   ModelConfig model;
   TrainingConfig training;
   DataConfig data;
+  DecodingConfig decoding;
 };
+
+/// The most target tokens a translation may have beyond its source's
+/// (section 6.1 of the paper: source length + 50).
+inline constexpr int64_t kDecodingLengthOffset = 50;
+
+/// The shapes of the incremental decoder: for each source length of the
+/// training buckets, `decoding.rows` rows and room for the source length +
+/// 50 target positions, capped by the longest training target length.
+std::vector<Bucket> decodingBuckets(const ModelDescription &description);
 
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;

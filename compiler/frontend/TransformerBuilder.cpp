@@ -166,6 +166,91 @@ public:
     return y;
   }
 
+  /// The self-attention caches of one decoder layer, as decodeStep reads
+  /// and returns them.
+  struct LayerCaches {
+    Value keys, values;
+  };
+
+  /// One incremental step of the decoder stack: `token` [R] at `position`
+  /// [R] of each row, whose earlier positions' self-attention keys and
+  /// values are in `self` (reordered first by `origin`), attending to the
+  /// cross-attention keys and values `cross` [R, S, d] under `sourceMask`.
+  /// Returns the output [R, 1, d]; `self` becomes the updated caches.
+  Value decodeStep(Value token, Value position, Value origin,
+                   ArrayRef<LayerCaches> cross,
+                   MutableArrayRef<LayerCaches> self, Value sourceMask) {
+    int64_t rows = shape(token)[0], length = shape(self[0].keys)[1];
+    auto column = [&](Value v) {
+      return ReshapeOp::create(
+          b, loc, RankedTensorType::get({rows, 1}, b.getI32Type()), v);
+    };
+    std::string table = m.shareEmbeddings ? "embedding" : "target_embedding";
+    Value x = EmbeddingOp::create(b, loc, type({rows, 1, m.dModel}),
+                                  param(table + ".weight"), column(token));
+    x = mul(x, scalar(std::sqrt(double(m.dModel))));
+    Value positions =
+        m.positionalEncoding == PositionalEncoding::Sinusoid
+            ? PositionalEncodingOp::create(b, loc, type({length, m.dModel}))
+                  .getResult()
+            : param("target_positions.weight");
+    Value y = add(x, EmbeddingOp::create(b, loc, type({rows, 1, m.dModel}),
+                                         positions, column(position)));
+    Value filled = PrefixMaskOp::create(
+        b, loc, RankedTensorType::get({rows, length}, b.getI1Type()),
+        position);
+    Value selfMask = ReshapeOp::create(
+        b, loc, RankedTensorType::get({rows, 1, 1, length}, b.getI1Type()),
+        filled);
+    for (int64_t i = 0; i < m.decoderLayers; ++i) {
+      std::string layer = "decoder.layers." + std::to_string(i);
+      std::string name = layer + ".self_attn";
+      Value q = linear(name + ".q", y);
+      LayerCaches &cache = self[i];
+      cache.keys = CacheUpdateOp::create(b, loc, cache.keys,
+                                         linear(name + ".k", y), origin,
+                                         position);
+      cache.values = CacheUpdateOp::create(b, loc, cache.values,
+                                           linear(name + ".v", y), origin,
+                                           position);
+      y = residual(y, attend(name, q, cache.keys, cache.values, selfMask),
+                   layer + ".self_attn_norm");
+      name = layer + ".cross_attn";
+      y = residual(y,
+                   attend(name, linear(name + ".q", y), cross[i].keys,
+                          cross[i].values, sourceMask),
+                   layer + ".cross_attn_norm");
+      y = residual(y, feedForward(layer + ".ffn", y), layer + ".ffn_norm");
+    }
+    return y;
+  }
+
+  /// Every decoder layer's cross-attention keys and values of `memory`.
+  std::vector<LayerCaches> crossKeysValues(Value memory) {
+    std::vector<LayerCaches> caches;
+    for (int64_t i = 0; i < m.decoderLayers; ++i) {
+      std::string name =
+          "decoder.layers." + std::to_string(i) + ".cross_attn";
+      caches.push_back(
+          {linear(name + ".k", memory), linear(name + ".v", memory)});
+    }
+    return caches;
+  }
+
+  /// log softmax over the last dimension.
+  Value logSoftmax(Value x) {
+    auto t = cast<RankedTensorType>(x.getType());
+    int64_t last = t.getRank() - 1;
+    SmallVector<int64_t> reduced(t.getShape());
+    reduced[last] = 1;
+    SmallVector<int64_t> axes = {last};
+    Value max = ReduceMaxOp::create(b, loc, type(reduced), x, axes, true);
+    Value shifted = SubOp::create(b, loc, t, x, max);
+    Value sum = ReduceSumOp::create(b, loc, type(reduced),
+                                    ExpOp::create(b, loc, shifted), axes, true);
+    return SubOp::create(b, loc, t, shifted, LogOp::create(b, loc, sum));
+  }
+
   /// [B, S] ids -> the key mask [B, 1, 1, S], true at real tokens.
   Value sourceMask(Value ids) {
     ArrayRef<int64_t> s = shape(ids);
@@ -253,11 +338,20 @@ private:
   /// allowed.
   Value attention(const std::string &name, Value query, Value keyValue,
                   Value mask) {
-    int64_t batch = shape(query)[0], t = shape(query)[1],
-            s = shape(keyValue)[1];
-    Value q = splitHeads(linear(name + ".q", query), m.dK);
-    Value k = splitHeads(linear(name + ".k", keyValue), m.dK);
-    Value v = splitHeads(linear(name + ".v", keyValue), m.dV);
+    return attend(name, linear(name + ".q", query),
+                  linear(name + ".k", keyValue), linear(name + ".v", keyValue),
+                  mask);
+  }
+
+  /// Attention's heads and output projection over projected queries
+  /// [B, T, h * dk], keys [B, S, h * dk] and values [B, S, h * dv].
+  Value attend(const std::string &name, Value queries, Value keys,
+               Value values, Value mask) {
+    int64_t batch = shape(queries)[0], t = shape(queries)[1],
+            s = shape(keys)[1];
+    Value q = splitHeads(queries, m.dK);
+    Value k = splitHeads(keys, m.dK);
+    Value v = splitHeads(values, m.dV);
     auto scoresType = type({batch, m.heads, t, s});
     Value scores = MatmulOp::create(b, loc, scoresType, q, k, false, true);
     scores = mul(scores, scalar(1.0 / std::sqrt(double(m.dK))));
@@ -312,6 +406,94 @@ func::FuncOp createFunction(OpBuilder &b, Location loc, const std::string &name,
   function.setAllArgAttrs(argAttrs);
   function.addEntryBlock();
   return function;
+}
+
+/// decode_start_RxS (sources -> every decoder layer's cross-attention keys
+/// and values) and decode_step_RxSxT (one token per row -> the next token's
+/// log-probabilities, the self-attention caches updated in place) of
+/// `shape`.
+void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
+                             const std::vector<Param> &params,
+                             const contract::BucketShape &shape) {
+  using contract::binding::Cache;
+  using contract::binding::cacheName;
+  int64_t R = shape.batch, S = shape.sourceLength, T = shape.targetLength;
+  Type rowIds = RankedTensorType::get({R}, b.getI32Type());
+  Type sourceIds = RankedTensorType::get({R, S}, b.getI32Type());
+  auto f32 = [&](ArrayRef<int64_t> s) -> Type {
+    return RankedTensorType::get(s, b.getF32Type());
+  };
+  // Every layer's cache names of two kinds, layer by layer.
+  auto cacheInputs = [&](Cache keys, Cache values, int64_t length) {
+    std::vector<std::pair<std::string, Type>> inputs;
+    for (int64_t i = 0; i < m.decoderLayers; ++i)
+      for (Cache cache : {keys, values})
+        inputs.push_back(
+            {cacheName(cache, i),
+             f32({R, length, m.heads * (cache == keys ? m.dK : m.dV)})});
+    return inputs;
+  };
+  auto cross = cacheInputs(Cache::CrossKeys, Cache::CrossValues, S);
+  auto self = cacheInputs(Cache::SelfKeys, Cache::SelfValues, T);
+
+  {
+    SmallVector<Type> results;
+    for (auto &[name, type] : cross)
+      results.push_back(type);
+    func::FuncOp fn = createFunction(
+        b, loc, contract::functionName(FunctionRole::DecodeStart, shape),
+        params, {{std::string(binding::kSourceIds), sourceIds}}, results);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&fn.getBody().front());
+    GraphBuilder g(b, m, params, fn, /*train=*/false);
+    Value source = fn.getArguments().back();
+    Value memory = g.encoder(g.embed(source, "source"), g.sourceMask(source));
+    SmallVector<Value> values;
+    for (const GraphBuilder::LayerCaches &c : g.crossKeysValues(memory)) {
+      values.push_back(c.keys);
+      values.push_back(c.values);
+    }
+    func::ReturnOp::create(b, loc, values);
+    for (auto [i, entry] : llvm::enumerate(cross))
+      fn.setResultAttr(i, kOutputAttrName, b.getStringAttr(entry.first));
+  }
+
+  std::vector<std::pair<std::string, Type>> inputs = {
+      {std::string(binding::kToken), rowIds},
+      {std::string(binding::kPosition), rowIds},
+      {std::string(binding::kBeamOrigin), rowIds},
+      {std::string(binding::kSourceIds), sourceIds}};
+  inputs.insert(inputs.end(), cross.begin(), cross.end());
+  inputs.insert(inputs.end(), self.begin(), self.end());
+  SmallVector<Type> results = {f32({R, m.vocabSize})};
+  for (auto &[name, type] : self)
+    results.push_back(type);
+  func::FuncOp fn = createFunction(
+      b, loc, contract::functionName(FunctionRole::DecodeStep, shape), params,
+      inputs, results);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&fn.getBody().front());
+  GraphBuilder g(b, m, params, fn, /*train=*/false);
+  auto args = fn.getArguments().drop_front(params.size());
+  std::vector<GraphBuilder::LayerCaches> crossCaches, selfCaches;
+  for (int64_t i = 0; i < m.decoderLayers; ++i) {
+    crossCaches.push_back({args[4 + 2 * i], args[5 + 2 * i]});
+    int64_t at = 4 + 2 * m.decoderLayers + 2 * i;
+    selfCaches.push_back({args[at], args[at + 1]});
+  }
+  Value y = g.decodeStep(args[0], args[1], args[2], crossCaches, selfCaches,
+                         g.sourceMask(args[3]));
+  Value logProbs = g.logSoftmax(g.logits(y));
+  SmallVector<Value> returned = {ReshapeOp::create(
+      b, loc, cast<RankedTensorType>(results[0]), logProbs)};
+  for (const GraphBuilder::LayerCaches &c : selfCaches) {
+    returned.push_back(c.keys);
+    returned.push_back(c.values);
+  }
+  func::ReturnOp::create(b, loc, returned);
+  fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kLogProbs));
+  for (auto [i, entry] : llvm::enumerate(self))
+    fn.setResultAttr(i + 1, kOutputAttrName, b.getStringAttr(entry.first));
 }
 
 } // namespace
@@ -388,6 +570,11 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
       func::ReturnOp::create(b, loc, g.logits(y));
       fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kLogits));
     }
+  }
+  for (const Bucket &bucket : decodingBuckets(description)) {
+    contract::BucketShape shape{bucket.batch, bucket.sourceLength,
+                                bucket.targetLength};
+    buildIncrementalDecoder(b, loc, m, params, shape);
   }
   return module;
 }

@@ -257,6 +257,16 @@ LogicalResult Frame::step(Operation *op) {
       .Case<PaddingMaskOp>([&](PaddingMaskOp p) {
         return bind(ref::paddingMask(get(p.getIds()), p.getPadId()));
       })
+      .Case<PrefixMaskOp>([&](PrefixMaskOp p) {
+        return bind(ref::prefixMask(get(p.getPosition()), resultShape()[1]));
+      })
+      .Case<CacheUpdateOp>([&](CacheUpdateOp c) -> LogicalResult {
+        std::string error;
+        Tensor out =
+            ref::cacheUpdate(get(c.getCache()), get(c.getValue()),
+                             get(c.getOrigin()), get(c.getPosition()), error);
+        return error.empty() ? bind(std::move(out)) : dataError(error);
+      })
       .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {
         Shape shape = resultShape();
         return bind(ref::positionalEncoding(

@@ -112,6 +112,13 @@ Tensor dropout(const Tensor &input, const Tensor &rng, double rate,
                int64_t key);
 Tensor causalMask(int64_t length);
 Tensor paddingMask(const Tensor &ids, int64_t padId);
+/// [R] positions -> [R, length]: true at j <= position[r].
+Tensor prefixMask(const Tensor &position, int64_t length);
+/// tc.cache_update: rows reordered by `origin` up to their position, the
+/// value written at it; an origin or position out of range is `error`.
+Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
+                   const Tensor &origin, const Tensor &position,
+                   std::string &error);
 Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim);
 
 // Data movement (ShapeKernels.cpp).

@@ -51,6 +51,41 @@ Tensor paddingMask(const Tensor &ids, int64_t padId) {
   return out;
 }
 
+Tensor prefixMask(const Tensor &position, int64_t length) {
+  int64_t rows = position.shape[0];
+  Tensor out(DType::I1, {rows, length});
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < length; ++j)
+      out.setInt(r * length + j, j <= position.ints[r]);
+  return out;
+}
+
+Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
+                   const Tensor &origin, const Tensor &position,
+                   std::string &error) {
+  int64_t rows = cache.shape[0], length = cache.shape[1],
+          channels = cache.shape[2];
+  Tensor out = cache;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t from = origin.ints[r], at = position.ints[r];
+    if (from < 0 || from >= rows || at < 0 || at >= length) {
+      error = "row " + std::to_string(r) + " has origin " +
+              std::to_string(from) + " and position " + std::to_string(at) +
+              "; they must lie in [0, " + std::to_string(rows) + ") and [0, " +
+              std::to_string(length) + ")";
+      return {};
+    }
+    for (int64_t j = 0; j < at; ++j)
+      for (int64_t c = 0; c < channels; ++c)
+        out.floats[(r * length + j) * channels + c] =
+            cache.floats[(from * length + j) * channels + c];
+    for (int64_t c = 0; c < channels; ++c)
+      out.floats[(r * length + at) * channels + c] =
+          value.floats[r * channels + c];
+  }
+  return out;
+}
+
 Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim) {
   Tensor out(dtype, {length, dim});
   for (int64_t pos = 0; pos < length; ++pos)

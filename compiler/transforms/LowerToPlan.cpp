@@ -299,21 +299,22 @@ LogicalResult Lowering::lower(func::FuncOp function) {
   b.setInsertionPoint(function);
   auto lowered = func::FuncOp::create(
       b, function.getLoc(), functionName + ".plan", b.getFunctionType({}, {}));
-  auto dictionaries = [&](ArrayRef<Binding> bindings, plan::Space space) {
+  auto dictionaries = [&](ArrayRef<Binding> bindings) {
     SmallVector<Attribute> list;
     for (const Binding &binding : bindings)
       list.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("name", b.getStringAttr(binding.name)),
-           b.getNamedAttr("buffer", contiguousBuffer(space, binding.offset,
-                                                     binding.value))}));
+           b.getNamedAttr("buffer",
+                          contiguousBuffer(binding.space, binding.offset,
+                                           binding.value))}));
     return b.getArrayAttr(list);
   };
   lowered->setAttr(plan::kArenaBytesAttrName,
                    b.getI64IntegerAttr(plan.arenaBytes));
   lowered->setAttr(plan::kInputsAttrName,
-                   dictionaries(plan.inputs, plan::Space::inputs));
+                   dictionaries(plan.inputs));
   lowered->setAttr(plan::kOutputsAttrName,
-                   dictionaries(plan.outputs, plan::Space::outputs));
+                   dictionaries(plan.outputs));
 
   // Constants, at module level.
   b.setInsertionPointToEnd(module.getBody());
@@ -362,7 +363,7 @@ LogicalResult Lowering::lower(func::FuncOp function) {
   }
   for (const Binding &output : plan.outputs) {
     plan::BufferAttr slot =
-        contiguousBuffer(plan::Space::outputs, output.offset, output.value);
+        contiguousBuffer(output.space, output.offset, output.value);
     if (bufferOf(output.value) != slot)
       plan::CopyOp::create(b, function.getLoc(), bufferOf(output.value), slot);
   }

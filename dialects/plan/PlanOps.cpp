@@ -21,10 +21,30 @@ static std::string describe(ArrayRef<int64_t> shape, Type elementType) {
   return text;
 }
 
-/// Steps never write the constants or the inputs of a call.
+/// Whether `buffer` lies in the state of the function holding `op`: an
+/// output bound in the inputs space (an input the function updates in
+/// place; see tcx.fbs).
+static bool isState(Operation *op, BufferAttr buffer) {
+  auto function = op->getParentOfType<func::FuncOp>();
+  auto outputs =
+      function ? function->getAttrOfType<ArrayAttr>(kOutputsAttrName) : nullptr;
+  if (!outputs || buffer.getSpace() != Space::inputs)
+    return false;
+  for (Attribute entry : outputs) {
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    auto state = dict ? dict.getAs<BufferAttr>("buffer") : nullptr;
+    if (state && state.getSpace() == Space::inputs &&
+        state.getOffset() <= buffer.getOffset() &&
+        buffer.endOffset() <= state.endOffset())
+      return true;
+  }
+  return false;
+}
+
+/// Steps never write the constants or the inputs of a call, but for state.
 static LogicalResult verifyWritable(Operation *op, BufferAttr buffer) {
   if (buffer.getSpace() == Space::constants ||
-      buffer.getSpace() == Space::inputs)
+      (buffer.getSpace() == Space::inputs && !isState(op, buffer)))
     return op->emitOpError("writes into the read-only ")
            << stringifySpace(buffer.getSpace()) << " space";
   return success();

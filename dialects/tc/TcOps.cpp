@@ -203,6 +203,38 @@ LogicalResult CausalMaskOp::verify() {
   return success();
 }
 
+LogicalResult PrefixMaskOp::verify() {
+  ArrayRef<int64_t> rows = shapeOf(getPosition());
+  ArrayRef<int64_t> shape = shapeOf(getResult());
+  if (rows.size() != 1 || shape.size() != 2 || shape[0] != rows[0])
+    return emitOpError() << "takes positions [R] to a mask [R, T], got "
+                         << fmt(rows) << " -> " << fmt(shape);
+  return success();
+}
+
+LogicalResult CacheUpdateOp::verify() {
+  ArrayRef<int64_t> cache = shapeOf(getCache());
+  if (cache.size() != 3)
+    return emitOpError() << "cache must have rank 3 [rows, positions, "
+                            "channels], got "
+                         << fmt(cache);
+  SmallVector<int64_t> value = {cache[0], 1, cache[2]};
+  if (shapeOf(getValue()) != ArrayRef<int64_t>(value))
+    return emitOpError() << "value has shape " << fmt(shapeOf(getValue()))
+                         << " but expected " << fmt(value)
+                         << " (one position of the cache)";
+  for (auto [name, rows] : {std::pair("origin", getOrigin()),
+                            std::pair("position", getPosition())})
+    if (shapeOf(rows) != cache.take_front())
+      return emitOpError() << name << " has shape " << fmt(shapeOf(rows))
+                           << " but expected " << fmt(cache.take_front())
+                           << " (one per row of the cache)";
+  if (!getCache().hasOneUse())
+    return emitOpError() << "cache has other uses; it is updated in place, "
+                            "so nothing else may read it";
+  return success();
+}
+
 LogicalResult PositionalEncodingOp::verify() {
   ArrayRef<int64_t> shape = shapeOf(getResult());
   if (shape.size() != 2)

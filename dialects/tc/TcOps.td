@@ -376,6 +376,72 @@ def Tc_PositionalEncodingOp : Tc_Op<"positional_encoding", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Incremental decoding
+//===----------------------------------------------------------------------===//
+
+def Tc_PrefixMaskOp : Tc_Op<"prefix_mask", [Pure]> {
+  let summary = "The mask of the filled cache positions of each row";
+  let description = [{
+    `result[r, j] = (j <= position[r])` for a `[R, T]` result of `i1` and
+    `i32` positions `[R]`: the keys an incremental decoder step at
+    `position[r]` may attend to (the cache holds positions `0..position[r]`
+    once the step has written its own). Reshape it to `[R, 1, 1, T]` to mask
+    attention scores `[R, h, 1, T]`.
+
+    ```mlir
+    %m = tc.prefix_mask %position : tensor<4xi32> -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins Tc_IdTensor:$position);
+  let results = (outs Tc_MaskTensor:$result);
+  let assemblyFormat = [{
+    $position attr-dict `:` type($position) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tc_CacheUpdateOp : Tc_Op<"cache_update", [Pure,
+    AllTypesMatch<["cache", "result"]>]> {
+  let summary = "A key or value cache reordered by beam origin and extended";
+  let description = [{
+    One self-attention cache `[R, T, C]` of an incremental decoder, for the
+    step at `position[r]` of each row `r`:
+
+    - `result[r, j] = cache[origin[r], j]` for `j < position[r]`: the prefix
+      of the hypothesis that row `r` continues (beam search reselects rows;
+      `origin[r] = r` keeps it);
+    - `result[r, position[r]] = value[r, 0]`: this step's key or value;
+    - `result[r, j] = cache[r, j]` for `j > position[r]` (unused).
+
+    `value` is `[R, 1, C]`, `origin` and `position` are `i32 [R]`, each
+    origin in `[0, R)` and each position in `[0, T)`, and row `origin[r]`
+    must hold at least `position[r]` positions. The cache has no other use:
+    the executable updates it in place, in the buffer of the decoder step's
+    input, where it stays for the next step.
+
+    ```mlir
+    %k1 = tc.cache_update %k, %new, %origin, %position
+        : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$cache, Tc_FloatTensor:$value,
+                       Tc_IdTensor:$origin, Tc_IdTensor:$position);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $cache `,` $value `,` $origin `,` $position attr-dict `:` type($cache) `,`
+    type($value) `,` type($origin) `,` type($position)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$cache, "::mlir::Value":$value,
+                   "::mlir::Value":$origin, "::mlir::Value":$position), [{
+      build($_builder, $_state, cache.getType(), cache, value, origin,
+            position);
+    }]>
+  ];
+  let hasVerifier = 1;
+}
+
 def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure, Tc_RowWise, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Label-smoothed cross-entropy, summed over non-padding tokens";
   let description = [{

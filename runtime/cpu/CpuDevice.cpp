@@ -66,12 +66,14 @@ void CpuDevice::read(tcx::Space space, int64_t offset, void *data,
   std::memcpy(data, shared_[int(space)].data() + offset, bytes);
 }
 
-bool CpuDevice::writeInput(const tcx::Function &function, std::string_view name,
-                           const void *data, int64_t bytes) {
+bool CpuDevice::writeInputAt(const tcx::Function &function,
+                             std::string_view name, int64_t offset,
+                             const void *data, int64_t bytes) {
   uint8_t *target = binding(function, name, false);
-  if (!target || bindingBytes(function, name, false) != bytes)
+  if (!target || offset < 0 || bytes < 0 ||
+      offset + bytes > bindingBytes(function, name, false))
     return false;
-  std::memcpy(target, data, bytes);
+  std::memcpy(target + offset, data, bytes);
   return true;
 }
 

@@ -50,8 +50,8 @@ public:
              int64_t bytes) override;
   void read(tcx::Space space, int64_t offset, void *data,
             int64_t bytes) override;
-  bool writeInput(const tcx::Function &function, std::string_view name,
-                  const void *data, int64_t bytes) override;
+  bool writeInputAt(const tcx::Function &function, std::string_view name,
+                    int64_t offset, const void *data, int64_t bytes) override;
   bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;

@@ -101,8 +101,8 @@ public:
           "copying from the GPU");
     check(cudaStreamSynchronize(stream_), "running the executable");
   }
-  bool writeInput(const tcx::Function &function, std::string_view name,
-                  const void *data, int64_t bytes) override;
+  bool writeInputAt(const tcx::Function &function, std::string_view name,
+                    int64_t offset, const void *data, int64_t bytes) override;
   bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;
@@ -303,13 +303,14 @@ uint64_t CudaDevice::binding(const tcx::Function &function,
   return b ? stateOf(function).spaces.of(*b->buffer()) : 0;
 }
 
-bool CudaDevice::writeInput(const tcx::Function &function,
-                            std::string_view name, const void *data,
-                            int64_t bytes) {
+bool CudaDevice::writeInputAt(const tcx::Function &function,
+                              std::string_view name, int64_t offset,
+                              const void *data, int64_t bytes) {
   uint64_t target = binding(function, name, false);
-  if (!target || bindingBytes(function, name, false) != bytes)
+  if (!target || offset < 0 || bytes < 0 ||
+      offset + bytes > bindingBytes(function, name, false))
     return false;
-  check(cudaMemcpyAsync(reinterpret_cast<void *>(target), data, bytes,
+  check(cudaMemcpyAsync(reinterpret_cast<void *>(target + offset), data, bytes,
                         cudaMemcpyHostToDevice, stream_),
         "copying input " + std::string(name));
   return true;

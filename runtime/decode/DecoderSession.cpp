@@ -1,4 +1,4 @@
-//===- DecoderSession.cpp - a batch of sources, encoded once, decoded stepwise ===//
+//===- DecoderSession.cpp - the compiled incremental decoder of one shape --===//
 
 #include "runtime/decode/DecoderSession.h"
 
@@ -11,79 +11,114 @@ using contract::FunctionRole;
 
 std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
                                                    Device &device,
-                                                   const BucketShape &bucket,
+                                                   const BucketShape &shape,
                                                    std::string &error) {
-  const tcx::Function *encoder =
-      executable.function(tcx::FunctionRole::Encode, bucket);
-  const tcx::Function *decoder =
-      executable.function(tcx::FunctionRole::Decode, bucket);
-  if (!encoder || !decoder) {
+  const tcx::Function *start =
+      executable.function(tcx::FunctionRole::DecodeStart, shape);
+  const tcx::Function *step =
+      executable.function(tcx::FunctionRole::DecodeStep, shape);
+  if (!start || !step) {
     error = "the executable has no " +
-            contract::functionName(FunctionRole::Encode, bucket) + " or " +
-            contract::functionName(FunctionRole::Decode, bucket) + " function";
+            contract::functionName(FunctionRole::DecodeStart, shape) + " or " +
+            contract::functionName(FunctionRole::DecodeStep, shape) +
+            " function (compile it again with this tc-compile)";
     return std::nullopt;
   }
-  return DecoderSession(device, *encoder, *decoder, bucket,
-                        vocabularyOf(executable.root()));
+  std::vector<std::string> crossNames;
+  for (const tcx::Binding *b : *start->outputs())
+    crossNames.push_back(b->name()->str());
+  return DecoderSession(device, *start, *step, shape,
+                        vocabularyOf(executable.root()), crossNames);
 }
 
-bool DecoderSession::encode(const std::vector<std::vector<int32_t>> &sources,
-                            std::string &error) {
-  int64_t B = bucket_.batch, S = bucket_.sourceLength;
-  if (int64_t(sources.size()) > B) {
-    error = std::to_string(sources.size()) + " sources for a bucket of " +
-            std::to_string(B);
-    return false;
+bool DecoderSession::fail(const std::string &what, std::string &error) const {
+  error = start_->name()->str() + " and " + step_->name()->str() +
+          " do not bind as tc's incremental decoder does: " + what;
+  return false;
+}
+
+std::optional<std::vector<EncodedSource>>
+DecoderSession::start(const std::vector<std::vector<int32_t>> &sources,
+                      std::string &error) {
+  int64_t R = rows(), S = shape_.sourceLength;
+  if (int64_t(sources.size()) > R) {
+    error = std::to_string(sources.size()) + " sources for " +
+            std::to_string(R) + " rows";
+    return std::nullopt;
   }
-  for (const std::vector<int32_t> &s : sources)
-    if (int64_t(s.size()) > S) {
-      error = "a source of " + std::to_string(s.size()) +
-              " tokens is longer than the bucket's " + std::to_string(S);
-      return false;
+  std::vector<int32_t> ids(R * S, vocab_.pad);
+  for (size_t r = 0; r < sources.size(); ++r) {
+    if (int64_t(sources[r].size()) > S) {
+      error = "a source of " + std::to_string(sources[r].size()) +
+              " tokens is longer than the decoder's " + std::to_string(S);
+      return std::nullopt;
     }
-  std::vector<int32_t> source(B * S, vocab_.pad);
+    std::copy(sources[r].begin(), sources[r].end(), ids.begin() + r * S);
+  }
+  if (!device_->writeInput(*start_, binding::kSourceIds, ids.data(),
+                           ids.size() * 4)) {
+    fail("no source_ids input", error);
+    return std::nullopt;
+  }
+  device_->run(*start_);
+  std::vector<EncodedSource> encoded(sources.size());
   for (size_t r = 0; r < sources.size(); ++r)
-    std::copy(sources[r].begin(), sources[r].end(), source.begin() + r * S);
-  std::vector<uint8_t> memory(bindingBytes(*encoder_, binding::kMemory, true));
-  bool bound = device_->writeInput(*encoder_, binding::kSourceIds,
-                                   source.data(), source.size() * 4);
-  if (bound)
-    device_->run(*encoder_);
-  if (!bound ||
-      !device_->readOutput(*encoder_, binding::kMemory, memory.data(),
-                           memory.size()) ||
-      !device_->writeInput(*decoder_, binding::kMemory, memory.data(),
-                           memory.size()) ||
-      !device_->writeInput(*decoder_, binding::kSourceIds, source.data(),
-                           source.size() * 4)) {
-    error = encoder_->name()->str() + " and " + decoder_->name()->str() +
-            " do not take and return " + std::string(binding::kSourceIds) +
-            " and " + std::string(binding::kMemory) + " as expected";
-    return false;
+    encoded[r].ids.assign(ids.begin() + r * S, ids.begin() + (r + 1) * S);
+  std::vector<float> all;
+  for (const std::string &name : crossNames_) {
+    all.resize(bindingBytes(*start_, name, true) / 4);
+    int64_t perRow = all.size() / R;
+    if (!device_->readOutput(*start_, name, all.data(), all.size() * 4)) {
+      fail("cannot read " + name, error);
+      return std::nullopt;
+    }
+    for (size_t r = 0; r < sources.size(); ++r)
+      encoded[r].caches.emplace_back(all.begin() + r * perRow,
+                                     all.begin() + (r + 1) * perRow);
+  }
+  return encoded;
+}
+
+bool DecoderSession::place(const EncodedSource &source, int64_t first,
+                           int64_t count, std::string &error) {
+  for (int64_t row = first; row < first + count; ++row) {
+    int64_t idBytes = source.ids.size() * 4;
+    if (!device_->writeInputAt(*step_, binding::kSourceIds, row * idBytes,
+                               source.ids.data(), idBytes))
+      return fail("no source_ids rows for row " + std::to_string(row), error);
+    for (size_t c = 0; c < crossNames_.size(); ++c) {
+      int64_t bytes = source.caches[c].size() * 4;
+      if (!device_->writeInputAt(*step_, crossNames_[c], row * bytes,
+                                 source.caches[c].data(), bytes))
+        return fail("no input " + crossNames_[c] + " of the start's shape",
+                    error);
+    }
   }
   return true;
 }
 
 const std::vector<float> *
-DecoderSession::step(const std::vector<int32_t> &prefixes, std::string &error) {
-  int64_t B = bucket_.batch, T = bucket_.targetLength, V = vocab_.size;
-  if (!device_->writeInput(*decoder_, binding::kTargetPrefix, prefixes.data(),
-                           prefixes.size() * 4)) {
-    error = decoder_->name()->str() + " takes no " +
-            std::string(binding::kTargetPrefix) + " of " + std::to_string(B) +
-            "x" + std::to_string(T);
+DecoderSession::step(const std::vector<int32_t> &token,
+                     const std::vector<int32_t> &position,
+                     const std::vector<int32_t> &origin, std::string &error) {
+  int64_t R = rows();
+  for (auto [name, values] : {std::pair(binding::kToken, &token),
+                              std::pair(binding::kPosition, &position),
+                              std::pair(binding::kBeamOrigin, &origin)})
+    if (!device_->writeInput(*step_, name, values->data(), R * 4)) {
+      fail("no input " + std::string(name) + " of " + std::to_string(R), error);
+      return nullptr;
+    }
+  device_->run(*step_);
+  logProbs_.resize(R * vocab_.size);
+  if (!device_->readOutput(*step_, binding::kLogProbs, logProbs_.data(),
+                           logProbs_.size() * 4)) {
+    fail("no output log_probs of " + std::to_string(R) + "x" +
+             std::to_string(vocab_.size),
+         error);
     return nullptr;
   }
-  device_->run(*decoder_);
-  logits_.resize(B * T * V);
-  if (!device_->readOutput(*decoder_, binding::kLogits, logits_.data(),
-                           logits_.size() * 4)) {
-    error = decoder_->name()->str() + " returns no " +
-            std::string(binding::kLogits) + " of " + std::to_string(B) + "x" +
-            std::to_string(T) + "x" + std::to_string(V);
-    return nullptr;
-  }
-  return &logits_;
+  return &logProbs_;
 }
 
 } // namespace tc::rt

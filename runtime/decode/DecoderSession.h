@@ -1,10 +1,14 @@
-//===- DecoderSession.h - a batch of sources, encoded once, decoded stepwise -===//
+//===- DecoderSession.h - the compiled incremental decoder of one shape ----===//
 //
-// What every search policy needs from an executable: the bucket's encoder
-// run once on a batch of sources, then its decoder run on the prefixes
-// decoded so far, returning the next-token logits of every row. A search
-// policy (greedy today: GreedySearch.h; beam search next) chooses the tokens;
-// the session knows nothing of how.
+// A decoder step has R rows; each row holds one hypothesis of a sentence
+// being translated. The session runs decode_start on up to R sources (every
+// decoder layer's cross-attention keys and values, computed once), places a
+// source's keys and values in the rows its hypotheses will use, and runs
+// decode_step: one token per row in, the next token's log-probabilities
+// out, the self-attention caches extended in place on the device. A search
+// policy (BeamSearch.h) decides the tokens and which row each continues
+// (beam reselection is the step's compiled cache gather); the session knows
+// nothing of how.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,43 +24,57 @@
 
 namespace tc::rt {
 
+/// What decode_start computed for one source: each cross-attention cache's
+/// [S, C] rows, in the step's input order.
+struct EncodedSource {
+  std::vector<int32_t> ids; ///< padded to the source length
+  std::vector<std::vector<float>> caches;
+};
+
 class DecoderSession {
 public:
-  /// The session for `bucket`'s encoder and decoder, or none with `error`
-  /// when the executable lacks them.
+  /// The session of the decode_step of `shape` and the decode_start of its
+  /// rows and source length, or none with `error`.
   static std::optional<DecoderSession> open(const Executable &executable,
                                             Device &device,
-                                            const BucketShape &bucket,
+                                            const BucketShape &shape,
                                             std::string &error);
 
-  /// Encodes `sources` (each ending with EOS, at most the bucket's batch of
-  /// them, each at most its source length); the rest of the batch is
-  /// padding. False with `error` when they do not fit or the functions do
-  /// not bind as encoders and decoders do.
-  bool encode(const std::vector<std::vector<int32_t>> &sources,
-              std::string &error);
+  /// Runs decode_start on `sources` (at most rows() of them, each ending with
+  /// EOS and at most the source length long).
+  std::optional<std::vector<EncodedSource>>
+  start(const std::vector<std::vector<int32_t>> &sources, std::string &error);
 
-  /// Runs the decoder on `prefixes` (batch x target length tokens, each row
-  /// BOS first, padded) and returns its logits, batch x target length x
-  /// vocabulary: row r's next token after position t is at [r, t].
-  const std::vector<float> *step(const std::vector<int32_t> &prefixes,
+  /// Makes rows [first, first + count) read `source`'s keys and values.
+  bool place(const EncodedSource &source, int64_t first, int64_t count,
+             std::string &error);
+
+  /// One step: every row's last token, its position and the row whose
+  /// cached prefix it continues (itself, or another after beam
+  /// reselection). Returns the log-probabilities, rows x vocabulary.
+  const std::vector<float> *step(const std::vector<int32_t> &token,
+                                 const std::vector<int32_t> &position,
+                                 const std::vector<int32_t> &origin,
                                  std::string &error);
 
-  const BucketShape &bucket() const { return bucket_; }
+  const BucketShape &shape() const { return shape_; }
+  int64_t rows() const { return shape_.batch; }
   const Vocabulary &vocabulary() const { return vocab_; }
 
 private:
-  DecoderSession(Device &device, const tcx::Function &encoder,
-                 const tcx::Function &decoder, const BucketShape &bucket,
-                 const Vocabulary &vocab)
-      : device_(&device), encoder_(&encoder), decoder_(&decoder),
-        bucket_(bucket), vocab_(vocab) {}
+  DecoderSession(Device &device, const tcx::Function &start,
+                 const tcx::Function &step, const BucketShape &shape,
+                 const Vocabulary &vocab, std::vector<std::string> crossNames)
+      : device_(&device), start_(&start), step_(&step), shape_(shape),
+        vocab_(vocab), crossNames_(std::move(crossNames)) {}
+  bool fail(const std::string &what, std::string &error) const;
 
   Device *device_;
-  const tcx::Function *encoder_, *decoder_;
-  BucketShape bucket_;
+  const tcx::Function *start_, *step_;
+  BucketShape shape_;
   Vocabulary vocab_;
-  std::vector<float> logits_;
+  std::vector<std::string> crossNames_; ///< cross_k.0, cross_v.0, ...
+  std::vector<float> logProbs_;
 };
 
 } // namespace tc::rt

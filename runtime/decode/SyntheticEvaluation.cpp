@@ -1,7 +1,7 @@
 //===- SyntheticEvaluation.cpp - exact match on the copy and reverse tasks -===//
 
 #include "runtime/decode/SyntheticEvaluation.h"
-#include "runtime/decode/GreedySearch.h"
+#include "runtime/decode/Translator.h"
 
 #include <algorithm>
 
@@ -18,29 +18,35 @@ evaluateSyntheticTask(const Executable &executable, Device &device,
     return std::nullopt;
   }
   const BucketShape &bucket = buckets.front();
-  std::optional<DecoderSession> session =
-      DecoderSession::open(executable, device, bucket, error);
-  if (!session)
-    return std::nullopt;
+  Vocabulary vocab = vocabularyOf(executable.root());
   int64_t maxSymbols =
       std::min(bucket.sourceLength - 1, bucket.targetLength - 1);
-  if (!canDrawSyntheticTask(session->vocabulary(), maxSymbols, error))
+  if (!canDrawSyntheticTask(vocab, maxSymbols, error))
+    return std::nullopt;
+  // Drawn a training bucket's batch at a time, as before the incremental
+  // decoder, so that the same seed gives the same sequences.
+  std::vector<SentencePair> pairs;
+  for (uint64_t index = 0x7fffffff; int64_t(pairs.size()) < sequences;
+       --index) {
+    int64_t rows =
+        std::min<int64_t>(bucket.batch, sequences - int64_t(pairs.size()));
+    for (SentencePair &pair :
+         syntheticPairs(task, vocab, rows, maxSymbols, seed, index))
+      pairs.push_back(std::move(pair));
+  }
+  std::vector<std::vector<int32_t>> sources;
+  for (const SentencePair &pair : pairs)
+    sources.push_back(pair.source);
+  SearchOptions greedy;
+  greedy.beam = 1;
+  std::optional<Translations> translations =
+      translate(executable, device, sources, greedy, error);
+  if (!translations)
     return std::nullopt;
   ExactMatch result;
-  for (uint64_t index = 0x7fffffff; result.total < sequences; --index) {
-    int64_t rows = std::min<int64_t>(bucket.batch, sequences - result.total);
-    std::vector<SentencePair> pairs = syntheticPairs(
-        task, session->vocabulary(), rows, maxSymbols, seed, index);
-    std::vector<std::vector<int32_t>> sources;
-    for (const SentencePair &pair : pairs)
-      sources.push_back(pair.source);
-    auto decoded = greedySearch(*session, sources, error);
-    if (!decoded)
-      return std::nullopt;
-    for (int64_t r = 0; r < rows; ++r)
-      result.correct += (*decoded)[r] == pairs[r].target;
-    result.total += rows;
-  }
+  for (size_t i = 0; i < pairs.size(); ++i)
+    result.correct += translations->best(i) == pairs[i].target;
+  result.total = int64_t(pairs.size());
   return result;
 }
 

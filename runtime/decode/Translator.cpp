@@ -1,106 +1,152 @@
-//===- Translator.cpp - many sentences through the buckets' decoders -------===//
+//===- Translator.cpp - many sentences through the incremental decoder -----===//
 
 #include "runtime/decode/Translator.h"
-#include "runtime/decode/GreedySearch.h"
+#include "runtime/decode/DecoderSession.h"
 
 #include <algorithm>
-#include <numeric>
+#include <deque>
+#include <map>
 
 namespace tc::rt {
 namespace {
 
-/// The target length a source of `length` tokens is given: a quarter more,
-/// since a translation may run longer than its source (in the demo corpus
-/// the median target has as many tokens as its source, 90% have at most a
-/// sixth more, 99% at most 36% more). More room costs T^2 decoder positions
-/// per sentence until the incremental decoder comes.
-int64_t roomFor(int64_t length) { return length + (length + 3) / 4; }
-
-/// The bucket to decode sources of up to `length` tokens in: the smallest
-/// whose source length holds them and whose target length is
-/// roomFor(length), else the one whose source length holds them with the
-/// longest target length; none when no bucket's source length holds them.
-const BucketShape *bucketForDecoding(const std::vector<BucketShape> &buckets,
-                                     int64_t length) {
-  const BucketShape *longest = nullptr;
-  for (const BucketShape &bucket : buckets) { // smallest first
-    if (bucket.sourceLength < length)
-      continue;
-    if (bucket.targetLength >= roomFor(length))
-      return &bucket;
-    if (!longest || bucket.targetLength > longest->targetLength)
-      longest = &bucket;
+/// Decodes `indices` of `sources` in `session`, each with its search.
+bool translateInShape(DecoderSession &session,
+                      const std::vector<std::vector<int32_t>> &sources,
+                      const std::vector<size_t> &indices,
+                      const SearchOptions &options, Translations &result,
+                      std::string &error,
+                      const std::function<void()> &sentenceDone) {
+  const Vocabulary &vocab = session.vocabulary();
+  int64_t R = session.rows(), width = std::max<int64_t>(options.beam, 1);
+  int64_t groups = R / width, T = session.shape().targetLength;
+  std::deque<std::pair<size_t, EncodedSource>> ready;
+  size_t next = 0; // the first of `indices` not yet encoded
+  std::vector<std::optional<SentenceSearch>> searches(groups);
+  std::vector<size_t> sourceOf(groups);
+  std::vector<int32_t> token(R), position(R), origin(R);
+  for (;;) {
+    bool any = false;
+    for (int64_t g = 0; g < groups; ++g) {
+      if (!searches[g]) {
+        if (ready.empty() && next < indices.size()) {
+          size_t count = std::min<size_t>(R, indices.size() - next);
+          std::vector<std::vector<int32_t>> batch;
+          for (size_t k = 0; k < count; ++k)
+            batch.push_back(sources[indices[next + k]]);
+          auto encoded = session.start(batch, error);
+          if (!encoded)
+            return false;
+          for (size_t k = 0; k < count; ++k)
+            ready.emplace_back(indices[next + k], std::move((*encoded)[k]));
+          next += count;
+        }
+        if (ready.empty())
+          continue;
+        auto &[index, encoded] = ready.front();
+        if (!session.place(encoded, g * width, width, error))
+          return false;
+        int64_t length = int64_t(sources[index].size());
+        searches[g].emplace(options, vocab,
+                            std::min(length + options.maxLengthOffset, T));
+        sourceOf[g] = index;
+        ready.pop_front();
+      }
+      any = true;
+    }
+    if (!any)
+      return true;
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t i = 0; i < width; ++i) {
+        int64_t row = g * width + i;
+        const std::optional<SentenceSearch> &search = searches[g];
+        token[row] = search ? search->token(i) : vocab.bos;
+        position[row] = search ? int32_t(search->position()) : 0;
+        origin[row] = search ? int32_t(g * width + search->origin(i))
+                             : int32_t(row);
+      }
+    const std::vector<float> *logProbs =
+        session.step(token, position, origin, error);
+    if (!logProbs)
+      return false;
+    for (int64_t g = 0; g < groups; ++g) {
+      if (!searches[g] ||
+          !searches[g]->advance(logProbs->data() + g * width * vocab.size))
+        continue;
+      std::vector<Hypothesis> found = searches[g]->results();
+      const Hypothesis &best = found.front();
+      result.unfinished += best.cut;
+      result.targetTokens += int64_t(best.tokens.size()) + 1;
+      result.nBest[sourceOf[g]] = std::move(found);
+      searches[g].reset();
+      sentenceDone();
+    }
   }
-  return longest;
 }
 
 } // namespace
 
+std::vector<BucketShape> decoderShapes(const tcx::Executable &executable) {
+  std::vector<BucketShape> shapes;
+  for (const tcx::Function *f : *executable.functions())
+    if (f->role() == tcx::FunctionRole::DecodeStep && f->bucket())
+      shapes.push_back({f->bucket()->batch(), f->bucket()->source_length(),
+                        f->bucket()->target_length()});
+  std::sort(shapes.begin(), shapes.end(),
+            [](const BucketShape &a, const BucketShape &b) {
+              return a.sourceLength < b.sourceLength;
+            });
+  return shapes;
+}
+
 std::optional<Translations>
 translate(const Executable &executable, Device &device,
-          const std::vector<std::vector<int32_t>> &sources, std::string &error,
-          const std::function<void(size_t done)> &progress) {
-  std::vector<BucketShape> buckets = bucketsOf(executable.root());
-  if (buckets.empty()) {
-    error = "the executable has no shape buckets (was it compiled from a "
-            "model description?)";
+          const std::vector<std::vector<int32_t>> &sources,
+          const SearchOptions &options, std::string &error,
+          const std::function<void(size_t, int64_t)> &progress) {
+  std::vector<BucketShape> shapes = decoderShapes(executable.root());
+  if (shapes.empty()) {
+    error = "the executable has no incremental decoder (decode_step "
+            "functions); compile its description again with this tc-compile";
     return std::nullopt;
   }
-  int64_t longestSource = 0;
-  for (const BucketShape &bucket : buckets)
-    longestSource = std::max(longestSource, bucket.sourceLength);
+  int64_t width = std::max<int64_t>(options.beam, 1);
+  if (shapes.front().batch < width) {
+    error = "a beam of " + std::to_string(width) + " needs as many rows, but " +
+            "the decoder steps have " + std::to_string(shapes.front().batch) +
+            "; use --beam " + std::to_string(shapes.front().batch) +
+            " or less, or raise [decoding] rows in the description";
+    return std::nullopt;
+  }
   Vocabulary vocab = vocabularyOf(executable.root());
-
   Translations result;
-  result.targets.resize(sources.size());
-  std::vector<std::vector<int32_t>> cut(sources.size());
-  for (size_t i = 0; i < sources.size(); ++i) {
-    cut[i] = sources[i];
-    if (int64_t(cut[i].size()) > longestSource) {
-      cut[i].resize(longestSource);
+  result.nBest.resize(sources.size());
+  std::vector<std::vector<int32_t>> cut = sources;
+  std::map<size_t, std::vector<size_t>> byShape; // shape index -> sources
+  for (size_t i = 0; i < cut.size(); ++i) {
+    size_t shape = 0;
+    while (shape + 1 < shapes.size() &&
+           shapes[shape].sourceLength < int64_t(cut[i].size()))
+      ++shape;
+    if (int64_t(cut[i].size()) > shapes[shape].sourceLength) {
+      cut[i].resize(shapes[shape].sourceLength);
       cut[i].back() = vocab.eos;
       ++result.truncated;
     }
+    byShape[shape].push_back(i);
   }
-  std::vector<size_t> order(sources.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return cut[a].size() < cut[b].size();
-  });
-
   size_t done = 0;
-  for (size_t first = 0; first < order.size();) {
-    // Sorted by length: the batch's last source is its longest.
-    const BucketShape *bucket = nullptr;
-    size_t end = first;
-    for (size_t next = first; next < order.size(); ++next) {
-      const BucketShape *fits =
-          bucketForDecoding(buckets, int64_t(cut[order[next]].size()));
-      if (bucket && (fits != bucket || int64_t(next - first) >= bucket->batch))
-        break;
-      bucket = fits;
-      end = next + 1;
-    }
-    std::optional<DecoderSession> session =
-        DecoderSession::open(executable, device, *bucket, error);
-    if (!session)
-      return std::nullopt;
-    std::vector<std::vector<int32_t>> batch;
-    for (size_t k = first; k < end; ++k)
-      batch.push_back(cut[order[k]]);
-    auto decoded = greedySearch(*session, batch, error);
-    if (!decoded)
-      return std::nullopt;
-    for (size_t k = first; k < end; ++k) {
-      std::vector<int32_t> &target = (*decoded)[k - first];
-      // Greedy search stops a row at the bucket's length: T tokens, no EOS.
-      result.unfinished += int64_t(target.size()) >= bucket->targetLength;
-      result.targets[order[k]] = std::move(target);
-    }
-    done += end - first;
+  auto sentenceDone = [&] {
+    ++done;
     if (progress)
-      progress(done);
-    first = end;
+      progress(done, result.targetTokens);
+  };
+  for (auto &[shape, indices] : byShape) {
+    std::optional<DecoderSession> session =
+        DecoderSession::open(executable, device, shapes[shape], error);
+    if (!session || !translateInShape(*session, cut, indices, options, result,
+                                      error, sentenceDone))
+      return std::nullopt;
   }
   return result;
 }

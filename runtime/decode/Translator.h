@@ -1,12 +1,14 @@
-//===- Translator.h - many sentences through the buckets' decoders ---------===//
+//===- Translator.h - many sentences through the incremental decoder -------===//
 //
-// Translates a list of sources of any length: they are sorted by length and
-// cut into batches, each decoded in the smallest bucket whose source length
-// holds its longest source and whose target length a quarter more (as far as
-// the buckets go). The
-// results come back in the order of the sources; a sentence's translation
-// does not depend on the others in its batch. A source longer than every
-// bucket is cut to the largest one (and counted).
+// Translates a list of sources of any length. A source is decoded in the
+// decoder shape (tc-compile's decode_step functions) with the smallest
+// source length that holds it, so its shape depends on its own length only;
+// a source longer than every shape is cut to the longest (and counted).
+// Within a shape, sources are encoded a step's rows at a time and given
+// rows as rows free up: each sentence takes `beam` rows until its search
+// is done, then a waiting sentence takes them. Every row is computed apart
+// from the others, so a sentence's translation does not depend on which
+// sentences share its step (test/Runtime/translate-determinism.test).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +16,7 @@
 #define TC_RUNTIME_DECODE_TRANSLATOR_H
 
 #include "runtime/Device.h"
-#include "runtime/data/Buckets.h"
+#include "runtime/decode/BeamSearch.h"
 
 #include <functional>
 #include <optional>
@@ -24,18 +26,32 @@
 namespace tc::rt {
 
 struct Translations {
-  std::vector<std::vector<int32_t>> targets; ///< without BOS or EOS
-  int64_t truncated = 0;  ///< sources cut to the largest bucket
-  int64_t unfinished = 0; ///< translations cut at the bucket's target length
+  /// Per source, its best hypotheses (SearchOptions::nBest), best first.
+  std::vector<std::vector<Hypothesis>> nBest;
+  int64_t truncated = 0;  ///< sources cut to the longest decoder shape
+  int64_t unfinished = 0; ///< best translations ended by the length limit
+  int64_t targetTokens = 0; ///< tokens of the best translations, with EOS
+
+  /// The best translation of source `i` (without BOS or EOS).
+  const std::vector<int32_t> &best(size_t i) const {
+    return nBest[i].front().tokens;
+  }
 };
 
-/// Greedy translations of `sources` (token ids, each ending with EOS) with
-/// the parameters on `device`; `progress`, when given, hears how many are
-/// done. None with `error` when the executable cannot decode.
+/// Translations of `sources` (token ids, each ending with EOS) with the
+/// parameters on `device`; `progress`, when given, hears how many are done
+/// and how many target tokens they have. None with `error` when the
+/// executable cannot decode.
 std::optional<Translations>
 translate(const Executable &executable, Device &device,
-          const std::vector<std::vector<int32_t>> &sources, std::string &error,
-          const std::function<void(size_t done)> &progress = nullptr);
+          const std::vector<std::vector<int32_t>> &sources,
+          const SearchOptions &options, std::string &error,
+          const std::function<void(size_t done, int64_t tokens)> &progress =
+              nullptr);
+
+/// The decoder shapes of an executable (rows x source x target length),
+/// by source length.
+std::vector<BucketShape> decoderShapes(const tcx::Executable &executable);
 
 } // namespace tc::rt
 

@@ -18,6 +18,8 @@ constexpr RoleName kRoleNames[] = {
     {FunctionRole::TrainStep, "train_step_", true},
     {FunctionRole::Encode, "encode_", false},
     {FunctionRole::Decode, "decode_", true},
+    {FunctionRole::DecodeStart, "decode_start_", false},
+    {FunctionRole::DecodeStep, "decode_step_", true},
 };
 
 const RoleName &nameOf(FunctionRole role) {
@@ -73,6 +75,11 @@ std::optional<NamedFunction> parseFunctionName(std::string_view text) {
       return parsed;
   }
   return std::nullopt;
+}
+
+std::string binding::cacheName(Cache cache, int64_t layer) {
+  const char *names[] = {"cross_k.", "cross_v.", "self_k.", "self_v."};
+  return names[int(cache)] + std::to_string(layer);
 }
 
 std::string cudaArchitectureName(unsigned arch, bool ptx) {

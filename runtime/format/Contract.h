@@ -35,9 +35,19 @@ inline constexpr int64_t kMaxSeed = UINT32_MAX;
 
 /// What a function built for a shape bucket computes. The frontend builds
 /// `Forward` (the loss); autodiff and tc-build-train-step turn it into
-/// `TrainStep`; `Encode` and `Decode` serve decoding. The executable holds
-/// all but `Forward`.
-enum class FunctionRole { Forward, TrainStep, Encode, Decode };
+/// `TrainStep`; `Encode` and `Decode` (the whole prefix at once) serve
+/// validation loss and checks; `DecodeStart` (sources -> every decoder
+/// layer's cross-attention keys and values) and `DecodeStep` (one token per
+/// row with cached self-attention keys and values) serve translation. The
+/// executable holds all but `Forward`.
+enum class FunctionRole {
+  Forward,
+  TrainStep,
+  Encode,
+  Decode,
+  DecodeStart,
+  DecodeStep
+};
 
 /// A shape bucket: batch x source length x target length (an encoder's
 /// has target length 0: it serves every target length).
@@ -47,7 +57,8 @@ struct BucketShape {
 };
 
 /// The name of `role`'s function for `shape`: "forward_2x6x5",
-/// "train_step_2x6x5", "encode_2x6", "decode_2x6x5".
+/// "train_step_2x6x5", "encode_2x6", "decode_2x6x5", "decode_start_2x6",
+/// "decode_step_2x6x5".
 std::string functionName(FunctionRole role, const BucketShape &shape);
 
 /// What every name of `role`'s functions starts with ("train_step_").
@@ -82,6 +93,18 @@ inline constexpr std::string_view kMemory = "memory";
 // decode's other input and its output
 inline constexpr std::string_view kTargetPrefix = "target_prefix";
 inline constexpr std::string_view kLogits = "logits";
+// decode_step's inputs besides source_ids and the caches, one per row: the
+// last token, its position (BOS at 0), the row whose cached prefix it
+// continues; and its output, the next token's log-probabilities
+inline constexpr std::string_view kToken = "token";
+inline constexpr std::string_view kPosition = "position";
+inline constexpr std::string_view kBeamOrigin = "beam_origin";
+inline constexpr std::string_view kLogProbs = "log_probs";
+/// The keys and values of decoder layer `layer`: cross-attention (outputs
+/// of decode_start, inputs of decode_step) and self-attention (decode_step's
+/// state: inputs it updates in place and returns).
+enum class Cache { CrossKeys, CrossValues, SelfKeys, SelfValues };
+std::string cacheName(Cache cache, int64_t layer); // "cross_k.0", "self_v.1"
 } // namespace binding
 
 } // namespace tc::contract

@@ -3,7 +3,7 @@
 #include "runtime/train/Validation.h"
 #include "runtime/data/DataSource.h"
 #include "runtime/format/TokenFile.h"
-#include "runtime/decode/DecoderSession.h"
+#include "runtime/decode/PrefixDecoder.h"
 #include "runtime/decode/Translator.h"
 #include "runtime/score/ScoreFiles.h"
 
@@ -138,8 +138,8 @@ std::optional<ValidationScores> Validation::run(Device &device,
     const BucketShape &bucket = buckets[b];
     if (members[b].empty())
       continue;
-    std::optional<DecoderSession> session =
-        DecoderSession::open(executable_, device, bucket, error);
+    std::optional<PrefixDecoder> session =
+        PrefixDecoder::open(executable_, device, bucket, error);
     if (!session)
       return std::nullopt;
     for (size_t first = 0; first < members[b].size(); first += bucket.batch) {
@@ -174,17 +174,20 @@ std::optional<ValidationScores> Validation::run(Device &device,
   if (!subwords_)
     return scores;
 
-  // BLEU and chrF of greedy translations, as a person reads them.
+  // BLEU and chrF of greedy translations, as a person reads them (greedy:
+  // beam search would cost validation several times more).
   std::vector<std::vector<int32_t>> sources;
   for (int64_t i = 0; i < translate_; ++i)
     sources.push_back(pairs_[i].source);
+  SearchOptions greedy;
+  greedy.beam = 1;
   std::optional<Translations> translations =
-      rt::translate(executable_, device, sources, error);
+      rt::translate(executable_, device, sources, greedy, error);
   if (!translations)
     return std::nullopt;
   std::vector<Segment> segments(sources.size());
   for (size_t i = 0; i < segments.size(); ++i) {
-    segments[i].hypothesis = subwords_->decode(translations->targets[i]);
+    segments[i].hypothesis = subwords_->decode(translations->best(i));
     segments[i].references = {subwords_->decode(pairs_[i].target)};
   }
   CorpusScores corpus = scoreSegments(segments);

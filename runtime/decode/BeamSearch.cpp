@@ -1,0 +1,151 @@
+//===- BeamSearch.cpp - the search policies: beam search and greedy --------===//
+
+#include "runtime/decode/BeamSearch.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tc::rt {
+namespace {
+
+struct Candidate {
+  double logProb;
+  int32_t row, token;
+};
+
+/// Better first: higher log-probability, then lower row, then lower token.
+bool better(const Candidate &a, const Candidate &b) {
+  if (a.logProb != b.logProb)
+    return a.logProb > b.logProb;
+  if (a.row != b.row)
+    return a.row < b.row;
+  return a.token < b.token;
+}
+
+} // namespace
+
+SentenceSearch::SentenceSearch(const SearchOptions &options,
+                               const Vocabulary &vocab, int64_t maxLength)
+    : options_(options), vocab_(vocab), width_(std::max<int64_t>(1, options.beam)),
+      maxLength_(std::max<int64_t>(1, maxLength)) {
+  live_.push_back({});
+  live_.back().parent = 0;
+}
+
+double SentenceSearch::penalty(int64_t length) const {
+  return std::pow((5.0 + double(length)) / 6.0, options_.alpha);
+}
+
+int32_t SentenceSearch::token(int64_t row) const {
+  if (row >= int64_t(live_.size()) || live_[row].tokens.empty())
+    return vocab_.bos;
+  return live_[row].tokens.back();
+}
+
+int32_t SentenceSearch::origin(int64_t row) const {
+  return row < int64_t(live_.size()) ? live_[row].parent : int32_t(row);
+}
+
+void SentenceSearch::finish(const Live &from, double logProb, int64_t length,
+                            bool cut) {
+  finished_.push_back(
+      {from.tokens, logProb, logProb / penalty(length), cut});
+}
+
+bool SentenceSearch::advance(const float *logProbs) {
+  bool last = step_ + 1 >= maxLength_;
+  bool done = width_ == 1 ? greedyStep(logProbs, last)
+                          : beamStep(logProbs, last);
+  ++step_;
+  return done || last;
+}
+
+bool SentenceSearch::greedyStep(const float *logProbs, bool last) {
+  Live &hypothesis = live_.front();
+  int32_t best = -1; // the most probable token, the lowest id on ties
+  for (int32_t v = 0; v < vocab_.size && !last; ++v)
+    if (v != vocab_.pad && v != vocab_.bos &&
+        (best < 0 || logProbs[v] > logProbs[best]))
+      best = v;
+  if (best < 0)
+    best = vocab_.eos;
+  hypothesis.logProb += logProbs[best];
+  hypothesis.parent = 0;
+  if (best == vocab_.eos) {
+    finish(hypothesis, hypothesis.logProb, step_ + 1, last);
+    return true;
+  }
+  hypothesis.tokens.push_back(best);
+  return false;
+}
+
+bool SentenceSearch::beamStep(const float *logProbs, bool last) {
+  int64_t k = width_, keep = 2 * k;
+  int32_t vocabulary = int32_t(vocab_.size);
+  // The 2k best continuations of each live hypothesis, then of all.
+  std::vector<Candidate> all;
+  for (int32_t row = 0; row < int32_t(live_.size()); ++row) {
+    const float *lp = logProbs + int64_t(row) * vocabulary;
+    double base = live_[row].logProb;
+    if (last) {
+      all.push_back({base + lp[vocab_.eos], row, vocab_.eos});
+      continue;
+    }
+    std::vector<Candidate> top; // sorted, better first
+    for (int32_t v = 0; v < vocabulary; ++v) {
+      if (v == vocab_.pad || v == vocab_.bos)
+        continue;
+      Candidate c{base + lp[v], row, v};
+      if (int64_t(top.size()) == keep && !better(c, top.back()))
+        continue;
+      top.insert(std::upper_bound(top.begin(), top.end(), c, better), c);
+      if (int64_t(top.size()) > keep)
+        top.pop_back();
+    }
+    all.insert(all.end(), top.begin(), top.end());
+  }
+  std::sort(all.begin(), all.end(), better);
+  if (int64_t(all.size()) > keep)
+    all.resize(keep);
+
+  std::vector<Live> next;
+  for (size_t rank = 0; rank < all.size(); ++rank) {
+    const Candidate &c = all[rank];
+    if (c.token == vocab_.eos) {
+      if (int64_t(rank) < k || last)
+        finish(live_[c.row], c.logProb, step_ + 1, last);
+      continue;
+    }
+    if (int64_t(next.size()) == k)
+      continue;
+    Live hypothesis{live_[c.row].tokens, c.logProb, c.row};
+    hypothesis.tokens.push_back(c.token);
+    next.push_back(std::move(hypothesis));
+  }
+  live_ = std::move(next);
+  if (last || live_.empty())
+    return true;
+  // Safe to stop: the n-th best finished score beats every live
+  // hypothesis's best reachable score.
+  if (int64_t(finished_.size()) < options_.nBest)
+    return false;
+  std::vector<Hypothesis> best = results();
+  double reachable = -INFINITY;
+  for (const Live &hypothesis : live_)
+    reachable =
+        std::max(reachable, hypothesis.logProb / penalty(maxLength_));
+  return best[options_.nBest - 1].score > reachable;
+}
+
+std::vector<Hypothesis> SentenceSearch::results() const {
+  std::vector<Hypothesis> sorted = finished_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Hypothesis &a, const Hypothesis &b) {
+                     return a.score > b.score;
+                   });
+  if (int64_t(sorted.size()) > options_.nBest)
+    sorted.resize(options_.nBest);
+  return sorted;
+}
+
+} // namespace tc::rt
