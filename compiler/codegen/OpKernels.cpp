@@ -62,33 +62,36 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
 std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
   std::string sizes = fill(R"cpp(  const int64_t R = @0, T = @1, C = @2;
   const int32_t *origin = in2, *position = in3;
-  float *cache = out0;
+  float *cache = out0; // in0 too: the update is in place
+  (void)in0;
 )cpp",
                            {std::to_string(cache[0]), std::to_string(cache[1]),
                             std::to_string(cache[2])});
+  // A row whose origin or position lies outside the cache (which the
+  // runtime never passes) is left alone rather than written out of bounds.
+  sizes += R"cpp(  auto inside = [&](int64_t r) {
+    return origin[r] >= 0 && origin[r] < R && position[r] >= 0 &&
+           position[r] < T;
+  };
+)cpp";
   if (target == Target::Cuda)
     return sizes + R"cpp(  TC_FOR(i, T * C) {
     int64_t j = i / C, c = i % C;
     float saved[R];
     for (int64_t r = 0; r < R; ++r)
-      if (origin[r] != r && origin[r] >= 0 && origin[r] < R &&
-          j < position[r])
+      if (inside(r) && origin[r] != r && j < position[r])
         saved[r] = cache[(origin[r] * T + j) * C + c];
     for (int64_t r = 0; r < R; ++r) {
-      if (origin[r] != r && origin[r] >= 0 && origin[r] < R &&
-          j < position[r])
+      if (!inside(r))
+        continue;
+      if (origin[r] != r && j < position[r])
         cache[(r * T + j) * C + c] = saved[r];
       if (j == position[r])
         cache[(r * T + j) * C + c] = in1[r * C + c];
     }
   }
 )cpp";
-  return sizes + R"cpp(  // A row outside the cache's bounds (which the runtime never passes)
-  // is left alone rather than written out of bounds.
-  auto moves = [&](int64_t r) {
-    return origin[r] != r && origin[r] >= 0 && origin[r] < R &&
-           position[r] >= 0 && position[r] < T;
-  };
+  return sizes + R"cpp(  auto moves = [&](int64_t r) { return inside(r) && origin[r] != r; };
   static thread_local std::vector<float> saved;
   saved.resize(R * T * C);
   float *kept = saved.data(); // this thread's buffer, shared by the loops
@@ -100,7 +103,7 @@ std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
     if (moves(r))
       std::memcpy(cache + r * T * C, kept + r * T * C,
                   position[r] * C * sizeof(float));
-    if (position[r] >= 0 && position[r] < T)
+    if (inside(r))
       std::memcpy(cache + (r * T + position[r]) * C, in1 + r * C,
                   C * sizeof(float));
   }

@@ -207,18 +207,19 @@ public:
       std::string name = layer + ".self_attn";
       Value q = linear(name + ".q", y);
       LayerCaches &cache = self[i];
-      cache.keys = CacheUpdateOp::create(b, loc, cache.keys,
-                                         linear(name + ".k", y), origin,
-                                         position);
-      cache.values = CacheUpdateOp::create(b, loc, cache.values,
-                                           linear(name + ".v", y), origin,
-                                           position);
+      Value k = linear(name + ".k", y);
+      Value v = linear(name + ".v", y);
+      cache.keys =
+          CacheUpdateOp::create(b, loc, cache.keys, k, origin, position);
+      cache.values =
+          CacheUpdateOp::create(b, loc, cache.values, v, origin, position);
       y = residual(y, attend(name, q, cache.keys, cache.values, selfMask),
                    layer + ".self_attn_norm");
       name = layer + ".cross_attn";
+      Value crossQuery = linear(name + ".q", y);
       y = residual(y,
-                   attend(name, linear(name + ".q", y), cross[i].keys,
-                          cross[i].values, sourceMask),
+                   attend(name, crossQuery, cross[i].keys, cross[i].values,
+                          sourceMask),
                    layer + ".cross_attn_norm");
       y = residual(y, feedForward(layer + ".ffn", y), layer + ".ffn_norm");
     }
@@ -231,8 +232,8 @@ public:
     for (int64_t i = 0; i < m.decoderLayers; ++i) {
       std::string name =
           "decoder.layers." + std::to_string(i) + ".cross_attn";
-      caches.push_back(
-          {linear(name + ".k", memory), linear(name + ".v", memory)});
+      Value keys = linear(name + ".k", memory);
+      caches.push_back({keys, linear(name + ".v", memory)});
     }
     return caches;
   }
@@ -338,9 +339,12 @@ private:
   /// allowed.
   Value attention(const std::string &name, Value query, Value keyValue,
                   Value mask) {
-    return attend(name, linear(name + ".q", query),
-                  linear(name + ".k", keyValue), linear(name + ".v", keyValue),
-                  mask);
+    // One statement each: the IR's order must not depend on the order in
+    // which a compiler evaluates function arguments.
+    Value q = linear(name + ".q", query);
+    Value k = linear(name + ".k", keyValue);
+    Value v = linear(name + ".v", keyValue);
+    return attend(name, q, k, v, mask);
   }
 
   /// Attention's heads and output projection over projected queries

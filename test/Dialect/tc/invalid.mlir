@@ -1074,3 +1074,39 @@ func.func @param_dynamic_shape(%w: tensor<?x8xf32> {tc.param = "w", tc.init = #t
 func.func @param_f8(%w: tensor<8xf8E4M3FN> {tc.param = "w"}) {
   return
 }
+
+// -----
+
+// A prefix mask has one row per position.
+func.func @prefix_mask_rows(%position: tensor<4xi32>) {
+  // expected-error @+1 {{'tc.prefix_mask' op takes positions [R] to a mask [R, T], got [4] -> [3, 8]}}
+  %0 = tc.prefix_mask %position : tensor<4xi32> -> tensor<3x8xi1>
+  return
+}
+
+// -----
+
+// A cache update's value is one position of the cache.
+func.func @cache_update_value(%k: tensor<4x8x16xf32>, %new: tensor<4x2x16xf32>, %rows: tensor<4xi32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{'tc.cache_update' op value has shape [4, 2, 16] but expected [4, 1, 16] (one position of the cache)}}
+  %0 = tc.cache_update %k, %new, %rows, %rows : tensor<4x8x16xf32>, tensor<4x2x16xf32>, tensor<4xi32>, tensor<4xi32>
+  return %0 : tensor<4x8x16xf32>
+}
+
+// -----
+
+// One origin per row.
+func.func @cache_update_origin(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %origin: tensor<3xi32>, %position: tensor<4xi32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{'tc.cache_update' op origin has shape [3] but expected [4] (one per row of the cache)}}
+  %0 = tc.cache_update %k, %new, %origin, %position : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<3xi32>, tensor<4xi32>
+  return %0 : tensor<4x8x16xf32>
+}
+
+// -----
+
+// The cache is updated in place: nothing else may read it.
+func.func @cache_update_shared(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %rows: tensor<4xi32>) -> (tensor<4x8x16xf32>, tensor<4x8x16xf32>) {
+  // expected-error @+1 {{'tc.cache_update' op cache has other uses; it is updated in place, so nothing else may read it}}
+  %0 = tc.cache_update %k, %new, %rows, %rows : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+  return %0, %k : tensor<4x8x16xf32>, tensor<4x8x16xf32>
+}

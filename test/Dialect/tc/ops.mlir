@@ -272,6 +272,18 @@ func.func @masks(%ids: tensor<2x5xi32>) {
   return
 }
 
+// The incremental decoder's ops: a step's prefix mask and a cache update.
+// CHECK-LABEL: func.func @incremental_decoding(
+// CHECK-SAME: [[K:%[^:]*]]: tensor<4x8x16xf32>, [[NEW:%[^:]*]]: tensor<4x1x16xf32>, [[ORIGIN:%[^:]*]]: tensor<4xi32>, [[POS:%[^:]*]]: tensor<4xi32>)
+// CHECK-NEXT: tc.prefix_mask [[POS]] : tensor<4xi32> -> tensor<4x8xi1>
+// CHECK-NEXT: tc.cache_update [[K]], [[NEW]], [[ORIGIN]], [[POS]] : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+// CHECK-NEXT: return
+func.func @incremental_decoding(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %origin: tensor<4xi32>, %position: tensor<4xi32>) -> tensor<4x8x16xf32> {
+  %0 = tc.prefix_mask %position : tensor<4xi32> -> tensor<4x8xi1>
+  %1 = tc.cache_update %k, %new, %origin, %position : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+  return %1 : tensor<4x8x16xf32>
+}
+
 // The sinusoidal positional encoding.
 // CHECK-LABEL: func.func @positional_encoding()
 // CHECK-NEXT: tc.positional_encoding : tensor<5x8xf32>

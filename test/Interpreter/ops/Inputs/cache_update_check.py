@@ -1,0 +1,18 @@
+"""The expected results of cache-update.mlir, computed with numpy."""
+import sys
+
+import numpy as np
+
+out = sys.argv[1]
+cache = np.load(f"{out}/cache.npy")
+value = np.load(f"{out}/value.npy")
+origin = np.load(f"{out}/origin.npy")
+position = np.load(f"{out}/position.npy")
+want = cache.copy()
+for r in range(3):
+    want[r, :position[r]] = cache[origin[r], :position[r]]
+    want[r, position[r]] = value[r, 0]
+got = np.load(f"{out}/out/result0.npy")
+assert (got == want).all(), (got, want)
+mask = np.load(f"{out}/out/result1.npy")
+assert (mask == (np.arange(4)[None, :] <= position[:, None])).all(), mask

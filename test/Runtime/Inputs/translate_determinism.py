@@ -1,0 +1,81 @@
+"""A sentence's translation does not depend on the other sentences it is
+translated with (issue 17, acceptance 3): N random sentences translated all
+at once, each alone, and shuffled into inputs of different sizes must give
+byte-identical n-best lists (tokens and scores printed to 9 digits), for
+beam search and for greedy decoding.
+
+    translate_determinism.py MODEL.tcx CHECKPOINT_DIR WORK_DIR [--sentences N]
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+
+
+def translate(model, checkpoint_dir, lines, work, name, beam):
+    source = os.path.join(work, name + ".src")
+    with open(source, "w") as f:
+        f.writelines(line + "\n" for line in lines)
+    args = ["tc-run", "translate", model, "--checkpoint-dir", checkpoint_dir,
+            "--ids", "--input", source, "--beam", str(beam), "--quiet"]
+    if beam > 1:
+        args += ["--n-best", "2"]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    if beam == 1:  # one output line per input line
+        return [[row] for row in out.splitlines()]
+    # Per input line, its n-best lines without the line number.
+    per_line = [[] for _ in lines]
+    for row in out.splitlines():
+        index, rest = row.split(" ||| ", 1)
+        per_line[int(index)].append(rest)
+    return per_line
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("model")
+    parser.add_argument("checkpoint_dir")
+    parser.add_argument("work")
+    parser.add_argument("--sentences", type=int, default=100)
+    parser.add_argument("--alone", type=int, default=100,
+                        help="how many of them to translate one by one")
+    args = parser.parse_args()
+    rng = random.Random(17)
+    # The copy task's symbols: ids 3..15 (after padding, BOS and EOS).
+    lines = [" ".join(str(rng.randint(3, 15)) for _ in range(rng.randint(1, 11)))
+             for _ in range(args.sentences)]
+    for beam in (4, 1):
+        together = translate(args.model, args.checkpoint_dir, lines, args.work,
+                             f"all-{beam}", beam)
+        failures = []
+        for i in range(min(args.alone, len(lines))):
+            alone = translate(args.model, args.checkpoint_dir, [lines[i]],
+                              args.work, f"alone-{beam}", beam)[0]
+            if alone != together[i]:
+                failures.append(f"sentence {i} alone: {alone} != {together[i]}")
+        order = list(range(len(lines)))
+        rng.shuffle(order)
+        sizes, start, k = [1, 3, 7, 13, 26, 50], 0, 0
+        while start < len(order):
+            size = sizes[k % len(sizes)]
+            k += 1
+            chunk = order[start:start + size]
+            got = translate(args.model, args.checkpoint_dir,
+                            [lines[i] for i in chunk], args.work,
+                            f"chunk-{beam}", beam)
+            for i, out in zip(chunk, got):
+                if out != together[i]:
+                    failures.append(f"sentence {i} in a shuffled input of "
+                                    f"{len(chunk)}: {out} != {together[i]}")
+            start += size
+        if failures:
+            print("\n".join(failures))
+            sys.exit(1)
+        print(f"beam {beam}: {len(lines)} sentences identical together, "
+              f"alone ({min(args.alone, len(lines))}) and shuffled")
+
+
+if __name__ == "__main__":
+    main()
