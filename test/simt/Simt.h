@@ -1,13 +1,16 @@
 //===- Simt.h - runs CUDA C++ kernels on the host, for tests ---------------===//
 //
 // Generated CUDA source compiled as host C++ with this header first: the
-// threads of a block are host threads (one block at a time), __syncthreads
-// is a barrier of the block's threads, a warp's shuffles exchange values
-// through a per-warp slot between two barriers of the warp, __shared__
-// variables are statics (shared by the block's threads; blocks do not
-// overlap), and CUDA's math builtins map to the C++ library's. Never part
-// of the product: it lets a machine without a GPU check generated kernels
-// against the interpreter.
+// threads of a block are fibers on the launching thread (one block at a
+// time; ucontext switches, each thread running until it waits at a barrier
+// or ends, then the next, round robin), __syncthreads is a barrier of the
+// block's threads, a warp's shuffles exchange values through a per-warp
+// slot between two barriers of the warp, __shared__ variables are statics
+// (shared by the block's threads; blocks do not overlap), and CUDA's math
+// builtins map to the C++ library's. Fibers, not host threads: creating
+// and waking a host thread per CUDA thread cost a hundred times the
+// kernels' work. Never part of the product: it lets a machine without a GPU
+// check generated kernels against the interpreter.
 //
 //   extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
 //                               unsigned block, void **buffers);
@@ -17,19 +20,20 @@
 #ifndef TC_TEST_SIMT_SIMT_H
 #define TC_TEST_SIMT_SIMT_H
 
-#include <barrier>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <thread>
+#include <ucontext.h>
 #include <vector>
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
 
-inline thread_local dim3 threadIdx, blockIdx;
+// Set for each fiber as it is switched to.
+inline dim3 threadIdx, blockIdx;
 inline dim3 blockDim, gridDim;
 
 #define __global__
@@ -40,12 +44,50 @@ inline dim3 blockDim, gridDim;
 
 namespace simt {
 constexpr unsigned kWarp = 32;
-inline std::barrier<> *block; // of the running block
-inline std::vector<std::unique_ptr<std::barrier<>>> warps; // one per warp
-inline std::vector<uint64_t> slots;                        // one per thread
+constexpr size_t kStackBytes = size_t(1) << 18; // a thread's locals
+
+/// One CUDA thread of the running block.
+struct Fiber {
+  ucontext_t context;
+  std::unique_ptr<char[]> stack{new char[kStackBytes]}; // untouched pages
+  bool ended = false;
+};
+inline std::vector<std::unique_ptr<Fiber>> fibers; // kept across blocks
+inline ucontext_t scheduler;              // simt_launch's loop over the fibers
+inline unsigned running = 0;              // the fiber running now
+inline void (*kernel)(void **) = nullptr; // the launch's
+inline void **buffers = nullptr;
+
+/// Back to the scheduler, which comes back after the other fibers ran.
+inline void yield() { swapcontext(&fibers[running]->context, &scheduler); }
+
+/// `count` threads wait until all of them have arrived.
+struct Barrier {
+  unsigned count = 0, arrived = 0;
+  uint64_t generation = 0;
+  void arriveAndWait() {
+    uint64_t mine = generation;
+    if (++arrived == count) {
+      arrived = 0;
+      ++generation;
+      return;
+    }
+    while (generation == mine)
+      yield();
+  }
+};
+inline Barrier blockBarrier;              // the running block's
+inline std::vector<Barrier> warpBarriers; // one per warp
+inline std::vector<uint64_t> slots;       // one per thread
+
+/// A fiber's body: the kernel, then back to the scheduler (uc_link).
+inline void fiberMain() {
+  kernel(buffers);
+  fibers[running]->ended = true;
+}
 } // namespace simt
 
-inline void __syncthreads() { simt::block->arrive_and_wait(); }
+inline void __syncthreads() { simt::blockBarrier.arriveAndWait(); }
 
 /// The value `lane ^ laneMask` of the warp holds.
 template <typename T>
@@ -53,11 +95,11 @@ inline T __shfl_xor_sync(unsigned, T value, int laneMask, int = 32) {
   static_assert(sizeof(T) <= sizeof(uint64_t));
   unsigned thread = threadIdx.x, warp = thread / simt::kWarp;
   std::memcpy(&simt::slots[thread], &value, sizeof(T));
-  simt::warps[warp]->arrive_and_wait();
+  simt::warpBarriers[warp].arriveAndWait();
   unsigned partner = (thread ^ unsigned(laneMask));
   T other;
   std::memcpy(&other, &simt::slots[partner], sizeof(T));
-  simt::warps[warp]->arrive_and_wait();
+  simt::warpBarriers[warp].arriveAndWait();
   return other;
 }
 
@@ -71,23 +113,41 @@ extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
                             unsigned block, void **buffers) {
   gridDim = {grid, 1, 1};
   blockDim = {block, 1, 1};
+  simt::kernel = kernel;
+  simt::buffers = buffers;
+  std::vector<std::unique_ptr<simt::Fiber>> &fibers = simt::fibers;
+  while (fibers.size() < block)
+    fibers.push_back(std::make_unique<simt::Fiber>());
   for (unsigned b = 0; b < grid; ++b) {
-    std::barrier<> barrier(block);
-    simt::block = &barrier;
-    simt::warps.clear();
+    blockIdx = {b, 0, 0};
+    simt::blockBarrier = simt::Barrier{block};
+    simt::warpBarriers.clear();
     for (unsigned w = 0; w * simt::kWarp < block; ++w)
-      simt::warps.push_back(std::make_unique<std::barrier<>>(
-          std::min(simt::kWarp, block - w * simt::kWarp)));
+      simt::warpBarriers.push_back(
+          simt::Barrier{std::min(simt::kWarp, block - w * simt::kWarp)});
     simt::slots.assign(block, 0);
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < block; ++t)
-      threads.emplace_back([=] {
+    for (unsigned t = 0; t < block; ++t) {
+      simt::Fiber &f = *fibers[t];
+      getcontext(&f.context);
+      f.context.uc_stack.ss_sp = f.stack.get();
+      f.context.uc_stack.ss_size = simt::kStackBytes;
+      f.context.uc_link = &simt::scheduler;
+      makecontext(&f.context, simt::fiberMain, 0);
+      f.ended = false;
+    }
+    // Round robin until every thread has ended.
+    for (unsigned ended = 0; ended < block;) {
+      ended = 0;
+      for (unsigned t = 0; t < block; ++t) {
+        if (fibers[t]->ended) {
+          ++ended;
+          continue;
+        }
+        simt::running = t;
         threadIdx = {t, 0, 0};
-        blockIdx = {b, 0, 0};
-        kernel(buffers);
-      });
-    for (std::thread &thread : threads)
-      thread.join();
+        swapcontext(&simt::scheduler, &fibers[t]->context);
+      }
+    }
   }
 }
 

@@ -1,9 +1,10 @@
-//===- TinyExecutable.h - models/tiny.toml compiled, for runtime tests -----===//
+//===- TinyExecutable.h - a model compiled into an executable, for tests ---===//
 //
-// Test helpers shared by the runtime's tests: the tiny model through the
-// training pipeline (kept for the interpreter) and the plan pipeline into a
-// loaded .tcx, for the host or CUDA target; and a cuBLAS call evaluated on
-// host memory as cuBLAS defines it.
+// Test helpers shared by the runtime's tests: a model description (the tiny
+// model by default) through the training pipeline (kept for the
+// interpreter) and the plan pipeline into a loaded .tcx, for the host or
+// CUDA target; and a cuBLAS call evaluated on host memory as cuBLAS defines
+// it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 
 namespace tc::test {
@@ -31,13 +33,13 @@ struct Compiled {
   std::vector<uint8_t> bytes; // the .tcx file
 };
 
-/// models/tiny.toml as an executable: host code, or CUDA code for
-/// `cudaArchitectures` ("sm_80") when given.
+/// The model description at `path` as an executable: host code, or CUDA
+/// code for `cudaArchitectures` ("sm_80") when given.
 inline std::unique_ptr<Compiled>
-compileTiny(std::vector<std::string> cudaArchitectures = {}) {
+compileExecutable(const std::string &path,
+                  std::vector<std::string> cudaArchitectures = {}) {
   auto compiled = std::make_unique<Compiled>();
-  compiled->graph = compileModel(compiled->context, std::string(TC_SOURCE_DIR) +
-                                                        "/models/tiny.toml");
+  compiled->graph = compileModel(compiled->context, path);
   if (!compiled->graph)
     return nullptr;
   std::string error;
@@ -45,7 +47,8 @@ compileTiny(std::vector<std::string> cudaArchitectures = {}) {
   mlir::PassManager lower(&compiled->context);
   addPlanPipeline(lower);
   EXPECT_TRUE(mlir::succeeded(lower.run(*planModule)));
-  ExportOptions options{"tiny", "test"};
+  std::string name = std::filesystem::path(path).stem().string();
+  ExportOptions options{name, "test"};
   EXPECT_TRUE(setTarget(options,
                         cudaArchitectures.empty() ? Target::Host : Target::Cuda,
                         "native", cudaArchitectures, error))
@@ -57,9 +60,16 @@ compileTiny(std::vector<std::string> cudaArchitectures = {}) {
     return nullptr;
   compiled->bytes = *bytes;
   compiled->executable =
-      rt::Executable::fromBytes(std::move(*bytes), "tiny.tcx", error);
+      rt::Executable::fromBytes(std::move(*bytes), name + ".tcx", error);
   EXPECT_TRUE(compiled->executable) << error;
   return compiled->executable ? std::move(compiled) : nullptr;
+}
+
+/// models/tiny.toml as an executable (see compileExecutable).
+inline std::unique_ptr<Compiled>
+compileTiny(std::vector<std::string> cudaArchitectures = {}) {
+  return compileExecutable(std::string(TC_SOURCE_DIR) + "/models/tiny.toml",
+                           std::move(cudaArchitectures));
 }
 
 /// `call` on host memory, column-major, as cuBLAS (and cuBLASLt with a

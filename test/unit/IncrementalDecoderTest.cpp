@@ -1,0 +1,537 @@
+//===- IncrementalDecoderTest.cpp - decode_step against the full decode ----===//
+//
+// Issue 17, acceptance 1: the incremental decoder computes what the
+// whole-prefix decoder computes. decode_start runs once on the rows'
+// sources; decode_step then feeds one token per row, position t at step t,
+// with its self-attention caches updated in place. After step t, row r's
+// log-probabilities must equal the log-softmax of the full decode's logits
+// (encode, then decode_BxSxT) at position t of the tokens the row holds.
+// What a row holds follows decode_step's contract: step t copies row
+// beam_origin[r]'s tokens before t, then writes token[r] at t.
+//
+// Two schedules of steps:
+//  - every row continues itself (beam_origin = row), each with its own
+//    source and target prefix;
+//  - beam reselection: rows in groups of four share a source, as a beam's
+//    hypotheses do (a cached prefix means something only under the source
+//    it attended to), and at one step t0 > 0 every row continues another
+//    row of its group: a rotation with one row duplicated and one dropped.
+//    From t0 on a row holds another row's tokens before t0 and its own
+//    after.
+//
+// For models/tiny.toml (decode_step_64x6x5 against decode_2x6x5) and
+// models/copy_task.toml (decode_step_64x12x13 against decode_32x12x13,
+// d_model 64), on the CPU device (host executable) and on the emulated GPU
+// (the CUDA executable for sm_80, EmulatedGpu.h), with the same random
+// parameters and tokens on both. Every row of the step is checked: the full
+// decode runs B rows at a time.
+//
+// Tolerance: 1e-5 absolute on every log-probability. The full decode's
+// logits are turned into log-probabilities in double on the host;
+// decode_step computes them in float on the device. The self-attention
+// caches start as random values, not zeros: the positions a row has not
+// written yet must not matter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TinyExecutable.h"
+
+#include "runtime/cpu/CpuDevice.h"
+#include "runtime/format/Contract.h"
+
+#ifdef TC_TEST_CUDA
+#include "EmulatedGpu.h"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+namespace {
+
+using namespace tc;
+using contract::BucketShape;
+namespace binding = contract::binding;
+using binding::Cache;
+
+constexpr double kTolerance = 1e-5;
+
+//===----------------------------------------------------------------------===//
+// The model on a device
+//===----------------------------------------------------------------------===//
+
+enum class Target { Host, Cuda };
+
+/// A model description compiled for a target, and the device running it.
+struct Model {
+  ModelDescription description;
+  std::unique_ptr<test::Compiled> compiled;
+  std::unique_ptr<rt::Device> device;
+
+  const ModelConfig &config() const { return description.model; }
+  const rt::Executable &executable() const { return *compiled->executable; }
+  /// The function of `role` for `shape` (the test asserts it is there).
+  const tcx::Function &function(tcx::FunctionRole role,
+                                const BucketShape &shape) const {
+    return *executable().function(role, shape);
+  }
+};
+
+/// The device for `compiled` on `target`: the CPU device for host code, the
+/// emulated GPU for CUDA code.
+std::unique_ptr<rt::Device> deviceFor(const test::Compiled &compiled,
+                                      Target target, const std::string &name) {
+  std::string error;
+  if (target == Target::Host) {
+    std::unique_ptr<rt::CpuDevice> cpu =
+        rt::CpuDevice::create(*compiled.executable, error);
+    EXPECT_TRUE(cpu) << error;
+    return cpu;
+  }
+#ifdef TC_TEST_CUDA
+  // A directory per model and process (dlopen hands a path it has loaded
+  // back, and test runs overlap), gone once loaded unless the compiler failed.
+  std::string dir = testing::TempDir() + "/tc-incremental-" + name + "-" +
+                    std::to_string(getpid());
+  test::SimtKernels kernels =
+      test::compileSimt(compiled.executable->root(), dir);
+  if (!kernels.library)
+    return nullptr;
+  std::filesystem::remove_all(dir);
+  return std::make_unique<test::EmulatedGpu>(*compiled.executable,
+                                             std::move(kernels));
+#else
+  (void)name;
+  return nullptr;
+#endif
+}
+
+/// models/`name`.toml compiled for `target`, on its device, or null with a
+/// test failure.
+std::unique_ptr<Model> loadModel(const std::string &name, Target target) {
+  std::string path = std::string(TC_SOURCE_DIR) + "/models/" + name + ".toml";
+  auto model = std::make_unique<Model>();
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::optional<ModelDescription> description =
+      readModelDescription(path, errorStream);
+  EXPECT_TRUE(description) << errors;
+  if (!description)
+    return nullptr;
+  model->description = *description;
+  model->compiled = test::compileExecutable(
+      path, target == Target::Cuda ? std::vector<std::string>{"sm_80"}
+                                   : std::vector<std::string>{});
+  if (!model->compiled)
+    return nullptr;
+  model->device = deviceFor(*model->compiled, target, name);
+  return model->device ? std::move(model) : nullptr;
+}
+
+/// Uniform parameters in [-0.3, 0.3], the same for a seed on every target.
+void writeRandomParameters(Model &model, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  int64_t bytes = model.executable().root().param_bytes();
+  std::vector<float> params(bytes / 4);
+  for (float &p : params)
+    p = std::uniform_real_distribution<float>(-0.3f, 0.3f)(rng);
+  model.device->write(tcx::Space::Params, 0, params.data(), bytes);
+}
+
+//===----------------------------------------------------------------------===//
+// Random tokens
+//===----------------------------------------------------------------------===//
+
+/// A random symbol: not padding, BOS or EOS.
+int32_t randomSymbol(std::mt19937_64 &rng, const ModelConfig &m) {
+  int64_t first = std::max({m.padId, m.bosId, m.eosId}) + 1;
+  return int32_t(
+      std::uniform_int_distribution<int64_t>(first, m.vocabSize - 1)(rng));
+}
+
+/// `length` source ids: 1 to length - 1 symbols, EOS, then padding.
+std::vector<int32_t> randomSource(std::mt19937_64 &rng, int64_t length,
+                                  const ModelConfig &m) {
+  int64_t symbols = std::uniform_int_distribution<int64_t>(1, length - 1)(rng);
+  std::vector<int32_t> ids(length, int32_t(m.padId));
+  for (int64_t i = 0; i < symbols; ++i)
+    ids[i] = randomSymbol(rng, m);
+  ids[symbols] = int32_t(m.eosId);
+  return ids;
+}
+
+/// `length` target tokens as the decoder is fed them: BOS, then symbols.
+std::vector<int32_t> randomTarget(std::mt19937_64 &rng, int64_t length,
+                                  const ModelConfig &m) {
+  std::vector<int32_t> ids(length);
+  ids[0] = int32_t(m.bosId);
+  for (int64_t i = 1; i < length; ++i)
+    ids[i] = randomSymbol(rng, m);
+  return ids;
+}
+
+//===----------------------------------------------------------------------===//
+// What the steps feed, and what each row then holds
+//===----------------------------------------------------------------------===//
+
+/// decode_step's inputs at each step (the step is the position): every
+/// row's token and the row whose cached prefix it continues.
+struct Schedule {
+  std::vector<std::vector<int32_t>> tokens, origins; // [step][row]
+};
+
+/// Every row continues itself and is fed its own target.
+Schedule ownPrefixes(const std::vector<std::vector<int32_t>> &targets) {
+  Schedule s;
+  int64_t rows = targets.size(), steps = targets[0].size();
+  for (int64_t t = 0; t < steps; ++t) {
+    s.tokens.emplace_back(rows);
+    s.origins.emplace_back(rows);
+    for (int64_t r = 0; r < rows; ++r) {
+      s.tokens[t][r] = targets[r][t];
+      s.origins[t][r] = int32_t(r);
+    }
+  }
+  return s;
+}
+
+/// ownPrefixes, except that at step `t0` row 4g + i of each group of four
+/// continues row 4g + {2, 2, 3, 0}[i]: rows 0 and 1 both take row 2's
+/// prefix, row 1's own is dropped.
+Schedule reselectedAt(int64_t t0,
+                      const std::vector<std::vector<int32_t>> &targets) {
+  static constexpr int32_t kOrigin[4] = {2, 2, 3, 0};
+  Schedule s = ownPrefixes(targets);
+  for (size_t r = 0; r < targets.size(); ++r)
+    s.origins[t0][r] = int32_t(r / 4 * 4) + kOrigin[r % 4];
+  return s;
+}
+
+/// The tokens row r holds after step t ([t][r], positions 0..t), by
+/// decode_step's contract: row origin[r]'s tokens before t (as they were
+/// before the step), then token[r] at t.
+std::vector<std::vector<std::vector<int32_t>>> heldTokens(const Schedule &s) {
+  std::vector<std::vector<std::vector<int32_t>>> held;
+  std::vector<std::vector<int32_t>> before(s.tokens[0].size());
+  for (size_t t = 0; t < s.tokens.size(); ++t) {
+    std::vector<std::vector<int32_t>> after;
+    for (size_t r = 0; r < before.size(); ++r) {
+      after.push_back(before[s.origins[t][r]]);
+      after.back().push_back(s.tokens[t][r]);
+    }
+    held.push_back(after);
+    before = std::move(after);
+  }
+  return held;
+}
+
+//===----------------------------------------------------------------------===//
+// The full decode
+//===----------------------------------------------------------------------===//
+
+/// A row of the full decode: a source and a whole target prefix.
+struct PrefixRow {
+  std::vector<int32_t> source, target;
+};
+
+/// Rows of the full decode that answer every (step, row) of a schedule:
+/// the full decode is causal, so position t of any row whose target starts
+/// with the tokens a step row holds is that step row's expectation.
+struct References {
+  std::vector<PrefixRow> rows;
+  std::vector<std::vector<size_t>> at; ///< [step][row]: index into rows
+};
+
+/// The fewest rows serving `held` (longest prefixes first, so the shorter
+/// ones find a row they start); targets are padded to `length`.
+References
+referencesFor(const std::vector<std::vector<std::vector<int32_t>>> &held,
+              const std::vector<std::vector<int32_t>> &sources, int64_t length,
+              int32_t pad) {
+  References refs;
+  refs.at.assign(held.size(), std::vector<size_t>(sources.size()));
+  for (size_t t = held.size(); t-- > 0;)
+    for (size_t r = 0; r < sources.size(); ++r) {
+      const std::vector<int32_t> &tokens = held[t][r];
+      auto serves = [&](const PrefixRow &row) {
+        return row.source == sources[r] &&
+               std::equal(tokens.begin(), tokens.end(), row.target.begin());
+      };
+      auto it = std::find_if(refs.rows.begin(), refs.rows.end(), serves);
+      if (it == refs.rows.end()) {
+        PrefixRow row{sources[r], tokens};
+        row.target.resize(length, pad);
+        refs.rows.push_back(row);
+        it = refs.rows.end() - 1;
+      }
+      refs.at[t][r] = it - refs.rows.begin();
+    }
+  return refs;
+}
+
+/// log_softmax over the last dimension, in double.
+std::vector<double> logSoftmax(const std::vector<float> &logits,
+                               int64_t width) {
+  std::vector<double> out(logits.size());
+  for (size_t row = 0; row < logits.size(); row += width) {
+    double largest =
+        *std::max_element(logits.begin() + row, logits.begin() + row + width);
+    double sum = 0;
+    for (int64_t v = 0; v < width; ++v)
+      sum += std::exp(logits[row + v] - largest);
+    for (int64_t v = 0; v < width; ++v)
+      out[row + v] = logits[row + v] - largest - std::log(sum);
+  }
+  return out;
+}
+
+/// The full decode's log-probabilities of `rows`, [rows, T, V]: encode_BxS
+/// and decode_BxSxT of `bucket` on B rows at a time (the last batch filled
+/// with copies of its first row).
+std::vector<double> fullDecode(Model &model, const BucketShape &bucket,
+                               const std::vector<PrefixRow> &rows) {
+  const tcx::Function &encode =
+      model.function(tcx::FunctionRole::Encode, bucket);
+  const tcx::Function &decode =
+      model.function(tcx::FunctionRole::Decode, bucket);
+  rt::Device &device = *model.device;
+  int64_t B = bucket.batch, S = bucket.sourceLength, T = bucket.targetLength,
+          V = model.config().vocabSize;
+  std::vector<double> out;
+  for (size_t first = 0; first < rows.size(); first += B) {
+    std::vector<int32_t> sources, targets;
+    for (int64_t b = 0; b < B; ++b) {
+      const PrefixRow &row = rows[first + b < rows.size() ? first + b : first];
+      sources.insert(sources.end(), row.source.begin(), row.source.end());
+      targets.insert(targets.end(), row.target.begin(), row.target.end());
+    }
+    EXPECT_TRUE(device.writeInput(encode, binding::kSourceIds, sources.data(),
+                                  B * S * 4));
+    device.run(encode);
+    std::vector<uint8_t> memory(
+        rt::bindingBytes(encode, binding::kMemory, true));
+    EXPECT_TRUE(device.readOutput(encode, binding::kMemory, memory.data(),
+                                  memory.size()));
+    EXPECT_TRUE(device.writeInput(decode, binding::kMemory, memory.data(),
+                                  memory.size()));
+    EXPECT_TRUE(device.writeInput(decode, binding::kSourceIds, sources.data(),
+                                  B * S * 4));
+    EXPECT_TRUE(device.writeInput(decode, binding::kTargetPrefix,
+                                  targets.data(), B * T * 4));
+    device.run(decode);
+    std::vector<float> logits(B * T * V);
+    EXPECT_TRUE(device.readOutput(decode, binding::kLogits, logits.data(),
+                                  logits.size() * 4));
+    std::vector<double> logProbs = logSoftmax(logits, V);
+    int64_t used = std::min<int64_t>(B, rows.size() - first);
+    out.insert(out.end(), logProbs.begin(), logProbs.begin() + used * T * V);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// The incremental decoder
+//===----------------------------------------------------------------------===//
+
+/// decode_start and decode_step of one shape, driven as DecoderSession
+/// drives them, through the device's input and output copies.
+class IncrementalDecoder {
+public:
+  IncrementalDecoder(Model &model, const BucketShape &shape)
+      : device_(*model.device),
+        start_(model.function(tcx::FunctionRole::DecodeStart, shape)),
+        step_(model.function(tcx::FunctionRole::DecodeStep, shape)),
+        layers_(model.config().decoderLayers),
+        vocabulary_(model.config().vocabSize), rows_(shape.batch) {}
+
+  /// decode_start on one source per row; its keys and values become
+  /// decode_step's inputs, with the sources. The self-attention caches are
+  /// filled with random values: no row has written a position yet.
+  void start(const std::vector<std::vector<int32_t>> &sources,
+             std::mt19937_64 &rng) {
+    std::vector<int32_t> ids;
+    for (const std::vector<int32_t> &source : sources)
+      ids.insert(ids.end(), source.begin(), source.end());
+    EXPECT_TRUE(device_.writeInput(start_, binding::kSourceIds, ids.data(),
+                                   ids.size() * 4));
+    EXPECT_TRUE(device_.writeInput(step_, binding::kSourceIds, ids.data(),
+                                   ids.size() * 4));
+    device_.run(start_);
+    for (int64_t layer = 0; layer < layers_; ++layer) {
+      for (Cache cache : {Cache::CrossKeys, Cache::CrossValues}) {
+        std::string name = binding::cacheName(cache, layer);
+        std::vector<uint8_t> bytes(rt::bindingBytes(start_, name, true));
+        EXPECT_TRUE(
+            device_.readOutput(start_, name, bytes.data(), bytes.size()))
+            << name;
+        EXPECT_TRUE(device_.writeInput(step_, name, bytes.data(), bytes.size()))
+            << name;
+      }
+      for (Cache cache : {Cache::SelfKeys, Cache::SelfValues}) {
+        std::string name = binding::cacheName(cache, layer);
+        std::vector<float> garbage(rt::bindingBytes(step_, name, false) / 4);
+        for (float &x : garbage)
+          x = std::uniform_real_distribution<float>(-1, 1)(rng);
+        EXPECT_TRUE(
+            device_.writeInput(step_, name, garbage.data(), garbage.size() * 4))
+            << name;
+      }
+    }
+  }
+
+  /// Step `position`: every row's token and origin row in, the next
+  /// token's log-probabilities out [rows, V].
+  std::vector<float> step(const std::vector<int32_t> &tokens, int32_t position,
+                          const std::vector<int32_t> &origins) {
+    std::vector<int32_t> positions(rows_, position);
+    EXPECT_TRUE(
+        device_.writeInput(step_, binding::kToken, tokens.data(), rows_ * 4));
+    EXPECT_TRUE(device_.writeInput(step_, binding::kPosition, positions.data(),
+                                   rows_ * 4));
+    EXPECT_TRUE(device_.writeInput(step_, binding::kBeamOrigin, origins.data(),
+                                   rows_ * 4));
+    device_.run(step_);
+    std::vector<float> logProbs(rows_ * vocabulary_);
+    EXPECT_TRUE(device_.readOutput(step_, binding::kLogProbs, logProbs.data(),
+                                   logProbs.size() * 4));
+    return logProbs;
+  }
+
+private:
+  rt::Device &device_;
+  const tcx::Function &start_, &step_;
+  int64_t layers_, vocabulary_, rows_;
+};
+
+//===----------------------------------------------------------------------===//
+// The comparison
+//===----------------------------------------------------------------------===//
+
+/// Runs `schedule` on `sources` through the incremental decoder and
+/// returns the largest difference from the full decode of what the rows
+/// hold, over every step, row and token.
+double worstDifference(Model &model, const BucketShape &stepShape,
+                       const BucketShape &fullShape,
+                       const std::vector<std::vector<int32_t>> &sources,
+                       const Schedule &schedule, std::mt19937_64 &rng) {
+  int64_t T = fullShape.targetLength, V = model.config().vocabSize;
+  IncrementalDecoder decoder(model, stepShape);
+  decoder.start(sources, rng);
+  std::vector<std::vector<float>> stepped;
+  for (size_t t = 0; t < schedule.tokens.size(); ++t)
+    stepped.push_back(
+        decoder.step(schedule.tokens[t], int32_t(t), schedule.origins[t]));
+
+  References refs = referencesFor(heldTokens(schedule), sources, T,
+                                  int32_t(model.config().padId));
+  std::vector<double> full = fullDecode(model, fullShape, refs.rows);
+  double worst = 0;
+  for (size_t t = 0; t < stepped.size(); ++t)
+    for (size_t r = 0; r < sources.size(); ++r) {
+      const float *got = &stepped[t][r * V];
+      const double *want = &full[(refs.at[t][r] * T + t) * V];
+      for (int64_t v = 0; v < V; ++v) {
+        double difference = std::abs(got[v] - want[v]);
+        if (!(difference <= worst)) // NaN is the worst
+          worst = std::isnan(difference) ? INFINITY : difference;
+      }
+    }
+  return worst;
+}
+
+struct Case {
+  const char *model;
+  Target target;
+};
+void PrintTo(const Case &c, std::ostream *os) {
+  *os << c.model << (c.target == Target::Host ? " on the CPU" : " on CUDA");
+}
+
+class IncrementalDecoding : public testing::TestWithParam<Case> {};
+
+TEST_P(IncrementalDecoding, StepsEqualTheFullDecodeAtEveryPosition) {
+  auto [name, target] = GetParam();
+#ifndef TC_TEST_CUDA
+  if (target == Target::Cuda)
+    GTEST_SKIP() << "no CUDA toolkit: no CUDA executable to emulate";
+#endif
+  auto started = std::chrono::steady_clock::now();
+  std::unique_ptr<Model> model = loadModel(name, target);
+  ASSERT_TRUE(model);
+  const ModelConfig &m = model->config();
+  writeRandomParameters(*model, 3);
+
+  // The decoder's shape and the training bucket of its source length.
+  std::vector<Bucket> decoders = decodingBuckets(model->description);
+  ASSERT_FALSE(decoders.empty());
+  BucketShape stepShape{decoders[0].batch, decoders[0].sourceLength,
+                        decoders[0].targetLength};
+  auto bucket = std::find_if(model->description.training.buckets.begin(),
+                             model->description.training.buckets.end(),
+                             [&](const Bucket &b) {
+                               return b.sourceLength == stepShape.sourceLength;
+                             });
+  ASSERT_NE(bucket, model->description.training.buckets.end());
+  BucketShape fullShape{bucket->batch, bucket->sourceLength,
+                        bucket->targetLength};
+  ASSERT_LE(stepShape.targetLength, fullShape.targetLength);
+  for (auto [role, shape] :
+       {std::pair(tcx::FunctionRole::Encode, fullShape),
+        std::pair(tcx::FunctionRole::Decode, fullShape),
+        std::pair(tcx::FunctionRole::DecodeStart, stepShape),
+        std::pair(tcx::FunctionRole::DecodeStep, stepShape)})
+    ASSERT_TRUE(model->executable().function(role, shape))
+        << "no " << tcx::EnumNameFunctionRole(role) << " function for "
+        << shape.batch << "x" << shape.sourceLength << "x"
+        << shape.targetLength;
+  int64_t R = stepShape.batch, S = stepShape.sourceLength,
+          T = stepShape.targetLength;
+  ASSERT_EQ(R % 4, 0) << "rows in groups of four";
+  ASSERT_GE(T, 2) << "a step after the reselection";
+
+  std::mt19937_64 rng(17);
+  std::vector<std::vector<int32_t>> sources, targets;
+  for (int64_t r = 0; r < R; ++r) {
+    sources.push_back(randomSource(rng, S, m));
+    targets.push_back(randomTarget(rng, T, m));
+  }
+  double own = worstDifference(*model, stepShape, fullShape, sources,
+                               ownPrefixes(targets), rng);
+  EXPECT_LE(own, kTolerance) << "every row continuing itself";
+
+  // Groups of four rows share a source.
+  for (int64_t r = 0; r < R; ++r)
+    sources[r] = sources[r / 4 * 4];
+  double reselected = worstDifference(*model, stepShape, fullShape, sources,
+                                      reselectedAt(T / 2, targets), rng);
+  EXPECT_LE(reselected, kTolerance) << "beam reselection at step " << T / 2;
+
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
+  std::printf("%s on %s: worst |log p difference| %.3g (own prefixes), %.3g "
+              "(reselected at step %lld); %.1f s\n",
+              name,
+              target == Target::Host ? "the CPU device" : "an emulated GPU",
+              own, reselected, (long long)(T / 2), seconds);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, IncrementalDecoding,
+    testing::Values(Case{"tiny", Target::Host}, Case{"tiny", Target::Cuda},
+                    Case{"copy_task", Target::Host},
+                    Case{"copy_task", Target::Cuda}),
+    [](const testing::TestParamInfo<Case> &info) {
+      std::string name =
+          info.param.model == std::string("copy_task") ? "CopyTask" : "Tiny";
+      return name + (info.param.target == Target::Host ? "OnTheCpu"
+                                                       : "OnAnEmulatedGpu");
+    });
+
+} // namespace
