@@ -9,6 +9,9 @@
 #   bench/run.sh micro                   # kernels against ops (bench/microbench.py)
 #   bench/run.sh translation [--minutes M]  # BLEU after M minutes of training
 #                                        # (bench/translation.py)
+#   bench/run.sh decoding [--threads 2]  # beam search speed and BLEU against
+#                                        # PyTorch and CTranslate2, incremental
+#                                        # against full prefix (bench/decoding.py)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TC_BUILD_DIR:-$root/build}"
@@ -25,12 +28,19 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jax" 2>/dev/nu
   /usr/bin/python3 -m venv --system-site-packages "$venv"
   "$venv/bin/pip" install -q "jax[cpu]==0.4.30" "numpy<2" "scipy<1.14"
 fi
+# The decoding bench's peer (CPU wheels from PyPI) and a BLEU cross-check.
+if ! "$venv/bin/python" -c "import ctranslate2, sacrebleu" 2>/dev/null; then
+  "$venv/bin/pip" install -q "ctranslate2==4.8.5" "sacrebleu==2.6.0" "numpy<2"
+fi
 script="$root/bench/run.py"
 if [ "${1:-}" = micro ]; then
   script="$root/bench/microbench.py"
   shift
 elif [ "${1:-}" = translation ]; then
   script="$root/bench/translation.py"
+  shift
+elif [ "${1:-}" = decoding ]; then
+  script="$root/bench/decoding.py"
   shift
 fi
 exec "$venv/bin/python" "$script" --build "$build" "$@"

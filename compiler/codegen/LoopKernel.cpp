@@ -122,10 +122,10 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     axes = reductions.front()
                ->getAttrOfType<DenseI64ArrayAttr>("axes")
                .asArrayRef();
-  bool perResult = target == Target::Cuda && !reductions.empty();
-  if (perResult && llvm::any_of(reductions, [&](Operation *r) {
-        return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() != axes;
-      })) {
+  bool sameAxes = llvm::all_of(reductions, [&](Operation *r) {
+    return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() == axes;
+  });
+  if (target == Target::Cuda && !sameAxes) {
     error = "no CUDA skeleton for reductions over different axes in one group";
     return failure();
   }
@@ -188,6 +188,12 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   constexpr int64_t kColumnBlock = 64;
   bool columnBlocks =
       target == Target::Host && leadingAxes && reducedCount >= kColumnBlock;
+  // The host does the same, a result element per iteration across threads,
+  // for other reductions into several elements (a row's maximum and sum in
+  // a log-softmax): each still reduces its elements in element order.
+  bool perResult =
+      !reductions.empty() &&
+      (target == Target::Cuda || (sameAxes && !columnBlocks && reducedCount > 1));
   for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def) && !perResult &&

@@ -136,14 +136,26 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   for (size_t i = 0; i < rank; ++i)
     count *= g.batch()->Get(i);
   // One thread pool for everything: OpenMP threads each run single-threaded
-  // sgemm calls on a batch index or a block of rows (OpenBLAS's own threads
-  // would fight the generated kernels' OpenMP threads for the cores).
-  // Small products run on one thread: a parallel region costs more.
-  bool large = double(m) * n * k * count >= double(1 << 21);
+  // sgemm calls on a batch index or a block of rows or columns (OpenBLAS's
+  // own threads would fight the generated kernels' OpenMP threads for the
+  // cores). Small products run on one thread: a parallel region costs more.
+  // A short, wide product (a decoder step's rows times a weight) is split
+  // by columns, so that each thread packs only its part of the weight.
+  // Many small products (attention's batch x heads) share the threads
+  // from a lower total than one product does.
+  double work = double(m) * n * k * count;
+  bool large = work >= double(1 << 21) ||
+               (count >= 2 * omp_get_max_threads() && work >= double(1 << 17));
   int threads = large ? omp_get_max_threads() : 1;
+  bool byColumns = count < threads && n > m;
   int64_t blocks =
-      count >= threads ? 1 : std::min<int64_t>(threads, (m + 31) / 32);
-  int64_t rowsPerBlock = (m + blocks - 1) / blocks;
+      count >= threads
+          ? 1
+          : std::min<int64_t>(threads, ((byColumns ? n : m) + 31) / 32);
+  int64_t extent = byColumns ? n : m;
+  int64_t perBlock = (extent + blocks - 1) / blocks;
+  if (byColumns)
+    perBlock = (perBlock + 15) / 16 * 16; // whole vectors of columns
   bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t task = 0; task < count * blocks; ++task) {
@@ -156,28 +168,32 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
       ob += index * g.rhs_batch_strides()->Get(i);
       oc += index * g.out_batch_strides()->Get(i);
     }
-    int64_t row = block * rowsPerBlock;
-    int64_t rows = std::min(rowsPerBlock, m - row);
-    if (rows <= 0)
+    int64_t first = block * perBlock;
+    int64_t size = std::min(perBlock, extent - first);
+    if (size <= 0)
       continue;
-    // Rows row .. row + rows of op(A) and C.
+    int64_t row = byColumns ? 0 : first, rows = byColumns ? m : size;
+    int64_t col = byColumns ? first : 0, cols = byColumns ? size : n;
+    // Rows row .. row + rows of op(A) and C, columns col .. col + cols of
+    // op(B) and C.
     const float *blockA = a + oa + (ta ? row : row * g.lda());
-    float *out = c + oc + row * ldc;
+    const float *blockB = b + ob + (tb ? col * g.ldb() : col);
+    float *out = c + oc + row * ldc + col;
     float beta = g.beta();
     if (bias) { // the epilogue's bias: C becomes beta * C + bias first
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t col = 0; col < n; ++col)
-          out[r * ldc + col] =
-              (beta == 0.0f ? 0.0f : beta * out[r * ldc + col]) + bias[col];
+        for (int64_t j = 0; j < cols; ++j)
+          out[r * ldc + j] =
+              (beta == 0.0f ? 0.0f : beta * out[r * ldc + j]) + bias[col + j];
       beta = 1.0f;
     }
     cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-                tb ? CblasTrans : CblasNoTrans, rows, n, k, g.alpha(), blockA,
-                g.lda(), b + ob, g.ldb(), beta, out, ldc);
+                tb ? CblasTrans : CblasNoTrans, rows, cols, k, g.alpha(),
+                blockA, g.lda(), blockB, g.ldb(), beta, out, ldc);
     if (g.relu())
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t col = 0; col < n; ++col)
-          out[r * ldc + col] = std::max(out[r * ldc + col], 0.0f);
+        for (int64_t j = 0; j < cols; ++j)
+          out[r * ldc + j] = std::max(out[r * ldc + j], 0.0f);
   }
 }
 
@@ -190,6 +206,10 @@ void CpuDevice::copy(const tcx::Function &function, const tcx::Copy &copy) {
   int64_t count = 1;
   for (size_t d = 0; d < rank; ++d)
     count *= from.shape()->Get(d);
+  if (isRowMajor(from) && isRowMajor(to)) { // one block of bytes
+    std::memcpy(target, source, count * size);
+    return;
+  }
   std::vector<int64_t> index(rank, 0);
   for (int64_t flat = 0; flat < count; ++flat) {
     int64_t s = 0, t = 0;
