@@ -236,8 +236,10 @@ def main():
     tc_steps = lines[-1]["step"]
     tc_rate = lines[-1]["tokens_per_second"]
     start = time.perf_counter()
+    # Greedy, as PyTorch decodes here (beam search: bench/decoding.py).
     run(tc_run, "translate", executable, "--checkpoint", checkpoints, "--input",
-        f"{corpus}/test.en", "-o", os.path.join(work, "test.tc.es"), env=env)
+        f"{corpus}/test.en", "-o", os.path.join(work, "test.tc.es"),
+        "--beam", "1", env=env)
     tc_decode = time.perf_counter() - start
 
     # PyTorch.

@@ -66,7 +66,7 @@ for checkpoint in checkpoint.tcck average.tcck; do
     --data "$work/valid.tok"
 done
 
-step "tc-run translate: the test books (1 Samuel, 1 Corinthians) with the average"
+step "tc-run translate: the test books (1 Samuel, 1 Corinthians) with the average, beam search (beam 4, length penalty 0.6)"
 $bin/tc-run translate "$work/bible.tcx" --checkpoint "$work/checkpoints/average.tcck" \
   --input "$corpus/test.en" -o "$work/test.hyp.es"
 
