@@ -41,10 +41,12 @@ static bool isState(Operation *op, BufferAttr buffer) {
   return false;
 }
 
-/// Steps never write the constants or the inputs of a call, but for state.
+/// Steps never write the constants or the inputs of a call, but kernel
+/// launches may write state (as the runtime's verifier allows).
 static LogicalResult verifyWritable(Operation *op, BufferAttr buffer) {
   if (buffer.getSpace() == Space::constants ||
-      (buffer.getSpace() == Space::inputs && !isState(op, buffer)))
+      (buffer.getSpace() == Space::inputs &&
+       !(isa<LaunchOp>(op) && isState(op, buffer))))
     return op->emitOpError("writes into the read-only ")
            << stringifySpace(buffer.getSpace()) << " space";
   return success();

@@ -24,6 +24,16 @@ std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
             " function (compile it again with this tc-compile)";
     return std::nullopt;
   }
+  // The caches must be state (updated where the step reads them), or every
+  // step would attend to caches that never change.
+  for (const tcx::Binding *b : *step->outputs())
+    if (b->name()->string_view().starts_with("self_") &&
+        b->buffer()->space() != tcx::Space::Inputs) {
+      error = step->name()->str() + " returns " + b->name()->str() +
+              " as a copy, not in place; compile the model again with this "
+              "tc-compile";
+      return std::nullopt;
+    }
   std::vector<std::string> crossNames;
   for (const tcx::Binding *b : *start->outputs())
     crossNames.push_back(b->name()->str());

@@ -65,8 +65,9 @@ translateByRecompute(const Executable &executable, Device &device,
         chosen = b;
     }
     if (!chosen) {
-      error = "source " + std::to_string(i + 1) + " has " +
-              std::to_string(length) + " tokens, more than any bucket holds";
+      error = "a source of " + std::to_string(length) +
+              " tokens is longer than any bucket holds (the incremental "
+              "decoder cuts it; --recompute-prefix does not)";
       return std::nullopt;
     }
     byBucket[*chosen].push_back(i);

@@ -111,13 +111,15 @@ translate(const Executable &executable, Device &device,
     return std::nullopt;
   }
   int64_t width = std::max<int64_t>(options.beam, 1);
-  if (shapes.front().batch < width) {
-    error = "a beam of " + std::to_string(width) + " needs as many rows, but " +
-            "the decoder steps have " + std::to_string(shapes.front().batch) +
-            "; use --beam " + std::to_string(shapes.front().batch) +
-            " or less, or raise [decoding] rows in the description";
-    return std::nullopt;
-  }
+  for (const BucketShape &shape : shapes)
+    if (shape.batch < width) {
+      error = "a beam of " + std::to_string(width) +
+              " needs as many rows, but the decoder steps have " +
+              std::to_string(shape.batch) + "; use --beam " +
+              std::to_string(shape.batch) +
+              " or less, or raise [decoding] rows in the description";
+      return std::nullopt;
+    }
   Vocabulary vocab = vocabularyOf(executable.root());
   Translations result;
   result.nBest.resize(sources.size());
