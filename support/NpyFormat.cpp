@@ -195,16 +195,29 @@ parseNpyLayout(std::string_view bytes,
   // (checked before anything is allocated).
   size_t dataStart = headerStart + headerLen;
   uint64_t available = bytes.size() - dataStart, need = element;
+  // The product of the non-zero dimensions fits int64_t too, so that
+  // readers may multiply any of them (an empty array's other dimensions
+  // included).
+  uint64_t nonZero = 1;
   bool tooBig = false;
   for (int64_t size : header->shape) {
-    if (size != 0 && need > UINT64_MAX / uint64_t(size))
+    if (size == 0) {
+      need = 0;
+      continue;
+    }
+    if (need > UINT64_MAX / uint64_t(size) ||
+        nonZero > uint64_t(INT64_MAX) / uint64_t(size))
       tooBig = true;
-    else
+    else {
       need *= uint64_t(size);
+      nonZero *= uint64_t(size);
+    }
   }
-  if (tooBig || available != need)
-    return fail("expected " +
-                (tooBig ? "more than 2^64" : std::to_string(need)) +
+  if (tooBig)
+    return fail("the shape " + npyShapeText(header->shape) +
+                " is too large (its dimensions multiply past 2^63)");
+  if (available != need)
+    return fail("expected " + std::to_string(need) +
                 " bytes of data for shape " + npyShapeText(header->shape) +
                 ", found " + std::to_string(available));
   return NpyLayout{header->descr, header->shape, dataStart};
