@@ -12,6 +12,7 @@
 #define TC_RUNTIME_DEVICE_H
 
 #include "runtime/Executable.h"
+#include "runtime/collective/Communicator.h"
 
 #include <memory>
 #include <string>
@@ -61,8 +62,25 @@ public:
   /// Starts timing every step of every run; false when this device cannot.
   virtual bool startProfile() { return false; }
   /// The times since startProfile: one entry per kernel, one for all GEMMs,
-  /// one for all copies.
+  /// one for all copies, one for waiting on the other ranks' sums.
   virtual std::vector<ProfileEntry> profile() const { return {}; }
+
+  /// The ranks that the functions' plan.allreduce steps sum over (until
+  /// then: this process alone), and how long a plan.wait may wait for them
+  /// (seconds; 0: for ever). The communicator must outlive the device.
+  /// False with `error` when this device cannot sum over them.
+  virtual bool joinRanks(Communicator &ranks, double timeoutSeconds,
+                         std::string &error) {
+    (void)error;
+    ranks_ = &ranks;
+    collectiveTimeout_ = timeoutSeconds;
+    return true;
+  }
+
+protected:
+  /// Null: one rank, whose sums are its own values.
+  Communicator *ranks_ = nullptr;
+  double collectiveTimeout_ = 0;
 };
 
 /// The device `kind` ("auto": a GPU when the runtime has one, else the CPU;

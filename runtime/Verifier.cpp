@@ -319,6 +319,7 @@ bool Checker::run() {
       return fail("has no steps");
     std::string function = where;
     current = f;
+    int reductionsInFlight = 0; ///< allreduces not yet waited for
     for (size_t s = 0; s < f->steps()->size(); ++s) {
       const tcx::StepEntry *entry = f->steps()->Get(s);
       where = function + ", step " + std::to_string(s);
@@ -354,17 +355,32 @@ bool Checker::run() {
       case tcx::Step::AllReduce: {
         where += " (allreduce)";
         const tcx::AllReduce *r = entry->step_as_AllReduce();
-        ok = r ? buffer(r->buffer(), bound, "gradient") : fail("an empty step");
-        if (ok && r->buffer()->space() != tcx::Space::Grads)
-          ok = fail("an allreduce outside the Grads space");
+        ok = r ? buffer(r->buffer(), bound, "buffer") : fail("an empty step");
+        tcx::Space space = ok ? r->buffer()->space() : tcx::Space::Arena;
+        if (ok && space != tcx::Space::Grads && space != tcx::Space::Arena)
+          ok = fail("an allreduce outside the Grads space and the arena");
+        if (ok && ((r->buffer()->dtype() != tcx::DType::F32 &&
+                    r->buffer()->dtype() != tcx::DType::I32) ||
+                   !isRowMajor(*r->buffer())))
+          ok = fail("an allreduce of a view that is not contiguous F32 or "
+                    "I32");
+        ++reductionsInFlight;
         break;
       }
+      case tcx::Step::Wait:
+        where += " (wait)";
+        ok = entry->step_as_Wait() != nullptr || fail("an empty step");
+        reductionsInFlight = 0;
+        break;
       default:
         ok = fail("an unknown kind of step");
       }
       if (!ok)
         return false;
     }
+    where = function;
+    if (reductionsInFlight > 0)
+      return fail("an allreduce has no wait after it");
   }
   if (const tcx::RunConfig *run = x.run()) {
     where = "run config";

@@ -217,6 +217,15 @@ void BufferAssignment::assignForward(Operation &op) {
     }
     return;
   }
+  if (auto reduce = dyn_cast<AllReduceOp>(op)) { // in place
+    steps[&op] = StepKind::Collective;
+    for (auto [input, result] :
+         llvm::zip(reduce.getInputs(), reduce.getResults())) {
+      Placement inPlace = placementOf(input); // a copy: may rehash
+      placements[result] = std::move(inPlace);
+    }
+    return;
+  }
   if (auto update = dyn_cast<CacheUpdateOp>(op)) { // in place
     steps[&op] = StepKind::Kernel;
     Placement inPlace = placementOf(update.getCache()); // a copy: may rehash
@@ -290,6 +299,8 @@ bool BufferAssignment::canWriteInto(Value value, const StridedLayout &layout,
     case StepKind::Kernel:
       writable =
           !isa<AdamOp, CacheUpdateOp>(producer) && layout.isContiguous();
+      break;
+    case StepKind::Collective: // its results are its inputs' buffers
       break;
     case StepKind::None: {
       // A view of one input: that input is written in the inverse layout.

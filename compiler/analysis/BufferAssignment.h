@@ -38,6 +38,9 @@ enum class StepKind {
   None,   ///< a view, a folded view, a constant or the return
   Gemm,   ///< one library GEMM call
   Kernel, ///< one generated kernel
+  /// tc.all_reduce: sums over the ranks, in place (plan.allreduce steps
+  /// and a plan.wait)
+  Collective,
 };
 
 /// Where a tensor lies: a strided layout (in elements) of a root's buffer.

@@ -24,6 +24,7 @@ KernelCount countKernels(func::FuncOp function) {
   for (Operation &op : function.getBody().front()) {
     switch (assignment.stepOf(&op)) {
     case StepKind::None:
+    case StepKind::Collective:
       break;
     case StepKind::Gemm:
       ++count.gemm;

@@ -168,6 +168,10 @@ fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
         auto step = tcx::CreateAllReduce(fbb, buffer(reduce.getBuffer()));
         return tcx::CreateStepEntry(fbb, tcx::Step::AllReduce, step.Union());
       })
+      .Case<plan::WaitOp>([&](plan::WaitOp) {
+        auto step = tcx::CreateWait(fbb);
+        return tcx::CreateStepEntry(fbb, tcx::Step::Wait, step.Union());
+      })
       .Default([&](Operation *unexpected) {
         problem = "'" + unexpected->getName().getStringRef().str() +
                   "' is not a step of the plan dialect";

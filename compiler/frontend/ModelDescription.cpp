@@ -399,6 +399,7 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   s.integer("accumulation_steps", t.accumulationSteps, 1, kMaxAccumulationSteps,
             "; each micro-batch is unrolled into the compiled step");
   s.integer("seed", t.seed, 0, contract::kMaxSeed);
+  s.real("allreduce_bucket_mb", t.allreduceBucketMb, 1.0 / 1024, 1024.0);
   s.rejectUnknownKeys();
 }
 

@@ -68,6 +68,9 @@ struct TrainingConfig {
   double gradientClip = 0.0; ///< global-norm clipping; 0 turns it off
   int64_t accumulationSteps = 1;
   int64_t seed = 1;
+  /// Megabytes (2^20 bytes) of gradients per allreduce of a data-parallel
+  /// job (PyTorch DDP's bucket_cap_mb: 25).
+  double allreduceBucketMb = 25.0;
 };
 
 struct DataConfig {

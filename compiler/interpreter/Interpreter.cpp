@@ -267,6 +267,14 @@ LogicalResult Frame::step(Operation *op) {
                              get(c.getOrigin()), get(c.getPosition()), error);
         return error.empty() ? bind(std::move(out)) : dataError(error);
       })
+      .Case<AllReduceOp>([&](AllReduceOp r) {
+        // The interpreter is one rank: the sum over ranks is the input.
+        for (auto [input, result] : llvm::zip(r.getInputs(), r.getResults())) {
+          Tensor sum = get(input); // a copy first: inserting may rehash
+          values[result] = std::move(sum);
+        }
+        return success();
+      })
       .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {
         Shape shape = resultShape();
         return bind(ref::positionalEncoding(

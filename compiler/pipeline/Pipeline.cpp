@@ -132,11 +132,16 @@ void registerTcPipelines() {
       "tc-plan-pipeline",
       "tc-compile's lowering of the executable's functions (train steps, "
       "encode, decode) to the plan dialect",
-      addPlanPipeline);
+      [](mlir::OpPassManager &pm) { addPlanPipeline(pm); });
 }
 
-void addPlanPipeline(mlir::OpPassManager &pm) {
+int64_t allreduceBucketBytes(const TrainingConfig &training) {
+  return int64_t(training.allreduceBucketMb * double(1 << 20));
+}
+
+void addPlanPipeline(mlir::OpPassManager &pm, int64_t allreduceBucketBytes) {
   TcLowerToPlanOptions options;
+  options.bucketBytes = allreduceBucketBytes;
   using contract::FunctionRole;
   for (FunctionRole role :
        {FunctionRole::TrainStep, FunctionRole::Encode, FunctionRole::Decode})

@@ -30,8 +30,12 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
                          const std::set<std::string> &fusions);
 
 /// The executable's functions (train steps, encode, decode) lowered to the
-/// plan dialect; the intermediate forward and gradient functions dropped.
-void addPlanPipeline(mlir::OpPassManager &pm);
+/// plan dialect, gradients reduced in buckets of `allreduceBucketBytes`;
+/// the intermediate forward and gradient functions dropped.
+void addPlanPipeline(mlir::OpPassManager &pm,
+                     int64_t allreduceBucketBytes = int64_t(25) << 20);
+/// The bucket size of a description's [training] allreduce_bucket_mb.
+int64_t allreduceBucketBytes(const TrainingConfig &training);
 
 /// Registers both pipelines by name for tc-opt, as tc-compile runs them:
 /// --tc-training-pipeline="description=MODEL.toml fusion=all" (on the

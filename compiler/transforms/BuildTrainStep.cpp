@@ -1,7 +1,8 @@
 //===- BuildTrainStep.cpp - tc-build-train-step: gradients -> Adam step ---===//
 //
 // Wraps a gradient function (from tc-autodiff) into one optimizer step:
-// micro-batch accumulation, per-token normalisation, optional global-norm
+// micro-batch accumulation, the sum over data-parallel ranks, per-token
+// normalisation (by the global token count), optional global-norm
 // clipping, the paper's learning-rate schedule and Adam, all in tc ops, so
 // that fusion and code generation see the whole step. See Passes.td.
 //
@@ -205,18 +206,17 @@ struct BuildTrainStepPass
         operands[params[p]] = paramArg(p);
       for (size_t d = 0; d < data.size(); ++d) {
         Value value = dataArg(d);
-        if (k > 1 && d == rngIndex) {
-          // (seed, step) -> (seed, step * k + micro)
-          auto i64 = [&](ArrayRef<int64_t> v) -> Value {
-            return ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(typeOf(rng), ArrayRef<int64_t>(v)));
-          };
-          // One statement per op: the order of arguments' evaluation is
-          // the compiler's, and the IR must not depend on it.
-          Value scaled = a.mul(rng, i64({1, k}));
-          value = a.add(scaled, i64({0, micro}));
-        } else if (k > 1) {
+        if (micro > 0 && d == rngIndex) {
+          // (seed, step) -> (seed + micro * kMicroBatchSeedStride, step):
+          // each micro-batch draws its dropout from its own Philox key,
+          // as the ranks of a data-parallel job do (Contract.h).
+          int64_t stride = micro * contract::kMicroBatchSeedStride;
+          value = a.add(rng, ConstantOp::create(
+                                 b, loc,
+                                 DenseElementsAttr::get(
+                                     typeOf(rng),
+                                     ArrayRef<int64_t>{stride, 0})));
+        } else if (k > 1 && d != rngIndex) {
           RankedTensorType full = typeOf(value);
           SmallVector<int64_t> offsets(full.getRank(), 0);
           offsets[0] = micro;
@@ -245,7 +245,33 @@ struct BuildTrainStepPass
         gradSums[p] = micro ? a.add(gradSums[p], out[2 + p]) : out[2 + p];
     }
 
-    // 2. Per-token mean, then optional global-norm clipping. Ops are built
+    // 2. The sums over all ranks of a data-parallel job (one rank: the
+    // sums themselves): everything below sees the global batch.
+    // It sums in place, so each input must be a value of its own: not a
+    // constant, an argument, nor a value read elsewhere or twice.
+    SmallVector<Value> local;
+    SmallVector<Value> sums(gradSums);
+    sums.append({lossSum, tokenSum});
+    for (Value sum : sums) {
+      Operation *producer = sum.getDefiningOp();
+      if (!producer || isa<ConstantOp>(producer) || !sum.use_empty() ||
+          llvm::is_contained(local, sum)) {
+        RankedTensorType type = typeOf(sum);
+        Value zero = ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(type.clone(ArrayRef<int64_t>{}),
+                                   b.getZeroAttr(type.getElementType())));
+        sum = AddOp::create(b, loc, type, sum, zero);
+      }
+      local.push_back(sum);
+    }
+    auto global = AllReduceOp::create(b, loc, local);
+    for (size_t p = 0; p < n; ++p)
+      gradSums[p] = global.getResult(p);
+    lossSum = global.getResult(n);
+    tokenSum = global.getResult(n + 1);
+
+    // 3. Per-token mean, then optional global-norm clipping. Ops are built
     // one per statement from here on: C++ leaves the order in which a
     // call's arguments are evaluated to the compiler, and the IR (and so
     // the tests' CHECK lines) must not depend on it.
@@ -273,7 +299,7 @@ struct BuildTrainStepPass
         g = a.mul(g, factor);
     }
 
-    // 3. The step (1-based, from the RNG state) and the learning rate.
+    // 4. The step (1-based, from the RNG state) and the learning rate.
     auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
     Value stepSlice =
         SliceOp::create(b, loc, RankedTensorType::get({1}, b.getI64Type()), rng,
@@ -289,7 +315,7 @@ struct BuildTrainStepPass
     Value lrScale = a.scalar(learningRateScale / std::sqrt(double(dModel)));
     Value lr = a.mul(lrScale, schedule);
 
-    // 4. Adam with torch.optim.Adam's bias corrections.
+    // 5. Adam with torch.optim.Adam's bias corrections.
     auto correction = [&](double beta) { // 1 - beta^t
       Value logBeta = a.scalar(std::log(beta));
       Value exponent = a.mul(t, logBeta);

@@ -51,7 +51,8 @@ std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
 /// Lowers the functions of one module, sharing kernels and constants.
 class Lowering {
 public:
-  explicit Lowering(ModuleOp module) : module(module), b(module.getContext()) {}
+  Lowering(ModuleOp module, int64_t bucketBytes)
+      : module(module), b(module.getContext()), bucketBytes(bucketBytes) {}
 
   LogicalResult lower(func::FuncOp function);
   void finish() {
@@ -68,10 +69,14 @@ private:
   LogicalResult emitGemm(Operation *op);
   LogicalResult recordParams(func::FuncOp function);
   void emitLaunch(mlir::Operation *op, llvm::ArrayRef<mlir::Attribute> inputs);
-  mlir::Operation *emitAdam(AdamOp adam);
+  void emitAdam(AdamOp adam);
+  LogicalResult emitAllReduce(
+      AllReduceOp reduce,
+      const llvm::DenseMap<mlir::Value, mlir::Operation *> &lastWrites);
 
   ModuleOp module;
   OpBuilder b;
+  int64_t bucketBytes;
   llvm::StringMap<std::string> kernelsByText; // printed kernel -> its name
   int64_t constantBytes = 0;                  // of the whole executable
   ArrayAttr params;
@@ -236,10 +241,9 @@ void Lowering::emitLaunch(Operation *op, ArrayRef<Attribute> inputs) {
 }
 
 /// Adam reads the gradients from the grads buffer: those not written there
-/// by their producer are copied first. Returns the last such copy, if any.
-Operation *Lowering::emitAdam(AdamOp adam) {
+/// by their producer are copied first.
+void Lowering::emitAdam(AdamOp adam) {
   SmallVector<Attribute> inputs;
-  Operation *lastCopy = nullptr;
   size_t n = adam.getParams().size();
   for (auto [i, operand] : llvm::enumerate(adam.getOperands())) {
     plan::BufferAttr buffer = bufferOf(operand);
@@ -247,13 +251,79 @@ Operation *Lowering::emitAdam(AdamOp adam) {
       plan::BufferAttr slot = contiguousBuffer(
           plan::Space::grads, memory->gradientSlots[i - n], operand);
       if (buffer != slot)
-        lastCopy = plan::CopyOp::create(b, adam.getLoc(), buffer, slot);
+        plan::CopyOp::create(b, adam.getLoc(), buffer, slot);
       buffer = slot;
     }
     inputs.push_back(buffer);
   }
   emitLaunch(adam, inputs);
-  return lastCopy;
+}
+
+/// The inputs of `reduce` in the grads space, cut into buckets of adjacent
+/// gradients of at least bucketBytes, each reduced after the last step
+/// writing one of its gradients; the other inputs here, then the wait.
+LogicalResult Lowering::emitAllReduce(
+    AllReduceOp reduce, const llvm::DenseMap<Value, Operation *> &lastWrites) {
+  struct Piece {
+    plan::BufferAttr buffer;
+    Operation *lastWrite;
+  };
+  SmallVector<Piece> gradients;
+  for (Value input : reduce.getInputs()) {
+    plan::BufferAttr buffer = bufferOf(input);
+    if (!buffer.isContiguous())
+      return reduce.emitError("tc-lower-to-plan: input ")
+             << buffer << " of a tc.all_reduce is not contiguous";
+    if (buffer.getSpace() == plan::Space::grads) {
+      gradients.push_back(
+          {buffer, lastWrites.lookup(assignment->placementOf(input).root)});
+      continue;
+    }
+    if (buffer.getSpace() != plan::Space::arena)
+      return reduce.emitError("tc-lower-to-plan: a tc.all_reduce input lies "
+                              "in the ")
+             << plan::stringifySpace(buffer.getSpace())
+             << " space; only gradients and values computed by the function "
+                "are reduced";
+    plan::AllReduceOp::create(b, reduce.getLoc(), buffer);
+  }
+  plan::WaitOp::create(b, reduce.getLoc());
+  llvm::sort(gradients, [](const Piece &x, const Piece &y) {
+    return x.buffer.getOffset() < y.buffer.getOffset();
+  });
+  // Buckets in the order of the grads space; a bucket is started after its
+  // last write, or at the start of the function when nothing writes it.
+  llvm::DenseMap<Operation *, Operation *> lastStartedAfter;
+  Block *body = b.getInsertionBlock();
+  for (size_t first = 0; first < gradients.size();) {
+    int64_t begin = gradients[first].buffer.getOffset();
+    int64_t end = gradients[first].buffer.endOffset();
+    Operation *after = gradients[first].lastWrite;
+    size_t next = first + 1;
+    while (next < gradients.size() && end - begin < bucketBytes &&
+           gradients[next].buffer.getOffset() == end) {
+      end = gradients[next].buffer.endOffset();
+      Operation *write = gradients[next].lastWrite;
+      if (write && (!after || after->isBeforeInBlock(write)))
+        after = write;
+      ++next;
+    }
+    OpBuilder::InsertionGuard guard(b);
+    Operation *&previous = lastStartedAfter[after];
+    if (previous)
+      b.setInsertionPointAfter(previous);
+    else if (after)
+      b.setInsertionPointAfter(after);
+    else
+      b.setInsertionPointToStart(body);
+    Type f32 = b.getF32Type();
+    previous = plan::AllReduceOp::create(
+        b, reduce.getLoc(),
+        plan::BufferAttr::get(b.getContext(), plan::Space::grads, begin,
+                              {(end - begin) / 4}, {1}, f32));
+    first = next;
+  }
+  return success();
 }
 
 /// The parameter table of the executable, the same for every function.
@@ -328,14 +398,9 @@ LogicalResult Lowering::lower(func::FuncOp function) {
 
   Block *body = lowered.addEntryBlock();
   b.setInsertionPointToStart(body);
-  Operation *lastGradientWrite = nullptr;
-  auto writesGradients = [&](Operation &op) {
-    return llvm::any_of(op.getResults(), [&](Value result) {
-      auto root = plan.roots.find(buffers.placementOf(result).root);
-      return root != plan.roots.end() &&
-             root->second.space == plan::Space::grads;
-    });
-  };
+  // The last step writing each root's buffer, for placing the reductions.
+  llvm::DenseMap<Value, Operation *> lastWrites;
+  SmallVector<AllReduceOp> reductions;
   for (Operation &op : function.getBody().front()) {
     switch (buffers.stepOf(&op)) {
     case StepKind::None:
@@ -346,9 +411,7 @@ LogicalResult Lowering::lower(func::FuncOp function) {
       break;
     case StepKind::Kernel: {
       if (auto adam = dyn_cast<AdamOp>(op)) {
-        // The copies into the grads buffer, if any, write gradients too.
-        if (Operation *copy = emitAdam(adam))
-          lastGradientWrite = copy;
+        emitAdam(adam);
         break;
       }
       SmallVector<Attribute> inputs;
@@ -357,9 +420,13 @@ LogicalResult Lowering::lower(func::FuncOp function) {
       emitLaunch(&op, inputs);
       break;
     }
+    case StepKind::Collective:
+      if (failed(emitAllReduce(cast<AllReduceOp>(op), lastWrites)))
+        return failure();
+      continue; // its results are its inputs' buffers: nothing written
     }
-    if (writesGradients(op))
-      lastGradientWrite = &body->back();
+    for (Value result : op.getResults())
+      lastWrites[buffers.placementOf(result).root] = &body->back();
   }
   for (const Binding &output : plan.outputs) {
     plan::BufferAttr slot =
@@ -369,13 +436,6 @@ LogicalResult Lowering::lower(func::FuncOp function) {
   }
   func::ReturnOp::create(b, function.getLoc());
 
-  if (lastGradientWrite && buffers.paramsRoot) {
-    b.setInsertionPointAfter(lastGradientWrite);
-    plan::AllReduceOp::create(
-        b, function.getLoc(),
-        plan::BufferAttr::get(b.getContext(), plan::Space::grads, 0,
-                              {paramBytes / 4}, {1}, b.getF32Type()));
-  }
   function.erase();
   lowered.setSymName(functionName);
   return success();
@@ -386,7 +446,7 @@ struct LowerToPlan : public tc::impl::TcLowerToPlanBase<LowerToPlan> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    Lowering lowering(module);
+    Lowering lowering(module, bucketBytes);
     SmallVector<func::FuncOp> functions;
     for (func::FuncOp function : module.getOps<func::FuncOp>())
       if (!function.isExternal() && !function->hasAttr(plan::kKernelAttrName))

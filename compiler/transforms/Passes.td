@@ -218,14 +218,22 @@ def TcLowerToPlan : Pass<"tc-lower-to-plan", "mlir::ModuleOp"> {
     generated kernels (`plan.launch` of a kernel function holding the one tc
     op; identical kernels are shared); the memory plan puts parameters,
     gradients and Adam moments in flat buffers and the rest in one arena by
-    liveness. Gradients are reduced by one `plan.allreduce` after the last
-    one is written; values returned that are not written in place are
-    copied into the outputs buffer. `functions` keeps only the functions
-    whose names start with one of the prefixes (all when empty).
+    liveness. A `tc.all_reduce` becomes `plan.allreduce` steps and one
+    `plan.wait` at its place: its inputs in the grads space are cut into
+    buckets of contiguous gradients of at least `bucket-bytes` (the last
+    one may be smaller), each reduced right after the last step writing it,
+    so that the sum runs while the backward goes on; its other inputs (the
+    loss, the token count) are reduced at its place. Values returned that
+    are not written in place are copied into the outputs buffer.
+    `functions` keeps only the functions whose names start with one of the
+    prefixes (all when empty).
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
-               "Name prefixes of the functions to lower (others are dropped)">
+               "Name prefixes of the functions to lower (others are dropped)">,
+    Option<"bucketBytes", "bucket-bytes", "int64_t", "25 << 20",
+           "Bytes of gradients per plan.allreduce (the last bucket may be "
+           "smaller)">
   ];
   let dependentDialects = ["::tc::TcDialect", "::tc::plan::PlanDialect"];
 }

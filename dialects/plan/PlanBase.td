@@ -22,8 +22,9 @@ def Plan_Dialect : Dialect {
     A function of the plan dialect is a `func.func` without arguments whose
     body is a list of steps: `plan.launch` (one generated kernel),
     `plan.gemm` (one library GEMM call, batched, with a bias/ReLU epilogue),
-    `plan.copy` (a strided copy) and `plan.allreduce` (a collective over a
-    gradient bucket). Steps run in order. Their operands are
+    `plan.copy` (a strided copy), `plan.allreduce` (starts a sum over the
+    ranks of a data-parallel job: a gradient bucket, the loss, the token
+    count) and `plan.wait` (ends the sums started). Steps run in order. Their operands are
     `#plan.buf` views: a buffer space, a byte offset into it, an element
     type, a shape and strides in elements.
 

@@ -158,10 +158,16 @@ LogicalResult CopyOp::verify() {
 }
 
 LogicalResult AllReduceOp::verify() {
-  if (getBuffer().getSpace() != Space::grads)
-    return emitOpError("reduces gradients; its buffer must be in the grads "
-                       "space, not ")
-           << stringifySpace(getBuffer().getSpace());
+  BufferAttr buffer = getBuffer();
+  if (buffer.getSpace() != Space::grads && buffer.getSpace() != Space::arena)
+    return emitOpError("sums gradients, a loss or a token count; its buffer "
+                       "must be in the grads space or the arena, not ")
+           << stringifySpace(buffer.getSpace());
+  Type element = buffer.getElementType();
+  if (!element.isF32() && !element.isInteger(32))
+    return emitOpError("sums f32 or i32 elements, not ") << element;
+  if (!buffer.isContiguous())
+    return emitOpError("needs a contiguous buffer, got ") << buffer;
   return success();
 }
 

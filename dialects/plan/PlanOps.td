@@ -85,16 +85,28 @@ def Plan_CopyOp : Plan_Op<"copy"> {
 }
 
 def Plan_AllReduceOp : Plan_Op<"allreduce"> {
-  let summary = "Sums a gradient bucket over all ranks, in place";
+  let summary = "Starts summing a buffer over all ranks, in place";
   let description = [{
-    Placed after the last step that writes a gradient of the bucket and
-    before the first that reads one. With one rank it does nothing; with
-    several, the runtime sums the bucket across them (NCCL on GPUs, MPI on
-    CPUs) and the training step divides by the total token count.
+    A contiguous `f32` or `i32` buffer of the `grads` space (a bucket of
+    gradients) or of the arena (the summed loss, the token count) is summed
+    across the ranks of a data-parallel job (MPI on CPUs, NCCL on GPUs).
+    The sum is started here and may run while the following steps do; the
+    next `plan.wait` ends it. So it is placed after the last step writing
+    the buffer, and nothing between it and that `plan.wait` touches the
+    buffer. Every rank starts the same reductions in the same order. With
+    one rank it does nothing.
   }];
   let arguments = (ins Plan_BufferAttr:$buffer);
   let assemblyFormat = "$buffer attr-dict";
   let hasVerifier = 1;
+}
+
+def Plan_WaitOp : Plan_Op<"wait"> {
+  let summary = "Waits until every started plan.allreduce is done";
+  let description = [{
+    The steps after it read the sums. With one rank it does nothing.
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def Plan_ConstantOp : Plan_Op<"constant"> {

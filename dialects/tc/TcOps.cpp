@@ -235,6 +235,25 @@ LogicalResult CacheUpdateOp::verify() {
   return success();
 }
 
+LogicalResult AllReduceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  llvm::append_range(inferred, operands.getTypes());
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (getInputs().getTypes() != getResults().getTypes())
+    return emitOpError() << "must have one result per input, of its type";
+  for (auto [i, input] : llvm::enumerate(getInputs()))
+    if (!input.hasOneUse())
+      return emitOpError() << "input " << i
+                           << " has other uses; it is reduced in place, so "
+                              "nothing else may read it";
+  return success();
+}
+
 LogicalResult PositionalEncodingOp::verify() {
   ArrayRef<int64_t> shape = shapeOf(getResult());
   if (shape.size() != 2)

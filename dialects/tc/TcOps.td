@@ -442,6 +442,40 @@ def Tc_CacheUpdateOp : Tc_Op<"cache_update", [Pure,
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Data parallelism
+//===----------------------------------------------------------------------===//
+
+def Tc_AllReduceOp : Tc_Op<"all_reduce",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Sums each tensor over all ranks of a data-parallel job";
+  let description = [{
+    `results[i]` is the elementwise sum of `inputs[i]` over every rank of
+    the job (one rank: `inputs[i]` itself). tc-build-train-step reduces the
+    summed gradients, the summed loss and the token count with it, so that
+    what follows (per-token normalisation, the global norm for clipping,
+    Adam) sees the global batch on every rank.
+
+    The executable reduces in place: each input has no other use. It has
+    side effects (every rank must reach it, in the same order), so it is
+    never removed, duplicated or reordered. `tc-lower-to-plan` turns it
+    into `plan.allreduce` steps (the gradients in buckets, each placed
+    after its last write, overlapping the rest of the backward) and one
+    `plan.wait`.
+
+    ```mlir
+    %g, %loss, %tokens = tc.all_reduce %g0, %loss0, %tokens0
+        : tensor<4x8xf32>, tensor<f32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tc_NumericTensor>:$inputs);
+  let results = (outs Variadic<Tc_NumericTensor>:$results);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tc_CrossEntropyOp : Tc_Op<"cross_entropy", [Pure, Tc_RowWise, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Label-smoothed cross-entropy, summed over non-padding tokens";
   let description = [{

@@ -226,6 +226,17 @@ void CpuDevice::copy(const tcx::Function &function, const tcx::Copy &copy) {
   }
 }
 
+void CpuDevice::allReduce(const tcx::Function &function,
+                          const tcx::Buffer &buffer) {
+  int64_t count = 1;
+  for (int64_t extent : *buffer.shape())
+    count *= extent;
+  ranks_->startAllReduce(address(function, buffer), count,
+                         buffer.dtype() == tcx::DType::I32
+                             ? ReduceElement::I32
+                             : ReduceElement::F32);
+}
+
 bool CpuDevice::startProfile() {
   profiling_ = true;
   profile_.clear();
@@ -261,7 +272,14 @@ void CpuDevice::run(const tcx::Function &function) {
     case tcx::Step::Copy:
       copy(function, *entry->step_as_Copy());
       break;
-    case tcx::Step::AllReduce: // one rank: the sum is the gradient itself
+    case tcx::Step::AllReduce:
+      if (ranks_ && ranks_->size() > 1)
+        allReduce(function, *entry->step_as_AllReduce()->buffer());
+      break;
+    case tcx::Step::Wait:
+      if (ranks_ && ranks_->size() > 1)
+        ranks_->wait(collectiveTimeout_);
+      break;
     default:
       break;
     }
@@ -272,7 +290,9 @@ void CpuDevice::run(const tcx::Function &function) {
                                       : nullptr;
       std::string name = kernel ? kernel->name()->str()
                          : entry->step_type() == tcx::Step::Gemm ? "gemm"
-                                                                 : "copy";
+                         : entry->step_type() == tcx::Step::Wait
+                             ? "allreduce wait"
+                             : "copy";
       ProfileEntry &p = profile_[name];
       p.name = name;
       p.kind = kernel && kernel->op() ? kernel->op()->str()

@@ -77,6 +77,8 @@ private:
   uint8_t *address(const tcx::Function &function, const tcx::Buffer &buffer);
   void gemm(const tcx::Function &function, const tcx::Gemm &gemm);
   void copy(const tcx::Function &function, const tcx::Copy &copy);
+  /// Starts the sum of a verified contiguous F32 or I32 buffer over ranks_.
+  void allReduce(const tcx::Function &function, const tcx::Buffer &buffer);
 
   const Executable &executable_;
   std::unique_ptr<KernelLibrary> kernels_;

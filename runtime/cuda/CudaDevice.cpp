@@ -106,6 +106,15 @@ public:
   bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;
+  bool joinRanks(Communicator &ranks, double timeoutSeconds,
+                 std::string &error) override {
+    if (ranks.size() > 1) {
+      error = "the CUDA device does not sum gradients over ranks yet (NCCL "
+              "is not wired in); train data-parallel with --device=cpu";
+      return false;
+    }
+    return Device::joinRanks(ranks, timeoutSeconds, error);
+  }
 
 private:
   struct FunctionState {
@@ -430,7 +439,7 @@ void CudaDevice::run(const tcx::Function &function) {
                   r.width, r.height, cudaMemcpyDeviceToDevice, stream_),
               "copy of step " + std::to_string(step));
     }
-    // AllReduceLaunch: one GPU holds the whole sum already.
+    // AllReduceLaunch, WaitLaunch: one rank holds the whole sum already.
   }
 }
 

@@ -150,12 +150,16 @@ CudaProgram buildCudaProgram(const tcx::Function &function,
     }
     case tcx::Step::AllReduce: {
       const tcx::Buffer &buffer = *entry->step_as_AllReduce()->buffer();
-      int64_t bytes = elementBytes(buffer.dtype());
+      int64_t count = 1;
       for (int64_t extent : *buffer.shape())
-        bytes *= extent;
-      program.steps.push_back(AllReduceLaunch{spaces.of(buffer), bytes});
+        count *= extent;
+      program.steps.push_back(AllReduceLaunch{
+          spaces.of(buffer), count, buffer.dtype() == tcx::DType::I32});
       break;
     }
+    case tcx::Step::Wait:
+      program.steps.push_back(WaitLaunch{});
+      break;
     default:
       error = where + ": a step this runtime does not know";
       return {};

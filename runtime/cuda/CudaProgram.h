@@ -62,13 +62,17 @@ struct CopyLaunch {
   std::vector<CopyRectangle> rectangles;
 };
 
+/// Starts summing `count` elements (F32 or I32) at `buffer` over the ranks.
 struct AllReduceLaunch {
   uint64_t buffer = 0;
-  int64_t bytes = 0;
+  int64_t count = 0;
+  bool integer = false;
 };
+/// Waits for the sums started.
+struct WaitLaunch {};
 
-using CudaStep =
-    std::variant<KernelLaunch, GemmLaunch, CopyLaunch, AllReduceLaunch>;
+using CudaStep = std::variant<KernelLaunch, GemmLaunch, CopyLaunch,
+                              AllReduceLaunch, WaitLaunch>;
 
 struct CudaProgram {
   std::vector<CudaStep> steps;

@@ -32,6 +32,13 @@ inline constexpr int64_t kMaxBytes = int64_t(1) << 50;
 inline constexpr int64_t kMaxTrainingSteps = INT32_MAX;
 /// Seeds are 32-bit: Philox keys dropout masks with them (Philox.h).
 inline constexpr int64_t kMaxSeed = UINT32_MAX;
+/// Micro-batch j of an update (the j-th over the ranks of a data-parallel
+/// job, each rank's compiled accumulation steps in turn) draws its dropout
+/// with the seed `seed + j * kMicroBatchSeedStride` (its low 32 bits): a
+/// Philox key of its own. A training step adds it for its own micro-batches;
+/// the runtime feeds rank r the seed of its first one. So K ranks of k
+/// steps draw the masks that one process of K * k steps does.
+inline constexpr int64_t kMicroBatchSeedStride = 0x9E3779B9; // 2^32 / phi
 
 /// What a function built for a shape bucket computes. The frontend builds
 /// `Forward` (the loss); autodiff and tc-build-train-step turn it into

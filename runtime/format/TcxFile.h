@@ -25,8 +25,9 @@
 namespace tc::tcx {
 
 // 2: functions carry their role and bucket, code modules their kind and
-// architecture as fields.
-inline constexpr uint32_t kFormatVersion = 2;
+// architecture as fields. 3: AllReduce steps are asynchronous, in buckets,
+// ended by Wait steps.
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr size_t kHeaderBytes = 32;
 /// The largest .tcx a reader accepts: a flatbuffer cannot exceed 2 GiB.
 inline constexpr uint64_t kMaxFileBytes = kHeaderBytes + (uint64_t(2) << 30);

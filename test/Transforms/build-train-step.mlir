@@ -5,8 +5,10 @@
 // BOUND: error: tc-build-train-step: accumulation-steps is 1000000; it must be in [1, 64] (each micro-batch is unrolled into the step)
 
 // Two micro-batches: data inputs gain a leading [2], the gradient function is
-// inlined once per micro-batch, and the second draws its dropout masks at RNG
-// step 2 * step + 1; losses, tokens and gradients sum.
+// inlined once per micro-batch, and the second draws its dropout masks with
+// the seed + 0x9E3779B9 (a Philox key of its own, as the second rank of a
+// data-parallel job would); losses, tokens and gradients sum, then are summed
+// over the ranks by tc.all_reduce, which everything after reads.
 // CHECK-LABEL: func.func @train_step_2(
 // CHECK-SAME: %[[W:.*]]: tensor<3xf32> {tc.init = #tc.init<zeros>, tc.param = "w"}, %[[M:.*]]: tensor<3xf32> {tc.input = "adam_m.w"}, %[[V:.*]]: tensor<3xf32> {tc.input = "adam_v.w"}, %[[X:.*]]: tensor<2x2x3xf32> {tc.input = "x"}, %[[RNG:.*]]: tensor<2xi64> {tc.input = "rng"})
 // CHECK-SAME: -> (tensor<3xf32> {tc.output = "param.w"}, tensor<3xf32> {tc.output = "adam_m.w"}, tensor<3xf32> {tc.output = "adam_v.w"}, tensor<f32> {tc.output = "loss"}, tensor<i32> {tc.output = "tokens"}, tensor<f32> {tc.output = "learning_rate"})
@@ -17,19 +19,22 @@
 // CHECK:      %[[N0:.*]] = tc.constant dense<6> : tensor<i32>
 // CHECK:      %[[G0:.*]] = tc.reduce_sum {{.*}} axes = [0] : tensor<2x3xf32> -> tensor<3xf32>
 // CHECK:      %[[S1:.*]] = tc.slice %[[X]] offsets = [1, 0, 0]
-// CHECK:      %[[K:.*]] = tc.constant dense<[1, 2]> : tensor<2xi64>
-// CHECK-NEXT: %[[SK:.*]] = tc.mul %[[RNG]], %[[K]]
-// CHECK-NEXT: %[[OFF:.*]] = tc.constant dense<[0, 1]> : tensor<2xi64>
-// CHECK-NEXT: tc.add %[[SK]], %[[OFF]]
+// CHECK:      %[[K:.*]] = tc.constant dense<[2654435769, 0]> : tensor<2xi64>
+// CHECK-NEXT: tc.add %[[RNG]], %[[K]]
 // CHECK:      %[[L1:.*]] = tc.reduce_sum {{.*}} axes = [0, 1]
 // CHECK:      %[[N1:.*]] = tc.constant dense<6> : tensor<i32>
 // CHECK:      %[[G1:.*]] = tc.reduce_sum {{.*}} axes = [0] : tensor<2x3xf32> -> tensor<3xf32>
-// CHECK-NEXT: %[[LOSS:.*]] = tc.add %[[L0]], %[[L1]]
-// CHECK-NEXT: %[[TOKENS:.*]] = tc.add %[[N0]], %[[N1]] : tensor<i32>
-// CHECK-NEXT: tc.add %[[G0]], %[[G1]] : tensor<3xf32>
-// Per-token mean, then clipping to norm 1: min(1, 1 / (norm + 1e-6)).
+// CHECK-NEXT: %[[LOCAL_LOSS:.*]] = tc.add %[[L0]], %[[L1]]
+// CHECK-NEXT: %[[LOCAL_TOKENS:.*]] = tc.add %[[N0]], %[[N1]] : tensor<i32>
+// CHECK-NEXT: %[[LOCAL_G:.*]] = tc.add %[[G0]], %[[G1]] : tensor<3xf32>
+// CHECK-NEXT: %[[GLOBAL:.*]]:3 = tc.all_reduce %[[LOCAL_G]], %[[LOCAL_LOSS]], %[[LOCAL_TOKENS]] : tensor<3xf32>, tensor<f32>, tensor<i32>
+// Per-token mean by the global count, then clipping to norm 1:
+// min(1, 1 / (norm + 1e-6)).
 // CHECK:      %[[C1:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
-// CHECK-NEXT: tc.convert %[[TOKENS]] : tensor<i32> -> tensor<f32>
+// CHECK-NEXT: tc.convert %[[GLOBAL]]#2 : tensor<i32> -> tensor<f32>
+// CHECK-NEXT: tc.max
+// CHECK-NEXT: tc.div
+// CHECK-NEXT: tc.mul %[[GLOBAL]]#0,
 // CHECK:      tc.sqrt
 // CHECK:      tc.min
 // The step comes from the RNG state (at least 1); lr = 4^-0.5 * min(step^-0.5,
@@ -48,14 +53,19 @@
 // CHECK:      tc.mul %[[M]],
 // CHECK:      tc.mul %[[V]],
 // CHECK:      %[[NEW:.*]] = tc.sub %[[W]],
-// CHECK-NEXT: return %[[NEW]], %{{.*}}, %{{.*}}, %[[LOSS]], %[[TOKENS]], %[[LR]]
+// CHECK-NEXT: return %[[NEW]], %{{.*}}, %{{.*}}, %[[GLOBAL]]#1, %[[GLOBAL]]#2, %[[LR]]
 
 // Without accumulation the data keeps its shape and the gradient function is
-// inlined once; no clipping.
+// inlined once; no clipping. tc.all_reduce sums in place, so the token count,
+// a constant here, is first added to 0 into a value of its own.
 // ONE-LABEL: func.func @train_step_2(
 // ONE-SAME:  %[[W:arg[0-9]+]]: tensor<3xf32> {{.*}}, %[[X:arg[0-9]+]]: tensor<2x3xf32> {tc.input = "x"}, %{{.*}}: tensor<2xi64> {tc.input = "rng"})
 // ONE-NEXT:  tc.mul %[[X]], %[[W]]
 // ONE-NOT:   tc.slice %[[X]]
+// ONE:       %[[N:.*]] = tc.constant dense<6> : tensor<i32>
+// ONE:       %[[ZERO:.*]] = tc.constant dense<0> : tensor<i32>
+// ONE-NEXT:  %[[OWN:.*]] = tc.add %[[N]], %[[ZERO]]
+// ONE-NEXT:  tc.all_reduce %{{.*}}, %{{.*}}, %[[OWN]] : tensor<3xf32>, tensor<f32>, tensor<i32>
 // ONE-NOT:   tc.sqrt {{.*}} : tensor<f32>
 // ONE:       return
 func.func @forward_2(%w: tensor<3xf32> {tc.param = "w", tc.init = #tc.init<zeros>},

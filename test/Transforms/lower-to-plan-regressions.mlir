@@ -21,7 +21,6 @@ func.func @linear_then_transpose(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: 
 // it is viewed through an extent-1 dimension.
 // CHECK-LABEL: func.func @unit_dimension_gradient()
 // CHECK-NEXT: plan.launch @{{.*}} outs [#plan.buf<grads + 0 : 16xf32>]
-// CHECK-NEXT: plan.allreduce
 // CHECK-NEXT: plan.launch
 // CHECK-NOT: plan.copy
 func.func @unit_dimension_gradient(%p: tensor<1x16xf32> {tc.param = "p"},

@@ -304,7 +304,8 @@ int main(int argc, char **argv) {
     PassManager pm(&context);
     tc::addTrainingPipeline(pm, *description, *fusions);
     if (lowersToPlan() && !stats)
-      tc::addPlanPipeline(pm);
+      tc::addPlanPipeline(pm,
+                          tc::allreduceBucketBytes(description->training));
     if (!dumpIR.empty() &&
         !tc::enableIRDump(pm, *module, dumpIR, "frontend", error)) {
       llvm::errs() << "tc-compile: error: --dump-ir: " << error << "\n";

@@ -112,6 +112,9 @@ void printStep(const tcx::Executable &x, size_t index,
     std::printf("allreduce %s\n",
                 describe(*entry.step_as_AllReduce()->buffer()).c_str());
     break;
+  case tcx::Step::Wait:
+    std::printf("wait\n");
+    break;
   default:
     std::printf("?\n");
   }

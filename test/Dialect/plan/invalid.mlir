@@ -303,8 +303,24 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error @+1 {{'plan.allreduce' op reduces gradients; its buffer must be in the grads space, not params}}
+  // expected-error @+1 {{'plan.allreduce' op sums gradients, a loss or a token count; its buffer must be in the grads space or the arena, not params}}
   plan.allreduce <params + 0 : 16xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'plan.allreduce' op sums f32 or i32 elements, not 'i64'}}
+  plan.allreduce <arena + 0 : 2xi64>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'plan.allreduce' op needs a contiguous buffer, got #plan.buf<grads + 0 : 4x2xf32, strides [4, 1]>}}
+  plan.allreduce <grads + 0 : 4x2xf32, strides [4, 1]>
   return
 }
 

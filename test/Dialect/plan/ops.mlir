@@ -59,7 +59,8 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
 
   // Every step: launches (contiguous buffers, written with or without
   // strides; one, two or no inputs), a batched strided GEMM with a bias and ReLU, a plain GEMM with
-  // transpose_lhs, a strided copy, a rank-0 copy and an allreduce.
+  // transpose_lhs, a strided copy, a rank-0 copy, allreduces of gradients and
+  // of an arena token count, and the wait that ends them.
   // CHECK-LABEL: func.func @steps()
   // CHECK-NEXT: plan.launch @exp_kernel ins [#plan.buf<arena + 0 : 2x3xf32>] outs [#plan.buf<arena + 64 : 2x3xf32>] grid [1, 1, 1] block [256, 1, 1]
   // CHECK-NEXT: plan.launch @two_results ins [#plan.buf<arena + 0 : 2x3x5xf32>, #plan.buf<inputs + 0 : 2x3xi32>] outs [#plan.buf<outputs + 0 : f32>, #plan.buf<outputs + 64 : i32>] grid [6, 1, 1] block [32, 1, 1]
@@ -69,6 +70,8 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
   // CHECK-NEXT: plan.copy <arena + 512 : 4x3xf32, strides [1, 4]> -> <outputs + 64 : 4x3xf32>
   // CHECK-NEXT: plan.copy <arena + 64 : f32> -> <outputs + 0 : f32>
   // CHECK-NEXT: plan.allreduce <grads + 0 : 72xf32>
+  // CHECK-NEXT: plan.allreduce <arena + 1024 : i32>
+  // CHECK-NEXT: plan.wait
   // CHECK-NEXT: return
   func.func @steps() attributes {plan.arena_bytes = 2048 : i64, plan.inputs = [], plan.outputs = []} {
     plan.launch @exp_kernel ins [#plan.buf<arena + 0 : 2x3xf32>] outs [#plan.buf<arena + 64 : 2x3xf32, strides [3, 1]>] grid [1, 1, 1] block [256, 1, 1]
@@ -79,6 +82,8 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
     plan.copy #plan.buf<arena + 512 : 4x3xf32, strides [1, 4]> -> #plan.buf<outputs + 64 : 4x3xf32>
     plan.copy <arena + 64 : f32> -> <outputs + 0 : f32>
     plan.allreduce #plan.buf<grads + 0 : 72xf32>
+    plan.allreduce <arena + 1024 : i32>
+    plan.wait
     return
   }
 

@@ -1110,3 +1110,13 @@ func.func @cache_update_shared(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>,
   %0 = tc.cache_update %k, %new, %rows, %rows : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
   return %0, %k : tensor<4x8x16xf32>, tensor<4x8x16xf32>
 }
+
+// -----
+
+// tc.all_reduce sums in place: nothing else may read its inputs.
+func.func @all_reduce_input_read_twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %y = tc.exp %x : tensor<4xf32>
+  // expected-error @+1 {{'tc.all_reduce' op input 0 has other uses; it is reduced in place, so nothing else may read it}}
+  %s = tc.all_reduce %y : tensor<4xf32>
+  return %s, %y : tensor<4xf32>, tensor<4xf32>
+}

@@ -284,6 +284,21 @@ func.func @incremental_decoding(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>
   return %1 : tensor<4x8x16xf32>
 }
 
+// The sum over the ranks of a data-parallel job: result types are the
+// inputs'.
+// CHECK-LABEL: func.func @all_reduce(
+// CHECK-SAME: [[G:%[^:]*]]: tensor<4x8xf32>, [[N:%[^:]*]]: tensor<i32>)
+// CHECK-NEXT: [[E:%.*]] = tc.exp [[G]] : tensor<4x8xf32>
+// CHECK-NEXT: [[C:%.*]] = tc.add [[N]], [[N]] : tensor<i32>, tensor<i32> -> tensor<i32>
+// CHECK-NEXT: [[S:%.*]]:2 = tc.all_reduce [[E]], [[C]] : tensor<4x8xf32>, tensor<i32>
+// CHECK-NEXT: return [[S]]#0, [[S]]#1
+func.func @all_reduce(%g: tensor<4x8xf32>, %n: tensor<i32>) -> (tensor<4x8xf32>, tensor<i32>) {
+  %e = tc.exp %g : tensor<4x8xf32>
+  %c = tc.add %n, %n : tensor<i32>, tensor<i32> -> tensor<i32>
+  %s:2 = tc.all_reduce %e, %c : tensor<4x8xf32>, tensor<i32>
+  return %s#0, %s#1 : tensor<4x8xf32>, tensor<i32>
+}
+
 // The sinusoidal positional encoding.
 // CHECK-LABEL: func.func @positional_encoding()
 // CHECK-NEXT: tc.positional_encoding : tensor<5x8xf32>

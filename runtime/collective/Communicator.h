@@ -1,0 +1,70 @@
+//===- Communicator.h - the ranks of a data-parallel job -------------------===//
+//
+// What a device and the training loop need from the other processes of a
+// job started by `mpirun -np K tc-run train ...`: sums over all ranks
+// (started asynchronously by a step's plan.allreduce, ended by plan.wait)
+// and a few blocking exchanges of the host (the same start, the step's
+// token counts and stop requests, a parameter checksum).
+//
+// A plain `tc-run train` is one rank, and its communicator does nothing.
+// Under mpirun, the MPI communicator (MpiCommunicator.cpp) is a plug-in,
+// lib/tc-mpi-collective.so, loaded only then: tc-run links no MPI library
+// and runs single-process training on a machine without MPI.
+//
+// Failure is fail-stop, as NCCL's watchdog in PyTorch: a collective that
+// does not finish within the timeout (a rank died or hangs) ends this
+// process with a message; mpirun then ends the others. A checkpoint is
+// written by renaming a complete file, so the last one stays loadable.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_COLLECTIVE_COMMUNICATOR_H
+#define TC_RUNTIME_COLLECTIVE_COMMUNICATOR_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tc::rt {
+
+/// The element types a sum over ranks takes.
+enum class ReduceElement { F32, I32, I64 };
+
+class Communicator {
+public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// "MPI (Open MPI v4.1.4), rank 1 of 2", for messages.
+  virtual std::string describe() const = 0;
+
+  /// Starts summing `count` elements at `data` over all ranks, in place.
+  /// The bytes must stay untouched until wait() returns. Every rank starts
+  /// the same sums in the same order.
+  virtual void startAllReduce(void *data, int64_t count,
+                              ReduceElement type) = 0;
+  /// Returns when every sum started is done; ends the process when one
+  /// takes longer than `timeoutSeconds` (0: waits for ever).
+  virtual void wait(double timeoutSeconds) = 0;
+  /// Copies `bytes` at `data` of rank 0 to every rank, and waits.
+  virtual void broadcast(void *data, int64_t bytes, double timeoutSeconds) = 0;
+
+  /// Sums `count` int64 values over the ranks, in place, and waits.
+  void sum(int64_t *values, int64_t count, double timeoutSeconds) {
+    startAllReduce(values, count, ReduceElement::I64);
+    wait(timeoutSeconds);
+  }
+};
+
+/// The communicator of this process: MPI's when it was started by mpirun
+/// (OMPI_COMM_WORLD_SIZE or PMI_SIZE in the environment), else one rank.
+/// Null with `error` when mpirun started it but the MPI plug-in is missing
+/// or MPI fails to start.
+std::unique_ptr<Communicator> connectRanks(std::string &error);
+
+/// A job of one rank: sums and broadcasts leave the data as it is.
+std::unique_ptr<Communicator> singleRank();
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_COLLECTIVE_COMMUNICATOR_H
