@@ -63,6 +63,10 @@ std::unique_ptr<Executable> Executable::load(const std::string &path,
   return fromBytes(std::move(*bytes), path, error);
 }
 
+uint64_t Executable::fingerprint() const {
+  return tcx::checksum(bytes_.data(), bytes_.size());
+}
+
 std::unique_ptr<Executable> Executable::fromBytes(std::vector<uint8_t> bytes,
                                                   const std::string &name,
                                                   std::string &error) {

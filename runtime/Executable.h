@@ -78,6 +78,9 @@ public:
                                                std::string &error);
 
   const tcx::Executable &root() const { return *root_; }
+  /// A checksum of the whole file: two processes hold the same executable
+  /// when theirs agree.
+  uint64_t fingerprint() const;
   /// The function named `name`, or null.
   const tcx::Function *function(const std::string &name) const;
   /// The function of `role` for `bucket`, or null.

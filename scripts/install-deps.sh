@@ -22,6 +22,9 @@ packages=(
   # the demo corpus (scripts/build-corpus.py): the SWORD Bible reader and two
   # translations; training curves as a picture; the venv of sacreBLEU
   diatheke sword-text-kjv sword-text-sparv python3-matplotlib python3-venv
+  # data-parallel training (mpirun, the MPI plug-in) and its tests' two
+  # simulated hosts (network namespaces)
+  openmpi-bin libopenmpi-dev iproute2
   # unit tests
   libgtest-dev
   # numeric references for tests (Debian's Python: /usr/bin/python3); the

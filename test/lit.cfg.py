@@ -33,3 +33,17 @@ if os.path.exists(os.path.join(config.tc_binary_dir, "lib", "tc-cuda-device.so")
     config.available_features.add("cuda-device")
 if os.path.exists("/dev/nvidia0"):
     config.available_features.add("gpu")
+# Data-parallel tests run ranks with Open MPI's mpirun when the MPI plug-in
+# was built: as root too (CI runs as root), never bound to cores (ctest runs
+# other tests beside them), and without the single-copy shared-memory path,
+# which containers' ptrace rules refuse.
+import shutil
+if shutil.which("mpirun") and os.path.exists(
+        os.path.join(config.tc_binary_dir, "lib", "tc-mpi-collective.so")):
+    config.available_features.add("mpi")
+config.substitutions.append(("%mpirun", "mpirun --bind-to none"))
+for name, value in [("OMPI_ALLOW_RUN_AS_ROOT", "1"),
+                    ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+                    ("OMPI_MCA_rmaps_base_oversubscribe", "1"),
+                    ("OMPI_MCA_btl_vader_single_copy_mechanism", "none")]:
+    config.environment[name] = value

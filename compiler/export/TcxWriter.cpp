@@ -392,7 +392,8 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
         fbb, d->training.steps, d->training.seed, d->training.warmupSteps,
         &buckets, d->model.vocabSize, d->model.maxLength, d->model.padId,
         d->model.bosId, d->model.eosId, d->data.synthetic.c_str(),
-        d->data.train.c_str(), d->data.valid.c_str(), d->data.test.c_str());
+        d->data.train.c_str(), d->data.valid.c_str(), d->data.test.c_str(),
+        d->training.accumulationSteps);
   }
   auto root = tcx::CreateExecutable(
       fbb, fbb.CreateString(options.producer),

@@ -4,8 +4,12 @@
 
 #include <cblas.h>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <unistd.h>
 
 namespace tc::rt {
@@ -26,6 +30,26 @@ const char *betterBlasKernels() {
                                            : nullptr;
 }
 
+/// OpenMP threads for one of several ranks mpirun started on this host,
+/// when the user did not choose: the cores this process may run on, shared
+/// by those ranks (at least one); 0 when not started so.
+int threadsPerLocalRank() {
+  if (std::getenv("OMP_NUM_THREADS"))
+    return 0;
+  const char *local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  int ranks = local ? std::atoi(local) : 0;
+  cpu_set_t cpus;
+  if (ranks < 2 || sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+    return 0;
+  int cores = CPU_COUNT(&cpus);
+  // Bound to its own cores (mpirun's default for few ranks), a rank uses
+  // them all; unbound, it shares the host's with the others.
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (online > 0 && cores >= online)
+    cores /= ranks;
+  return std::max(cores, 1);
+}
+
 } // namespace
 
 void configureProcessEnvironment(char **argv) {
@@ -39,6 +63,10 @@ void configureProcessEnvironment(char **argv) {
   }
   if (!std::getenv("GOMP_SPINCOUNT") && !std::getenv("OMP_WAIT_POLICY")) {
     setenv("GOMP_SPINCOUNT", "10000", 1);
+    changed = true;
+  }
+  if (int threads = threadsPerLocalRank()) {
+    setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
     changed = true;
   }
   if (!changed)

@@ -15,6 +15,9 @@
 //    2.6 s by default, 3.2 s with 10000 (3.7 s with 1000). tc-run sets
 //    GOMP_SPINCOUNT=10000 unless the user chose (GOMP_SPINCOUNT or
 //    OMP_WAIT_POLICY set).
+//  * libgomp starts a thread per core. Several ranks of an mpirun job on
+//    one host would each start that many: unless OMP_NUM_THREADS is set, a
+//    rank gets the cores it is bound to, or its share of the host's.
 //
 //===----------------------------------------------------------------------===//
 

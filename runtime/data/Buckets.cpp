@@ -31,18 +31,27 @@ Vocabulary vocabularyOf(const tcx::Executable &executable) {
   return vocab;
 }
 
-std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,
-                                     const std::vector<SentencePair> &pairs) {
-  int64_t source = 0, target = 0;
-  for (const SentencePair &pair : pairs) {
-    source = std::max<int64_t>(source, pair.source.size());
-    target = std::max<int64_t>(target, pair.target.size() + 1); // BOS / EOS
+std::optional<BucketShape>
+bucketFor(const std::vector<BucketShape> &buckets,
+          const std::vector<std::vector<SentencePair>> &batches) {
+  int64_t rows = 0, source = 0, target = 0;
+  for (const std::vector<SentencePair> &pairs : batches) {
+    rows = std::max<int64_t>(rows, pairs.size());
+    for (const SentencePair &pair : pairs) {
+      source = std::max<int64_t>(source, pair.source.size());
+      target = std::max<int64_t>(target, pair.target.size() + 1); // BOS/EOS
+    }
   }
   for (const BucketShape &bucket : buckets)
-    if (bucket.batch >= int64_t(pairs.size()) &&
-        bucket.sourceLength >= source && bucket.targetLength >= target)
+    if (bucket.batch >= rows && bucket.sourceLength >= source &&
+        bucket.targetLength >= target)
       return bucket;
   return std::nullopt;
+}
+
+std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,
+                                     const std::vector<SentencePair> &pairs) {
+  return bucketFor(buckets, std::vector<std::vector<SentencePair>>{pairs});
 }
 
 } // namespace tc::rt

@@ -28,6 +28,12 @@ std::vector<BucketShape> bucketsOf(const tcx::Executable &executable);
 /// The vocabulary and token conventions of the run config.
 Vocabulary vocabularyOf(const tcx::Executable &executable);
 
+/// The smallest bucket each batch of `batches` fits in, or none (the
+/// micro-batches of a training step share its shape).
+std::optional<BucketShape>
+bucketFor(const std::vector<BucketShape> &buckets,
+          const std::vector<std::vector<SentencePair>> &batches);
+
 /// The smallest bucket `pairs` fit in, or none.
 std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,
                                      const std::vector<SentencePair> &pairs);

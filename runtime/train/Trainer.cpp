@@ -13,6 +13,7 @@
 #include "runtime/format/TcxFile.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointDirectory.h"
+#include "runtime/train/DataParallel.h"
 #include "runtime/train/DirectoryLock.h"
 #include "runtime/train/MetricsLog.h"
 #include "runtime/train/ParameterArchive.h"
@@ -21,6 +22,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -121,12 +123,11 @@ bool setUpValidation(const Executable &executable,
   return true;
 }
 
-bool setUpRun(const Executable &executable, Device &device,
-              const TrainOptions &options, Run &run, std::string &error) {
+/// Rank 0's part of setting a run up: the checkpoint directory's lock and
+/// the state, fresh or resumed.
+bool setUpState(const Executable &executable, const TrainOptions &options,
+                Run &run, std::string &error) {
   const tcx::Executable &x = executable.root();
-  run.fingerprint = parameterFingerprint(x);
-  run.buckets = bucketsOf(x);
-  run.vocab = vocabularyOf(x);
   if (!options.checkpointDir.empty()) {
     run.checkpoint = checkpointPath(options.checkpointDir);
     std::error_code ec;
@@ -164,8 +165,15 @@ bool setUpRun(const Executable &executable, Device &device,
       state.params = std::move(*params);
     }
   }
-  // The data is drawn with the run's seed: a resumed run's own.
-  run.data = makeDataSource(x, options.data, state.seed, error);
+  return true;
+}
+
+/// Every rank's part: the data, drawn with the run's seed (a resumed run's
+/// own), which must be the data the state was trained on.
+bool setUpData(const Executable &executable, const TrainOptions &options,
+               Run &run, std::string &error) {
+  TrainingState &state = run.state;
+  run.data = makeDataSource(executable.root(), options.data, state.seed, error);
   if (!run.data)
     return false;
   // The description, and the version of the batch order (2: an order of
@@ -174,17 +182,25 @@ bool setUpRun(const Executable &executable, Device &device,
   uint64_t dataFingerprint =
       fingerprintOf(run.data->describe() + "\norder 2");
   if (options.resume && state.dataFingerprint != dataFingerprint) {
-    error = run.checkpoint + " was trained on other data than " +
-            run.data->describe() +
+    error = checkpointPath(options.checkpointDir) +
+            " was trained on other data than " + run.data->describe() +
             "; resume with the --data or --synthetic it was trained with";
     return false;
   }
   state.dataFingerprint = dataFingerprint;
   if (options.resume && options.steps <= state.step) {
-    error = run.checkpoint + " is at step " + std::to_string(state.step) +
+    error = checkpointPath(options.checkpointDir) + " is at step " +
+            std::to_string(state.step) +
             "; pass --steps larger than that to train further";
     return false;
   }
+  return true;
+}
+
+/// Rank 0's last part: validation, and the vocabulary beside the
+/// checkpoints.
+bool setUpOutputs(const Executable &executable, const TrainOptions &options,
+                  Run &run, std::string &error) {
   if (!options.quiet)
     std::fprintf(stderr, "tc-run: data: %s\n", run.data->describe().c_str());
   if (!setUpValidation(executable, options, run, error))
@@ -198,8 +214,50 @@ bool setUpRun(const Executable &executable, Device &device,
                  "tc-run: note: %lld pairs fit no shape bucket and are left "
                  "out; add a larger bucket to keep them\n",
                  (long long)run.data->skipped());
-  loadState(device, state);
-  releaseState(state); // the device holds them; read back at checkpoints
+  return true;
+}
+
+/// A hash of the options that decide when the ranks talk to each other.
+int64_t scheduleOf(const TrainOptions &options) {
+  std::string text =
+      std::to_string(options.checkpointEvery) + " " +
+      std::to_string(options.validation.tokenFile.empty()
+                         ? 0
+                         : options.validation.every) +
+      " " + std::to_string(options.checkRanksEvery) + " " +
+      std::to_string(options.maxSeconds > 0);
+  return int64_t(fingerprintOf(text));
+}
+
+/// Sets the run up on every rank: rank 0 locks the directory and makes or
+/// reads the state, which every rank then holds; each its data; the same
+/// start everywhere; the state on the device.
+bool setUpRun(const Executable &executable, Device &device,
+              Communicator &ranks, const TrainOptions &options, Run &run,
+              std::string &error) {
+  const tcx::Executable &x = executable.root();
+  bool lead = ranks.rank() == 0;
+  run.fingerprint = parameterFingerprint(x);
+  run.buckets = bucketsOf(x);
+  run.vocab = vocabularyOf(x);
+  if (!allStarted(ranks, !lead || setUpState(executable, options, run, error),
+                  error))
+    return false;
+  shareState(ranks, x.param_bytes(), run.state);
+  if (!allStarted(ranks, setUpData(executable, options, run, error), error))
+    return false;
+  StartFingerprint start{executable.fingerprint(), run.state.dataFingerprint,
+                         options.resume ? run.state.seed : options.seed,
+                         options.steps, options.resume ? 1 : 0,
+                         scheduleOf(options)};
+  if (!sameStart(ranks, start, error))
+    return false;
+  if (!allStarted(ranks,
+                  !lead || setUpOutputs(executable, options, run, error),
+                  error))
+    return false;
+  loadState(device, run.state);
+  releaseState(run.state); // the device holds them; read back at checkpoints
   return true;
 }
 
@@ -270,24 +328,44 @@ struct StepOutputs {
   int64_t batchSlots = 0;  ///< source and target positions, with padding
 };
 
-/// Runs step `step` on the run's next batch; false with `error` when the
-/// batch fits no bucket or the function does not bind as a training step.
+/// Runs step `step` on this rank's micro-batches (Shard); false with
+/// `error` when they fit no bucket or the function does not bind as a
+/// training step.
 bool runStep(const Executable &executable, Device &device, Run &run,
-             int64_t step, StepOutputs &out, std::string &error) {
-  std::vector<SentencePair> pairs = run.data->batch(run.state.dataPosition);
-  std::optional<BucketShape> bucket = bucketFor(run.buckets, pairs);
+             const Shard &shard, int64_t step, StepOutputs &out,
+             std::string &error) {
+  uint64_t first = shard.first(run.state.dataPosition);
+  std::vector<std::vector<SentencePair>> micro;
+  for (int64_t m = 0; m < shard.accumulation; ++m)
+    micro.push_back(run.data->batch(first + m));
+  std::optional<BucketShape> bucket = bucketFor(run.buckets, micro);
   const tcx::Function *function =
       bucket ? executable.function(tcx::FunctionRole::TrainStep, *bucket)
              : nullptr;
+  // The micro-batches one after another: the step's leading dimension.
   Batch batch;
-  if (!function ||
-      !fillBatch(pairs, run.vocab, bucket->batch, bucket->sourceLength,
-                 bucket->targetLength, batch)) {
-    error = "batch " + std::to_string(run.state.dataPosition) + " of " +
-            run.data->describe() + " fits no shape bucket";
-    return false;
+  for (const std::vector<SentencePair> &pairs : micro) {
+    Batch part;
+    if (!function ||
+        !fillBatch(pairs, run.vocab, bucket->batch, bucket->sourceLength,
+                   bucket->targetLength, part)) {
+      error = "batch " + std::to_string(first) + " of " +
+              run.data->describe() + " fits no shape bucket";
+      return false;
+    }
+    batch.source.insert(batch.source.end(), part.source.begin(),
+                        part.source.end());
+    batch.targetIn.insert(batch.targetIn.end(), part.targetIn.begin(),
+                          part.targetIn.end());
+    batch.targetOut.insert(batch.targetOut.end(), part.targetOut.begin(),
+                           part.targetOut.end());
+    batch.tokens += part.tokens;
+    batch.rows += part.rows;
+    batch.sourceLength = part.sourceLength;
+    batch.targetLength = part.targetLength;
   }
-  bool bound = bindBatch(device, *function, batch, run.state.seed, step);
+  bool bound =
+      bindBatch(device, *function, batch, shard.seed(run.state.seed), step);
   if (bound)
     device.run(*function);
   if (!bound ||
@@ -387,17 +465,22 @@ protectedFiles(const TrainOptions &options) {
 }
 
 TrainResult train(const Executable &executable, Device &device,
-                  const TrainOptions &options, std::string &error) {
+                  Communicator &ranks, const TrainOptions &options,
+                  std::string &error) {
   const tcx::Executable &x = executable.root();
   TrainResult result;
   result.kind = TrainResult::Failed;
+  bool lead = ranks.rank() == 0;
+  Shard shard = shardOf(ranks, x);
   Run run;
-  if (!setUpRun(executable, device, options, run, error))
+  if (!setUpRun(executable, device, ranks, options, run, error))
     return result;
-  MetricsLog metrics;
+  MetricsLog metrics; // rank 0's; the others' writes nothing
   std::vector<support::ProtectedFile> protect = protectedFiles(options);
-  if (!metrics.open(options.metricsPath, options.resume, run.state.step,
-                    protect, error))
+  if (!allStarted(ranks,
+                  !lead || metrics.open(options.metricsPath, options.resume,
+                                        run.state.step, protect, error),
+                  error))
     return result;
   CheckpointWriter checkpoints(x, device, run, metrics, options);
 
@@ -419,20 +502,42 @@ TrainResult train(const Executable &executable, Device &device,
     validationSeconds += elapsed() - began;
     return ok;
   };
+  // Work rank 0 does alone (checkpoints, validation): every rank waits for
+  // its verdict, so that the ranks go on, or stop, together.
+  auto leadAlone = [&](auto work) {
+    Verdict verdict = Verdict::Continue;
+    if (lead) {
+      bool stop = false;
+      verdict = !work(stop) ? Verdict::Failed
+                : stop      ? Verdict::StopEarly
+                            : Verdict::Continue;
+    }
+    verdict = shareVerdict(ranks, verdict);
+    if (verdict == Verdict::Failed && !lead)
+      error = "rank 0 failed (its message says why)";
+    return verdict;
+  };
   bool stopEarly = false;
-  if (run.validationPending && !runValidation(stopEarly)) {
-    result.kind = TrainResult::Failed;
-    return result;
+  {
+    Verdict verdict = leadAlone([&](bool &stop) {
+      return !run.validationPending || runValidation(stop);
+    });
+    if (verdict == Verdict::Failed) {
+      result.kind = TrainResult::Failed;
+      return result;
+    }
+    stopEarly = verdict == Verdict::StopEarly;
   }
   if (stopEarly)
     result.endedEarly = "early stopping";
   while (run.state.step < options.steps && !stopEarly) {
     int64_t step = run.state.step + 1;
     StepOutputs out;
-    if (!runStep(executable, device, run, step, out, error)) {
+    if (!runStep(executable, device, run, shard, step, out, error)) {
       result.kind = TrainResult::Failed;
       break;
     }
+    // Loss and tokens are the job's (summed over the ranks by the step).
     double perToken = out.tokens > 0 ? out.loss / out.tokens : 0.0;
     if (!std::isfinite(perToken)) {
       error = "the loss is not finite at step " + std::to_string(step) +
@@ -442,10 +547,18 @@ TrainResult train(const Executable &executable, Device &device,
       break;
     }
     run.state.step = step;
-    ++run.state.dataPosition;
-    tokens += out.batchTokens;
-    slots += out.batchSlots;
+    run.state.dataPosition += shard.perUpdate();
     double seconds = elapsed();
+    StepReport report{out.batchTokens, out.batchSlots,
+                      signals.stopRequested() ? 1 : 0,
+                      lead && options.maxSeconds > 0 &&
+                              seconds >= options.maxSeconds &&
+                              step < options.steps
+                          ? 1
+                          : 0};
+    exchangeReports(ranks, report, options.collectiveTimeout);
+    tokens += report.tokens;
+    slots += report.slots;
     double trainingSeconds = seconds - validationSeconds;
     double throughput = trainingSeconds > 0 ? tokens / trainingSeconds : 0.0;
     if (!metrics.write(
@@ -456,31 +569,39 @@ TrainResult train(const Executable &executable, Device &device,
     }
     if (!options.quiet)
       progress.update(step, perToken, out.learningRate, throughput);
-    if (int signal = signals.stopRequested()) {
-      result.kind = TrainResult::Stopped;
-      result.signal = signal;
+    if (options.checkRanksEvery > 0 && step % options.checkRanksEvery == 0 &&
+        !sameParameters(ranks, device, x.param_bytes(), step,
+                        options.collectiveTimeout, error)) {
+      result.kind = TrainResult::Failed;
       break;
     }
-    if (options.maxSeconds > 0 && seconds >= options.maxSeconds &&
-        step < options.steps) {
+    if (report.stopping > 0) {
+      result.kind = TrainResult::Stopped;
+      int own = signals.stopRequested();
+      result.signal = own ? own : SIGTERM; // another rank's signal
+      break;
+    }
+    if (report.outOfTime > 0) {
       result.endedEarly = "the time limit";
       break;
     }
     bool last = step == options.steps;
     bool periodic =
         options.checkpointEvery > 0 && step % options.checkpointEvery == 0;
-    if (periodic && !last && !checkpoints.save(error)) {
+    bool validating = !options.validation.tokenFile.empty() &&
+                      options.validation.every > 0 &&
+                      step % options.validation.every == 0;
+    if (last || (!periodic && !validating))
+      continue;
+    Verdict verdict = leadAlone([&](bool &stop) {
+      return (!periodic || checkpoints.save(error)) &&
+             (!validating || runValidation(stop));
+    });
+    if (verdict == Verdict::Failed) {
       result.kind = TrainResult::Failed;
       break;
     }
-    bool stop = false;
-    if (run.validation && options.validation.every > 0 &&
-        step % options.validation.every == 0 && !last &&
-        !runValidation(stop)) {
-      result.kind = TrainResult::Failed;
-      break;
-    }
-    if (stop) {
+    if (verdict == Verdict::StopEarly) {
       result.endedEarly = "early stopping";
       break;
     }
@@ -491,10 +612,12 @@ TrainResult train(const Executable &executable, Device &device,
   if (result.kind == TrainResult::Failed)
     return result;
   // The end of a run (not a signal's stop) is validated too.
-  bool stop = false;
   bool validated = run.validation && result.kind == TrainResult::Finished &&
                    result.endedEarly != "early stopping";
-  if ((validated && !runValidation(stop)) || !checkpoints.saveOnce(error)) {
+  Verdict verdict = leadAlone([&](bool &stop) {
+    return (!validated || runValidation(stop)) && checkpoints.saveOnce(error);
+  });
+  if (verdict == Verdict::Failed) {
     result.kind = TrainResult::Failed;
     return result;
   }

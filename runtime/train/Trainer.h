@@ -6,7 +6,8 @@
 // JSON-lines metrics file; checkpoints every K steps, at the end, and when
 // SIGINT or SIGTERM asks the run to stop (after the step in flight);
 // validation every K steps with the best checkpoint kept and early stopping;
-// the last N checkpoints kept; a wall-time limit.
+// the last N checkpoints kept; a wall-time limit; data parallelism over the
+// ranks of an mpirun job (DataParallel.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,11 @@ struct TrainOptions {
   int64_t keepLast = 0;   ///< numbered checkpoints kept (0: none)
   double maxSeconds = 0;  ///< stop after the step that passes this (0: never)
   bool quiet = false;     ///< no progress output
+  /// Of a data-parallel job (DataParallel.h): how long a sum over the ranks
+  /// may wait for them (seconds; 0: for ever), and the steps between
+  /// comparisons of the ranks' parameters (0: never).
+  double collectiveTimeout = 60;
+  int64_t checkRanksEvery = 100;
 };
 
 struct TrainResult {
@@ -64,8 +70,11 @@ struct TrainResult {
 /// its directory's lock.
 std::vector<support::ProtectedFile> protectedFiles(const TrainOptions &options);
 
+/// Trains on `device` as one rank of `ranks` (DataParallel.h): rank 0 owns
+/// the checkpoints, the metrics and validation.
 TrainResult train(const Executable &executable, Device &device,
-                  const TrainOptions &options, std::string &error);
+                  Communicator &ranks, const TrainOptions &options,
+                  std::string &error);
 
 } // namespace tc::rt
 

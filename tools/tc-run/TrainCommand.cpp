@@ -23,9 +23,26 @@ struct TrainCommandOptions {
 };
 
 int trainModel(TrainCommandOptions o) {
+  // Under mpirun, this process is one rank of a data-parallel job.
+  std::string error;
+  std::unique_ptr<rt::Communicator> ranks = rt::connectRanks(error);
+  if (!ranks)
+    return fail(error);
+  bool lead = ranks->rank() == 0;
+  auto onRank = [&](const std::string &message) {
+    return ranks->size() > 1 ? "rank " + std::to_string(ranks->rank()) +
+                                   ": " + message
+                             : message;
+  };
+  if (!lead) {
+    o.train.quiet = true; // rank 0 speaks for the job
+    o.profilePath.clear();
+  }
   LoadedModel loaded;
   if (int code = loadModel(o.model, loaded))
     return code;
+  if (!loaded.device->joinRanks(*ranks, o.train.collectiveTimeout, error))
+    return fail(onRank(error));
   const tcx::RunConfig *run = loaded.executable->root().run();
   o.train.steps = o.steps > 0 ? o.steps : run ? run->steps() : 0;
   o.train.seed = o.seedGiven ? uint64_t(o.seed) : run ? run->seed() : 1;
@@ -49,6 +66,11 @@ int trainModel(TrainCommandOptions o) {
     std::fprintf(stderr, "tc-run: training %s, %lld steps, device %s\n",
                  o.model.model.c_str(), (long long)o.train.steps,
                  loaded.device->describe().c_str());
+  if (!o.train.quiet && ranks->size() > 1)
+    std::fprintf(stderr,
+                 "tc-run: data-parallel over %d ranks (%s); rank 0 writes "
+                 "the checkpoints and metrics\n",
+                 ranks->size(), ranks->describe().c_str());
   if (!o.profilePath.empty()) {
     // Checked before the run, which may take hours, and against the files
     // the run owns (the checkpoint is written during the run).
@@ -61,12 +83,11 @@ int trainModel(TrainCommandOptions o) {
     if (!loaded.device->startProfile())
       return fail("the " + o.model.device + " device cannot profile");
   }
-  std::string error;
   auto start = std::chrono::steady_clock::now();
   rt::TrainResult result =
-      rt::train(*loaded.executable, *loaded.device, o.train, error);
+      rt::train(*loaded.executable, *loaded.device, *ranks, o.train, error);
   if (result.kind == rt::TrainResult::Failed)
-    return fail(error, kRunFailed);
+    return fail(onRank(error), kRunFailed);
   if (!o.profilePath.empty() &&
       !rt::writeProfile(o.profilePath, loaded.device->profile(),
                         std::chrono::duration<double>(
@@ -78,6 +99,8 @@ int trainModel(TrainCommandOptions o) {
     std::fprintf(stderr, "tc-run: %s ended the run at step %lld\n",
                  result.endedEarly.c_str(), (long long)result.step);
   if (result.kind == rt::TrainResult::Stopped) {
+    if (!lead)
+      return 128 + result.signal;
     if (o.train.checkpointDir.empty())
       std::fprintf(stderr,
                    "tc-run: stopped at step %lld; nothing saved (no "
@@ -183,6 +206,19 @@ Command addTrainCommand(CLI::App &app) {
                    "or numpy.savez with --emit=params names) instead of "
                    "the seed's initialisation")
       ->check(CLI::ExistingFile);
+  command
+      ->add_option("--collective-timeout", o->train.collectiveTimeout,
+                   "under mpirun: seconds a sum over the ranks may wait for "
+                   "the others before this rank gives up (one died or "
+                   "hangs); 0: for ever")
+      ->default_val(60)
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--check-ranks-every", o->train.checkRanksEvery,
+                   "under mpirun: steps between comparisons of the ranks' "
+                   "parameters (a mismatch stops the run); 0: never")
+      ->default_val(100)
+      ->transform(integerIn(0, contract::kMaxTrainingSteps));
   command->add_flag("--quiet", o->train.quiet, "no progress output");
   command->add_option("--profile", o->profilePath,
                       "time every step of the device: a summary by op "
