@@ -87,8 +87,7 @@ bool sameStart(Communicator &ranks, const StartFingerprint &mine,
                     " rank(s) were started differently from rank 0 (their "
                     "messages say how); every rank must run the same "
                     "command"
-              : "rank " + std::to_string(ranks.rank()) +
-                    " was started with " + differs +
+              : "started with " + differs +
                     " than rank 0; every rank must run the same command "
                     "with the same files";
   return false;
