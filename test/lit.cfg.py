@@ -47,3 +47,6 @@ for name, value in [("OMPI_ALLOW_RUN_AS_ROOT", "1"),
                     ("OMPI_MCA_rmaps_base_oversubscribe", "1"),
                     ("OMPI_MCA_btl_vader_single_copy_mechanism", "none")]:
     config.environment[name] = value
+# The two-host test makes network namespaces: root and iproute2.
+if os.geteuid() == 0 and shutil.which("ip"):
+    config.available_features.add("root")
