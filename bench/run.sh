@@ -12,6 +12,9 @@
 #   bench/run.sh decoding [--threads 2]  # beam search speed and BLEU against
 #                                        # PyTorch and CTranslate2, incremental
 #                                        # against full prefix (bench/decoding.py)
+#   bench/run.sh data-parallel [--runs 3]  # 2 ranks x 1 thread against 1
+#                                        # process x 2 threads, same global
+#                                        # batch (bench/data_parallel.py)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TC_BUILD_DIR:-$root/build}"
@@ -41,6 +44,9 @@ elif [ "${1:-}" = translation ]; then
   shift
 elif [ "${1:-}" = decoding ]; then
   script="$root/bench/decoding.py"
+  shift
+elif [ "${1:-}" = data-parallel ]; then
+  script="$root/bench/data_parallel.py"
   shift
 fi
 exec "$venv/bin/python" "$script" --build "$build" "$@"
