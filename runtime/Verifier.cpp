@@ -32,6 +32,35 @@ bool sameView(const tcx::Buffer &a, const tcx::Buffer &b) {
          same(a.strides(), b.strides());
 }
 
+/// Every buffer a verified step reads or writes.
+std::vector<const tcx::Buffer *> buffersOf(const tcx::StepEntry &entry) {
+  std::vector<const tcx::Buffer *> buffers;
+  switch (entry.step_type()) {
+  case tcx::Step::Launch:
+    for (auto list : {entry.step_as_Launch()->inputs(),
+                      entry.step_as_Launch()->outputs()})
+      if (list)
+        buffers.insert(buffers.end(), list->begin(), list->end());
+    break;
+  case tcx::Step::Gemm: {
+    const tcx::Gemm *g = entry.step_as_Gemm();
+    for (const tcx::Buffer *b : {g->lhs(), g->rhs(), g->out(), g->bias()})
+      if (b)
+        buffers.push_back(b);
+    break;
+  }
+  case tcx::Step::Copy:
+    buffers = {entry.step_as_Copy()->source(), entry.step_as_Copy()->target()};
+    break;
+  case tcx::Step::AllReduce:
+    buffers = {entry.step_as_AllReduce()->buffer()};
+    break;
+  default:
+    break;
+  }
+  return buffers;
+}
+
 /// Whether `b` lies in the state of `function`: an output bound in the
 /// Inputs space (an input updated in place), which its steps may write.
 bool isState(const tcx::Function &function, const tcx::Buffer &b) {
@@ -319,7 +348,9 @@ bool Checker::run() {
       return fail("has no steps");
     std::string function = where;
     current = f;
-    int reductionsInFlight = 0; ///< allreduces not yet waited for
+    /// The buffers of the allreduces started and not yet waited for: no
+    /// step may touch them (on a GPU the sums run beside the steps).
+    std::vector<const tcx::Buffer *> summing;
     for (size_t s = 0; s < f->steps()->size(); ++s) {
       const tcx::StepEntry *entry = f->steps()->Get(s);
       where = function + ", step " + std::to_string(s);
@@ -364,22 +395,30 @@ bool Checker::run() {
                    !isRowMajor(*r->buffer())))
           ok = fail("an allreduce of a view that is not contiguous F32 or "
                     "I32");
-        ++reductionsInFlight;
         break;
       }
       case tcx::Step::Wait:
         where += " (wait)";
         ok = entry->step_as_Wait() != nullptr || fail("an empty step");
-        reductionsInFlight = 0;
+        summing.clear();
         break;
       default:
         ok = fail("an unknown kind of step");
       }
       if (!ok)
         return false;
+      for (const tcx::Buffer *touched : buffersOf(*entry))
+        for (const tcx::Buffer *sum : summing)
+          if (touched->space() == sum->space() &&
+              touched->offset() < endOf(*sum) &&
+              sum->offset() < endOf(*touched))
+            return fail("touches bytes an allreduce started before it is "
+                        "still summing (no wait between them)");
+      if (entry->step_type() == tcx::Step::AllReduce)
+        summing.push_back(entry->step_as_AllReduce()->buffer());
     }
     where = function;
-    if (reductionsInFlight > 0)
+    if (!summing.empty())
       return fail("an allreduce has no wait after it");
   }
   if (const tcx::RunConfig *run = x.run()) {

@@ -33,6 +33,8 @@ if os.path.exists(os.path.join(config.tc_binary_dir, "lib", "tc-cuda-device.so")
     config.available_features.add("cuda-device")
 if os.path.exists("/dev/nvidia0"):
     config.available_features.add("gpu")
+if os.path.exists("/dev/nvidia1"):
+    config.available_features.add("gpus-2")
 # Data-parallel tests run ranks with Open MPI's mpirun when the MPI plug-in
 # was built: as root too (CI runs as root), never bound to cores (ctest runs
 # other tests beside them), and without the single-copy shared-memory path,

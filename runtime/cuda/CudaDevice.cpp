@@ -26,7 +26,9 @@
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <nccl.h>
 
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 
@@ -40,6 +42,22 @@ void check(cudaError_t status, const std::string &what) {
   if (status != cudaSuccess)
     throw std::runtime_error("CUDA: " + what + ": " +
                              cudaGetErrorString(status));
+}
+
+void check(ncclResult_t status, const std::string &what) {
+  if (status != ncclSuccess)
+    throw std::runtime_error("NCCL: " + what + ": " +
+                             ncclGetErrorString(status));
+}
+
+/// This process's GPU: one per rank on a host (mpirun's local rank, modulo
+/// the GPUs there are), else the first.
+int gpuOfThisRank(int gpus) {
+  for (const char *name :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char *rank = std::getenv(name))
+      return std::atoi(rank) % gpus;
+  return 0;
 }
 
 void check(cublasStatus_t status, const std::string &what) {
@@ -107,14 +125,7 @@ public:
                   void *data, int64_t bytes) override;
   void run(const tcx::Function &function) override;
   bool joinRanks(Communicator &ranks, double timeoutSeconds,
-                 std::string &error) override {
-    if (ranks.size() > 1) {
-      error = "the CUDA device does not sum gradients over ranks yet (NCCL "
-              "is not wired in); train data-parallel with --device=cpu";
-      return false;
-    }
-    return Device::joinRanks(ranks, timeoutSeconds, error);
-  }
+                 std::string &error) override;
 
 private:
   struct FunctionState {
@@ -132,6 +143,11 @@ private:
   const Executable &executable_;
   std::string description_;
   cudaStream_t stream_ = nullptr;
+  /// Of a data-parallel job: NCCL's communicator, the stream its sums run
+  /// on, and the events that order the two streams (CudaDevice::run).
+  ncclComm_t nccl_ = nullptr;
+  cudaStream_t sums_ = nullptr;
+  cudaEvent_t computed_ = nullptr, summed_ = nullptr;
   cublasHandle_t blas_ = nullptr;
   cublasLtHandle_t lt_ = nullptr;
   std::vector<cudaLibrary_t> libraries_;
@@ -143,6 +159,13 @@ private:
 CudaDevice::~CudaDevice() {
   if (stream_)
     cudaStreamSynchronize(stream_);
+  if (nccl_)
+    ncclCommDestroy(nccl_);
+  for (cudaEvent_t event : {computed_, summed_})
+    if (event)
+      cudaEventDestroy(event);
+  if (sums_)
+    cudaStreamDestroy(sums_);
   for (auto &[function, state] : functions_)
     for (auto &[step, g] : state.lt) {
       cublasLtMatrixLayoutDestroy(g.a);
@@ -227,15 +250,17 @@ void CudaDevice::open(std::string &error) {
                       "for the CPU";
     return;
   }
+  int gpu = gpuOfThisRank(count);
+  std::string which = "GPU " + std::to_string(gpu);
   cudaDeviceProp properties;
-  check(cudaGetDeviceProperties(&properties, 0), "querying GPU 0");
+  check(cudaGetDeviceProperties(&properties, gpu), "querying " + which);
   int capability = properties.major * 10 + properties.minor;
   std::string chosen;
   std::vector<const tcx::CodeModule *> modules =
       modulesFor(executable_.root(), capability, chosen, error);
   if (modules.empty())
     return;
-  check(cudaSetDevice(0), "selecting GPU 0");
+  check(cudaSetDevice(gpu), "selecting " + which);
   for (const tcx::CodeModule *module : modules) {
     // PTX is text and must end in a NUL; CUBIN carries its own size.
     std::string code(module->binary()->begin(), module->binary()->end());
@@ -276,7 +301,8 @@ void CudaDevice::open(std::string &error) {
     write(tcx::Space::Constants, 0, x.constants()->data(),
           x.constants()->size());
   workspace_ = DeviceMemory(kLtWorkspaceBytes);
-  description_ = "cuda:0 (" + std::string(properties.name) + ", sm_" +
+  description_ = "cuda:" + std::to_string(gpu) + " (" +
+                 std::string(properties.name) + ", sm_" +
                  std::to_string(capability) + ", " +
                  std::to_string(properties.totalGlobalMem >> 30) + " GiB; " +
                  chosen + " code)";
@@ -438,16 +464,57 @@ void CudaDevice::run(const tcx::Function &function) {
                   reinterpret_cast<const void *>(r.source), r.sourcePitch,
                   r.width, r.height, cudaMemcpyDeviceToDevice, stream_),
               "copy of step " + std::to_string(step));
+    } else if (const auto *r = std::get_if<AllReduceLaunch>(&s)) {
+      // After every step before it on the compute stream, the sum runs on
+      // its own stream beside the steps after it (which the verifier made
+      // sure do not touch its bytes) until the next wait.
+      if (!nccl_)
+        continue; // one rank holds the whole sum already
+      check(cudaEventRecord(computed_, stream_), "ordering a sum");
+      check(cudaStreamWaitEvent(sums_, computed_, 0), "ordering a sum");
+      void *data = reinterpret_cast<void *>(r->buffer);
+      check(ncclAllReduce(data, data, size_t(r->count),
+                          r->integer ? ncclInt32 : ncclFloat32, ncclSum,
+                          nccl_, sums_),
+            "the sum of step " + std::to_string(step));
+    } else if (std::holds_alternative<WaitLaunch>(s) && nccl_) {
+      check(cudaEventRecord(summed_, sums_), "waiting for the sums");
+      check(cudaStreamWaitEvent(stream_, summed_, 0), "waiting for the sums");
     }
-    // AllReduceLaunch, WaitLaunch: one rank holds the whole sum already.
   }
+}
+
+bool CudaDevice::joinRanks(Communicator &ranks, double timeoutSeconds,
+                           std::string &error) {
+  if (ranks.size() > 1 && !nccl_) {
+    // One communicator for the job, bootstrapped through MPI: rank 0's
+    // unique id, broadcast.
+    try {
+      ncclUniqueId id{};
+      if (ranks.rank() == 0)
+        check(ncclGetUniqueId(&id), "making the job's id");
+      ranks.broadcast(&id, sizeof id, timeoutSeconds);
+      check(ncclCommInitRank(&nccl_, ranks.size(), id, ranks.rank()),
+            "joining the other ranks");
+      check(cudaStreamCreateWithFlags(&sums_, cudaStreamNonBlocking),
+            "creating the sums' stream");
+      for (cudaEvent_t *event : {&computed_, &summed_})
+        check(cudaEventCreateWithFlags(event, cudaEventDisableTiming),
+              "creating an event");
+    } catch (const std::exception &e) {
+      error = e.what();
+      return false;
+    }
+  }
+  return Device::joinRanks(ranks, timeoutSeconds, error);
 }
 
 } // namespace
 } // namespace tc::rt
 
 /// The plug-in's entry point (runtime/Device.cpp loads it): a device for
-/// `executable` on GPU 0, or null with `error` saying why.
+/// `executable` on this rank's GPU (the first, alone), or null with
+/// `error` saying why.
 extern "C" tc::rt::Device *
 tc_create_cuda_device(const tc::rt::Executable &executable,
                       std::string &error) {

@@ -36,6 +36,12 @@ struct Options {
   tcx::FunctionRole role = tcx::FunctionRole::Other;
   bool roleBucket = true;
   bool twoFunctions = false; ///< the function twice
+  /// An AllReduce of the launch's output (Arena+0:4x4, or the Params when
+  /// `reduceParams`) right after the launch, and the Wait right after it or
+  /// at the end; or the AllReduce last, never waited for.
+  enum class Sum { None, WaitedAtOnce, WaitedAtTheEnd, NeverWaited };
+  Sum sum = Sum::None;
+  bool reduceParams = false;
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -62,6 +68,23 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
     steps.push_back(
         tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union()));
   }
+  auto wait = [&] {
+    steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Wait,
+                                         tcx::CreateWait(fbb).Union()));
+  };
+  auto sum = [&] {
+    auto reduce = tcx::CreateAllReduce(
+        fbb, buffer(options.reduceParams ? tcx::Space::Params
+                                         : tcx::Space::Arena,
+                    0, {4, 4}));
+    steps.push_back(
+        tcx::CreateStepEntry(fbb, tcx::Step::AllReduce, reduce.Union()));
+  };
+  if (options.sum == Options::Sum::WaitedAtOnce ||
+      options.sum == Options::Sum::WaitedAtTheEnd)
+    sum();
+  if (options.sum == Options::Sum::WaitedAtOnce)
+    wait();
   {
     bool two = options.gemmOutBatchStride == 0;
     std::vector<int64_t> batch{two ? 2 : 1}, strides{0},
@@ -84,6 +107,10 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
                                options.copyTargetShape));
     steps.push_back(tcx::CreateStepEntry(fbb, tcx::Step::Copy, copy.Union()));
   }
+  if (options.sum == Options::Sum::WaitedAtTheEnd)
+    wait();
+  if (options.sum == Options::Sum::NeverWaited)
+    sum();
   std::vector<flatbuffers::Offset<tcx::Binding>> outputs{
       tcx::CreateBindingDirect(fbb, "result",
                                buffer(tcx::Space::Outputs, 0, {4}))};
@@ -230,6 +257,23 @@ TEST(TcxFile, IncompleteOrRacyStepsAreRefused) {
   o = {};
   o.gemmOutBatchStride = 0; // two batch indices writing the same rows
   expectRefused(o, "step 1 (gemm): the GEMM writes some output elements twice");
+}
+
+// A sum over ranks runs beside the steps after it until the wait (on a GPU,
+// on a stream of its own): a step that touches its bytes in between races.
+TEST(TcxFile, StepsRacingASumOverRanksAreRefused) {
+  Options o;
+  o.sum = Options::Sum::WaitedAtOnce;
+  EXPECT_EQ(refusal(smallExecutable(o)), "");
+  o.sum = Options::Sum::WaitedAtTheEnd;
+  expectRefused(o, "step 2 (gemm): touches bytes an allreduce started before "
+                   "it is still summing (no wait between them)");
+  o.sum = Options::Sum::NeverWaited;
+  expectRefused(o, "function 'f': an allreduce has no wait after it");
+  o.sum = Options::Sum::WaitedAtOnce;
+  o.reduceParams = true;
+  expectRefused(o, "step 1 (allreduce): an allreduce outside the Grads space "
+                   "and the arena");
 }
 
 TEST(TcxFile, BucketsNeedTheirTrainingStep) {
