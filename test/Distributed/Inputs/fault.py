@@ -1,10 +1,11 @@
 """Hurts one rank of a running data-parallel job and reports how it ended.
 
-usage: fault.py kill|stop CHECKPOINT PIDS -- COMMAND...
+usage: fault.py kill|stop|interrupt CHECKPOINT PIDS -- COMMAND...
 
 Starts COMMAND (an mpirun job whose ranks run through rank.sh with
 RANK_PIDS=PIDS), waits until CHECKPOINT exists (the job is training), then
-sends rank 1 SIGKILL (it dies) or SIGSTOP (it hangs), and waits for the job
+sends rank 1 SIGKILL (it dies) or SIGSTOP (it hangs), or mpirun SIGINT (a
+user's Ctrl-C, which mpirun passes on to the ranks), and waits for the job
 to end. Prints the seconds it took (as "under 60 s" or "HUNG"), the exit
 status, and what the job printed.
 """
@@ -30,15 +31,18 @@ while not (os.path.exists(checkpoint) and os.path.exists(pid_file)):
         sys.exit(1)
     time.sleep(0.1)
 victim = int(open(pid_file).read())
-os.kill(victim, signal.SIGKILL if action == "kill" else signal.SIGSTOP)
+if action == "interrupt":
+    os.kill(job.pid, signal.SIGINT)
+else:
+    os.kill(victim, signal.SIGKILL if action == "kill" else signal.SIGSTOP)
 hurt = time.time()
 try:
     output, _ = job.communicate(timeout=60)
-    print("the job ended under 60 s after rank 1 was hurt")
+    print("the job ended under 60 s after the signal")
 except subprocess.TimeoutExpired:
     os.killpg(job.pid, signal.SIGKILL)
     output, _ = job.communicate()
-    print("HUNG: the job still ran 60 s after rank 1 was hurt")
+    print("HUNG: the job still ran 60 s after the signal")
 if action == "stop":
     try:
         os.kill(victim, signal.SIGKILL)  # never leave a stopped process
