@@ -61,6 +61,22 @@ std::vector<const tcx::Buffer *> buffersOf(const tcx::StepEntry &entry) {
   return buffers;
 }
 
+/// The sums over ranks of a verified function, in order: what the ranks
+/// pair up (the element type and count; in Grads, also where).
+std::vector<std::tuple<int64_t, int64_t, int>> sumsOf(const tcx::Function &f) {
+  std::vector<std::tuple<int64_t, int64_t, int>> sums;
+  for (const tcx::StepEntry *entry : *f.steps())
+    if (entry->step_type() == tcx::Step::AllReduce) {
+      const tcx::Buffer &b = *entry->step_as_AllReduce()->buffer();
+      int64_t count = 1;
+      for (int64_t extent : *b.shape())
+        count *= extent;
+      sums.emplace_back(b.space() == tcx::Space::Grads ? b.offset() : -1,
+                        count, int(b.dtype()));
+    }
+  return sums;
+}
+
 /// Whether `b` lies in the state of `function`: an output bound in the
 /// Inputs space (an input updated in place), which its steps may write.
 bool isState(const tcx::Function &function, const tcx::Buffer &b) {
@@ -433,6 +449,21 @@ bool Checker::run() {
                       std::to_string(shape.targetLength) +
                       " has no training step");
       }
+  }
+  // The ranks of a job may run the training steps of different buckets in
+  // one update: their sums must pair up, in the same order.
+  const tcx::Function *first = nullptr;
+  for (const tcx::Function *f : *x.functions()) {
+    if (f->role() != tcx::FunctionRole::TrainStep)
+      continue;
+    if (!first)
+      first = f;
+    else if (sumsOf(*f) != sumsOf(*first)) {
+      where = "function '" + f->name()->str() + "'";
+      return fail("sums other buffers over the ranks than '" +
+                  first->name()->str() +
+                  "' (the training steps of all buckets must pair up)");
+    }
   }
   return true;
 }

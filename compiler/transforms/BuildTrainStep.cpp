@@ -275,29 +275,36 @@ struct BuildTrainStepPass
     // one per statement from here on: C++ leaves the order in which a
     // call's arguments are evaluated to the compiler, and the IR (and so
     // the tests' CHECK lines) must not depend on it.
+    //
+    // Both are one scalar factor on the summed gradients (the norm of
+    // g / tokens is norm(g) / tokens), so that Adam reads the sums
+    // themselves, where tc.all_reduce left them (in the grads space, in
+    // buckets), and applies the factor as it reads (tc-fuse-adam's
+    // grad_scale).
     Value one = a.scalar(1.0);
     Value tokens = ConvertOp::create(b, loc, typeOf(lossSum), tokenSum);
     Value atLeastOne = a.max(tokens, one);
     Value perToken = a.div(one, atLeastOne);
-    SmallVector<Value> grads;
-    for (Value g : gradSums)
-      grads.push_back(a.mul(g, perToken));
+    Value scale = perToken;
     if (gradientClip > 0.0) {
       Value squares;
-      for (Value g : grads) {
+      for (Value g : gradSums) {
         Value square = a.mul(g, g);
         Value s = a.sumAll(square);
         squares = squares ? a.add(squares, s) : s;
       }
-      Value norm = SqrtOp::create(b, loc, squares);
+      Value sumNorm = SqrtOp::create(b, loc, squares);
+      Value norm = a.mul(sumNorm, perToken);
       Value tiny = a.scalar(1e-6);
       Value safeNorm = a.add(norm, tiny);
       Value clip = a.scalar(gradientClip);
       Value ratio = a.div(clip, safeNorm);
       Value factor = a.min(one, ratio);
-      for (Value &g : grads)
-        g = a.mul(g, factor);
+      scale = a.mul(perToken, factor);
     }
+    SmallVector<Value> grads;
+    for (Value g : gradSums)
+      grads.push_back(a.mul(g, scale));
 
     // 4. The step (1-based, from the RNG state) and the learning rate.
     auto i64Scalar = RankedTensorType::get({}, b.getI64Type());

@@ -16,15 +16,14 @@ public:
   void startAllReduce(void *, int64_t, ReduceElement) override {}
   void wait(double) override {}
   void broadcast(void *, int64_t, double) override {}
+  void abort(int) override {}
 };
 
-/// The launcher's word that this process is one rank of several: Open MPI's
-/// mpirun, or a PMI launcher (MPICH's, Slurm's).
-const char *launcherSize() {
-  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
-    if (const char *size = std::getenv(name))
-      return size;
-  return nullptr;
+/// Whether Open MPI's mpirun started this process as one rank of several
+/// (the plug-in is built against Open MPI). A job of one rank needs no MPI.
+bool startedAsOneOfSeveralRanks() {
+  const char *size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  return size && std::atoi(size) > 1;
 }
 
 } // namespace
@@ -34,7 +33,7 @@ std::unique_ptr<Communicator> singleRank() {
 }
 
 std::unique_ptr<Communicator> connectRanks(std::string &error) {
-  if (!launcherSize())
+  if (!startedAsOneOfSeveralRanks())
     return singleRank();
   using Create = Communicator *(*)(std::string &);
   auto create = reinterpret_cast<Create>(loadPlugin(

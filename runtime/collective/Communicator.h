@@ -11,10 +11,11 @@
 // lib/tc-mpi-collective.so, loaded only then: tc-run links no MPI library
 // and runs single-process training on a machine without MPI.
 //
-// Failure is fail-stop, as NCCL's watchdog in PyTorch: a collective that
-// does not finish within the timeout (a rank died or hangs) ends this
-// process with a message; mpirun then ends the others. A checkpoint is
-// written by renaming a complete file, so the last one stays loadable.
+// Failure is fail-stop, as NCCL's watchdog in PyTorch: a rank that fails
+// ends its process (abort), as does one whose collective does not finish
+// within the timeout (a rank died or hangs); mpirun then ends the others. A
+// checkpoint is written by renaming a complete file, so the last one stays
+// loadable.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,13 @@ public:
   /// Copies `bytes` at `data` of rank 0 to every rank, and waits.
   virtual void broadcast(void *data, int64_t bytes, double timeoutSeconds) = 0;
 
+  /// Ends this process with exit status `code` at once, without the
+  /// orderly goodbye of MPI_Finalize (which waits for every rank, and so
+  /// would hang when the others are still training): mpirun sees the status
+  /// and ends the other ranks. One rank: returns (the caller goes on to
+  /// return `code`).
+  virtual void abort(int code) = 0;
+
   /// Sums `count` int64 values over the ranks, in place, and waits.
   void sum(int64_t *values, int64_t count, double timeoutSeconds) {
     startAllReduce(values, count, ReduceElement::I64);
@@ -56,8 +64,8 @@ public:
   }
 };
 
-/// The communicator of this process: MPI's when it was started by mpirun
-/// (OMPI_COMM_WORLD_SIZE or PMI_SIZE in the environment), else one rank.
+/// The communicator of this process: MPI's when mpirun started it as one of
+/// several ranks (OMPI_COMM_WORLD_SIZE above 1), else one rank.
 /// Null with `error` when mpirun started it but the MPI plug-in is missing
 /// or MPI fails to start.
 std::unique_ptr<Communicator> connectRanks(std::string &error);

@@ -117,6 +117,11 @@ public:
     wait(timeoutSeconds);
   }
 
+  [[noreturn]] void abort(int code) override {
+    std::fflush(stderr);
+    _exit(code);
+  }
+
 private:
   void enqueue(std::function<void()> job) {
     {
@@ -169,13 +174,12 @@ private:
   [[noreturn]] void giveUp(double waited) {
     std::fprintf(stderr,
                  "tc-run: error: rank %d of %d: the other ranks have not "
-                 "joined a sum for %.0f s (one died, hangs, or is far "
-                 "behind); stopping this rank. Checkpoints are written whole, "
+                 "joined a sum for %.0f s (one died, failed, hangs, or is "
+                 "far behind); stopping this rank. Checkpoints are written whole, "
                  "so the last one is intact: resume from it (with any number "
                  "of ranks); --collective-timeout sets this limit\n",
                  rank_, size_, waited);
-    std::fflush(stderr);
-    _exit(1);
+    abort(1);
   }
 
   std::thread thread_;

@@ -41,12 +41,13 @@ int threadsPerLocalRank() {
   cpu_set_t cpus;
   if (ranks < 2 || sched_getaffinity(0, sizeof cpus, &cpus) != 0)
     return 0;
+  // Bound to its own cores (mpirun's default for 2 ranks), a rank uses them
+  // all; bound to a socket or not at all, it shares them with the other
+  // ranks there: the host's cores divided by its ranks, at most its own.
   int cores = CPU_COUNT(&cpus);
-  // Bound to its own cores (mpirun's default for few ranks), a rank uses
-  // them all; unbound, it shares the host's with the others.
   long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (online > 0 && cores >= online)
-    cores /= ranks;
+  if (online > 0)
+    cores = std::min<long>(cores, online / ranks);
   return std::max(cores, 1);
 }
 

@@ -173,6 +173,19 @@ bool setUpState(const Executable &executable, const TrainOptions &options,
 bool setUpData(const Executable &executable, const TrainOptions &options,
                Run &run, std::string &error) {
   TrainingState &state = run.state;
+  const tcx::RunConfig *config = executable.root().run();
+  int64_t accumulation = config ? config->accumulation_steps() : 0;
+  if (accumulation > 1 && run.buckets.size() > 1) {
+    // Batches are cut per bucket and drawn in any order: the micro-batches
+    // of one step would often need a bucket no description lists.
+    error = options.executablePath + " sums " + std::to_string(accumulation) +
+            " micro-batches per step ([training] accumulation_steps) over " +
+            std::to_string(run.buckets.size()) +
+            " shape buckets, but a step's micro-batches share one compiled "
+            "shape; compile it with one bucket, or with accumulation_steps "
+            "= 1 and train on more ranks (mpirun -np K)";
+    return false;
+  }
   run.data = makeDataSource(executable.root(), options.data, state.seed, error);
   if (!run.data)
     return false;

@@ -28,15 +28,21 @@
 // CHECK-NEXT: %[[LOCAL_TOKENS:.*]] = tc.add %[[N0]], %[[N1]] : tensor<i32>
 // CHECK-NEXT: %[[LOCAL_G:.*]] = tc.add %[[G0]], %[[G1]] : tensor<3xf32>
 // CHECK-NEXT: %[[GLOBAL:.*]]:3 = tc.all_reduce %[[LOCAL_G]], %[[LOCAL_LOSS]], %[[LOCAL_TOKENS]] : tensor<3xf32>, tensor<f32>, tensor<i32>
-// Per-token mean by the global count, then clipping to norm 1:
-// min(1, 1 / (norm + 1e-6)).
+// Per-token mean by the global count, then clipping to norm 1, both one
+// scalar on the summed gradients (which Adam then reads where the sum left
+// them): per_token = 1 / tokens, norm = |g| * per_token,
+// scale = per_token * min(1, 1 / (norm + 1e-6)).
 // CHECK:      %[[C1:.*]] = tc.constant dense<1.000000e+00> : tensor<f32>
-// CHECK-NEXT: tc.convert %[[GLOBAL]]#2 : tensor<i32> -> tensor<f32>
-// CHECK-NEXT: tc.max
-// CHECK-NEXT: tc.div
-// CHECK-NEXT: tc.mul %[[GLOBAL]]#0,
-// CHECK:      tc.sqrt
-// CHECK:      tc.min
+// CHECK-NEXT: %[[N:.*]] = tc.convert %[[GLOBAL]]#2 : tensor<i32> -> tensor<f32>
+// CHECK-NEXT: %[[NMAX:.*]] = tc.max %[[N]], %[[C1]]
+// CHECK-NEXT: %[[PER:.*]] = tc.div %[[C1]], %[[NMAX]]
+// CHECK-NEXT: %[[SQ:.*]] = tc.mul %[[GLOBAL]]#0, %[[GLOBAL]]#0
+// CHECK-NEXT: %[[SUM:.*]] = tc.reduce_sum %[[SQ]]
+// CHECK-NEXT: %[[ROOT:.*]] = tc.sqrt %[[SUM]]
+// CHECK-NEXT: tc.mul %[[ROOT]], %[[PER]]
+// CHECK:      %[[FACTOR:.*]] = tc.min
+// CHECK-NEXT: %[[SCALE:.*]] = tc.mul %[[PER]], %[[FACTOR]]
+// CHECK-NEXT: tc.mul %[[GLOBAL]]#0, %[[SCALE]]
 // The step comes from the RNG state (at least 1); lr = 4^-0.5 * min(step^-0.5,
 // step * 10^-1.5).
 // CHECK:      %[[STEP:.*]] = tc.slice %[[RNG]] offsets = [1] : tensor<2xi64> -> tensor<1xi64>

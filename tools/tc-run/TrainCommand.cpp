@@ -22,12 +22,8 @@ struct TrainCommandOptions {
   double minutes = 0; ///< --time-limit
 };
 
-int trainModel(TrainCommandOptions o) {
-  // Under mpirun, this process is one rank of a data-parallel job.
+int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   std::string error;
-  std::unique_ptr<rt::Communicator> ranks = rt::connectRanks(error);
-  if (!ranks)
-    return fail(error);
   bool lead = ranks->rank() == 0;
   auto onRank = [&](const std::string &message) {
     return ranks->size() > 1 ? "rank " + std::to_string(ranks->rank()) +
@@ -114,6 +110,22 @@ int trainModel(TrainCommandOptions o) {
     return 128 + result.signal;
   }
   return kSuccess;
+}
+
+int trainModel(const TrainCommandOptions &o) {
+  // Under mpirun, this process is one rank of a data-parallel job.
+  std::string error;
+  std::unique_ptr<rt::Communicator> ranks = rt::connectRanks(error);
+  if (!ranks)
+    return fail(error);
+  int code = trainAsRank(o, ranks.get());
+  // A rank that fails alone must not wait for the others in MPI_Finalize
+  // (they wait for it in their next sum): it ends here, and mpirun ends
+  // them. Ranks stopped by a signal end here too: mpirun, tearing the job
+  // down, no longer answers MPI_Finalize.
+  if (code != kSuccess)
+    ranks->abort(code);
+  return code;
 }
 
 } // namespace

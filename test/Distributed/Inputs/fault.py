@@ -1,12 +1,11 @@
 """Hurts one rank of a running data-parallel job and reports how it ended.
 
-usage: fault.py kill|stop|interrupt CHECKPOINT PIDS -- COMMAND...
+usage: fault.py kill|stop|terminate CHECKPOINT PIDS -- COMMAND...
 
 Starts COMMAND (an mpirun job whose ranks run through rank.sh with
 RANK_PIDS=PIDS), waits until CHECKPOINT exists (the job is training), then
-sends rank 1 SIGKILL (it dies) or SIGSTOP (it hangs), or mpirun SIGINT (a
-user's Ctrl-C, which mpirun passes on to the ranks), and waits for the job
-to end. Prints the seconds it took (as "under 60 s" or "HUNG"), the exit
+sends rank 1 SIGKILL (it dies) or SIGSTOP (it hangs), or every rank
+SIGTERM (a request to stop), and waits for the job to end. Prints the seconds it took (as "under 60 s" or "HUNG"), the exit
 status, and what the job printed.
 """
 import os
@@ -31,8 +30,10 @@ while not (os.path.exists(checkpoint) and os.path.exists(pid_file)):
         sys.exit(1)
     time.sleep(0.1)
 victim = int(open(pid_file).read())
-if action == "interrupt":
-    os.kill(job.pid, signal.SIGINT)
+if action == "terminate":
+    for rank in (0, 1):
+        os.kill(int(open(os.path.join(pids, f"pid.{rank}")).read()),
+                signal.SIGTERM)
 else:
     os.kill(victim, signal.SIGKILL if action == "kill" else signal.SIGSTOP)
 hurt = time.time()
