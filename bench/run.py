@@ -1,25 +1,37 @@
-"""tc against PyTorch (eager) and JAX (XLA's jit), training the same
-Transformer on this machine's CPU (issue 9).
+"""tc against PyTorch and JAX, training the same Transformer on this
+machine's CPU (issues 9 and 19).
 
 For each configuration (bench/models/*.toml) it compiles the model with
 tc-compile and trains it with tc-run (the CPU device), then trains the same
-architecture, shapes, dropout, label smoothing, Adam and schedule in PyTorch
-and in JAX, each in a process of its own with the same thread count and the
-same OpenBLAS kernels. It prints source+target tokens per second (padded
-slots of the batch, the same for all), the ratio to tc, each one's model
-FLOP utilisation against the sgemm rate OpenBLAS reaches here (measured
-first), compile time (tc-compile; JAX's first step less a steady one) and
-peak resident memory. The last line is `ratio_small <tc tokens/s / the
-fastest peer's, small configuration>`.
+architecture, shapes, dropout, label smoothing, Adam and schedule with each
+peer, each in a process of its own with the same thread count and the same
+OpenBLAS kernels:
 
-    bench/run.sh                      # installs JAX in a venv, then this
-    python bench/run.py --build build --configs small --steps 20
+- torch-debian, jax-debian: Debian's PyTorch 1.13 (eager) and JAX 0.4.30
+  (jit), pinned to Debian's numpy (bench-venv);
+- torch, torch-compile, jax: the current PyPI releases (bench-peers-venv,
+  which sees none of Debian's packages): PyTorch eager with fused Adam,
+  PyTorch under torch.compile (inductor), JAX jit with its fastest PRNG
+  (rbg) for the dropout masks.
+
+A row per configuration, thread count (1 and all cores) and system: source
++ target tokens per second and the step time (medians of --runs runs, the
+spread of the step time), the step time over tc's, model FLOP utilisation
+against the sgemm rate OpenBLAS reaches at that thread count (measured
+first), compile time and peak resident memory. Under each configuration and
+thread count: tc's speed over the fastest peer's. The last line is
+`ratio_small <the fastest peer's step time / tc's, small configuration, all
+cores>`.
+
+    bench/run.sh                      # makes both venvs, then this
+    python bench/run.py --build build --configs small --threads 2 --runs 1
 """
 
 import argparse
 import ctypes
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,7 +39,7 @@ import time
 import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIGS = ["tiny", "small", "base_short"]
+CONFIGS = ["tiny", "small", "small_long", "base_short"]
 
 
 def model_config(name):
@@ -124,26 +136,33 @@ def batch(c, seed):
     return src, tgt[:, :-1], tgt[:, 1:]
 
 
-def torch_child(name, steps, warmup, threads):
+def torch_child(name, steps, warmup, threads, options):
     import torch
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     sys.path.insert(0, HERE)
     from torch_transformer import make_train_step
     c = model_config(name)
-    step = make_train_step(c)
+    step = make_train_step(c, fused="fused" in options, compiled="compiled" in options)
     src, tgt_in, tgt_out = (torch.from_numpy(x).long() for x in batch(c, 0))
+    start = time.perf_counter()
+    step(src, tgt_in, tgt_out)
+    first = time.perf_counter() - start
     for _ in range(warmup):
         step(src, tgt_in, tgt_out)
     start = time.perf_counter()
     for _ in range(steps):
         loss = step(src, tgt_in, tgt_out)
     seconds = (time.perf_counter() - start) / steps
-    print(json.dumps({"step_seconds": seconds, "compile_seconds": 0.0, "loss": loss}))
+    compile_seconds = max(first - seconds, 0.0) if "compiled" in options else 0.0
+    print(json.dumps({"step_seconds": seconds, "compile_seconds": compile_seconds,
+                      "loss": loss, "version": torch.__version__.split("+")[0]}))
 
 
-def jax_child(name, steps, warmup, threads):
+def jax_child(name, steps, warmup, threads, options):
     import jax
+    if "rbg" in options:  # the fastest of JAX's PRNGs (dropout masks)
+        jax.config.update("jax_default_prng_impl", "rbg")
     import jax.numpy as jnp
     sys.path.insert(0, HERE)
     from jax_transformer import init, make_train_step
@@ -171,29 +190,49 @@ def jax_child(name, steps, warmup, threads):
     loss.block_until_ready()
     seconds = (time.perf_counter() - start) / steps
     print(json.dumps({"step_seconds": seconds, "compile_seconds": max(first - seconds, 0.0),
-                      "loss": float(loss)}))
+                      "loss": float(loss), "version": jax.__version__}))
 
 
 # --- the parent: tc, the peers, the table ---
 
-def run_tc(build, name, steps, warmup, env, work):
+# The peers: Debian's PyTorch and the JAX pinned to Debian's numpy, run by the
+# Python of bench-venv (which sees Debian's packages); the current releases
+# from PyPI (bench-peers-venv, which sees none): PyTorch eager with fused
+# Adam, PyTorch under torch.compile, JAX with its fastest PRNG.
+PEERS = {
+    "torch-debian": ("debian", "torch", []),
+    "jax-debian": ("debian", "jax", []),
+    "torch": ("pypi", "torch", ["fused"]),
+    "torch-compile": ("pypi", "torch", ["fused", "compiled"]),
+    "jax": ("pypi", "jax", ["rbg"]),
+}
+
+
+def compile_tc(build, name, env, work):
     model = os.path.join(HERE, "models", name + ".toml")
     tcx = os.path.join(work, name + ".tcx")
-    metrics = os.path.join(work, name + ".jsonl")
-    compile_env = dict(env, TC_CACHE_DIR=os.path.join(work, "cache"))  # uncached
-    _, compile_seconds, compile_rss = child(
+    compile_env = dict(env, TC_CACHE_DIR=os.path.join(work, "cache-" + name))  # uncached
+    _, seconds, rss = child(
         [os.path.join(build, "bin", "tc-compile"), model, "-o", tcx], compile_env)
-    _, _, run_rss = child(
+    return tcx, seconds, rss
+
+
+def run_tc(build, tcx, steps, warmup, env, work):
+    metrics = os.path.join(work, "tc.jsonl")
+    if os.path.exists(metrics):
+        os.remove(metrics)
+    _, _, rss = child(
         [os.path.join(build, "bin", "tc-run"), "train", tcx, "--device=cpu", "--quiet",
-         "--steps", str(warmup + steps), "--metrics", metrics], compile_env)
+         "--steps", str(warmup + steps), "--metrics", metrics], env)
     lines = [json.loads(line) for line in open(metrics)]
     seconds = (lines[-1]["elapsed_seconds"] - lines[warmup - 1]["elapsed_seconds"]) / steps
-    return {"step_seconds": seconds, "compile_seconds": compile_seconds,
-            "compile_rss": compile_rss, "rss": run_rss, "loss": lines[-1]["loss"]}
+    return {"step_seconds": seconds, "rss": rss, "loss": lines[-1]["loss"]}
 
 
-def run_peer(peer, name, steps, warmup, threads, env):
-    out, _, rss = child([sys.executable, os.path.abspath(__file__), "--child", peer,
+def run_peer(python, peer, name, steps, warmup, threads, env):
+    _, kind, options = PEERS[peer]
+    out, _, rss = child([python, os.path.abspath(__file__), "--child", kind,
+                         "--options", ",".join(options),
                          "--configs", name, "--steps", str(steps), "--warmup", str(warmup),
                          "--threads", str(threads)], env)
     result = json.loads(out.strip().splitlines()[-1])
@@ -210,61 +249,96 @@ def main():
     parser.add_argument("--steps", type=int, default=0,
                         help="measured steps per run (default: by configuration)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured steps first")
-    parser.add_argument("--threads", type=int, default=os.cpu_count(),
-                        help="threads for every system (default: all cores)")
-    parser.add_argument("--peers", default="torch,jax", help="comma-separated: torch, jax")
+    parser.add_argument("--threads", default=f"1,{os.cpu_count()}",
+                        help="comma-separated thread counts, each a row for every "
+                             "system (default: 1 and all cores)")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="runs of each system per row: the median and the spread")
+    parser.add_argument("--peers", default=",".join(PEERS),
+                        help="comma-separated: " + ", ".join(PEERS))
+    parser.add_argument("--peers-python", default=os.environ.get("TC_BENCH_PEERS_PYTHON", ""),
+                        help="the Python with the PyPI peers (bench/run.sh makes it)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--options", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     configs = args.configs.split(",")
+    options = [o for o in args.options.split(",") if o]
 
     if args.child == "sgemm":
-        return sgemm_child(args.threads)
+        return sgemm_child(int(args.threads))
     if args.child == "torch":
-        return torch_child(configs[0], args.steps, args.warmup, args.threads)
+        return torch_child(configs[0], args.steps, args.warmup, int(args.threads), options)
     if args.child == "jax":
-        return jax_child(configs[0], args.steps, args.warmup, args.threads)
+        return jax_child(configs[0], args.steps, args.warmup, int(args.threads), options)
 
-    env = environment(args.threads)
-    out, _, _ = child([sys.executable, os.path.abspath(__file__), "--child", "sgemm",
-                       "--threads", str(args.threads)], env)
-    sgemm = json.loads(out)
+    pythons = {"debian": sys.executable, "pypi": args.peers_python}
+    peers = [p for p in args.peers.split(",") if pythons[PEERS[p][0]]]
+    if len(peers) < len(args.peers.split(",")):
+        print("note: no --peers-python: the PyPI peers are left out")
+    thread_counts = sorted({int(t) for t in args.threads.split(",")})
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                 if l.startswith("model name")), "?")
-    print(f"machine: {cpu}, {os.cpu_count()} cores; {args.threads} threads for every system")
-    print(f"OpenBLAS sgemm ({sgemm['kernels']} kernels, {args.threads} threads): "
-          f"{sgemm['flops'] / 1e9:.1f} GFLOP/s — the MFU denominator")
-    default_steps = {"tiny": 200, "small": 20, "base_short": 5}
+    print(f"machine: {cpu}, {os.cpu_count()} cores; medians of {args.runs} runs "
+          f"(min..max of the step time)")
+    sgemm = {}
+    for threads in thread_counts:
+        out, _, _ = child([sys.executable, os.path.abspath(__file__), "--child", "sgemm",
+                           "--threads", str(threads)], environment(threads))
+        sgemm[threads] = json.loads(out)
+        print(f"OpenBLAS sgemm ({sgemm[threads]['kernels']} kernels, {threads} threads): "
+              f"{sgemm[threads]['flops'] / 1e9:.1f} GFLOP/s — the MFU denominator")
+    default_steps = {"tiny": 200, "small": 20, "small_long": 10, "base_short": 5}
     ratios = {}
+    versions = {}
     with tempfile.TemporaryDirectory(prefix="tc-bench-") as work:
-        header = (f"{'config':<11}{'system':<8}{'tokens/s':>10}{'step ms':>10}"
-                  f"{'tc/this':>9}{'MFU':>7}{'compile s':>11}{'peak MiB':>10}")
+        header = (f"{'config':<11}{'thr':>4} {'system':<15}{'tokens/s':>10}{'step ms':>10}"
+                  f"{'spread ms':>15}{'/ tc':>7}{'MFU':>7}{'compile s':>11}{'peak MiB':>10}")
         print(header)
         print("-" * len(header))
         for name in configs:
             c = model_config(name)
             steps = args.steps or default_steps.get(name, 10)
             tokens = c["batch"] * (c["source_length"] + c["target_length"])
-            results = {"tc": run_tc(args.build, name, steps, args.warmup, env, work)}
-            for peer in args.peers.split(","):
-                results[peer] = run_peer(peer, name, steps, args.warmup, args.threads, env)
             flops = step_flops(c)
-            for system, r in results.items():
-                rate = tokens / r["step_seconds"]
-                mfu = flops / r["step_seconds"] / sgemm["flops"]
-                ratio = results["tc"]["step_seconds"] and r["step_seconds"] / results["tc"]["step_seconds"]
-                rss = r["rss"] if system != "tc" else max(r["rss"], r["compile_rss"])
-                print(f"{name:<11}{system:<8}{rate:>10.0f}{r['step_seconds'] * 1e3:>10.1f}"
-                      f"{ratio:>9.2f}{mfu:>7.1%}{r['compile_seconds']:>11.1f}{rss:>10.0f}")
-            fastest_peer = min(r["step_seconds"] for s, r in results.items() if s != "tc")
-            ratios[name] = fastest_peer / results["tc"]["step_seconds"]
-            print(f"{'':<11}model FLOPs/step {flops / 1e9:.2f} G, {tokens} tokens/step; "
-                  f"tc peak: compile {results['tc']['compile_rss']:.0f} MiB, "
-                  f"train {results['tc']['rss']:.0f} MiB")
-    for name, ratio in ratios.items():
-        if name != "small":
-            print(f"ratio_{name} {ratio:.3f}")
-    if "small" in ratios:
-        print(f"ratio_small {ratios['small']:.3f}")
+            tcx, tc_compile, tc_compile_rss = compile_tc(args.build, name,
+                                                         environment(thread_counts[-1]), work)
+            for threads in thread_counts:
+                env = environment(threads)
+                runs = {system: [] for system in ["tc"] + peers}
+                # Alternated, so that a slow spell of the machine hits all.
+                for _ in range(args.runs):
+                    runs["tc"].append(run_tc(args.build, tcx, steps, args.warmup, env, work))
+                    for peer in peers:
+                        result = run_peer(pythons[PEERS[peer][0]], peer, name, steps,
+                                          args.warmup, threads, env)
+                        versions[peer] = result.get("version", "?")
+                        runs[peer].append(result)
+                median = {system: statistics.median(r["step_seconds"] for r in rs)
+                          for system, rs in runs.items()}
+                for system, rs in runs.items():
+                    seconds = median[system]
+                    times = [r["step_seconds"] * 1e3 for r in rs]
+                    compile_s = (tc_compile if system == "tc"
+                                 else statistics.median(r["compile_seconds"] for r in rs))
+                    rss = max(r["rss"] for r in rs)
+                    if system == "tc":
+                        rss = max(rss, tc_compile_rss)
+                    label = system if system == "tc" else f"{system} {versions[system]}"
+                    print(f"{name:<11}{threads:>4} {label:<15}{tokens / seconds:>10.0f}"
+                          f"{seconds * 1e3:>10.1f}{f'{min(times):.1f}..{max(times):.1f}':>15}"
+                          f"{seconds / median['tc']:>7.2f}"
+                          f"{flops / seconds / sgemm[threads]['flops']:>7.1%}"
+                          f"{compile_s:>11.1f}{rss:>10.0f}")
+                fastest = min(s for system, s in median.items() if system != "tc")
+                ratios[(name, threads)] = fastest / median["tc"]
+                print(f"{'':<11}{threads:>4} tc / the fastest peer: "
+                      f"{ratios[(name, threads)]:.2f}x; model FLOPs/step {flops / 1e9:.2f} G, "
+                      f"{tokens} tokens/step")
+    for (name, threads), ratio in ratios.items():
+        if (name, threads) != ("small", thread_counts[-1]):
+            print(f"ratio_{name}_{threads}_threads {ratio:.3f}")
+    if ("small", thread_counts[-1]) in ratios:
+        print(f"ratio_small {ratios[('small', thread_counts[-1])]:.3f}")
 
 
 if __name__ == "__main__":

@@ -14,16 +14,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from reference_transformer import ReferenceTransformer  # noqa: E402
 
 
-def make_train_step(config):
+def make_train_step(config, fused=False, compiled=False):
+    """The step; `fused`: Adam's fused multi-tensor kernel (PyTorch 2.4 and
+    later, also on the CPU); `compiled`: the model under torch.compile
+    (inductor), forward and backward."""
     d = config["d_model"]
     model = ReferenceTransformer(
         config["vocab_size"], d, config["heads"], config["d_ff"], config["encoder_layers"],
         config["decoder_layers"], pad_id=config.get("pad_id", 0),
         label_smoothing=config["label_smoothing"], dropout=config["dropout"])
     model.train()
+    extra = {"fused": True} if fused else {}
     optimizer = torch.optim.Adam(model.parameters(), lr=1.0,
                                  betas=(config["adam_beta1"], config["adam_beta2"]),
-                                 eps=config["adam_epsilon"])
+                                 eps=config["adam_epsilon"], **extra)
+    if compiled:
+        model = torch.compile(model)
     warmup = config["warmup_steps"]
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: d ** -0.5 * min((s + 1) ** -0.5, (s + 1) * warmup ** -1.5))
