@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -235,6 +236,61 @@ TEST(CudaProgram, CopyRectanglesMoveEveryElementOfTheViews) {
 }
 
 // Launch geometry no GPU accepts is refused when the program is built.
+// The sums over ranks of the tiny model's training step, cut into buckets
+// of at least 10 KiB: on a GPU each becomes an ncclAllReduce of the bucket's
+// device address and element count (integer for the token count), in the
+// plan's order, and the one wait follows them all; the buckets cover every
+// gradient once.
+TEST(CudaProgram, SumsOverRanksKeepThePlanOrderAndCoverTheGradients) {
+  std::unique_ptr<test::Compiled> compiled = test::compileExecutable(
+      std::string(TC_SOURCE_DIR) + "/models/tiny.toml", {}, 10 << 10);
+  ASSERT_TRUE(compiled);
+  const tcx::Executable &x = compiled->executable->root();
+  const tcx::Function *step = nullptr;
+  for (const tcx::Function *f : *x.functions())
+    if (f->role() == tcx::FunctionRole::TrainStep)
+      step = f;
+  ASSERT_TRUE(step);
+  rt::SpaceAddresses spaces;
+  for (size_t s = 0; s < spaces.base.size(); ++s)
+    spaces.base[s] = uint64_t(s + 1) << 40;
+  std::string error;
+  rt::CudaProgram program = rt::buildCudaProgram(*step, spaces, error);
+  ASSERT_EQ(program.steps.size(), step->steps()->size()) << error;
+  std::vector<std::pair<int64_t, int64_t>> buckets; ///< grads bytes
+  int64_t waits = 0, sumsAfterWait = 0;
+  for (size_t i = 0; i < program.steps.size(); ++i) {
+    const tcx::StepEntry *entry = step->steps()->Get(i);
+    if (entry->step_type() == tcx::Step::Wait) {
+      EXPECT_TRUE(std::holds_alternative<rt::WaitLaunch>(program.steps[i]));
+      ++waits;
+      continue;
+    }
+    if (entry->step_type() != tcx::Step::AllReduce)
+      continue;
+    sumsAfterWait += waits;
+    const tcx::Buffer &buffer = *entry->step_as_AllReduce()->buffer();
+    const auto *sum = std::get_if<rt::AllReduceLaunch>(&program.steps[i]);
+    ASSERT_TRUE(sum) << "step " << i;
+    EXPECT_EQ(sum->buffer, spaces.of(buffer));
+    EXPECT_EQ(sum->integer, buffer.dtype() == tcx::DType::I32);
+    if (buffer.space() == tcx::Space::Grads)
+      buckets.push_back({buffer.offset(), sum->count * 4});
+  }
+  // Started as their last gradients are written (the backward goes from
+  // the last parameters to the first), they tile the grads space.
+  std::sort(buckets.begin(), buckets.end());
+  int64_t covered = 0;
+  for (auto [offset, bytes] : buckets) {
+    EXPECT_EQ(offset, covered) << "a gap or an overlap between buckets";
+    covered = offset + bytes;
+  }
+  EXPECT_EQ(covered, x.param_bytes());
+  EXPECT_GT(buckets.size(), 2u);
+  EXPECT_EQ(waits, 1);
+  EXPECT_EQ(sumsAfterWait, 0) << "a sum started after the wait";
+}
+
 TEST(CudaProgram, RefusesLaunchesNoGpuAccepts) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<int64_t> grid = {1, 70000, 1}, block = {2048, 1, 1};

@@ -34,10 +34,12 @@ struct Compiled {
 };
 
 /// The model description at `path` as an executable: host code, or CUDA
-/// code for `cudaArchitectures` ("sm_80") when given.
+/// code for `cudaArchitectures` ("sm_80") when given; gradients summed over
+/// ranks in buckets of `allreduceBucketBytes`.
 inline std::unique_ptr<Compiled>
 compileExecutable(const std::string &path,
-                  std::vector<std::string> cudaArchitectures = {}) {
+                  std::vector<std::string> cudaArchitectures = {},
+                  int64_t allreduceBucketBytes = int64_t(25) << 20) {
   auto compiled = std::make_unique<Compiled>();
   compiled->graph = compileModel(compiled->context, path);
   if (!compiled->graph)
@@ -45,7 +47,7 @@ compileExecutable(const std::string &path,
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> planModule = compiled->graph->clone();
   mlir::PassManager lower(&compiled->context);
-  addPlanPipeline(lower);
+  addPlanPipeline(lower, allreduceBucketBytes);
   EXPECT_TRUE(mlir::succeeded(lower.run(*planModule)));
   std::string name = std::filesystem::path(path).stem().string();
   ExportOptions options{name, "test"};
