@@ -291,7 +291,7 @@ def main():
     ratios = {}
     versions = {}
     with tempfile.TemporaryDirectory(prefix="tc-bench-") as work:
-        header = (f"{'config':<11}{'thr':>4} {'system':<15}{'tokens/s':>10}{'step ms':>10}"
+        header = (f"{'config':<11}{'thr':>4} {'system':<22}{'tokens/s':>10}{'step ms':>10}"
                   f"{'spread ms':>15}{'/ tc':>7}{'MFU':>7}{'compile s':>11}{'peak MiB':>10}")
         print(header)
         print("-" * len(header))
@@ -324,7 +324,7 @@ def main():
                     if system == "tc":
                         rss = max(rss, tc_compile_rss)
                     label = system if system == "tc" else f"{system} {versions[system]}"
-                    print(f"{name:<11}{threads:>4} {label:<15}{tokens / seconds:>10.0f}"
+                    print(f"{name:<11}{threads:>4} {label:<22}{tokens / seconds:>10.0f}"
                           f"{seconds * 1e3:>10.1f}{f'{min(times):.1f}..{max(times):.1f}':>15}"
                           f"{seconds / median['tc']:>7.2f}"
                           f"{flops / seconds / sgemm[threads]['flops']:>7.1%}"
