@@ -138,6 +138,29 @@ def length_sorted_batches(sources, batch):
     return [order[i:i + batch] for i in range(0, len(order), batch)]
 
 
+def timed_runs(name, args, sources, report, translate_batch):
+    """Translates `sources` --runs times in length-sorted batches of --batch
+    (translate_batch: a batch of sources -> their outputs, in order); returns
+    the last run's outputs in input order, each run's seconds and the load
+    average after it, and records in `report` whether the runs agreed."""
+    batches = length_sorted_batches(sources, args.batch)
+    seconds, outputs, loads = [], None, []
+    for _ in range(args.runs):
+        found = [None] * len(sources)
+        start = time.perf_counter()
+        for batch in batches:
+            for i, output in zip(batch, translate_batch([sources[i] for i in batch])):
+                found[i] = output
+        seconds.append(time.perf_counter() - start)
+        loads.append(os.getloadavg()[0])
+        print(f"{name}: beam {args.beam} in {seconds[-1]:.1f} s (load {loads[-1]:.1f})",
+              file=sys.stderr, flush=True)
+        report["deterministic"] = report.get("deterministic", True) and (
+            outputs is None or outputs == found)
+        outputs = found
+    return outputs, seconds, loads
+
+
 # --- PyTorch: the incremental decoder and the batched beam search --------------
 
 class IncrementalTransformer:
@@ -499,23 +522,10 @@ def torch_child(args):
             sys.exit("torch: the incremental decoder or beam search differs from the "
                      f"full-recompute reference: {report['check']}")
 
-        batches = length_sorted_batches(sources, args.batch)
-        seconds, outputs, loads = [], None, []
-        for _ in range(args.runs):
-            found = [None] * len(sources)
-            start = time.perf_counter()
-            for batch in batches:
-                result = beam_search(model, [sources[i] for i in batch], args.beam,
-                                     args.alpha, args.offset)
-                for i, best in zip(batch, result):
-                    found[i] = best[0]
-            seconds.append(time.perf_counter() - start)
-            loads.append(os.getloadavg()[0])
-            print(f"torch: beam {args.beam} in {seconds[-1]:.1f} s (load {loads[-1]:.1f})",
-                  file=sys.stderr, flush=True)
-            report["deterministic"] = report.get("deterministic", True) and (
-                outputs is None or outputs == found)
-            outputs = found
+        outputs, seconds, loads = timed_runs(
+            "torch", args, sources, report,
+            lambda batch: [best[0] for best in beam_search(
+                model, batch, args.beam, args.alpha, args.offset)])
     write_lines(args.output, [processor.decode(ids) for ids, _, _ in outputs])
     report["seconds"], report["loads"] = seconds, loads
     report["at_limit"] = sum(len(ids) + 1 >= len(s) + args.offset
@@ -627,26 +637,12 @@ def ct2_child(args):
         sys.exit(f"ct2: the converted model's log-probabilities differ: {report['check']}")
 
     sources = [as_pieces(s) for s in sources_of(processor, read_lines(args.source), d["eos"])]
-    batches = length_sorted_batches(sources, args.batch)
-    seconds, outputs, loads = [], None, []
-    for _ in range(args.runs):
-        found = [None] * len(sources)
-        start = time.perf_counter()
-        for batch in batches:
-            result = translator.translate_batch(
-                [sources[i] for i in batch], beam_size=args.beam,
-                length_penalty=args.ct2_length_penalty, num_hypotheses=1,
-                max_batch_size=args.batch,
-                max_decoding_length=max(len(sources[i]) for i in batch) + args.offset)
-            for i, r in zip(batch, result):
-                found[i] = r.hypotheses[0]
-        seconds.append(time.perf_counter() - start)
-        loads.append(os.getloadavg()[0])
-        print(f"ct2: beam {args.beam} in {seconds[-1]:.1f} s (load {loads[-1]:.1f})",
-              file=sys.stderr, flush=True)
-        report["deterministic"] = report.get("deterministic", True) and (
-            outputs is None or outputs == found)
-        outputs = found
+    outputs, seconds, loads = timed_runs(
+        "ct2", args, sources, report,
+        lambda batch: [r.hypotheses[0] for r in translator.translate_batch(
+            batch, beam_size=args.beam, length_penalty=args.ct2_length_penalty,
+            num_hypotheses=1, max_batch_size=args.batch,
+            max_decoding_length=max(len(s) for s in batch) + args.offset)])
     write_lines(args.output, [processor.decode([processor.piece_to_id(p) for p in h])
                               for h in outputs])
     report["seconds"], report["loads"] = seconds, loads

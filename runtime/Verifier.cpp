@@ -453,12 +453,14 @@ bool Checker::run() {
   // The ranks of a job may run the training steps of different buckets in
   // one update: their sums must pair up, in the same order.
   const tcx::Function *first = nullptr;
+  std::vector<std::tuple<int64_t, int64_t, int>> firstSums;
   for (const tcx::Function *f : *x.functions()) {
     if (f->role() != tcx::FunctionRole::TrainStep)
       continue;
-    if (!first)
+    if (!first) {
       first = f;
-    else if (sumsOf(*f) != sumsOf(*first)) {
+      firstSums = sumsOf(*f);
+    } else if (sumsOf(*f) != firstSums) {
       where = "function '" + f->name()->str() + "'";
       return fail("sums other buffers over the ranks than '" +
                   first->name()->str() +

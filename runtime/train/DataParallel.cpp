@@ -13,12 +13,16 @@ uint64_t Shard::seed(uint64_t runSeed) const {
                        uint64_t(contract::kMicroBatchSeedStride);
 }
 
+int64_t accumulationStepsOf(const tcx::Executable &executable) {
+  const tcx::RunConfig *run = executable.run();
+  return run ? std::max<int64_t>(run->accumulation_steps(), 1) : 1;
+}
+
 Shard shardOf(const Communicator &ranks, const tcx::Executable &executable) {
   Shard shard;
   shard.rank = ranks.rank();
   shard.ranks = ranks.size();
-  if (const tcx::RunConfig *run = executable.run())
-    shard.accumulation = std::max<int64_t>(run->accumulation_steps(), 1);
+  shard.accumulation = accumulationStepsOf(executable);
   return shard;
 }
 

@@ -47,6 +47,10 @@ struct Shard {
   uint64_t seed(uint64_t runSeed) const;
 };
 
+/// The micro-batches each training step of `executable` sums ([training]
+/// accumulation_steps; 1 when its run config has none).
+int64_t accumulationStepsOf(const tcx::Executable &executable);
+
 /// The shard of `ranks`' rank for `executable` (its accumulation steps).
 Shard shardOf(const Communicator &ranks, const tcx::Executable &executable);
 

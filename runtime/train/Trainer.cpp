@@ -173,8 +173,7 @@ bool setUpState(const Executable &executable, const TrainOptions &options,
 bool setUpData(const Executable &executable, const TrainOptions &options,
                Run &run, std::string &error) {
   TrainingState &state = run.state;
-  const tcx::RunConfig *config = executable.root().run();
-  int64_t accumulation = config ? config->accumulation_steps() : 0;
+  int64_t accumulation = accumulationStepsOf(executable.root());
   if (accumulation > 1 && run.buckets.size() > 1) {
     // Batches are cut per bucket and drawn in any order: the micro-batches
     // of one step would often need a bucket no description lists.
