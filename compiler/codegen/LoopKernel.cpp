@@ -116,7 +116,8 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     }
 
   // On CUDA a thread computes one element of the reductions' result: all
-  // the elements reduced into it, in order (deterministic, no atomics).
+  // the elements reduced into it, in order (deterministic, no atomics);
+  // sums over the leading dimensions split their rows (gpuColumns, below).
   ArrayRef<int64_t> axes;
   if (!reductions.empty())
     axes = reductions.front()
@@ -188,16 +189,23 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   constexpr int64_t kColumnBlock = 64;
   bool columnBlocks =
       target == Target::Host && leadingAxes && reducedCount >= kColumnBlock;
+  // On CUDA such sums go by tiles of columns across blocks, the rows split
+  // among groups of a block's threads (the prelude's TC_COLUMN_BLOCKS): a
+  // thread per column had a few thousand threads read a whole activation.
+  bool gpuColumns = target == Target::Cuda && leadingAxes &&
+                    llvm::none_of(reductions, [](Operation *r) {
+                      return isa<ReduceMaxOp>(r);
+                    });
   // The host does the same, a result element per iteration across threads,
   // for other reductions into several elements (a row's maximum and sum in
   // a log-softmax): each still reduces its elements in element order.
-  bool perResult =
-      !reductions.empty() &&
-      (target == Target::Cuda || (sameAxes && !columnBlocks && reducedCount > 1));
+  bool perResult = !reductions.empty() && !gpuColumns &&
+                   (target == Target::Cuda ||
+                    (sameAxes && !columnBlocks && reducedCount > 1));
   for (auto [j, value] : llvm::enumerate(outputs)) {
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def) && !perResult &&
-        !columnBlocks)
+        !columnBlocks && !gpuColumns)
       os << llvm::formatv("  std::vector<double> acc{0}({1}, {2});\n", j,
                           reducedCount,
                           isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
@@ -221,6 +229,19 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
        << "; ++row)\n"
        << "  for (int64_t k = k0; k < k1; ++k) {\n"
        << "    const int64_t i = row * " << reducedCount << " + k;\n";
+  } else if (gpuColumns) {
+    os << "  for (int64_t tile = blockIdx.x; tile * tc::kColumnLanes < "
+       << reducedCount << "; tile += gridDim.x) {\n"
+       << "  const int64_t k = tile * tc::kColumnLanes + threadIdx.x % "
+          "tc::kColumnLanes;\n";
+    for (auto [j, value] : llvm::enumerate(outputs))
+      if (Operation *def = value.getDefiningOp();
+          def && llvm::is_contained(reductions, def))
+        os << llvm::formatv("  double acc{0} = 0.0;\n", j);
+    os << "  if (k < " << reducedCount << ")\n"
+       << "  for (int64_t row = threadIdx.x / tc::kColumnLanes; row < "
+       << count / reducedCount << "; row += blockDim.x / tc::kColumnLanes) {\n"
+       << "    const int64_t i = row * " << reducedCount << " + k;\n";
   } else if (perResult) {
     os << "  TC_FOR(r, " << reducedCount << ") {\n";
     for (auto [j, value] : llvm::enumerate(outputs))
@@ -243,7 +264,7 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     Operation *def = value.getDefiningOp();
     if (def && llvm::is_contained(reductions, def)) {
       auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-      std::string at = perResult      ? "acc" + std::to_string(j)
+      std::string at = perResult || gpuColumns ? "acc" + std::to_string(j)
                        : columnBlocks ? llvm::formatv("acc{0}[k - k0]", j).str()
                                       : llvm::formatv("acc{0}[{1}]", j,
                                                       reducedIndex(shape, axes))
@@ -261,6 +282,13 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
           perResult
               ? llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j, scale)
                     .str()
+          : gpuColumns
+              ? llvm::formatv(
+                    "  acc{0} = tc::columnTotal(acc{0});\n"
+                    "  if (threadIdx.x < tc::kColumnLanes && k < {2})\n"
+                    "    out{0}[k] = acc{0} * {1:e17};\n",
+                    j, scale, reducedCount)
+                    .str()
           : columnBlocks
               ? llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
                               "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
@@ -275,7 +303,8 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
     }
   }
   os << "  }\n"
-     << finish << (perResult || columnBlocks ? "  }\n" : "") << "}\n";
+     << finish << (perResult || columnBlocks || gpuColumns ? "  }\n" : "")
+     << "}\n";
   return text;
 }
 

@@ -190,17 +190,18 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                   number(embed.getScale().convertToDouble()), mask, keep});
   } else if (auto grad = dyn_cast<EmbeddingGradOp>(op)) {
     // A scatter-add: columns of the table in parallel (blocks of them on the
-    // host, one a thread on CUDA), each zeroed, then every token's column
-    // added in token order (f32 sums; deterministic, no atomics).
+    // host; on CUDA a thread per column and share of the ids), each zeroed,
+    // then every token's column added in token order (f32 sums;
+    // deterministic, no atomics: an element has one writer).
     ArrayRef<int64_t> table = shapeOf(grad.getResult());
     body += fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
   TC_COLUMN_BLOCKS(k0, k1) {
-    for (int64_t id = 0; id < V; ++id)
+    TC_COLUMN_ROWS(id, V)
       for (int64_t d = k0; d < k1; ++d)
         out0[id * D + d] = 0.0f;
     for (int64_t t = 0; t < tokens; ++t) {
       int64_t id = in0[t];
-      if (id >= 0 && id < V)
+      if (id >= 0 && id < V && TC_COLUMN_OWNS(id))
         for (int64_t d = k0; d < k1; ++d)
           out0[id * D + d] += in1[t * D + d];
     }

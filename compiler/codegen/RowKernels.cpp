@@ -157,11 +157,14 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   // The gamma and beta gradients read only inputs: independent of the rows.
   TC_COLUMN_BLOCKS(k0, k1) {
     double dgamma[TC_COLUMN_BLOCK] = {}, dbeta[TC_COLUMN_BLOCK] = {};
-    for (int64_t r = 0; r < rows; ++r)
+    TC_COLUMN_ROWS(r, rows)
       for (int64_t k = k0; k < k1; ++k) {
         dgamma[k - k0] += double(in5[r * D + k]) * xhat(r, k);
         dbeta[k - k0] += in5[r * D + k];
       }
+    TC_COLUMN_TOTAL(dgamma);
+    TC_COLUMN_TOTAL(dbeta);
+    TC_COLUMN_LEADER
     for (int64_t k = k0; k < k1; ++k) {
       out2[k] = float(dgamma[k - k0]);
       out3[k] = float(dbeta[k - k0]);
@@ -190,7 +193,7 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   };
   // The sum over rows in row order: deterministic.
   TC_ORDERED_ROW_SUM(total, tokens, counted, rowLoss)
-  TC_GRID_LEADER {
+  TC_ORDERED_ROW_SUM_LEADER(total) {
     out0[0] = float(total);
     out1[0] = tokens;
   }

@@ -27,25 +27,31 @@ namespace {
 
 /// Threads per block of the CUDA target's launches (the host ignores them).
 constexpr int64_t kBlockThreads = 256;
+/// The most blocks of a launch over elements: its loops are grid-stride, and
+/// this many blocks of kBlockThreads fill the largest GPUs (132 SMs of 2048
+/// threads) several times over, where one block per 256 elements made a
+/// multi-tensor Adam run 74000 blocks through each of its tensors.
+constexpr int64_t kMaxElementBlocks = 4096;
 
-/// Blocks x threads: one block per row for the row-wise ops (one block for
-/// a row-wise op that sums over its rows into a scalar), else one thread per
-/// element of the first result.
+/// Blocks x threads: one block per row of the first operand for the
+/// row-wise ops (tc.cross_entropy too, whose result is a scalar), else one
+/// thread per element of the largest operand or result (a sum over rows
+/// reads more than it writes), up to kMaxElementBlocks blocks.
 std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
-  auto type =
-      cast<RankedTensorType>(op->getNumResults() ? op->getResult(0).getType()
-                                                 : op->getOperand(0).getType());
-  int64_t elements = std::max<int64_t>(type.getNumElements(), 1);
   if (op->hasTrait<tc::OpTrait::RowWise>()) {
-    // tc.cross_entropy sums its rows into a scalar: one block, in row order.
-    if (type.getRank() == 0)
-      return {1, kBlockThreads};
     auto input = cast<RankedTensorType>(op->getOperand(0).getType());
     int64_t row = std::max<int64_t>(input.getShape().back(), 1);
     return {std::max<int64_t>(input.getNumElements() / row, 1),
             std::min<int64_t>((row + 31) / 32 * 32, kBlockThreads)};
   }
-  return {(elements + kBlockThreads - 1) / kBlockThreads, kBlockThreads};
+  int64_t elements = 1;
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      elements = std::max(elements, tensor.getNumElements());
+  return {std::min((elements + kBlockThreads - 1) / kBlockThreads,
+                   kMaxElementBlocks),
+          kBlockThreads};
 }
 
 /// Lowers the functions of one module, sharing kernels and constants.
@@ -262,8 +268,9 @@ void Lowering::emitAdam(AdamOp adam) {
 /// The inputs of `reduce` in the grads space, cut into buckets of adjacent
 /// gradients of at least bucketBytes, each reduced after the last step
 /// writing one of its gradients; the other inputs here, then the wait.
-LogicalResult Lowering::emitAllReduce(
-    AllReduceOp reduce, const llvm::DenseMap<Value, Operation *> &lastWrites) {
+LogicalResult
+Lowering::emitAllReduce(AllReduceOp reduce,
+                        const llvm::DenseMap<Value, Operation *> &lastWrites) {
   struct Piece {
     plan::BufferAttr buffer;
     Operation *lastWrite;
@@ -381,10 +388,8 @@ LogicalResult Lowering::lower(func::FuncOp function) {
   };
   lowered->setAttr(plan::kArenaBytesAttrName,
                    b.getI64IntegerAttr(plan.arenaBytes));
-  lowered->setAttr(plan::kInputsAttrName,
-                   dictionaries(plan.inputs));
-  lowered->setAttr(plan::kOutputsAttrName,
-                   dictionaries(plan.outputs));
+  lowered->setAttr(plan::kInputsAttrName, dictionaries(plan.inputs));
+  lowered->setAttr(plan::kOutputsAttrName, dictionaries(plan.outputs));
 
   // Constants, at module level.
   b.setInsertionPointToEnd(module.getBody());

@@ -103,6 +103,15 @@ inline T __shfl_xor_sync(unsigned, T value, int laneMask, int = 32) {
   return other;
 }
 
+// Blocks run one at a time and a block's threads take turns: plain memory
+// is already ordered, and an atomic is a plain read and write.
+inline void __threadfence() {}
+inline unsigned atomicAdd(unsigned *address, unsigned value) {
+  unsigned old = *address;
+  *address = old + value;
+  return old;
+}
+
 inline float __int_as_float(int bits) {
   float f;
   std::memcpy(&f, &bits, 4);
@@ -118,7 +127,12 @@ extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
   std::vector<std::unique_ptr<simt::Fiber>> &fibers = simt::fibers;
   while (fibers.size() < block)
     fibers.push_back(std::make_unique<simt::Fiber>());
-  for (unsigned b = 0; b < grid; ++b) {
+  // Every other launch runs the blocks last to first: a GPU runs them in no
+  // set order, so no kernel may depend on one.
+  static unsigned launches = 0;
+  bool reversed = launches++ % 2 == 1;
+  for (unsigned n = 0; n < grid; ++n) {
+    unsigned b = reversed ? grid - 1 - n : n;
     blockIdx = {b, 0, 0};
     simt::blockBarrier = simt::Barrier{block};
     simt::warpBarriers.clear();

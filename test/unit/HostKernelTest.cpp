@@ -13,7 +13,8 @@
 // The same for every CUDA kernel (issue 8, acceptance 2): their source
 // compiled as host C++ with the SIMT harness (test/simt/Simt.h), launched
 // on small grids (two blocks of 64 threads, so that grid-stride loops wrap
-// and rows of 5, 6, 16 and 24 elements leave threads of a block idle).
+// and rows of 5, 6, 16 and 24 elements leave threads of a block idle),
+// twice, the second time with the blocks in reverse order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -207,6 +208,13 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       using Launch = void (*)(void (*)(void **), unsigned, unsigned, void **);
       auto launch = reinterpret_cast<Launch>(dlsym(library, "simt_launch"));
       ASSERT_TRUE(launch);
+      // Twice, the results of the first overwritten with NaNs (and the
+      // harness runs the second's blocks in reverse order): a kernel that
+      // counts its blocks across the grid (TC_ORDERED_ROW_SUM) must leave the
+      // count ready for its next launch.
+      launch(kernel, 2, 64, buffers.data());
+      for (size_t r = inputs.size(); r < storage.size(); ++r)
+        std::fill(storage[r].begin(), storage[r].end(), char(0xff));
       launch(kernel, 2, 64, buffers.data());
     } else {
       kernel(buffers.data());

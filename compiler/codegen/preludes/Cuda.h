@@ -27,6 +27,41 @@ inline double blockMax(double v) {
 }
 // exp(x) for the row kernels' softmaxes, in f32 (the hardware's expf).
 inline float rowExp(double x) { return expf(float(x)); }
+// Sums across rows (TC_COLUMN_BLOCKS): the threads of a block are groups of
+// kColumnLanes, a lane per column of the block's tile, the groups over the
+// rows; the total of a column adds the groups' partial sums in group order
+// and is valid in the first group (deterministic for a block size).
+constexpr int kColumnLanes = 8;
+inline double columnTotal(double v) {
+  __shared__ double partial[1024];
+  __syncthreads(); // the previous total has read partial
+  partial[threadIdx.x] = v;
+  __syncthreads();
+  double total = 0.0;
+  if (threadIdx.x < kColumnLanes)
+    for (unsigned g = 0; g < blockDim.x / kColumnLanes; ++g)
+      total += partial[g * kColumnLanes + threadIdx.x];
+  return total;
+}
+// Whether this block is the last of the grid to arrive here (the same answer
+// in all its threads), after which every block's earlier writes to global
+// memory are visible to it; `arrived` (zero before the launch) is zero again
+// after it.
+inline bool lastBlockToArrive(unsigned *arrived) {
+  __shared__ bool last;
+  __threadfence(); // this block's writes before its arrival
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(arrived, 1u) == gridDim.x - 1;
+    if (last)
+      *arrived = 0; // every other block has arrived: the next launch's
+  }
+  __syncthreads();
+  if (!last)
+    return false;
+  __threadfence();
+  return true;
+}
 } // namespace tc
 // Independent iterations across all threads of the grid (grid-stride).
 #define TC_FOR(i, n)                                                          \
@@ -37,22 +72,54 @@ inline float rowExp(double x) { return expf(float(x)); }
 #define TC_ROW_SUM(x) tc::blockSum(x)
 #define TC_ROW_MAX(x) tc::blockMax(x)
 #define TC_ROW_LEADER if (threadIdx.x == 0)
-#define TC_GRID_LEADER if (blockIdx.x == 0 && threadIdx.x == 0)
 // Dropout masks are drawn where they are used (Philox is cheap on a GPU).
 #define TC_DROPOUT_MASK(name, key, rate, n)
 #define TC_KEEPS(name, key, rate, i) tc::dropoutKeeps(seed, step, key, i, rate)
 #define TC_ROW_CACHE(name, value) auto name = [&](int64_t k) { return double(value); };
-// Sums across rows: a thread per column (grid-stride), in row order; the
-// ordered sum over rows by one block, a row at a time.
+// Sums across rows: tiles of kColumnLanes columns across blocks (grid-stride),
+// a thread a column [k0, k1) of its tile (empty past D) and the rows
+// TC_COLUMN_ROWS gives its group; TC_COLUMN_TOTAL adds the groups' sums,
+// which TC_COLUMN_LEADER (the first group) stores. TC_COLUMN_OWNS(i): whether
+// the thread's group owns index i of a split that must keep one writer.
 #define TC_COLUMN_BLOCK 1
 #define TC_COLUMN_BLOCKS(k0, k1)                                              \
-  TC_FOR(k0, D) for (int64_t k1 = k0 + 1, once = 1; once; once = 0)
+  for (int64_t tile = blockIdx.x; tile * tc::kColumnLanes < D;                \
+       tile += gridDim.x)                                                     \
+    for (int64_t k0 = tile * tc::kColumnLanes + threadIdx.x % tc::kColumnLanes, \
+                 k1 = std::min<int64_t>(k0 + 1, D), once = 1;                 \
+         once; once = 0)
+#define TC_COLUMN_ROWS(r, n)                                                  \
+  for (int64_t r = threadIdx.x / tc::kColumnLanes; r < (n);                   \
+       r += blockDim.x / tc::kColumnLanes)
+#define TC_COLUMN_OWNS(i)                                                     \
+  ((i) % (blockDim.x / tc::kColumnLanes) == threadIdx.x / tc::kColumnLanes)
+#define TC_COLUMN_TOTAL(sums) sums[0] = tc::columnTotal(sums[0])
+#define TC_COLUMN_LEADER if (threadIdx.x < tc::kColumnLanes)
+// total, count: the sum of value(r) over the rows where counted(r). Each
+// block computes its rows' values (a block per row, grid-stride) into a
+// buffer of the kernel's in global memory; the last block to finish adds
+// them, thread t rows t, t + blockDim.x, ..., then the threads' sums in
+// order (deterministic), and only its TC_ORDERED_ROW_SUM_LEADER stores them.
 #define TC_ORDERED_ROW_SUM(total, count, counted, value)                      \
+  static double total##_rows[rows];                                           \
+  static unsigned total##_arrived;                                            \
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)                      \
+    if (counted(r)) {                                                         \
+      double v = value(r);                                                    \
+      if (threadIdx.x == 0)                                                   \
+        total##_rows[r] = v;                                                  \
+    }                                                                         \
+  const bool total##_last = tc::lastBlockToArrive(&total##_arrived);         \
   double total = 0.0;                                                         \
   int32_t count = 0;                                                          \
-  if (blockIdx.x == 0)                                                        \
-    for (int64_t r = 0; r < rows; ++r)                                        \
+  if (total##_last) {                                                         \
+    double part = 0.0, parts = 0.0;                                           \
+    for (int64_t r = threadIdx.x; r < rows; r += blockDim.x)                  \
       if (counted(r)) {                                                       \
-        total += value(r);                                                    \
-        ++count;                                                              \
-      }
+        part += *static_cast<volatile double *>(&total##_rows[r]);            \
+        parts += 1.0;                                                         \
+      }                                                                       \
+    total = tc::blockSum(part);                                               \
+    count = int32_t(tc::blockSum(parts));                                     \
+  }
+#define TC_ORDERED_ROW_SUM_LEADER(total) if (total##_last && threadIdx.x == 0)
