@@ -14,7 +14,7 @@ packages=(
   # model descriptions (TOML)
   libtomlplusplus-dev
   # the .tcx executable format; host GEMMs
-  flatbuffers-compiler libflatbuffers-dev libopenblas-dev
+  flatbuffers-compiler libflatbuffers-dev libopenblas-dev libdnnl-dev
   # tc-run's command line; subword vocabularies
   libcli11-dev libsentencepiece-dev
   # parameter archives (.npz)

@@ -2,7 +2,6 @@
 
 #include "runtime/cpu/CpuDevice.h"
 
-#include <cblas.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -34,7 +33,8 @@ std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
 std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
                                                std::string &error) {
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
-  openblas_set_num_threads(1); // see gemm(): OpenMP threads call it
+  if (!chooseSgemm(device->sgemm_, error))
+    return nullptr;
 
   device->kernels_ = KernelLibrary::load(executable, error);
   if (!device->kernels_)
@@ -53,7 +53,7 @@ HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
 
 std::string CpuDevice::describe() const {
   return std::string("cpu (") + std::to_string(omp_get_max_threads()) +
-         " threads, OpenBLAS " + openblas_get_corename() + " kernels)";
+         " threads, " + describeSgemm(sgemm_) + ")";
 }
 
 void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,
@@ -136,7 +136,7 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   for (size_t i = 0; i < rank; ++i)
     count *= g.batch()->Get(i);
   // One thread pool for everything: OpenMP threads each run single-threaded
-  // sgemm calls on a batch index or a block of rows or columns (OpenBLAS's
+  // sgemm calls (Sgemm.h) on a batch index or a block of rows or columns (OpenBLAS's
   // own threads would fight the generated kernels' OpenMP threads for the
   // cores). Small products run on one thread: a parallel region costs more.
   // A short, wide product (a decoder step's rows times a weight) is split
@@ -187,9 +187,8 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
               (beta == 0.0f ? 0.0f : beta * out[r * ldc + j]) + bias[col + j];
       beta = 1.0f;
     }
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-                tb ? CblasTrans : CblasNoTrans, rows, cols, k, g.alpha(),
-                blockA, g.lda(), blockB, g.ldb(), beta, out, ldc);
+    sgemm(sgemm_, ta, tb, rows, cols, k, g.alpha(), blockA, g.lda(), blockB,
+          g.ldb(), beta, out, ldc);
     if (g.relu())
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < cols; ++j)

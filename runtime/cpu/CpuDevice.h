@@ -16,6 +16,7 @@
 #include "runtime/Device.h"
 #include "runtime/Executable.h"
 #include "runtime/cpu/KernelLibrary.h"
+#include "runtime/cpu/Sgemm.h"
 
 #include <map>
 #include <memory>
@@ -82,6 +83,7 @@ private:
 
   const Executable &executable_;
   std::unique_ptr<KernelLibrary> kernels_;
+  SgemmLibrary sgemm_ = SgemmLibrary::OneDnn;
   HostBuffer shared_[8];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
   bool profiling_ = false;

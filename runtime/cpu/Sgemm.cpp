@@ -1,0 +1,69 @@
+//===- Sgemm.cpp - the CPU device's single-threaded f32 GEMM --------------===//
+
+#include "runtime/cpu/Sgemm.h"
+
+#include <cblas.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace tc::rt {
+
+bool chooseSgemm(SgemmLibrary &library, std::string &error) {
+  const char *name = std::getenv("TC_SGEMM");
+  std::string_view chosen = name ? name : "onednn";
+  if (chosen == "onednn") {
+    library = SgemmLibrary::OneDnn;
+  } else if (chosen == "openblas") {
+    library = SgemmLibrary::OpenBlas;
+  } else {
+    error = "TC_SGEMM='" + std::string(chosen) +
+            "' names no GEMM library; use onednn (the default) or openblas";
+    return false;
+  }
+  openblas_set_num_threads(1); // OpenMP threads call it
+  return true;
+}
+
+std::string describeSgemm(SgemmLibrary library) {
+  if (library == SgemmLibrary::OpenBlas)
+    return std::string("OpenBLAS ") + openblas_get_corename() + " kernels";
+  const dnnl_version_t *v = dnnl_version();
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) +
+         "." + std::to_string(v->patch) + " sgemm";
+}
+
+void sgemm(SgemmLibrary library, bool transposeA, bool transposeB, int64_t m,
+           int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+           const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+  if (library == SgemmLibrary::OpenBlas) {
+    cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
+                transposeB ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda,
+                b, ldb, beta, c, ldc);
+    return;
+  }
+  // oneDNN threads its calls with OpenMP: inside the device's parallel
+  // regions they run on their thread (no nesting); outside, on the calling
+  // thread only while the thread count says one.
+  bool outside = !omp_in_parallel();
+  int threads = omp_get_max_threads();
+  if (outside)
+    omp_set_num_threads(1);
+  dnnl_status_t status =
+      dnnl_sgemm(transposeA ? 'T' : 'N', transposeB ? 'T' : 'N', m, n, k,
+                 alpha, a, lda, b, ldb, beta, c, ldc);
+  if (outside)
+    omp_set_num_threads(threads);
+  if (status != dnnl_success) { // the loader verified every GEMM's operands
+    std::fprintf(stderr,
+                 "tc-run: internal error: oneDNN's sgemm refused a %lldx%lldx%lld "
+                 "product (status %d); TC_SGEMM=openblas runs without it\n",
+                 (long long)m, (long long)n, (long long)k, int(status));
+    std::abort();
+  }
+}
+
+} // namespace tc::rt

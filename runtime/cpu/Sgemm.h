@@ -1,0 +1,35 @@
+//===- Sgemm.h - the CPU device's single-threaded f32 GEMM ----------------===//
+//
+// One row-major sgemm call on the calling thread, by the library chosen
+// when the device is made: oneDNN (libdnnl, the default: 4-8% faster than
+// OpenBLAS at the training step's shapes, docs/performance.md) or OpenBLAS
+// (TC_SGEMM=openblas). The CPU device splits products across its OpenMP
+// threads itself; each call here runs on one thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_CPU_SGEMM_H
+#define TC_RUNTIME_CPU_SGEMM_H
+
+#include <cstdint>
+#include <string>
+
+namespace tc::rt {
+
+enum class SgemmLibrary { OneDnn, OpenBlas };
+
+/// The library TC_SGEMM names ("onednn", "openblas"; unset: oneDNN), or
+/// false with `error` saying what it accepts.
+bool chooseSgemm(SgemmLibrary &library, std::string &error);
+
+/// "oneDNN 2.6.3" or "OpenBLAS (Haswell kernels)": for describe().
+std::string describeSgemm(SgemmLibrary library);
+
+/// C = alpha op(A) op(B) + beta C, row-major, m x n x k, on this thread.
+void sgemm(SgemmLibrary library, bool transposeA, bool transposeB, int64_t m,
+           int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+           const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_CPU_SGEMM_H
