@@ -47,7 +47,10 @@ def run_tc(build, tcx, warmup, steps, runs, work):
                     "--quiet", "--steps", str(warmup + runs * steps), "--metrics", metrics,
                     "--checkpoint-dir", os.path.join(work, "checkpoints-" + os.path.basename(tcx)),
                     "--checkpoint-every", "0"], check=True)
-    elapsed = [json.loads(line)["elapsed_seconds"] for line in open(metrics)]
+    # A step's line holds its loss (validation lines do not); window r
+    # runs from the end of step warmup + r * steps (warmup >= 1).
+    elapsed = [line["elapsed_seconds"] for line in map(json.loads, open(metrics))
+               if "loss" in line]
     return [(elapsed[warmup + (r + 1) * steps - 1] - elapsed[warmup + r * steps - 1]) / steps
             for r in range(runs)]
 
@@ -93,6 +96,9 @@ def main():
                         help="comma-separated: " + ", ".join(PEERS))
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.warmup < 1 or args.steps < 1 or args.runs < 1:
+        parser.error("--warmup, --steps and --runs take 1 or more (the first step "
+                     "includes loading the kernels)")
     configs = args.configs.split(",")
     if args.child:
         return torch_child(configs[0], args.warmup, args.steps, args.runs, PEERS[args.child])

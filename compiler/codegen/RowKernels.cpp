@@ -191,7 +191,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     logits = TC_ROW_SUM(logits);
     return (1.0 - @1) * (lse - in0[r * D + in1[r]]) + @1 * (lse - logits / D);
   };
-  // The sum over rows in row order: deterministic.
+  // The sum over rows in a fixed order (the host's row order; on CUDA the
+  // prelude's): deterministic.
   TC_ORDERED_ROW_SUM(total, tokens, counted, rowLoss)
   TC_ORDERED_ROW_SUM_LEADER(total) {
     out0[0] = float(total);

@@ -8,7 +8,7 @@ namespace tc {
 /// The targets tc generates kernels for; the emitters write one kernel text
 /// for both, and only the skeleton macros of the preludes differ.
 enum class Target {
-  Host, ///< C++ for the host's compiler (OpenMP); GEMMs through OpenBLAS
+  Host, ///< C++ for the host's compiler (OpenMP); GEMMs through oneDNN or OpenBLAS
   Cuda, ///< CUDA C++ for NVRTC (CUBIN + PTX); GEMMs through cuBLAS
 };
 

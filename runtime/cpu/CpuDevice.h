@@ -4,8 +4,9 @@
 // Adam moments, constants, one arena for all functions; inputs and outputs
 // per function) and
 // runs a function's steps in order: generated kernels from the executable's
-// shared object, GEMMs through OpenBLAS (cblas_sgemm per batch index, the
-// bias and ReLU epilogue around it), strided copies, and all-reduces (a
+// shared object, GEMMs through one-threaded sgemm calls (Sgemm.h: oneDNN or
+// OpenBLAS, per batch index or block of rows, the bias and ReLU epilogue
+// around them), strided copies, and all-reduces (a
 // no-op with one rank).
 //
 //===----------------------------------------------------------------------===//

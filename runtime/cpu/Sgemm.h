@@ -22,7 +22,7 @@ enum class SgemmLibrary { OneDnn, OpenBlas };
 /// false with `error` saying what it accepts.
 bool chooseSgemm(SgemmLibrary &library, std::string &error);
 
-/// "oneDNN 2.6.3" or "OpenBLAS (Haswell kernels)": for describe().
+/// "oneDNN 2.6.3 sgemm" or "OpenBLAS Haswell kernels": for describe().
 std::string describeSgemm(SgemmLibrary library);
 
 /// C = alpha op(A) op(B) + beta C, row-major, m x n x k, on this thread.

@@ -22,11 +22,14 @@ std::array<uint32_t, 3> extents(const flatbuffers::Vector<int64_t> *values,
   return out;
 }
 
+/// Whether a GPU launches it and tc's kernels run in it: their blocks are
+/// whole warps along x only (the block reductions go by warps, and the
+/// column sums by groups of 8 threads: docs/cuda.md).
 bool geometryFits(const std::array<uint32_t, 3> &grid,
                   const std::array<uint32_t, 3> &block) {
-  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
-  return threads <= kMaxBlockThreads && block[2] <= 64 &&
-         grid[1] <= kMaxGridYZ && grid[2] <= kMaxGridYZ;
+  return block[0] <= kMaxBlockThreads && block[0] % 32 == 0 &&
+         block[1] == 1 && block[2] == 1 && grid[1] <= kMaxGridYZ &&
+         grid[2] <= kMaxGridYZ;
 }
 
 } // namespace
@@ -109,8 +112,9 @@ CudaProgram buildCudaProgram(const tcx::Function &function,
                 "x" + std::to_string(k.grid[2]) + " blocks of " +
                 std::to_string(k.block[0]) + "x" + std::to_string(k.block[1]) +
                 "x" + std::to_string(k.block[2]) +
-                " threads (at most 1024 threads a block); the executable is "
-                "damaged or from a newer tc-compile";
+                " threads (tc's kernels take at most 1024 threads a block, "
+                "whole warps along x only); the executable is damaged or "
+                "from a newer tc-compile";
         return {};
       }
       k.arguments = int64_t(program.table.size());

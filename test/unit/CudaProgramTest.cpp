@@ -292,24 +292,32 @@ TEST(CudaProgram, SumsOverRanksKeepThePlanOrderAndCoverTheGradients) {
 }
 
 TEST(CudaProgram, RefusesLaunchesNoGpuAccepts) {
-  flatbuffers::FlatBufferBuilder fbb;
-  std::vector<int64_t> grid = {1, 70000, 1}, block = {2048, 1, 1};
-  auto launch =
-      tcx::CreateLaunchDirect(fbb, 0, nullptr, nullptr, &grid, &block);
-  auto entry = tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union());
-  std::vector<flatbuffers::Offset<tcx::StepEntry>> steps = {entry};
-  auto function =
-      tcx::CreateFunctionDirect(fbb, "f", 0, nullptr, nullptr, &steps);
-  std::string error;
-  rt::CudaProgram program =
-      rt::buildCudaProgram(*flatbuffers::GetTemporaryPointer(fbb, function),
-                           rt::SpaceAddresses{}, error);
-  EXPECT_TRUE(program.steps.empty());
-  EXPECT_NE(
-      error.find("f step 0: no GPU launches a grid of 1x70000x1 blocks of "
-                 "2048x1x1 threads"),
-      std::string::npos)
-      << error;
+  // Too many blocks along y and threads; a block that is not whole warps
+  // (tc's reductions go by warps); a block with a y extent.
+  struct Case {
+    std::vector<int64_t> grid, block;
+    std::string want;
+  };
+  for (const Case &c : std::vector<Case>{
+           {{1, 70000, 1}, {2048, 1, 1}, "a grid of 1x70000x1 blocks of 2048x1x1"},
+           {{4, 1, 1}, {48, 1, 1}, "a grid of 4x1x1 blocks of 48x1x1"},
+           {{4, 1, 1}, {32, 2, 1}, "a grid of 4x1x1 blocks of 32x2x1"}}) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto launch =
+        tcx::CreateLaunchDirect(fbb, 0, nullptr, nullptr, &c.grid, &c.block);
+    auto entry = tcx::CreateStepEntry(fbb, tcx::Step::Launch, launch.Union());
+    std::vector<flatbuffers::Offset<tcx::StepEntry>> steps = {entry};
+    auto function =
+        tcx::CreateFunctionDirect(fbb, "f", 0, nullptr, nullptr, &steps);
+    std::string error;
+    rt::CudaProgram program =
+        rt::buildCudaProgram(*flatbuffers::GetTemporaryPointer(fbb, function),
+                             rt::SpaceAddresses{}, error);
+    EXPECT_TRUE(program.steps.empty()) << c.want;
+    EXPECT_NE(error.find("f step 0: no GPU launches " + c.want + " threads"),
+              std::string::npos)
+        << error;
+  }
 }
 
 } // namespace

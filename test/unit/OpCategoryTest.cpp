@@ -79,8 +79,8 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
       int64_t elements = 1;
       for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                                 op->getResultTypes()))
-        elements = std::max(
-            elements, cast<RankedTensorType>(type).getNumElements());
+        if (auto tensor = dyn_cast<RankedTensorType>(type))
+          elements = std::max(elements, tensor.getNumElements());
       EXPECT_EQ(grid, std::min<int64_t>((elements + block - 1) / block, 4096))
           << what << ": a thread per element, at most 4096 blocks";
       EXPECT_FALSE(rowSkeleton) << what << ": a row skeleton for a non-row op";

@@ -100,7 +100,7 @@ static cl::opt<tc::Target> target(
     cl::init(tc::Target::Host),
     cl::values(clEnumValN(tc::Target::Host, "cpu",
                           "the host: C++ kernels built by the system "
-                          "compiler (OpenMP), GEMMs through OpenBLAS"),
+                          "compiler (OpenMP), GEMMs through oneDNN or OpenBLAS"),
                clEnumValN(tc::Target::Cuda, "cuda",
                           "NVIDIA GPUs: CUDA kernels compiled by NVRTC to "
                           "CUBIN for --arch and PTX for the newest (tc-run "

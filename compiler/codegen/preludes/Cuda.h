@@ -100,6 +100,9 @@ inline bool lastBlockToArrive(unsigned *arrived) {
 // buffer of the kernel's in global memory; the last block to finish adds
 // them, thread t rows t, t + blockDim.x, ..., then the threads' sums in
 // order (deterministic), and only its TC_ORDERED_ROW_SUM_LEADER stores them.
+// The buffer and the count are the kernel's, not the launch's: launches of
+// one kernel must not overlap (the CUDA device runs a function's kernels in
+// order on one stream).
 #define TC_ORDERED_ROW_SUM(total, count, counted, value)                      \
   static double total##_rows[rows];                                           \
   static unsigned total##_arrived;                                            \
