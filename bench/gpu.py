@@ -35,10 +35,6 @@ def gpu_arch():
     return "sm_" + out.split()[0].replace(".", "")
 
 
-def window_medians(times):
-    return statistics.median(times), min(times), max(times)
-
-
 def run_tc(build, tcx, warmup, steps, runs, work):
     metrics = os.path.join(work, "tc.jsonl")
     if os.path.exists(metrics):
@@ -57,13 +53,9 @@ def run_tc(build, tcx, warmup, steps, runs, work):
 
 def torch_child(name, warmup, steps, runs, options):
     import torch
-    from torch_transformer import make_train_step  # puts the reference on the path
-    from reference_transformer import ReferenceTransformer
+    from torch_transformer import make_train_step
     torch.backends.cuda.matmul.allow_tf32 = False  # f32 GEMMs, as tc's
     torch.backends.cudnn.allow_tf32 = False
-    positions = ReferenceTransformer.positions
-    ReferenceTransformer.positions = (  # made on the model's device
-        lambda self, n: positions(self, n).to(self.embedding.weight.device))
     torch.set_default_device("cuda")
     torch.manual_seed(0)
     c = model_config(name)

@@ -37,7 +37,7 @@ class ReferenceTransformer(nn.Module):
         col = torch.arange(self.d_model)
         angle = pos / torch.pow(10000.0, (col - col % 2).double() / self.d_model)
         pe = torch.where(col % 2 == 0, torch.sin(angle), torch.cos(angle))
-        return pe.to(self.embedding.weight.dtype)
+        return pe.to(self.embedding.weight.device, self.embedding.weight.dtype)
 
     def embed(self, ids):
         return self.embedding_dropout(
