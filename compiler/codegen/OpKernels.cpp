@@ -121,17 +121,22 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     // Operands: p..., g..., m..., v..., step_size, rsqrt_correction2,
     // grad_scale; results p'..., m'..., v'... Each parameter's pointers are
     // declared in its own block, so that they are live one tensor at a time
-    // (all of them at once spill registers on the GPU).
+    // (all of them at once spill registers on the GPU). The update is in
+    // f32, as PyTorch's: it is memory-bound, and f32 halves the vector work
+    // of double's sqrt and division (docs/codegen.md).
     size_t n = adam.getParams().size();
+    double beta1 = adam.getBeta1().convertToDouble();
+    double beta2 = adam.getBeta2().convertToDouble();
     body = fill(
-        R"cpp(  const double stepSize = static_cast<const float *>(buffers[@0])[0],
-               c2 = static_cast<const float *>(buffers[@1])[0],
-               scale = static_cast<const float *>(buffers[@2])[0];
-  const double b1 = @3, b2 = @4, eps = @5;
+        R"cpp(  const float stepSize = static_cast<const float *>(buffers[@0])[0],
+              c2 = static_cast<const float *>(buffers[@1])[0],
+              scale = static_cast<const float *>(buffers[@2])[0];
+  const float b1 = @3f, oneMinusB1 = @4f, b2 = @5f, oneMinusB2 = @6f,
+              eps = @7f;
 )cpp",
         {std::to_string(4 * n), std::to_string(4 * n + 1),
-         std::to_string(4 * n + 2), number(adam.getBeta1().convertToDouble()),
-         number(adam.getBeta2().convertToDouble()),
+         std::to_string(4 * n + 2), number(beta1), number(1 - beta1),
+         number(beta2), number(1 - beta2),
          number(adam.getEpsilon().convertToDouble())});
     size_t outputs = 4 * n + 3;
     for (size_t p = 0; p < n; ++p)
@@ -145,12 +150,12 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     float *newFirst = static_cast<float *>(buffers[@6]);
     float *newSecond = static_cast<float *>(buffers[@7]);
     TC_FOR(i, @0) {
-      double g = double(grad[i]) * scale;
-      double m = b1 * first[i] + (1 - b1) * g;
-      double v = b2 * second[i] + (1 - b2) * g * g;
-      newFirst[i] = float(m);
-      newSecond[i] = float(v);
-      newParam[i] = float(param[i] - stepSize * m / (std::sqrt(v) * c2 + eps));
+      float g = grad[i] * scale;
+      float m = b1 * first[i] + oneMinusB1 * g;
+      float v = b2 * second[i] + oneMinusB2 * (g * g);
+      newFirst[i] = m;
+      newSecond[i] = v;
+      newParam[i] = param[i] - stepSize * m / (std::sqrt(v) * c2 + eps);
     }
   }
 )cpp",
