@@ -6,10 +6,13 @@ through bench/torch_transformer.py.
 Each system runs in its own process: the warm-up steps, then --runs windows
 of --steps steps, timed apart (the median window and the spread). The last
 line is `ratio_gpu`, the fastest peer's step time over tc's on the last
-configuration.
+configuration. Beside the measurement: what `tc-compile --stats --gpu=NAME`
+predicts for the GPU (compiler/analysis/GpuStepModel.h), when it is one the
+model knows.
 
     bench/gpu.py --configs base_short,base_gpu          # compiles for this GPU
-    bench/gpu.py --prebuilt DIR                         # DIR/NAME-cuda.tcx
+    bench/gpu.py --prebuilt DIR                         # DIR/NAME-cuda.tcx and
+                                                        # DIR/NAME-stats.json
 """
 
 import argparse
@@ -33,6 +36,34 @@ def gpu_arch():
     out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
                          capture_output=True, text=True, check=True).stdout
     return "sm_" + out.split()[0].replace(".", "")
+
+
+def model_gpu(product):
+    """The --gpu name of tc-compile's step-time model for nvidia-smi's GPU
+    name ("NVIDIA H100 80GB HBM3" -> "h100"), or None."""
+    for name in ("p100", "a100", "h100"):
+        if name in product.lower():
+            return name
+    return None
+
+
+def predicted_step_seconds(stats):
+    """The f32 step time tc-compile --stats --gpu=NAME predicts for the
+    first training step of its JSON."""
+    steps = stats["gpu_prediction"]["steps"]
+    return steps[sorted(steps)[0]]["f32"]["step_ms"] / 1e3
+
+
+def gpu_stats(build, name, gpu, work, prebuilt):
+    """tc-compile --stats --gpu=GPU of configuration `name` (with --prebuilt,
+    DIR/NAME-stats.json, made so where tc-compile is)."""
+    if prebuilt:
+        path = os.path.join(prebuilt, name + "-stats.json")
+        return json.load(open(path)) if os.path.exists(path) else None
+    out = subprocess.run([os.path.join(build, "bin", "tc-compile"),
+                          os.path.join(HERE, "models", name + ".toml"), "--stats",
+                          "--gpu=" + gpu], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
 
 
 def run_tc(build, tcx, warmup, steps, runs, work):
@@ -135,6 +166,13 @@ def main():
             ratio = min(s for system, s in median.items() if system != "tc") / median["tc"]
             print(f"{name:<11} tc / the fastest peer: {ratio:.2f}x; "
                   f"model FLOPs/step {step_flops(c) / 1e9:.1f} G, {tokens} tokens/step")
+            modelled = model_gpu(gpu)
+            stats = modelled and gpu_stats(args.build, name, modelled, work, args.prebuilt)
+            if stats:
+                predicted = predicted_step_seconds(stats)
+                print(f"{name:<11} tc-compile --gpu={modelled} predicts "
+                      f"{predicted * 1e3:.2f} ms (f32 GEMMs); tc measured / predicted: "
+                      f"{median['tc'] / predicted:.2f}")
     print(f"ratio_gpu {ratio:.3f}")
 
 

@@ -21,6 +21,20 @@ namespace tc {
 /// The bytes of a tensor value (at least one byte per element).
 int64_t bytesOf(mlir::Value v);
 
+/// The bytes a step moves: each operand and result once, at its own size.
+int64_t trafficBytes(mlir::Operation *op);
+
+/// The FLOPs of a GEMM step (tc.matmul, tc.linear): 2 m n k per batch entry,
+/// plus the bias and ReLU epilogues. The model FLOPs of MFU are these.
+int64_t gemmFlops(mlir::Operation *op);
+
+/// A rough count of a generated kernel's arithmetic: per element of its
+/// largest operand or result, the ops of a fused body, or a count of what
+/// the named op's kernel computes (RowKernels.cpp, OpKernels.cpp). The
+/// kernels are memory-bound on every GPU and CPU tc targets, so the count
+/// only has to be of the right order.
+int64_t kernelFlops(mlir::Operation *op);
+
 struct KernelCount {
   int64_t generated = 0;
   int64_t gemm = 0;

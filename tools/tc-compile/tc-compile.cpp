@@ -4,6 +4,8 @@
 //       @forward, @encode, @decode, @forward_grad and @train_step per bucket,
 //       after the fusion passes (--fusion) and autodiff (--dump-ir shows each)
 //   tc-compile models/transformer_base.toml --stats       # JSON on stdout
+//   tc-compile models/transformer_base.toml --stats --gpu=h100  # and each
+//       training step's predicted time on that GPU (a table on stderr)
 //   tc-compile graph.mlir --emit=tc                       # a tc .mlir file
 //
 //   tc-compile models/tiny.toml -o tiny.tcx --target=cpu   # the executable
@@ -20,6 +22,7 @@
 #include "compiler/codegen/Preludes.h"
 #include "compiler/export/TcxWriter.h"
 #include "BucketsFromData.h"
+#include "GpuPrediction.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
@@ -171,7 +174,7 @@ static llvm::json::Object kernelsJson(const tc::KernelCount &count) {
                             {"gemm", count.gemm}};
 }
 
-static llvm::json::Object statistics(ModuleOp module) {
+static llvm::json::Object statistics(ModuleOp module, const tc::GpuSpec *gpu) {
   llvm::json::Array params = paramTable(module);
   int64_t scalars = 0;
   for (const llvm::json::Value &p : params)
@@ -215,6 +218,8 @@ static llvm::json::Object statistics(ModuleOp module) {
     stats["arena_bytes"] = firstPlan->arenaBytes;
     stats["no_reuse_bytes"] = firstPlan->noReuseBytes;
   }
+  if (gpu)
+    stats["gpu_prediction"] = tc::predictTrainingSteps(module, *gpu, llvm::errs());
   return stats;
 }
 
@@ -233,10 +238,35 @@ int main(int argc, char **argv) {
                "those of the first bucket's training step with its memory "
                "plan: peak_activation_bytes, arena_bytes, no_reuse_bytes"),
       cl::cat(category));
+  std::string gpuNames;
+  for (const tc::GpuSpec &gpu : tc::knownGpus())
+    gpuNames += (gpuNames.empty() ? "" : ", ") + gpu.name.str();
+  cl::opt<std::string> gpuName(
+      "gpu",
+      cl::desc("With --stats: predict each training step's time on this GPU "
+               "(" + gpuNames + ") from its datasheet, with f32, TF32 and bf16 "
+               "GEMMs; adds gpu_prediction to the JSON and prints a table on "
+               "stderr (docs/performance.md)"),
+      cl::value_desc("name"), cl::cat(category));
   cl::ParseCommandLineOptions(
       argc, argv,
       "tc-compile: build the tc graph of a model description (.toml) or read "
       "a tc dialect file (.mlir)\n");
+
+  const tc::GpuSpec *gpu = nullptr;
+  if (gpuName.getNumOccurrences()) {
+    gpu = tc::findGpu(gpuName);
+    if (!gpu) {
+      llvm::errs() << "tc-compile: error: --gpu=" << gpuName
+                   << ": expected one of " << gpuNames << "\n";
+      return kBadInput;
+    }
+    if (!stats) {
+      llvm::errs() << "tc-compile: error: --gpu predicts step times for "
+                      "--stats; add --stats\n";
+      return kBadInput;
+    }
+  }
 
   MLIRContext context;
   context
@@ -364,7 +394,7 @@ int main(int argc, char **argv) {
   }
   if (stats) {
     llvm::outs() << llvm::formatv("{0:2}",
-                                  llvm::json::Value(statistics(*module)))
+                                  llvm::json::Value(statistics(*module, gpu)))
                  << "\n";
   } else if (emit == Emit::Cpp) {
     std::string error;

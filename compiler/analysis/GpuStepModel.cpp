@@ -1,0 +1,102 @@
+//===- GpuStepModel.cpp - a training step's predicted time on a GPU ---------===//
+
+#include "compiler/analysis/GpuStepModel.h"
+#include "compiler/analysis/BufferAssignment.h"
+#include "compiler/analysis/KernelCount.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace tc {
+
+// NVIDIA's datasheets (dense rates: the tensor-core figures printed "with
+// sparsity" halved): Tesla P100 PCIe 16 GB (the paper's GPU; the SXM2 part
+// has 10.6 TFLOP/s), A100 SXM4 80 GB, H100 SXM5 80 GB (the one lent to
+// session 26: "NVIDIA H100 80GB HBM3").
+static const GpuSpec kGpus[] = {
+    {"p100", "Tesla P100 PCIe 16 GB", 9.3e12, 0, 0, 732e9},
+    {"a100", "A100 SXM4 80 GB", 19.5e12, 156e12, 312e12, 2039e9},
+    {"h100", "H100 SXM5 80 GB", 66.9e12, 494.7e12, 989.4e12, 3350e9},
+};
+
+llvm::ArrayRef<GpuSpec> knownGpus() { return kGpus; }
+
+const GpuSpec *findGpu(llvm::StringRef name) {
+  for (const GpuSpec &gpu : kGpus)
+    if (gpu.name == name)
+      return &gpu;
+  return nullptr;
+}
+
+llvm::StringRef precisionName(GemmPrecision precision) {
+  switch (precision) {
+  case GemmPrecision::F32:
+    return "f32";
+  case GemmPrecision::TF32:
+    return "tf32";
+  case GemmPrecision::BF16:
+    return "bf16";
+  }
+  llvm_unreachable("a GEMM precision");
+}
+
+double peakFlops(const GpuSpec &gpu, GemmPrecision precision) {
+  switch (precision) {
+  case GemmPrecision::F32:
+    return gpu.f32Flops;
+  case GemmPrecision::TF32:
+    return gpu.tf32Flops;
+  case GemmPrecision::BF16:
+    return gpu.bf16Flops;
+  }
+  llvm_unreachable("a GEMM precision");
+}
+
+StepPrediction predictStep(func::FuncOp function, const GpuSpec &gpu,
+                           GemmPrecision precision) {
+  StepPrediction step;
+  if (function.isExternal())
+    return step;
+  BufferAssignment assignment(function);
+  // bf16 GEMMs move their f32 operands' and result's elements in 2 bytes.
+  double gemmBytesScale = precision == GemmPrecision::BF16 ? 0.5 : 1.0;
+  for (Operation &op : function.getBody().front()) {
+    double flops, bytes, peak;
+    std::string group;
+    switch (assignment.stepOf(&op)) {
+    case StepKind::None:
+    case StepKind::Collective:
+      continue;
+    case StepKind::Gemm:
+      flops = double(gemmFlops(&op));
+      bytes = double(trafficBytes(&op)) * gemmBytesScale;
+      peak = peakFlops(gpu, precision) * kGemmEfficiency;
+      group = "gemm";
+      step.gemmFlops += flops;
+      break;
+    case StepKind::Kernel:
+      flops = double(kernelFlops(&op));
+      bytes = double(trafficBytes(&op));
+      peak = gpu.f32Flops;
+      group = op.getName().getStringRef().str();
+      break;
+    }
+    double memorySeconds = bytes / gpu.bandwidth;
+    double computeSeconds = flops / peak;
+    double seconds =
+        std::max({memorySeconds, computeSeconds, kMinimumLaunchSeconds});
+    if (seconds == kMinimumLaunchSeconds)
+      ++step.launchBound;
+    else if (memorySeconds >= computeSeconds)
+      ++step.memoryBound;
+    ++step.launches;
+    step.seconds += seconds;
+    step.secondsByOp[group] += seconds;
+    if (group == "gemm")
+      step.gemmSeconds += seconds;
+  }
+  return step;
+}
+
+} // namespace tc

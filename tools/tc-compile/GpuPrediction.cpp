@@ -1,0 +1,107 @@
+//===- GpuPrediction.cpp - tc-compile --stats --gpu=NAME -------------------===//
+
+#include "GpuPrediction.h"
+#include "dialects/tc/TcDialect.h"
+#include "runtime/format/Contract.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace mlir;
+
+namespace tc {
+
+/// The target tokens one call of a training step consumes, padding included:
+/// the elements of its target_out input (batch x length, times the
+/// accumulated batches).
+static int64_t targetTokens(func::FuncOp step) {
+  for (unsigned i = 0; i < step.getNumArguments(); ++i) {
+    auto input = step.getArgAttrOfType<StringAttr>(i, kInputAttrName);
+    if (input && input.getValue() == llvm::StringRef(contract::binding::kTargetOut))
+      return cast<RankedTensorType>(step.getArgumentTypes()[i])
+          .getNumElements();
+  }
+  return 0;
+}
+
+/// The ops other than GEMMs with the most predicted time, largest first:
+/// "tc.adam 2.1, tc.fused 1.3".
+static std::string largestOthers(const StepPrediction &step, size_t count) {
+  std::vector<std::pair<double, std::string>> others;
+  for (const auto &[op, seconds] : step.secondsByOp)
+    if (op != "gemm")
+      others.emplace_back(seconds, op);
+  std::sort(others.rbegin(), others.rend());
+  std::string text;
+  for (size_t i = 0; i < std::min(count, others.size()); ++i)
+    text += llvm::formatv("{0}{1} {2:f1}", i ? ", " : "", others[i].second,
+                          others[i].first * 1e3)
+                .str();
+  return text;
+}
+
+llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
+                                        llvm::raw_ostream &summary) {
+  summary << llvm::formatv(
+      "tc-compile: predicted on {0} ({1}: f32 {2:f1}, TF32 {3:f1}, bf16 "
+      "{4:f1} TFLOP/s, {5:f0} GB/s; GEMMs at {6:f0}% of peak, a launch at "
+      "least {7:f0} us)\n",
+      gpu.name, gpu.product, gpu.f32Flops * 1e-12, gpu.tf32Flops * 1e-12,
+      gpu.bf16Flops * 1e-12, gpu.bandwidth * 1e-9, kGemmEfficiency * 100,
+      kMinimumLaunchSeconds * 1e6);
+  summary << llvm::formatv("  {0,-26} {1,-5} {2,9} {3,12} {4,6} {5,9}  {6}\n",
+                           "step", "GEMMs", "ms/step", "tokens/s", "MFU",
+                           "GEMM ms", "largest others (ms)");
+  llvm::json::Object steps;
+  std::string prefix(
+      contract::functionNamePrefix(contract::FunctionRole::TrainStep));
+  for (func::FuncOp function : module.getOps<func::FuncOp>()) {
+    if (!function.getSymName().starts_with(prefix))
+      continue;
+    int64_t tokens = targetTokens(function);
+    llvm::json::Object byPrecision{{"target_tokens", tokens}};
+    for (GemmPrecision precision :
+         {GemmPrecision::F32, GemmPrecision::TF32, GemmPrecision::BF16}) {
+      double peak = peakFlops(gpu, precision);
+      if (peak == 0) // no tensor cores
+        continue;
+      StepPrediction step = predictStep(function, gpu, precision);
+      double tokensPerSecond = tokens / step.seconds;
+      double mfu = step.gemmFlops / step.seconds / peak;
+      llvm::json::Object milliseconds;
+      for (const auto &[op, seconds] : step.secondsByOp)
+        milliseconds[op] = seconds * 1e3;
+      byPrecision[precisionName(precision)] = llvm::json::Object{
+          {"step_ms", step.seconds * 1e3},
+          {"gemm_ms", step.gemmSeconds * 1e3},
+          {"gemm_tflop", step.gemmFlops * 1e-12},
+          {"target_tokens_per_second", tokensPerSecond},
+          {"mfu", mfu},
+          {"launches", step.launches},
+          {"memory_bound_launches", step.memoryBound},
+          {"launch_bound_launches", step.launchBound},
+          {"ms_by_op", std::move(milliseconds)}};
+      summary << llvm::formatv(
+          "  {0,-26} {1,-5} {2,9:f2} {3,12:f0} {4,5:f1}% {5,9:f2}  {6}\n",
+          function.getSymName(), precisionName(precision), step.seconds * 1e3,
+          tokensPerSecond, mfu * 100, step.gemmSeconds * 1e3,
+          largestOthers(step, 3));
+    }
+    steps[function.getSymName()] = std::move(byPrecision);
+  }
+  return llvm::json::Object{
+      {"gpu", gpu.name},
+      {"product", gpu.product},
+      {"f32_tflops", gpu.f32Flops * 1e-12},
+      {"tf32_tflops", gpu.tf32Flops * 1e-12},
+      {"bf16_tflops", gpu.bf16Flops * 1e-12},
+      {"bandwidth_gb_per_s", gpu.bandwidth * 1e-9},
+      {"gemm_efficiency", kGemmEfficiency},
+      {"minimum_launch_us", kMinimumLaunchSeconds * 1e6},
+      {"steps", std::move(steps)}};
+}
+
+} // namespace tc
