@@ -71,10 +71,14 @@ struct DeviceMemory {
   void *pointer = nullptr;
   int64_t bytes = 0;
   DeviceMemory() = default;
-  explicit DeviceMemory(int64_t size) : bytes(size) {
+  /// Cleared on `stream`, the one that uses it: cudaMemset would clear it
+  /// on the legacy stream, which the device's non-blocking stream does not
+  /// wait for (the stand-in CUDA runtime's late-legacy order caught copies
+  /// to it overtaken by the clearing: test/Runtime/cuda-standin.test).
+  DeviceMemory(int64_t size, cudaStream_t stream) : bytes(size) {
     check(cudaMalloc(&pointer, std::max<int64_t>(size, 1)),
           "allocating " + std::to_string(size) + " bytes");
-    check(cudaMemset(pointer, 0, std::max<int64_t>(size, 1)),
+    check(cudaMemsetAsync(pointer, 0, std::max<int64_t>(size, 1), stream),
           "clearing memory");
   }
   DeviceMemory(DeviceMemory &&other) noexcept { *this = std::move(other); }
@@ -296,11 +300,11 @@ void CudaDevice::open(std::string &error) {
   const tcx::Executable &x = executable_.root();
   SpaceSizes sizes = executable_.sharedSpaceSizes();
   for (tcx::Space space : kSharedSpaces)
-    shared_[int(space)] = DeviceMemory(sizes[space]);
+    shared_[int(space)] = DeviceMemory(sizes[space], stream_);
   if (x.constants())
     write(tcx::Space::Constants, 0, x.constants()->data(),
           x.constants()->size());
-  workspace_ = DeviceMemory(kLtWorkspaceBytes);
+  workspace_ = DeviceMemory(kLtWorkspaceBytes, stream_);
   description_ = "cuda:" + std::to_string(gpu) + " (" +
                  std::string(properties.name) + ", sm_" +
                  std::to_string(capability) + ", " +
@@ -314,8 +318,8 @@ CudaDevice::FunctionState &CudaDevice::stateOf(const tcx::Function &function) {
     return it->second;
   FunctionState &state = functions_[&function];
   SpaceSizes sizes = executable_.spaceSizes(function);
-  state.inputs = DeviceMemory(sizes[tcx::Space::Inputs]);
-  state.outputs = DeviceMemory(sizes[tcx::Space::Outputs]);
+  state.inputs = DeviceMemory(sizes[tcx::Space::Inputs], stream_);
+  state.outputs = DeviceMemory(sizes[tcx::Space::Outputs], stream_);
   for (int space = 0; space < 8; ++space)
     state.spaces.base[space] = shared_[space].address();
   state.spaces.base[int(tcx::Space::Inputs)] = state.inputs.address();
@@ -325,9 +329,9 @@ CudaDevice::FunctionState &CudaDevice::stateOf(const tcx::Function &function) {
   if (!error.empty())
     throw std::runtime_error(error);
   int64_t tableBytes = int64_t(state.program.table.size()) * 8;
-  state.table = DeviceMemory(tableBytes);
-  check(cudaMemcpy(state.table.pointer, state.program.table.data(), tableBytes,
-                   cudaMemcpyHostToDevice),
+  state.table = DeviceMemory(tableBytes, stream_);
+  check(cudaMemcpyAsync(state.table.pointer, state.program.table.data(),
+                        tableBytes, cudaMemcpyHostToDevice, stream_),
         "copying the launch table");
   return state;
 }

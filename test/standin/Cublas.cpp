@@ -1,0 +1,175 @@
+//===- Cublas.cpp - a stand-in for cuBLAS (libcublas) -----------------------===//
+//
+// The cuBLAS calls of tc's CUDA plug-in: f32 GEMMs, strided batched and
+// with arrays of pointers, by the reference (Standin.h), on the handle's
+// stream. Arguments are checked as cuBLAS checks them (and operands must
+// lie in allocations).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Standin.h"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+struct cublasContext {
+  cudaStream_t stream = nullptr;
+};
+
+using namespace standin;
+
+namespace {
+
+cublasStatus_t faultOf(const char *name) {
+  return countCall(name) == Fault::None ? CUBLAS_STATUS_SUCCESS
+                                        : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
+/// cuBLAS's own checks of a GEMM's shape (CUBLAS_STATUS_INVALID_VALUE),
+/// and f32 throughout (the plug-in asks for nothing else).
+cublasStatus_t checkGemm(cublasOperation_t transa, cublasOperation_t transb,
+                         int m, int n, int k, int lda, int ldb, int ldc,
+                         int batchCount, cudaDataType a, cudaDataType b,
+                         cudaDataType c, cublasComputeType_t compute) {
+  bool ta = transa == CUBLAS_OP_T, tb = transb == CUBLAS_OP_T;
+  if ((transa != CUBLAS_OP_N && !ta) || (transb != CUBLAS_OP_N && !tb) ||
+      m < 0 || n < 0 || k < 0 || batchCount < 0 ||
+      lda < std::max(1, ta ? k : m) || ldb < std::max(1, tb ? n : k) ||
+      ldc < std::max(1, m))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (a != CUDA_R_32F || b != CUDA_R_32F || c != CUDA_R_32F ||
+      compute != CUBLAS_COMPUTE_32F)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+/// Whether one batch entry's operands lie in allocations.
+bool inBounds(cublasOperation_t transa, cublasOperation_t transb, int m,
+              int n, int k, const void *a, int lda, const void *b, int ldb,
+              const void *c, int ldc) {
+  bool ta = transa == CUBLAS_OP_T, tb = transb == CUBLAS_OP_T;
+  bool ok = isDeviceMatrix(a, ta ? k : m, ta ? m : k, lda) &&
+            isDeviceMatrix(b, tb ? n : k, tb ? k : n, ldb) &&
+            isDeviceMatrix(c, m, n, ldc);
+  if (!ok)
+    std::fprintf(stderr, "stand-in: a GEMM operand lies outside every "
+                         "allocation (m=%d n=%d k=%d lda=%d ldb=%d ldc=%d)\n",
+                 m, n, k, lda, ldb, ldc);
+  return ok;
+}
+
+} // namespace
+
+extern "C" {
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
+  if (cublasStatus_t s = faultOf("cublasCreate_v2"))
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  *handle = new cublasContext;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
+  if (cublasStatus_t s = faultOf("cublasDestroy_v2"))
+    return s;
+  delete handle;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
+  if (cublasStatus_t s = faultOf("cublasSetStream_v2"))
+    return s;
+  handle->stream = stream;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+const char *cublasGetStatusString(cublasStatus_t status) {
+  switch (status) {
+  case CUBLAS_STATUS_SUCCESS:
+    return "the operation completed successfully";
+  case CUBLAS_STATUS_NOT_INITIALIZED:
+    return "the library was not initialized";
+  case CUBLAS_STATUS_INVALID_VALUE:
+    return "an invalid numeric value was used as an argument";
+  case CUBLAS_STATUS_EXECUTION_FAILED:
+    return "the GPU program failed to execute";
+  case CUBLAS_STATUS_NOT_SUPPORTED:
+    return "the functionality requested is not supported";
+  default:
+    return "unknown error";
+  }
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+    int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype,
+    int lda, long long strideA, const void *B, cudaDataType Btype, int ldb,
+    long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc,
+    long long strideC, int batchCount, cublasComputeType_t computeType,
+    cublasGemmAlgo_t) {
+  if (cublasStatus_t s = faultOf("cublasGemmStridedBatchedEx"))
+    return s;
+  if (cublasStatus_t s = checkGemm(transa, transb, m, n, k, lda, ldb, ldc,
+                                   batchCount, Atype, Btype, Ctype,
+                                   computeType))
+    return s;
+  const auto *a = static_cast<const float *>(A);
+  const auto *b = static_cast<const float *>(B);
+  auto *c = static_cast<float *>(C);
+  for (int batch = 0; batch < batchCount; ++batch)
+    if (!inBounds(transa, transb, m, n, k, a + batch * strideA, lda,
+                  b + batch * strideB, ldb, c + batch * strideC, ldc))
+      return CUBLAS_STATUS_EXECUTION_FAILED;
+  float scale = *static_cast<const float *>(alpha),
+        accumulate = *static_cast<const float *>(beta);
+  enqueue(handle->stream, [=] {
+    for (int batch = 0; batch < batchCount; ++batch)
+      referenceGemm(transa == CUBLAS_OP_T, transb == CUBLAS_OP_T, m, n, k,
+                    scale, a + batch * strideA, lda, b + batch * strideB, ldb,
+                    accumulate, c + batch * strideC, ldc);
+  });
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGemmBatchedEx(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+    int m, int n, int k, const void *alpha, const void *const Aarray[],
+    cudaDataType Atype, int lda, const void *const Barray[],
+    cudaDataType Btype, int ldb, const void *beta, void *const Carray[],
+    cudaDataType Ctype, int ldc, int batchCount,
+    cublasComputeType_t computeType, cublasGemmAlgo_t) {
+  if (cublasStatus_t s = faultOf("cublasGemmBatchedEx"))
+    return s;
+  if (cublasStatus_t s = checkGemm(transa, transb, m, n, k, lda, ldb, ldc,
+                                   batchCount, Atype, Btype, Ctype,
+                                   computeType))
+    return s;
+  // The pointer arrays are device memory, read when the call runs.
+  size_t arrayBytes = size_t(batchCount) * sizeof(void *);
+  if (!isDeviceRange(Aarray, arrayBytes) ||
+      !isDeviceRange(Barray, arrayBytes) ||
+      !isDeviceRange(Carray, arrayBytes)) {
+    std::fprintf(stderr, "stand-in: a GEMM's pointer array lies outside "
+                         "every allocation\n");
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  }
+  float scale = *static_cast<const float *>(alpha),
+        accumulate = *static_cast<const float *>(beta);
+  enqueue(handle->stream, [=] {
+    for (int batch = 0; batch < batchCount; ++batch) {
+      if (!inBounds(transa, transb, m, n, k, Aarray[batch], lda, Barray[batch],
+                    ldb, Carray[batch], ldc))
+        std::abort(); // on a GPU: an illegal address, the context lost
+      referenceGemm(transa == CUBLAS_OP_T, transb == CUBLAS_OP_T, m, n, k,
+                    scale, static_cast<const float *>(Aarray[batch]), lda,
+                    static_cast<const float *>(Barray[batch]), ldb,
+                    accumulate, static_cast<float *>(Carray[batch]), ldc);
+    }
+  });
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // extern "C"
