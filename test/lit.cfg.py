@@ -31,6 +31,15 @@ config.environment["TC_CACHE_DIR"] = os.path.join(config.tc_binary_dir, "test", 
 # GPU is there when the driver created its device nodes.
 if os.path.exists(os.path.join(config.tc_binary_dir, "lib", "tc-cuda-device.so")):
     config.available_features.add("cuda-device")
+# The stand-in CUDA libraries (test/standin) run the real plug-in without a
+# GPU: %standin puts them first on the library path; %simt-kernels builds a
+# model's kernels for them.
+standin = os.path.join(config.tc_binary_dir, "test", "standin", "lib")
+if os.path.exists(os.path.join(standin, "libcudart.so.13")):
+    config.available_features.add("cuda-standin")
+config.substitutions.append(("%standin", "env LD_LIBRARY_PATH=" + standin))
+config.substitutions.append(("%simt-kernels", os.path.join(
+    config.tc_source_dir, "test", "standin", "simt-kernels.sh")))
 if os.path.exists("/dev/nvidia0"):
     config.available_features.add("gpu")
 if os.path.exists("/dev/nvidia1"):

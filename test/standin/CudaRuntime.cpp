@@ -93,6 +93,12 @@ bool inAllocation(const void *pointer, size_t bytes) {
   return address + bytes <= it->first + it->second;
 }
 
+/// $TC_STANDIN_GPUS, else 1.
+int gpuCount() {
+  const char *gpus = std::getenv("TC_STANDIN_GPUS");
+  return gpus ? std::atoi(gpus) : 1;
+}
+
 cudaError_t fail(cudaError_t error) {
   lastError = error;
   return error;
@@ -126,6 +132,22 @@ bool copyInBounds(void *dst, const void *src, size_t bytes,
 
 } // namespace
 
+/// Every entry point's calls, appended to $TC_STANDIN_CALLS at exit as
+/// "NAME COUNT" lines: what a test run reached of the stand-ins.
+struct CallLog {
+  std::map<std::string, long> calls;
+  ~CallLog() {
+    const char *path = std::getenv("TC_STANDIN_CALLS");
+    if (!path)
+      return;
+    if (FILE *file = std::fopen(path, "a")) {
+      for (const auto &[name, count] : calls)
+        std::fprintf(file, "%s %ld\n", name.c_str(), count);
+      std::fclose(file);
+    }
+  }
+};
+
 Fault countCall(const char *name) {
   // TC_STANDIN_FAIL: NAME@N (the N-th call of NAME) or lost@N (every call
   // from the N-th of any entry point on).
@@ -133,7 +155,7 @@ Fault countCall(const char *name) {
   static long failAt = 0;
   static bool parsed = false;
   static long calls = 0;
-  static std::map<std::string, long> callsOf;
+  static CallLog log;
   std::lock_guard<std::recursive_mutex> guard(lock);
   if (!parsed) {
     parsed = true;
@@ -150,9 +172,10 @@ Fault countCall(const char *name) {
     }
   }
   ++calls;
+  long calledBefore = log.calls[name]++;
   if (failing == "lost" && calls >= failAt)
     return Fault::DeviceLost;
-  if (!failing.empty() && failing == name && ++callsOf[name] == failAt) {
+  if (failing == name && calledBefore + 1 == failAt) {
     std::fprintf(stderr, "stand-in: failing call %ld of %s\n", failAt, name);
     return Fault::Injected;
   }
@@ -191,17 +214,14 @@ extern "C" {
 cudaError_t cudaGetDeviceCount(int *count) {
   if (cudaError_t e = faultOf("cudaGetDeviceCount", cudaErrorNoDevice))
     return e;
-  const char *gpus = std::getenv("TC_STANDIN_GPUS");
-  *count = gpus ? std::atoi(gpus) : 1;
+  *count = gpuCount();
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   if (cudaError_t e = faultOf("cudaGetDeviceProperties", cudaErrorInvalidDevice))
     return e;
-  int count = 0;
-  cudaGetDeviceCount(&count);
-  if (device < 0 || device >= count)
+  if (device < 0 || device >= gpuCount())
     return fail(cudaErrorInvalidDevice);
   std::memset(prop, 0, sizeof *prop);
   std::snprintf(prop->name, sizeof prop->name, "tc stand-in");
@@ -216,13 +236,12 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
 cudaError_t cudaSetDevice(int device) {
   if (cudaError_t e = faultOf("cudaSetDevice", cudaErrorInvalidDevice))
     return e;
-  int count = 0;
-  cudaGetDeviceCount(&count);
-  return device >= 0 && device < count ? cudaSuccess
-                                       : fail(cudaErrorInvalidDevice);
+  return device >= 0 && device < gpuCount() ? cudaSuccess
+                                            : fail(cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaGetLastError(void) {
+  countCall("cudaGetLastError"); // never fails
   std::lock_guard<std::recursive_mutex> guard(lock);
   cudaError_t error = lastError;
   lastError = cudaSuccess;
@@ -230,6 +249,7 @@ cudaError_t cudaGetLastError(void) {
 }
 
 const char *cudaGetErrorString(cudaError_t error) {
+  countCall("cudaGetErrorString"); // never fails
   switch (error) {
   case cudaSuccess:
     return "no error";

@@ -44,6 +44,7 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm) {
 }
 
 const char *ncclGetErrorString(ncclResult_t result) {
+  standin::countCall("ncclGetErrorString"); // never fails
   switch (result) {
   case ncclSuccess:
     return "no error";

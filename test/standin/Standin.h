@@ -26,6 +26,8 @@
 //    fail (cudaMalloc: out of memory; cudaLaunchKernel: a launch failure;
 //    cublas...: an execution failure); TC_STANDIN_FAIL=lost@N makes every
 //    call from the N-th on fail as if the GPU had gone.
+//  * TC_STANDIN_CALLS=FILE appends each entry point's call count to FILE at
+//    exit (test/Runtime/cuda-standin-coverage.test).
 //
 //===----------------------------------------------------------------------===//
 
