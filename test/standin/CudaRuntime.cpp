@@ -47,19 +47,24 @@ cudaError_t lastError = cudaSuccess;
 
 /// Whether work on `stream` waits until something forces it
 /// (TC_STANDIN_ORDER: late, every stream; late-legacy, the legacy stream
-/// only, so that the non-blocking streams' work overtakes it).
+/// only; late-first, the first stream made (the plug-in's compute stream)
+/// only: the work of the others overtakes what it is not ordered after).
 bool runsLate(const CUstream_st *stream) {
   static const std::string order = [] {
     const char *value = std::getenv("TC_STANDIN_ORDER");
     std::string o = value ? value : "immediate";
-    if (o != "immediate" && o != "late" && o != "late-legacy") {
+    if (o != "immediate" && o != "late" && o != "late-legacy" &&
+        o != "late-first") {
       std::fprintf(stderr, "stand-in: TC_STANDIN_ORDER=%s: expected "
-                           "immediate, late or late-legacy\n", value);
+                           "immediate, late, late-legacy or late-first\n",
+                   value);
       std::exit(2);
     }
     return o;
   }();
-  return order == "late" || (order == "late-legacy" && stream == &legacyStream);
+  return order == "late" ||
+         (order == "late-legacy" && stream == &legacyStream) ||
+         (order == "late-first" && !streams.empty() && stream == streams[0]);
 }
 
 CUstream_st *streamOf(cudaStream_t stream) {

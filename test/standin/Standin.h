@@ -19,8 +19,9 @@
 //    something makes it (a synchronisation, an event waited for, a
 //    synchronous copy on the legacy stream, a free): a plug-in that reads
 //    or reuses memory before its work is ordered gets stale data. With
-//    late-legacy, only the legacy stream's work waits, so work on the
-//    non-blocking streams overtakes what it is not ordered after. Else
+//    late-legacy, only the legacy stream's work waits, and with late-first
+//    only the first stream's (the plug-in's compute stream), so that work
+//    on the other streams overtakes what it is not ordered after. Else
 //    (immediate) every call runs when made.
 //  * Faults: TC_STANDIN_FAIL=NAME@N makes the N-th call of entry point NAME
 //    fail (cudaMalloc: out of memory; cudaLaunchKernel: a launch failure;
