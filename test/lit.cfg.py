@@ -38,6 +38,7 @@ standin = os.path.join(config.tc_binary_dir, "test", "standin", "lib")
 if os.path.exists(os.path.join(standin, "libcudart.so.13")):
     config.available_features.add("cuda-standin")
 config.substitutions.append(("%standin", "env LD_LIBRARY_PATH=" + standin))
+config.substitutions.append(("%tc_lib", os.path.join(config.tc_binary_dir, "lib")))
 config.substitutions.append(("%simt-kernels", os.path.join(
     config.tc_source_dir, "test", "standin", "simt-kernels.sh")))
 if os.path.exists("/dev/nvidia0"):
