@@ -13,6 +13,9 @@ model knows.
     bench/gpu.py --configs base_short,base_gpu          # compiles for this GPU
     bench/gpu.py --prebuilt DIR                         # DIR/NAME-cuda.tcx and
                                                         # DIR/NAME-stats.json
+
+With --prebuilt, make the prediction where tc-compile is: `tc-compile
+bench/models/NAME.toml --stats --gpu=h100 > DIR/NAME-stats.json`.
 """
 
 import argparse
@@ -40,21 +43,23 @@ def gpu_arch():
 
 def model_gpu(product):
     """The --gpu name of tc-compile's step-time model for nvidia-smi's GPU
-    name ("NVIDIA H100 80GB HBM3" -> "h100"), or None."""
+    name ("NVIDIA H100 80GB HBM3" -> "h100"), or None. The model has one
+    part of each (the SXM ones, and the P100 PCIe); the line printed names
+    the datasheet it used."""
     for name in ("p100", "a100", "h100"):
         if name in product.lower():
             return name
     return None
 
 
-def predicted_step_seconds(stats):
+def predicted_step_seconds(stats, c):
     """The f32 step time tc-compile --stats --gpu=NAME predicts for the
-    first training step of its JSON."""
-    steps = stats["gpu_prediction"]["steps"]
-    return steps[sorted(steps)[0]]["f32"]["step_ms"] / 1e3
+    training step of configuration `c`'s bucket."""
+    step = f"train_step_{c['batch']}x{c['source_length']}x{c['target_length']}"
+    return stats["gpu_prediction"]["steps"][step]["f32"]["step_ms"] / 1e3
 
 
-def gpu_stats(build, name, gpu, work, prebuilt):
+def gpu_stats(build, name, gpu, prebuilt):
     """tc-compile --stats --gpu=GPU of configuration `name` (with --prebuilt,
     DIR/NAME-stats.json, made so where tc-compile is)."""
     if prebuilt:
@@ -167,10 +172,11 @@ def main():
             print(f"{name:<11} tc / the fastest peer: {ratio:.2f}x; "
                   f"model FLOPs/step {step_flops(c) / 1e9:.1f} G, {tokens} tokens/step")
             modelled = model_gpu(gpu)
-            stats = modelled and gpu_stats(args.build, name, modelled, work, args.prebuilt)
+            stats = modelled and gpu_stats(args.build, name, modelled, args.prebuilt)
             if stats:
-                predicted = predicted_step_seconds(stats)
-                print(f"{name:<11} tc-compile --gpu={modelled} predicts "
+                predicted = predicted_step_seconds(stats, c)
+                print(f"{name:<11} tc-compile --gpu={modelled} "
+                      f"({stats['gpu_prediction']['product']}) predicts "
                       f"{predicted * 1e3:.2f} ms (f32 GEMMs); tc measured / predicted: "
                       f"{median['tc'] / predicted:.2f}")
     print(f"ratio_gpu {ratio:.3f}")

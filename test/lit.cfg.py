@@ -34,10 +34,12 @@ if os.path.exists(os.path.join(config.tc_binary_dir, "lib", "tc-cuda-device.so")
 # The stand-in CUDA libraries (test/standin) run the real plug-in without a
 # GPU: %standin puts them first on the library path; %simt-kernels builds a
 # model's kernels for them.
+import glob
 standin = os.path.join(config.tc_binary_dir, "test", "standin", "lib")
-if os.path.exists(os.path.join(standin, "libcudart.so.13")):
+if glob.glob(os.path.join(standin, "libcudart.so.*")):
     config.available_features.add("cuda-standin")
-config.substitutions.append(("%standin", "env LD_LIBRARY_PATH=" + standin))
+config.substitutions.append(("%standin", "env LD_LIBRARY_PATH=" + os.pathsep.join(
+    [standin] + ([os.environ["LD_LIBRARY_PATH"]] if os.environ.get("LD_LIBRARY_PATH") else []))))
 config.substitutions.append(("%tc_lib", os.path.join(config.tc_binary_dir, "lib")))
 config.substitutions.append(("%simt-kernels", os.path.join(
     config.tc_source_dir, "test", "standin", "simt-kernels.sh")))

@@ -34,20 +34,21 @@ static int64_t elementsOf(Value v) {
 
 int64_t gemmFlops(Operation *op) {
   Value lhs;
-  bool transposeLhs = false, epilogue = false;
+  bool transposeLhs = false;
+  int64_t epilogueOps = 0; // per output
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     lhs = matmul.getLhs();
     transposeLhs = matmul.getTransposeLhs();
   } else if (auto linear = dyn_cast<LinearOp>(op)) {
     lhs = linear.getInput();
-    epilogue = linear.getBias() || linear.getRelu();
+    epilogueOps = 1 + linear.getRelu(); // the bias (always), the ReLU
   } else {
     return 0;
   }
   ArrayRef<int64_t> a = cast<RankedTensorType>(lhs.getType()).getShape();
   int64_t k = transposeLhs ? a[a.size() - 2] : a.back();
   int64_t outputs = elementsOf(op->getResult(0));
-  return 2 * outputs * k + (epilogue ? outputs : 0);
+  return (2 * k + epilogueOps) * outputs;
 }
 
 /// Arithmetic per element of the named ops' kernels, counted from their

@@ -25,7 +25,8 @@ int64_t bytesOf(mlir::Value v);
 int64_t trafficBytes(mlir::Operation *op);
 
 /// The FLOPs of a GEMM step (tc.matmul, tc.linear): 2 m n k per batch entry,
-/// plus the bias and ReLU epilogues. The model FLOPs of MFU are these.
+/// plus tc.linear's bias and ReLU, one per output each. The model FLOPs of
+/// MFU are these.
 int64_t gemmFlops(mlir::Operation *op);
 
 /// A rough count of a generated kernel's arithmetic: per element of its

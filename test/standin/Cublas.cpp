@@ -24,8 +24,8 @@ using namespace standin;
 namespace {
 
 cublasStatus_t faultOf(const char *name) {
-  return countCall(name) == Fault::None ? CUBLAS_STATUS_SUCCESS
-                                        : CUBLAS_STATUS_EXECUTION_FAILED;
+  return callFails(name) ? CUBLAS_STATUS_EXECUTION_FAILED
+                         : CUBLAS_STATUS_SUCCESS;
 }
 
 /// cuBLAS's own checks of a GEMM's shape (CUBLAS_STATUS_INVALID_VALUE),

@@ -11,7 +11,9 @@
 
 #include <cublasLt.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 struct cublasLtContext {};
 
@@ -36,9 +38,8 @@ Layout *layoutOf(cublasLtMatrixLayout_t layout) {
 }
 
 cublasStatus_t faultOf(const char *name) {
-  return standin::countCall(name) == standin::Fault::None
-             ? CUBLAS_STATUS_SUCCESS
-             : CUBLAS_STATUS_EXECUTION_FAILED;
+  return standin::callFails(name) ? CUBLAS_STATUS_EXECUTION_FAILED
+                                  : CUBLAS_STATUS_SUCCESS;
 }
 
 /// Copies an attribute of `size` bytes, as cuBLASLt does: the size must be

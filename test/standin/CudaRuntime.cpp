@@ -41,29 +41,30 @@ namespace {
 /// Every call runs on the caller's thread; one lock over all the state.
 std::recursive_mutex lock;
 CUstream_st legacyStream; // stream 0
-std::vector<CUstream_st *> streams;
+std::vector<CUstream_st *> streams; // live, in the order made
+/// Destroyed streams, kept: an event or a queued wait may still name one
+/// (its work is done, so waiting for it is a no-op).
+std::vector<std::unique_ptr<CUstream_st>> destroyedStreams;
 std::map<uintptr_t, size_t> allocations; // address -> bytes
 cudaError_t lastError = cudaSuccess;
 
 /// Whether work on `stream` waits until something forces it
-/// (TC_STANDIN_ORDER: late, every stream; late-legacy, the legacy stream
-/// only; late-first, the first stream made (the plug-in's compute stream)
-/// only: the work of the others overtakes what it is not ordered after).
+/// (TC_STANDIN_ORDER: late, every stream; late-first, the first stream
+/// made (the plug-in's compute stream) only: the work of the others
+/// overtakes what it is not ordered after).
 bool runsLate(const CUstream_st *stream) {
   static const std::string order = [] {
     const char *value = std::getenv("TC_STANDIN_ORDER");
     std::string o = value ? value : "immediate";
-    if (o != "immediate" && o != "late" && o != "late-legacy" &&
-        o != "late-first") {
+    if (o != "immediate" && o != "late" && o != "late-first") {
       std::fprintf(stderr, "stand-in: TC_STANDIN_ORDER=%s: expected "
-                           "immediate, late, late-legacy or late-first\n",
+                           "immediate, late or late-first\n",
                    value);
       std::exit(2);
     }
     return o;
   }();
   return order == "late" ||
-         (order == "late-legacy" && stream == &legacyStream) ||
          (order == "late-first" && !streams.empty() && stream == streams[0]);
 }
 
@@ -200,6 +201,13 @@ bool isDeviceRange(const void *pointer, size_t bytes) {
   std::lock_guard<std::recursive_mutex> guard(lock);
   return inAllocation(pointer, bytes);
 }
+
+void synchronise() {
+  std::lock_guard<std::recursive_mutex> guard(lock);
+  synchroniseDevice();
+}
+
+bool callFails(const char *name) { return countCall(name) != Fault::None; }
 
 void enqueue(cudaStream_t stream, std::function<void()> work) {
   std::lock_guard<std::recursive_mutex> guard(lock);
@@ -401,7 +409,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     return fail(cudaErrorInvalidResourceHandle);
   runAll(stream); // its work completes, then it goes
   streams.erase(it);
-  delete stream;
+  destroyedStreams.emplace_back(stream);
   return cudaSuccess;
 }
 

@@ -7,8 +7,9 @@
 // real `tc-run --device=cuda`, runs on them when they come first on
 // LD_LIBRARY_PATH. Test-only: never installed, never shipped.
 //
-//  * Device memory is host memory (cudaMalloc fills it with 0xff bytes: a
-//    NaN in every float, so reading what was never written shows).
+//  * Device memory is host memory (cudaMalloc fills it with 0xff bytes, a
+//    NaN in every float, so that reading it before it is cleared or
+//    written shows).
 //  * Kernels: cudaLibraryLoadData cannot run the executable's CUBIN; it
 //    opens $TC_STANDIN_KERNELS instead, a shared object of the same kernels'
 //    CUDA source compiled as host C++ with the SIMT harness
@@ -16,13 +17,13 @@
 //    launch's real grid and block.
 //  * GEMMs: a reference of cuBLAS's column-major definition (ReferenceGemm).
 //  * Streams: with TC_STANDIN_ORDER=late, work on a stream runs only when
-//    something makes it (a synchronisation, an event waited for, a
-//    synchronous copy on the legacy stream, a free): a plug-in that reads
-//    or reuses memory before its work is ordered gets stale data. With
-//    late-legacy, only the legacy stream's work waits, and with late-first
-//    only the first stream's (the plug-in's compute stream), so that work
-//    on the other streams overtakes what it is not ordered after. Else
-//    (immediate) every call runs when made.
+//    something makes it (a synchronisation, an event waited for, a free, a
+//    copy to host memory): a plug-in that reads or reuses memory before its
+//    work is ordered gets stale data. With late-first only the first
+//    stream's work waits (the plug-in's compute stream), so that work on
+//    the other streams overtakes what it is not ordered after. Else
+//    (immediate) every call runs when made. Only non-blocking streams are
+//    modelled, and no call on the legacy stream (the plug-in makes none).
 //  * Faults: TC_STANDIN_FAIL=NAME@N makes the N-th call of entry point NAME
 //    fail (cudaMalloc: out of memory; cudaLaunchKernel: a launch failure;
 //    cublas...: an execution failure); TC_STANDIN_FAIL=lost@N makes every
@@ -47,6 +48,12 @@ enum class Fault { None, Injected, DeviceLost };
 
 /// Counts a call of entry point `name`; whether TC_STANDIN_FAIL fails it.
 Fault countCall(const char *name);
+
+/// countCall(name) != Fault::None: for libraries with one failure status.
+bool callFails(const char *name);
+
+/// Runs every stream's queued work (what tearing a library down waits for).
+void synchronise();
 
 /// Whether [pointer, pointer + bytes) lies in one cudaMalloc allocation.
 bool isDeviceRange(const void *pointer, size_t bytes);
