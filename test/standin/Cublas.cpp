@@ -66,7 +66,7 @@ bool inBounds(cublasOperation_t transa, cublasOperation_t transb, int m,
 extern "C" {
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
-  if (cublasStatus_t s = faultOf("cublasCreate_v2"))
+  if (faultOf("cublasCreate_v2"))
     return CUBLAS_STATUS_NOT_INITIALIZED;
   *handle = new cublasContext;
   return CUBLAS_STATUS_SUCCESS;
