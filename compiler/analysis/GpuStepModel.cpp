@@ -93,7 +93,7 @@ StepPrediction predictStep(func::FuncOp function, const GpuSpec &gpu,
     ++step.launches;
     step.seconds += seconds;
     step.secondsByOp[group] += seconds;
-    if (group == "gemm")
+    if (assignment.stepOf(&op) == StepKind::Gemm)
       step.gemmSeconds += seconds;
   }
   return step;

@@ -31,8 +31,18 @@ struct CUevent_st {
   CUstream_st *stream = nullptr;
   uint64_t position = 0; ///< the stream's work up to here
 };
+/// The SIMT harness's launcher: a kernel (tc's ABI, `void **buffers`),
+/// grid, block and buffers.
+using SimtLaunch = void (*)(void (*)(void **), unsigned, unsigned, void **);
+/// A looked-up kernel: cudaKernel_t, which the plug-in launches.
+struct CUkern_st {
+  void (*function)(void **) = nullptr;
+  SimtLaunch launch = nullptr; ///< its library's simt_launch
+};
 struct CUlib_st {
   void *kernels = nullptr; ///< $TC_STANDIN_KERNELS, dlopen'ed
+  SimtLaunch launch = nullptr;
+  std::vector<std::unique_ptr<CUkern_st>> lookedUp;
 };
 
 namespace standin {
@@ -469,11 +479,18 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
     return fail(cudaErrorInvalidSource);
   }
   void *kernels = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!kernels) {
-    std::fprintf(stderr, "stand-in: %s\n", dlerror());
+  auto launch = kernels ? reinterpret_cast<SimtLaunch>(
+                              dlsym(kernels, "simt_launch"))
+                        : nullptr;
+  if (!launch) {
+    std::fprintf(stderr, "stand-in: %s\n",
+                 kernels ? "TC_STANDIN_KERNELS has no simt_launch"
+                         : dlerror());
+    if (kernels)
+      dlclose(kernels);
     return fail(cudaErrorInvalidSource);
   }
-  *library = new CUlib_st{kernels};
+  *library = new CUlib_st{kernels, launch, {}};
   return cudaSuccess;
 }
 
@@ -484,7 +501,9 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library,
   void *function = dlsym(library->kernels, name);
   if (!function)
     return fail(cudaErrorSymbolNotFound);
-  *kernel = static_cast<cudaKernel_t>(function);
+  library->lookedUp.push_back(std::make_unique<CUkern_st>(CUkern_st{
+      reinterpret_cast<void (*)(void **)>(function), library->launch}));
+  *kernel = library->lookedUp.back().get();
   return cudaSuccess;
 }
 
@@ -507,24 +526,15 @@ cudaError_t cudaLaunchKernel(const void *function, dim3 grid, dim3 block,
   if (grid.x == 0 || grid.y != 1 || grid.z != 1 || block.x == 0 ||
       block.x > 1024 || block.y != 1 || block.z != 1 || sharedBytes != 0)
     return fail(cudaErrorInvalidConfiguration);
-  Dl_info info;
-  if (!dladdr(function, &info) || !info.dli_fbase)
-    return fail(cudaErrorInvalidResourceHandle);
-  using Launch = void (*)(void (*)(void **), unsigned, unsigned, void **);
-  void *kernels = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  auto launch =
-      kernels ? reinterpret_cast<Launch>(dlsym(kernels, "simt_launch"))
-              : nullptr;
-  if (kernels)
-    dlclose(kernels); // the library holds its own reference
-  if (!launch)
-    return fail(cudaErrorInvalidResourceHandle);
-  // tc's kernel ABI: one argument, the device address of the launch's
-  // buffer pointers (read now: `arguments` is the caller's).
+  // `function` is a cudaKernel_t of cudaLibraryGetKernel, as the plug-in
+  // passes it. tc's kernel ABI: one argument, the device address of the
+  // launch's buffer pointers (read now: `arguments` is the caller's).
+  const CUkern_st kernel = *static_cast<const CUkern_st *>(function);
   void **buffers = *static_cast<void ***>(arguments[0]);
-  auto kernel = reinterpret_cast<void (*)(void **)>(const_cast<void *>(function));
   unsigned blocks = grid.x, threads = block.x;
-  enqueue(stream, [=] { launch(kernel, blocks, threads, buffers); });
+  enqueue(stream, [=] {
+    kernel.launch(kernel.function, blocks, threads, buffers);
+  });
   return cudaSuccess;
 }
 
