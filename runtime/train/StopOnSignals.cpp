@@ -4,35 +4,84 @@
 
 #include <atomic>
 #include <csignal>
+#include <mutex>
+#include <pthread.h>
+#include <thread>
+#include <unistd.h>
 
 namespace tc::rt {
 namespace {
 
+std::atomic<bool> stopWanted{false}; ///< a StopOnSignals lives
 std::atomic<int> stopSignal{0};
+pthread_t signalThread;
 
-extern "C" void requestStop(int signal) {
-  if (stopSignal != 0) {
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
+/// Threads that shared libraries started before main() (OpenBLAS's pool
+/// starts in its constructor) do not block the signals, so the kernel may
+/// pick one of them: the signal is passed on to the signal thread, which
+/// decides. Such threads idle or run OpenBLAS, whose kernels keep their stack
+/// pointer on their stack; every thread started later blocks the signals.
+extern "C" void passToSignalThread(int signal) {
+  pthread_kill(signalThread, signal); // async-signal-safe
+}
+
+/// Ends the process as `signal`'s default action does, from the signal
+/// thread: the only thread where it is then unblocked.
+[[noreturn]] void endBy(int signal) {
+  struct sigaction action = {};
+  action.sa_handler = SIG_DFL;
+  sigaction(signal, &action, nullptr);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, signal);
+  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  raise(signal); // this thread's: delivered before raise returns
+  _exit(128 + signal);
+}
+
+void receive(sigset_t signals) {
+  for (;;) {
+    int signal = 0;
+    if (sigwait(&signals, &signal) != 0)
+      continue;
+    if (!stopWanted || stopSignal != 0)
+      endBy(signal);
+    stopSignal = signal;
   }
-  stopSignal = signal;
 }
 
 } // namespace
 
-StopOnSignals::StopOnSignals() {
-  stopSignal = 0;
-  for (int s : {SIGINT, SIGTERM}) {
-    previous_[s == SIGINT] = std::signal(s, requestStop);
-    if (previous_[s == SIGINT] == SIG_IGN)
-      std::signal(s, SIG_IGN);
-  }
+void receiveStopSignalsOnOwnThread() {
+  static std::once_flag started;
+  std::call_once(started, [] {
+    sigset_t signals;
+    sigemptyset(&signals);
+    for (int s : {SIGINT, SIGTERM}) {
+      struct sigaction current;
+      if (sigaction(s, nullptr, &current) == 0 && current.sa_handler != SIG_IGN)
+        sigaddset(&signals, s);
+    }
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::thread receiver(receive, signals);
+    signalThread = receiver.native_handle();
+    receiver.detach();
+    struct sigaction pass = {};
+    pass.sa_handler = passToSignalThread;
+    sigfillset(&pass.sa_mask);
+    pass.sa_flags = SA_RESTART;
+    for (int s : {SIGINT, SIGTERM})
+      if (sigismember(&signals, s) == 1)
+        sigaction(s, &pass, nullptr);
+  });
 }
 
-StopOnSignals::~StopOnSignals() {
-  std::signal(SIGINT, previous_[1]);
-  std::signal(SIGTERM, previous_[0]);
+StopOnSignals::StopOnSignals() {
+  stopSignal = 0;
+  stopWanted = true;
 }
+
+StopOnSignals::~StopOnSignals() { stopWanted = false; }
 
 int StopOnSignals::stopRequested() const { return stopSignal; }
 
