@@ -52,7 +52,8 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
   text += "\n]}\n";
   // A stream (/dev/stdout) is appended to; a file is replaced whole.
   std::string ignored;
-  if (support::checkOutputPath("--profile", path, kProfileMagic, {}, ignored) ==
+  if (support::checkOutputPath(
+          {"--profile", path, "the profile", kProfileMagic}, ignored) ==
       support::OutputKind::Stream) {
     std::FILE *out = std::fopen(path.c_str(), "a");
     bool ok =

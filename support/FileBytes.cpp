@@ -111,19 +111,26 @@ std::optional<std::string> readFileText(const std::string &path,
   return text;
 }
 
-bool fileStartsWith(const std::string &path, std::string_view prefix) {
-  // Only a regular file is read, and opening never waits (a FIFO).
-  std::string ignored, start;
+std::optional<std::string> readFilePrefix(const std::string &path,
+                                          size_t bytes) {
   struct stat info;
   if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-    return false;
+    return std::nullopt;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
-    return false;
-  start.resize(prefix.size());
+    return std::nullopt;
+  std::string start(bytes, '\0');
   ssize_t got = ::pread(fd, start.data(), start.size(), 0);
   ::close(fd);
-  return got == ssize_t(prefix.size()) && start == prefix;
+  if (got < 0)
+    return std::nullopt;
+  start.resize(size_t(got));
+  return start;
+}
+
+bool fileStartsWith(const std::string &path, std::string_view prefix) {
+  std::optional<std::string> start = readFilePrefix(path, prefix.size());
+  return start && *start == prefix;
 }
 
 std::string byteCount(uint64_t bytes) {

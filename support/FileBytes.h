@@ -41,6 +41,12 @@ std::optional<std::string> readTextOrStandardInput(const std::string &path,
 bool checkInputFile(const std::string &path, uint64_t maxBytes,
                     std::string &error);
 
+/// The first `bytes` bytes of the regular file at `path` (fewer when it is
+/// shorter), or none when it is not a regular file that can be read; opening
+/// never waits (a FIFO).
+std::optional<std::string> readFilePrefix(const std::string &path,
+                                          size_t bytes);
+
 /// Whether the file at `path` can be read and starts with `prefix` (a
 /// format's magic bytes).
 bool fileStartsWith(const std::string &path, std::string_view prefix);

@@ -1,13 +1,77 @@
-//===- OutputPath.cpp - checking where a command may write -----------------===//
+//===- OutputPath.cpp - the one policy for where a command may write -------===//
 
 #include "support/OutputPath.h"
 #include "support/FileBytes.h"
+#include "support/RunDirectory.h"
 
 #include <filesystem>
+#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 
 namespace tc::support {
+namespace {
+
+/// Text is told from tc's binary files (checkpoints, executables, archives,
+/// token files all hold NUL bytes in their headers) by its first bytes.
+constexpr size_t kTextSniffBytes = 4096;
+
+std::string refused(const Output &output, const std::string &why) {
+  return output.flag + " " + output.path + " " + why;
+}
+
+/// The directory an output lands in, as given (for messages) and as it is
+/// on disk (symbolic links followed, also one named by the path itself).
+struct Place {
+  std::string shown, real, name;
+};
+
+Place placeOf(const std::string &path) {
+  Place place;
+  place.shown = fs::path(path).parent_path().string();
+  if (place.shown.empty())
+    place.shown = ".";
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(path, ec);
+  if (ec)
+    real = fs::path(path);
+  place.real = real.parent_path().string();
+  place.name = real.filename().string();
+  return place;
+}
+
+bool sameDirectory(const std::string &a, const std::string &b) {
+  std::error_code ec;
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec) && !ec;
+}
+
+/// The rule of a run's checkpoint directory (OutputPath.h); false with
+/// `error`. `inRun` says whether the output lands in one.
+bool checkRunDirectory(const Output &output, const Place &place, bool &inRun,
+                       std::string &error) {
+  bool own = output.trainsInto && !output.trainsInto->empty() &&
+             sameDirectory(place.real, *output.trainsInto);
+  inRun = own || isRunDirectory(place.real);
+  if (!inRun)
+    return true;
+  if (std::optional<std::string> role = runFileRole(place.name)) {
+    error = refused(output, "is " + *role + " in the checkpoint directory " +
+                                place.shown +
+                                ", which only its run writes; give the "
+                                "output its own file (nothing was written)");
+    return false;
+  }
+  if (output.trainsInto && !own) {
+    error = refused(output, "is in the checkpoint directory " + place.shown +
+                                " of another run; write a run's outputs "
+                                "into its own --checkpoint-dir or elsewhere "
+                                "(nothing was written)");
+    return false;
+  }
+  return true;
+}
+
+} // namespace
 
 bool sameFile(const std::string &a, const std::string &b) {
   if (a.empty() || b.empty())
@@ -22,54 +86,81 @@ bool sameFile(const std::string &a, const std::string &b) {
   return !ec && left == right;
 }
 
-std::optional<OutputKind>
-checkOutputPath(const std::string &flag, const std::string &path,
-                std::string_view magic,
-                const std::vector<ProtectedFile> &protect, std::string &error) {
-  for (const ProtectedFile &file : protect)
+std::optional<OutputKind> checkOutputPath(const Output &output,
+                                          std::string &error) {
+  const std::string &path = output.path;
+  for (const ProtectedFile &file : output.protect)
     if (sameFile(path, file.path)) {
-      error = flag + " " + path + " is " + file.what +
-              "; give the output its own file (nothing was written)";
+      error = refused(output, "is " + file.what +
+                                  "; give the output its own file (nothing "
+                                  "was written)");
       return std::nullopt;
     }
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) {
-    error = flag + " " + path + " is a directory; give a file path";
+    error = refused(output, "is a directory; give a file path");
     return std::nullopt;
   }
-  bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-  if (special || (fs::exists(status) && !fs::is_regular_file(status)))
+  if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0)
     return OutputKind::Stream;
-  if (!fs::exists(status) || fs::file_size(path, ec) == 0)
+  bool inRun = false;
+  if (!checkRunDirectory(output, placeOf(path), inRun, error))
+    return std::nullopt;
+  if (!fs::exists(status))
     return OutputKind::New;
-  if (!fileStartsWith(path, magic)) {
-    error = flag + " " + path +
-            " exists and is not a file tc writes there; refusing to "
-            "overwrite it (give another path)";
+  if (!fs::is_regular_file(status))
+    return OutputKind::Stream;
+  if ((status.permissions() & (fs::perms::owner_exec | fs::perms::group_exec |
+                               fs::perms::others_exec)) != fs::perms::none) {
+    error = refused(output, "is a program (it may be executed); tc replaces "
+                            "none (give another path; nothing was written)");
+    return std::nullopt;
+  }
+  if (output.magic.empty()) {
+    // Text: any file of a run's directory could be the run's (its metrics,
+    // notes); elsewhere only text is taken for earlier output.
+    if (inRun) {
+      error =
+          refused(output, "exists in the checkpoint directory " +
+                              placeOf(path).shown + ", where " + output.what +
+                              " replace no file (it may be the run's); "
+                              "give another path (nothing was written)");
+      return std::nullopt;
+    }
+    std::optional<std::string> start = readFilePrefix(path, kTextSniffBytes);
+    if (!start || start->find('\0') != std::string::npos) {
+      error = refused(output, "exists and is not a text file; " + output.what +
+                                  " replace only earlier text (give another "
+                                  "path; nothing was written)");
+      return std::nullopt;
+    }
+  }
+  if (fs::file_size(path, ec) == 0)
+    return OutputKind::Empty;
+  if (!fileStartsWith(path, output.magic)) {
+    error = refused(output, "exists and is not a file tc writes there; "
+                            "refusing to overwrite it (give another path)");
     return std::nullopt;
   }
   return OutputKind::Existing;
 }
 
-bool checkReplaceableOutput(const std::string &flag, const std::string &path,
-                            std::string_view magic,
-                            const std::vector<ProtectedFile> &protect,
-                            bool overwrite, const std::string &what,
+bool checkReplaceableOutput(const Output &output, bool overwrite,
                             std::string &error) {
-  std::optional<OutputKind> kind =
-      checkOutputPath(flag, path, magic, protect, error);
+  std::optional<OutputKind> kind = checkOutputPath(output, error);
   if (!kind)
     return false;
   if (*kind == OutputKind::Stream) {
-    error = flag + " " + path + " is not a regular file; give the path of " +
-            what + " to write";
+    error = refused(output, "is not a regular file; give the path of " +
+                                output.what + " to write");
     return false;
   }
-  if (*kind == OutputKind::Existing && !overwrite) {
-    error = path + " already exists; pass --overwrite to replace it, or "
-                   "choose another " +
-            flag + " (nothing was written)";
+  if (*kind != OutputKind::New && !overwrite) {
+    error = output.path +
+            " already exists; pass --overwrite to replace it, "
+            "or choose another " +
+            output.flag + " (nothing was written)";
     return false;
   }
   return true;

@@ -1,12 +1,25 @@
-//===- OutputPath.h - checking where a command may write -------------------===//
+//===- OutputPath.h - the one policy for where a command may write ---------===//
 //
-// The files tc's commands write (metrics, profiles, token files,
-// executables) are named by the user, and a typo must not destroy what the
-// user had. Before anything is written, an output path is checked: it must
-// not be one of the files the command reads or owns (also before that file
-// exists), nor a directory, nor an existing file of another kind; a path
-// under /dev or /proc, or a device, FIFO or socket, is a stream (such as
-// /dev/stdout), which is appended to and never truncated or replaced.
+// The files tc's commands write (translations, checkpoints, archives, token
+// files, executables, metrics, profiles) are named by the user, and a typo
+// or a careless --overwrite must not destroy what the user had. Every
+// output path of every command is checked here, before anything is
+// written, against one rule:
+//
+//  - never a file the command reads or owns (also before it exists), a
+//    directory, or a program (a file with an execute bit);
+//  - never a file of a run's checkpoint directory (RunDirectory.h: its
+//    checkpoints, lock, validation record, vocabulary and their temporaries,
+//    also names not there yet), --overwrite or not: only the run's trainer
+//    writes them. A trainer's own outputs stay out of other runs'
+//    directories;
+//  - an existing file, an empty one too, only when it is of the output's
+//    own kind (it starts with the kind's magic) and, for a file replaced
+//    whole, with --overwrite. Text (translations) has no magic: it replaces
+//    only text (no NUL byte), and no file of a run's directory, whose
+//    metrics and notes any text could be;
+//  - a path under /dev or /proc, a device, FIFO or socket is a stream (such
+//    as /dev/stdout), appended to and never truncated or replaced.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,37 +33,46 @@
 
 namespace tc::support {
 
-/// A file an output must never overwrite: "the executable", "the run's
-/// checkpoint".
+/// A file an output must never overwrite: "the executable", "the input".
 struct ProtectedFile {
   std::string path;
   std::string what;
 };
 
+/// An output a command is about to write.
+struct Output {
+  std::string flag; ///< "-o", "--metrics"
+  std::string path;
+  std::string what; ///< "the token file", for messages
+  /// How a file of this kind starts; empty: text.
+  std::string_view magic;
+  /// The files the command reads or owns.
+  std::vector<ProtectedFile> protect;
+  /// Set for a trainer's outputs (metrics, profile): the checkpoint
+  /// directory it trains into ("" for none), whose run files are protected
+  /// before they exist; the outputs may be in no other run's directory.
+  std::optional<std::string> trainsInto;
+};
+
 enum class OutputKind {
-  New,      ///< nothing there yet, or an empty regular file
+  New,      ///< nothing there yet
+  Empty,    ///< an existing empty regular file
   Existing, ///< a regular file of this kind (it starts with the magic)
   Stream,   ///< a device, FIFO or socket, or a path under /dev or /proc
 };
 
-/// What `path`, given as `flag` ("--metrics"), names as an output of files
-/// that start with `magic`; none with `error` when it is one of `protect`,
-/// a directory, or an existing file of another kind.
-std::optional<OutputKind>
-checkOutputPath(const std::string &flag, const std::string &path,
-                std::string_view magic,
-                const std::vector<ProtectedFile> &protect, std::string &error);
+/// What `output.path` names; none with `error` (naming the flag, the path
+/// and the fix) when the policy above refuses it. For outputs written in
+/// place (metrics, a profile).
+std::optional<OutputKind> checkOutputPath(const Output &output,
+                                          std::string &error);
 
 /// The check of a file that a command writes whole by replacing it (a
-/// token file, an archive, a checkpoint, translations): as
+/// token file, an archive, a checkpoint, translations, an executable): as
 /// checkOutputPath, and also refused when it is a stream (a rename cannot
 /// replace a device or a pipe, and must never replace /dev/null) or, unless
-/// `overwrite`, an existing file. `what` names the output in the fix ("the
-/// token file"). False with `error`.
-bool checkReplaceableOutput(const std::string &flag, const std::string &path,
-                            std::string_view magic,
-                            const std::vector<ProtectedFile> &protect,
-                            bool overwrite, const std::string &what,
+/// `overwrite`, an existing file (an empty one too). False with `error`.
+bool checkReplaceableOutput(const Output &output, bool overwrite,
                             std::string &error);
 
 /// Whether `a` and `b` name one file, also when it does not exist yet.

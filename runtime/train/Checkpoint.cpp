@@ -5,6 +5,7 @@
 #include "runtime/format/TcxFile.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
+#include "support/RunDirectory.h"
 
 #include <csignal>
 #include <cstddef>
@@ -12,8 +13,6 @@
 #include <cstring>
 #include <filesystem>
 #include <unistd.h>
-
-namespace fs = std::filesystem;
 
 namespace tc::rt {
 namespace {
@@ -78,7 +77,24 @@ uint64_t parameterFingerprint(const tcx::Executable &executable) {
 }
 
 std::string checkpointPath(const std::string &directory) {
-  return (fs::path(directory) / "checkpoint.tcck").string();
+  return support::runFilePath(directory, support::kLatestCheckpointName);
+}
+
+std::optional<CheckpointIdentity>
+readCheckpointIdentity(const std::string &path) {
+  std::optional<std::string> start =
+      support::readFilePrefix(path, kHeaderBytes);
+  if (!start || start->size() != kHeaderBytes)
+    return std::nullopt;
+  Header header{};
+  std::memcpy(&header, start->data(), kHeaderBytes);
+  if (std::memcmp(header.magic, kMagic, 8) != 0 || header.version != kVersion ||
+      header.headerChecksum !=
+          tcx::checksum(reinterpret_cast<const uint8_t *>(start->data()),
+                        kCheckedHeaderBytes))
+    return std::nullopt;
+  return CheckpointIdentity{header.fingerprint, header.seed,
+                            header.dataFingerprint, header.step};
 }
 
 bool writeCheckpoint(const std::string &path, const TrainingState &state,
@@ -181,6 +197,14 @@ parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
     error = path + ": the checkpoint says it was written after step " +
             std::to_string(header.step) + ", which tc never writes (steps " +
             "are 1 to " + std::to_string(contract::kMaxTrainingSteps) +
+            "); restore it from a copy or start a new run";
+    return std::nullopt;
+  }
+  if (header.seed > uint64_t(contract::kMaxSeed)) {
+    error = path + ": the checkpoint says its run's seed is " +
+            std::to_string(header.seed) +
+            ", which tc never writes (seeds are 0 to " +
+            std::to_string(contract::kMaxSeed) +
             "); restore it from a copy or start a new run";
     return std::nullopt;
   }

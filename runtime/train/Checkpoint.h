@@ -37,6 +37,19 @@ uint64_t parameterFingerprint(const tcx::Executable &executable);
 /// The checkpoint file inside a checkpoint directory.
 std::string checkpointPath(const std::string &directory);
 
+/// Which model, run and step a checkpoint is of.
+struct CheckpointIdentity {
+  uint64_t fingerprint = 0; ///< of the parameter table
+  uint64_t seed = 0;
+  uint64_t dataFingerprint = 0;
+  int64_t step = 0;
+};
+
+/// The identity an intact header of `path` states (its magic, version and
+/// header checksum checked; the body is not read), or none.
+std::optional<CheckpointIdentity>
+readCheckpointIdentity(const std::string &path);
+
 bool writeCheckpoint(const std::string &path, const TrainingState &state,
                      uint64_t fingerprint, std::string &error);
 

@@ -5,10 +5,14 @@
 #include "runtime/train/Checkpoint.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
+#include "support/RunDirectory.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <unistd.h>
@@ -18,41 +22,95 @@ namespace fs = std::filesystem;
 namespace tc::rt {
 namespace {
 
-constexpr std::string_view kNumberedPrefix = "checkpoint-";
-constexpr std::string_view kCheckpointSuffix = ".tcck";
+/// An integer field of the record in [low, high]; none with `error`.
+std::optional<int64_t> recordInteger(std::string_view text,
+                                     const std::string &what, int64_t low,
+                                     int64_t high, const std::string &range,
+                                     std::string &error) {
+  int64_t value = 0;
+  auto [end, failed] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (failed != std::errc() || end != text.data() + text.size() ||
+      value < low || value > high) {
+    error = what + " '" + std::string(text) + "' is not in [" +
+            std::to_string(low) + ", " + std::to_string(high) + "]" + range;
+    return std::nullopt;
+  }
+  return value;
+}
 
-/// The step of a numbered checkpoint's file name, or none.
-std::optional<int64_t> stepOfName(const std::string &name) {
-  if (name.size() <= kNumberedPrefix.size() + kCheckpointSuffix.size() ||
-      name.compare(0, kNumberedPrefix.size(), kNumberedPrefix) != 0 ||
-      name.compare(name.size() - kCheckpointSuffix.size(),
-                   kCheckpointSuffix.size(), kCheckpointSuffix) != 0)
+/// "METRIC BEST STEP SINCE LAST\n", each value one tc could have written
+/// by `checkpointStep`; none with `error` (what is wrong, without the file).
+std::optional<BestValidation> parseValidationRecord(const std::string &text,
+                                                    int64_t checkpointStep,
+                                                    std::string &error) {
+  std::string_view rest(text);
+  if (rest.ends_with('\n'))
+    rest.remove_suffix(1);
+  bool printable = std::all_of(rest.begin(), rest.end(),
+                               [](char c) { return c >= ' ' && c <= '~'; });
+  std::vector<std::string_view> fields;
+  for (size_t space; (space = rest.find(' ')) != std::string_view::npos;
+       rest.remove_prefix(space + 1))
+    fields.push_back(rest.substr(0, space));
+  fields.push_back(rest);
+  if (fields.size() != 5 || !printable) {
+    error = "not a validation record (METRIC BEST STEP SINCE LAST, one line)";
     return std::nullopt;
-  std::string digits =
-      name.substr(kNumberedPrefix.size(), name.size() - kNumberedPrefix.size() -
-                                              kCheckpointSuffix.size());
-  if (digits.empty() || digits.size() > 12 ||
-      !std::all_of(digits.begin(), digits.end(),
-                   [](char c) { return c >= '0' && c <= '9'; }))
+  }
+  BestValidation best;
+  best.metric = std::string(fields[0]);
+  bool score = best.metric == "bleu" || best.metric == "chrf";
+  if (!score && best.metric != "loss") {
+    error = "the metric '" + best.metric + "' is not bleu, chrf or loss";
     return std::nullopt;
-  return std::stoll(digits);
+  }
+  // BLEU and chrF are percentages; a loss is a cross-entropy.
+  std::string number(fields[1]);
+  char *end = nullptr;
+  best.best = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !std::isfinite(best.best) ||
+      best.best < 0 || (score && best.best > 100)) {
+    error = "the best score '" + number + "' is not a finite number " +
+            (score ? "in [0, 100]" : "of at least 0");
+    return std::nullopt;
+  }
+  // Step 0: no validation gave a score yet (the best is then ignored); a
+  // record is written after a validation, so one step was validated.
+  std::optional<int64_t> step =
+      recordInteger(fields[2], "the step of the best score", 0, checkpointStep,
+                    " (the checkpoint's step)", error);
+  std::optional<int64_t> last;
+  if (step)
+    last = recordInteger(fields[4], "the step validated last",
+                         std::max<int64_t>(*step, 1), checkpointStep,
+                         " (from the best score's step to the checkpoint's)",
+                         error);
+  std::optional<int64_t> since;
+  if (last)
+    since = recordInteger(fields[3], "the validations since the best", 0, *last,
+                          "", error);
+  if (!since)
+    return std::nullopt;
+  best.step = *step;
+  best.since = *since;
+  best.last = *last;
+  return best;
 }
 
 } // namespace
 
 std::string vocabularyPath(const std::string &directory) {
-  return (fs::path(directory) / "vocabulary.model").string();
+  return support::runFilePath(directory, support::kVocabularyName);
 }
 
 std::string bestCheckpointPath(const std::string &directory) {
-  return (fs::path(directory) / "best.tcck").string();
+  return support::runFilePath(directory, support::kBestCheckpointName);
 }
 
 std::string numberedCheckpointPath(const std::string &directory,
                                    int64_t step) {
-  char name[64];
-  std::snprintf(name, sizeof name, "checkpoint-%08lld.tcck", (long long)step);
-  return (fs::path(directory) / name).string();
+  return support::runFilePath(directory, support::numberedCheckpointName(step));
 }
 
 std::string resolveCheckpoint(const std::string &fileOrDirectory) {
@@ -69,13 +127,29 @@ numberedCheckpoints(const std::string &directory) {
   for (const fs::directory_entry &entry :
        fs::directory_iterator(directory, ec))
     if (std::optional<int64_t> step =
-            stepOfName(entry.path().filename().string()))
+            support::stepOfNumberedName(entry.path().filename().string()))
       found.push_back({*step, entry.path().string()});
   std::sort(found.begin(), found.end(),
             [](const NumberedCheckpoint &a, const NumberedCheckpoint &b) {
               return a.step < b.step;
             });
   return found;
+}
+
+std::vector<NumberedCheckpoint>
+numberedCheckpointsOf(const std::string &directory,
+                      const CheckpointIdentity &run) {
+  std::vector<NumberedCheckpoint> ours;
+  for (const NumberedCheckpoint &numbered : numberedCheckpoints(directory)) {
+    std::optional<CheckpointIdentity> identity =
+        readCheckpointIdentity(numbered.path);
+    if (identity && identity->fingerprint == run.fingerprint &&
+        identity->seed == run.seed &&
+        identity->dataFingerprint == run.dataFingerprint &&
+        identity->step == numbered.step && identity->step <= run.step)
+      ours.push_back(numbered);
+  }
+  return ours;
 }
 
 bool linkCheckpoint(const std::string &target, const std::string &link,
@@ -93,25 +167,30 @@ bool linkCheckpoint(const std::string &target, const std::string &link,
   return true;
 }
 
-bool keepNumberedCheckpoint(const std::string &directory, int64_t step,
-                            int64_t keep, std::string &error) {
+bool keepNumberedCheckpoint(const std::string &directory,
+                            const CheckpointIdentity &run, int64_t keep,
+                            std::string &error) {
   if (!linkCheckpoint(checkpointPath(directory),
-                      numberedCheckpointPath(directory, step), error))
+                      numberedCheckpointPath(directory, run.step), error))
     return false;
-  std::vector<NumberedCheckpoint> kept = numberedCheckpoints(directory);
-  for (size_t i = 0; i + keep < kept.size(); ++i)
-    if (::unlink(kept[i].path.c_str()) != 0 && errno != ENOENT) {
-      error = "cannot remove " + kept[i].path + ": " + std::strerror(errno);
+  // A file is removed only when tc wrote it for this run: a stray name
+  // (checkpoint-99999999.tcck) or another run's checkpoint would otherwise
+  // count as the newest and push a real one out.
+  std::vector<NumberedCheckpoint> ours = numberedCheckpointsOf(directory, run);
+  for (size_t i = 0; i + keep < ours.size(); ++i)
+    if (::unlink(ours[i].path.c_str()) != 0 && errno != ENOENT) {
+      error = "cannot remove " + ours[i].path + ": " + std::strerror(errno);
       return false;
     }
   return true;
 }
 
 static std::string validationRecordPath(const std::string &directory) {
-  return (fs::path(directory) / "validation.txt").string();
+  return support::runFilePath(directory, support::kValidationRecordName);
 }
 
 std::optional<BestValidation> readBestValidation(const std::string &directory,
+                                                 int64_t checkpointStep,
                                                  std::string &error) {
   std::string path = validationRecordPath(directory);
   std::error_code ec;
@@ -120,20 +199,12 @@ std::optional<BestValidation> readBestValidation(const std::string &directory,
   std::optional<std::string> text = support::readFileText(path, 4096, error);
   if (!text)
     return std::nullopt;
-  char metric[16] = {};
-  BestValidation best;
-  long long step = 0, since = 0, last = 0;
-  if (std::sscanf(text->c_str(), "%15s %lf %lld %lld %lld", metric, &best.best,
-                  &step, &since, &last) != 5) {
-    error = path + ": not a validation record (METRIC BEST STEP SINCE "
-                   "LAST); remove it to start keep-best and early stopping "
-                   "afresh";
-    return std::nullopt;
-  }
-  best.metric = metric;
-  best.step = step;
-  best.since = since;
-  best.last = last;
+  std::optional<BestValidation> best =
+      parseValidationRecord(*text, checkpointStep, error);
+  if (!best)
+    error = path + ":1: " + error + "; remove " + path +
+            " to start keep-best and early stopping afresh (nothing was "
+            "written)";
   return best;
 }
 

@@ -1,5 +1,8 @@
 //===- CheckpointDirectory.h - the files of a run's checkpoint directory ---===//
 //
+// The names are support/RunDirectory.h's (every command's output check
+// reads the same list):
+//
 //   checkpoint.tcck          the latest state: what --resume continues
 //   checkpoint-STEP.tcck     the last N states (--keep-last N), for averaging
 //   best.tcck                the state of the best validation so far
@@ -9,16 +12,21 @@
 //                            since and the step validated last (so that a
 //                            resumed run keeps its early stopping, and
 //                            validates a step a signal cut short)
-//   lock                     held by the run that writes here
+//   lock                     marks the directory; the run holds it
+//                            (DirectoryLock.h)
 //
 // The numbered and best checkpoints are hard links to the file
 // checkpoint.tcck was when they were made: no copy, and each is replaced
-// atomically.
+// atomically. Everything read back is checked as a checkpoint is: pruning
+// touches only numbered checkpoints whose header says they are this run's,
+// and validation.txt must hold values tc could have written.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_TRAIN_CHECKPOINTDIRECTORY_H
 #define TC_RUNTIME_TRAIN_CHECKPOINTDIRECTORY_H
+
+#include "runtime/train/Checkpoint.h"
 
 #include <cstdint>
 #include <optional>
@@ -35,7 +43,8 @@ std::string numberedCheckpointPath(const std::string &directory, int64_t step);
 /// the file itself.
 std::string resolveCheckpoint(const std::string &fileOrDirectory);
 
-/// The numbered checkpoints of `directory`, oldest step first.
+/// The files named as numbered checkpoints in `directory`, oldest step
+/// first (their contents unchecked).
 struct NumberedCheckpoint {
   int64_t step;
   std::string path;
@@ -43,15 +52,26 @@ struct NumberedCheckpoint {
 std::vector<NumberedCheckpoint>
 numberedCheckpoints(const std::string &directory);
 
+/// The numbered checkpoints of `directory` that are `run`'s: their header
+/// intact and of `run`'s model, seed and data at the step their name says,
+/// at most `run`'s step; oldest first. Any other file of a numbered name (a
+/// stray checkpoint-99999999.tcck, another run's) is not among them.
+std::vector<NumberedCheckpoint>
+numberedCheckpointsOf(const std::string &directory,
+                      const CheckpointIdentity &run);
+
 /// Makes `link` name the file `target` names now (replacing `link`
 /// atomically); false with `error`.
 bool linkCheckpoint(const std::string &target, const std::string &link,
                     std::string &error);
 
-/// Links the latest checkpoint as checkpoint-STEP.tcck and removes the
-/// numbered ones beyond the newest `keep`.
-bool keepNumberedCheckpoint(const std::string &directory, int64_t step,
-                            int64_t keep, std::string &error);
+/// Links the latest checkpoint, of `run` (its step the latest), as
+/// checkpoint-STEP.tcck and removes `run`'s numbered ones
+/// (numberedCheckpointsOf) beyond the newest `keep`: a file it did not
+/// verify is neither counted nor removed.
+bool keepNumberedCheckpoint(const std::string &directory,
+                            const CheckpointIdentity &run, int64_t keep,
+                            std::string &error);
 
 /// Where keep-best and early stopping stand (validation.txt).
 struct BestValidation {
@@ -62,8 +82,12 @@ struct BestValidation {
   int64_t last = 0;  ///< the step validated last
 };
 /// The directory's record, or a fresh one when it has none; none with
-/// `error` when the record is unreadable.
+/// `error` (the file, the line and the fix) when it is unreadable or holds
+/// a value tc never writes: a metric other than bleu, chrf or loss, a score
+/// that is not finite or outside the metric's range, steps after
+/// `checkpointStep` (the resumed checkpoint's), a negative count.
 std::optional<BestValidation> readBestValidation(const std::string &directory,
+                                                 int64_t checkpointStep,
                                                  std::string &error);
 bool writeBestValidation(const std::string &directory,
                          const BestValidation &best, std::string &error);

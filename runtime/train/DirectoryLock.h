@@ -7,8 +7,11 @@
 
 namespace tc::rt {
 
-/// An exclusive lock (flock) on `directory`/lock while it lives: two runs
-/// never train into one directory at once.
+/// An exclusive lock (flock) on a checkpoint directory while it lives: two
+/// runs never train into one directory at once. The directory itself is
+/// locked, so that no file renamed over `directory`/lock can let a second
+/// run in; `directory`/lock marks the directory as a run's and is locked
+/// too (as tc-runs before the directory lock did).
 class DirectoryLock {
 public:
   DirectoryLock() = default;
@@ -23,8 +26,8 @@ public:
   static std::string pathIn(const std::string &directory);
 
 private:
-  std::string path_;
-  int fd_ = -1;
+  int directoryFd_ = -1;
+  int fileFd_ = -1;
 };
 
 } // namespace tc::rt

@@ -44,23 +44,30 @@ bool trimMetrics(const std::string &path, int64_t last, std::string &error) {
 
 } // namespace
 
-bool MetricsLog::open(const std::string &path, bool resume, int64_t resumedStep,
-                      const std::vector<support::ProtectedFile> &protect,
-                      std::string &error) {
-  if (path.empty())
-    return true;
-  path_ = path;
-  std::optional<support::OutputKind> kind = support::checkOutputPath(
-      "--metrics", path, "{\"step\": ", protect, error);
-  if (!kind)
-    return false;
-  if (*kind == support::OutputKind::Existing && !resume) {
-    error = "--metrics " + path +
+std::optional<support::OutputKind>
+MetricsLog::check(const support::Output &output, bool resume,
+                  std::string &error) {
+  std::optional<support::OutputKind> kind =
+      support::checkOutputPath(output, error);
+  if (kind == support::OutputKind::Existing && !resume) {
+    error = "--metrics " + output.path +
             " already holds the metrics of an earlier run; remove it, give "
             "another path, or pass --resume to continue that run (nothing "
             "was overwritten)";
-    return false;
+    return std::nullopt;
   }
+  return kind;
+}
+
+bool MetricsLog::open(const support::Output &output, bool resume,
+                      int64_t resumedStep, std::string &error) {
+  const std::string &path = output.path;
+  if (path.empty())
+    return true;
+  path_ = path;
+  std::optional<support::OutputKind> kind = check(output, resume, error);
+  if (!kind)
+    return false;
   // A stream (/dev/stdout, a pipe) is appended to as it is. A file is
   // trimmed through its real path, so that a symbolic link stays a link.
   stream_ = *kind == support::OutputKind::Stream;

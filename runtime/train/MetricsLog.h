@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tc::rt {
@@ -38,6 +39,9 @@ struct StepMetrics {
   double elapsedSeconds = 0;
 };
 
+/// How a metrics file starts: its first line's first field.
+inline constexpr std::string_view kMetricsMagic = "{\"step\": ";
+
 /// The largest metrics file a resumed run reads back.
 constexpr uint64_t kMaxMetricsBytes = uint64_t(4) << 30;
 
@@ -48,12 +52,16 @@ public:
   MetricsLog &operator=(const MetricsLog &) = delete;
   ~MetricsLog();
 
-  /// Opens `path` (empty: no file, every call does nothing): a new file,
-  /// or for a run resumed at `resumedStep`, the old one trimmed to it.
-  /// Refuses a path that is one of `protect` or that would overwrite what
-  /// is not this run's metrics (support/OutputPath.h).
-  bool open(const std::string &path, bool resume, int64_t resumedStep,
-            const std::vector<support::ProtectedFile> &protect,
+  /// What `output.path` is (support/OutputPath.h), or none with `error`
+  /// when the policy refuses it, or it holds an earlier run's metrics and
+  /// the run is not `resume`d. Checked again by open().
+  static std::optional<support::OutputKind>
+  check(const support::Output &output, bool resume, std::string &error);
+  /// Opens `output.path` (empty: no file, every call does nothing): a new
+  /// file, or for a run resumed at `resumedStep`, the old one trimmed to it.
+  /// Refuses what support/OutputPath.h's policy refuses, and an earlier
+  /// run's metrics unless `resume`.
+  bool open(const support::Output &output, bool resume, int64_t resumedStep,
             std::string &error);
   /// Appends one line; false with `error` when it cannot be written.
   bool write(const StepMetrics &metrics, std::string &error);

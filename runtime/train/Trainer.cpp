@@ -108,7 +108,7 @@ bool setUpValidation(const Executable &executable,
   run.best.metric = validationMetricName(run.metric);
   if (options.resume) {
     std::optional<BestValidation> best =
-        readBestValidation(options.checkpointDir, error);
+        readBestValidation(options.checkpointDir, run.state.step, error);
     if (!best)
       return false;
     if (best->metric == run.best.metric)
@@ -301,7 +301,9 @@ public:
     savedStep_ = state.step;
     return written &&
            (options_.keepLast == 0 ||
-            keepNumberedCheckpoint(options_.checkpointDir, state.step,
+            keepNumberedCheckpoint(options_.checkpointDir,
+                                   {run_.fingerprint, state.seed,
+                                    state.dataFingerprint, state.step},
                                    options_.keepLast, error));
   }
 
@@ -461,19 +463,17 @@ bool validate(Device &device, const TrainOptions &options, Run &run,
 
 } // namespace
 
-std::vector<support::ProtectedFile>
-protectedFiles(const TrainOptions &options) {
-  std::vector<support::ProtectedFile> files = {
-      {options.executablePath, "the executable"},
-      {options.data.tokenFile, "the training data"},
-      {options.validation.tokenFile, "the validation data"},
-      {options.initialParameters, "the initial parameters"}};
-  if (!options.checkpointDir.empty()) {
-    files.push_back({checkpointPath(options.checkpointDir), "the checkpoint"});
-    files.push_back({DirectoryLock::pathIn(options.checkpointDir),
-                     "the checkpoint directory's lock"});
-  }
-  return files;
+support::Output runOutput(const TrainOptions &options, const std::string &flag,
+                          const std::string &path, std::string_view magic) {
+  return {flag,
+          path,
+          flag == "--profile" ? "the profile" : "the metrics",
+          magic,
+          {{options.executablePath, "the executable"},
+           {options.data.tokenFile, "the training data"},
+           {options.validation.tokenFile, "the validation data"},
+           {options.initialParameters, "the initial parameters"}},
+          options.checkpointDir};
 }
 
 TrainResult train(const Executable &executable, Device &device,
@@ -488,11 +488,12 @@ TrainResult train(const Executable &executable, Device &device,
   if (!setUpRun(executable, device, ranks, options, run, error))
     return result;
   MetricsLog metrics; // rank 0's; the others' writes nothing
-  std::vector<support::ProtectedFile> protect = protectedFiles(options);
-  if (!allStarted(ranks,
-                  !lead || metrics.open(options.metricsPath, options.resume,
-                                        run.state.step, protect, error),
-                  error))
+  if (!allStarted(
+          ranks,
+          !lead || metrics.open(runOutput(options, "--metrics",
+                                          options.metricsPath, kMetricsMagic),
+                                options.resume, run.state.step, error),
+          error))
     return result;
   CheckpointWriter checkpoints(x, device, run, metrics, options);
 

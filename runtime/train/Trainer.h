@@ -65,10 +65,12 @@ struct TrainResult {
   int64_t step = 0; ///< steps done
 };
 
-/// The files a run reads or owns, which none of its outputs (metrics,
-/// profile) may overwrite: the executable, the data, the checkpoint and
-/// its directory's lock.
-std::vector<support::ProtectedFile> protectedFiles(const TrainOptions &options);
+/// The check of a run's output `path` given as `flag` ("--metrics",
+/// "--profile"; files that start with `magic`): support/OutputPath.h's
+/// policy, with the run's inputs (the executable, the data, the initial
+/// parameters) and its checkpoint directory.
+support::Output runOutput(const TrainOptions &options, const std::string &flag,
+                          const std::string &path, std::string_view magic);
 
 /// Trains on `device` as one rank of `ranks` (DataParallel.h): rank 0 owns
 /// the checkpoints, the metrics and validation.

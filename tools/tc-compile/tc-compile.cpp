@@ -275,21 +275,20 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
-  // -o never replaces the input; a .mlir input is checked (a directory,
-  // a device, a FIFO) before MLIR reads it.
+  // The executable replaces -o by a rename, which must never replace an
+  // input, a device such as /dev/null, a pipe, a run's files or a file that
+  // is not an executable; an earlier executable is replaced, as a
+  // compiler's -o does.
   std::string inputError;
-  if (tc::support::sameFile(inputFile, outputFile)) {
-    llvm::errs() << "tc-compile: error: -o " << outputFile
-                 << " is the input; give the executable its own file\n";
-    return kBadInput;
-  }
-  // The executable replaces -o by a rename, which must never replace a
-  // device such as /dev/null, a pipe, or a file that is not an executable.
   if (!outputFile.empty() &&
       !tc::support::checkReplaceableOutput(
-          "-o", outputFile, std::string_view("TCX\0", 4),
-          {{bucketsFrom, "the token file of --buckets-from"}},
-          /*overwrite=*/true, "the executable", inputError)) {
+          {"-o",
+           outputFile,
+           "the executable",
+           std::string_view("TCX\0", 4),
+           {{inputFile, "the input"},
+            {bucketsFrom, "the token file of --buckets-from"}}},
+          /*overwrite=*/true, inputError)) {
     llvm::errs() << "tc-compile: error: " << inputError << "\n";
     return kBadInput;
   }

@@ -37,8 +37,14 @@ std::optional<std::vector<std::string>> chosen(const AverageOptions &o,
         }
     return o.checkpoints;
   }
+  // The run's own, as --keep-last counts them: a stray file of a numbered
+  // name is not among the last N (without a latest checkpoint to tell the
+  // run by, every numbered name is taken, and its file checked when read).
+  std::optional<rt::CheckpointIdentity> run =
+      rt::readCheckpointIdentity(rt::checkpointPath(o.directory));
   std::vector<rt::NumberedCheckpoint> numbered =
-      rt::numberedCheckpoints(o.directory);
+      run ? rt::numberedCheckpointsOf(o.directory, *run)
+          : rt::numberedCheckpoints(o.directory);
   if (int64_t(numbered.size()) < o.last) {
     error = o.directory + " holds " + std::to_string(numbered.size()) +
             " numbered checkpoints, fewer than --last " +
@@ -62,19 +68,16 @@ int average(const AverageOptions &o) {
   std::optional<std::vector<std::string>> paths = chosen(o, error);
   if (!paths)
     return fail(error);
-  // The average never replaces a checkpoint of the run, nor one averaged.
-  std::vector<support::ProtectedFile> protect = {
-      {o.model, "the executable"},
-      {rt::checkpointPath(o.directory), "the run's latest checkpoint"},
-      {rt::bestCheckpointPath(o.directory), "the run's best checkpoint"},
-      {rt::vocabularyPath(o.directory), "the run's vocabulary"}};
-  for (const rt::NumberedCheckpoint &kept : rt::numberedCheckpoints(o.directory))
-    protect.push_back({kept.path, "one of the run's numbered checkpoints"});
+  // The run's own files are protected by the policy; the checkpoints
+  // averaged may be anywhere.
+  support::Output output{"-o",
+                         o.output,
+                         "the checkpoint",
+                         rt::kCheckpointMagic,
+                         {{o.model, "the executable"}}};
   for (const std::string &path : *paths)
-    protect.push_back({path, "a checkpoint being averaged"});
-  if (!support::checkReplaceableOutput("-o", o.output, rt::kCheckpointMagic,
-                                       protect, o.overwrite, "the checkpoint",
-                                       error))
+    output.protect.push_back({path, "a checkpoint being averaged"});
+  if (!support::checkReplaceableOutput(output, o.overwrite, error))
     return fail(error);
 
   const tcx::Executable &x = executable->root();

@@ -18,10 +18,13 @@ int exportParameters(const ExportOptions &o) {
   std::string error;
   // A zip archive starts with "PK\3\4".
   if (!support::checkReplaceableOutput(
-          "-o", o.output, "PK\x03\x04",
-          {{o.model.model, "the executable"},
-           {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}},
-          o.overwrite, "the .npz", error))
+          {"-o",
+           o.output,
+           "the .npz",
+           "PK\x03\x04",
+           {{o.model.model, "the executable"},
+            {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}}},
+          o.overwrite, error))
     return fail(error);
   TrainedModel trained;
   if (int code = loadTrainedModel(o.model, o.checkpoint, false, trained))

@@ -72,12 +72,15 @@ int prepare(const PrepareOptions &o) {
   rt::Vocabulary vocab = rt::vocabularyOf(executable->root());
   // -o may replace an earlier token file (--overwrite), never anything
   // else.
-  if (!support::checkReplaceableOutput("-o", o.output, rt::kTokenFileMagic,
-                                       {{o.model, "the executable"},
-                                        {o.sourceText, "the source text"},
-                                        {o.targetText, "the target text"},
-                                        {o.vocabulary, "the vocabulary"}},
-                                       o.overwrite, "the token file", error))
+  if (!support::checkReplaceableOutput({"-o",
+                                        o.output,
+                                        "the token file",
+                                        rt::kTokenFileMagic,
+                                        {{o.model, "the executable"},
+                                         {o.sourceText, "the source text"},
+                                         {o.targetText, "the target text"},
+                                         {o.vocabulary, "the vocabulary"}}},
+                                       o.overwrite, error))
     return fail(error);
 
   std::optional<rt::ParallelText> text =

@@ -3,7 +3,9 @@
 #include "CommandLine.h"
 #include "runtime/ProfileReport.h"
 #include "runtime/format/Contract.h"
+#include "runtime/train/MetricsLog.h"
 #include "runtime/train/Trainer.h"
+#include "support/OutputPath.h"
 
 #include <chrono>
 #include <climits>
@@ -67,14 +69,19 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
                  "tc-run: data-parallel over %d ranks (%s); rank 0 writes "
                  "the checkpoints and metrics\n",
                  ranks->size(), ranks->describe().c_str());
+  // The outputs are checked before the run, which may take hours, and
+  // before its directory is touched.
+  if (lead && !o.train.metricsPath.empty() &&
+      !rt::MetricsLog::check(rt::runOutput(o.train, "--metrics",
+                                           o.train.metricsPath,
+                                           rt::kMetricsMagic),
+                             o.train.resume, error))
+    return fail(error);
   if (!o.profilePath.empty()) {
-    // Checked before the run, which may take hours, and against the files
-    // the run owns (the checkpoint is written during the run).
-    std::vector<support::ProtectedFile> protect = rt::protectedFiles(o.train);
-    protect.push_back({o.train.metricsPath, "the metrics file"});
-    std::string error;
-    if (!support::checkOutputPath("--profile", o.profilePath, rt::kProfileMagic,
-                                  protect, error))
+    support::Output profile =
+        rt::runOutput(o.train, "--profile", o.profilePath, rt::kProfileMagic);
+    profile.protect.push_back({o.train.metricsPath, "the metrics file"});
+    if (!support::checkOutputPath(profile, error))
       return fail(error);
     if (!loaded.device->startProfile())
       return fail("the " + o.model.device + " device cannot profile");

@@ -107,19 +107,18 @@ int translateText(const TranslateOptions &o) {
   if (o.recomputePrefix && (o.search.beam != 1 || o.nBestOutput))
     return fail("--recompute-prefix decodes greedily: use it with --beam 1 "
                 "and without --n-best");
-  // A text file (any content) may be replaced with --overwrite; never the
-  // model's files, and never a stream (leave -o out for standard output).
-  std::string checkpoint = rt::resolveCheckpoint(o.checkpoint);
-  std::string directory = std::filesystem::path(checkpoint).parent_path();
+  // Translations are text (no magic): they replace only earlier text, with
+  // --overwrite, and never a stream (leave -o out for standard output).
   if (o.output != "-" &&
       !support::checkReplaceableOutput(
-          "-o", o.output, "",
-          {{o.model.model, "the executable"},
-           {o.input, "the input"},
-           {checkpoint, "the checkpoint"},
-           {rt::vocabularyPath(directory.empty() ? "." : directory),
-            "the run's vocabulary"}},
-          o.overwrite, "the translations", error))
+          {"-o",
+           o.output,
+           "the translations",
+           "",
+           {{o.model.model, "the executable"},
+            {o.input, "the input"},
+            {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}}},
+          o.overwrite, error))
     return fail(error);
   TrainedModel trained;
   if (int code = loadTrainedModel(o.model, o.checkpoint, !o.ids, trained))

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Rewrites fields of a checkpoint's header and recomputes its header
 checksum, as a deliberate edit would (runtime/train/Checkpoint.cpp: the
-88-byte header; step at byte 16; the FNV-1a 64 checksum of bytes 0-71 at
-byte 72).
+88-byte header; step at byte 16, seed at byte 24; the FNV-1a 64 checksum
+of bytes 0-71 at byte 72).
 
-    edit-checkpoint.py IN --step=N -o OUT
+    edit-checkpoint.py IN [--step=N] [--seed=N] -o OUT
 """
 import argparse
 import struct
@@ -20,12 +20,16 @@ def fnv1a64(data):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("checkpoint")
-    parser.add_argument("--step", type=int, required=True)
+    parser.add_argument("--step", type=int)
+    parser.add_argument("--seed", type=int)
     parser.add_argument("-o", required=True)
     args = parser.parse_args()
     data = bytearray(open(args.checkpoint, "rb").read())
     assert data[:6] == b"TCCKPT", "not a checkpoint"
-    struct.pack_into("<q", data, 16, args.step)
+    if args.step is not None:
+        struct.pack_into("<q", data, 16, args.step)
+    if args.seed is not None:
+        struct.pack_into("<Q", data, 24, args.seed)
     struct.pack_into("<Q", data, 72, fnv1a64(data[:72]))
     open(args.o, "wb").write(data)
 
