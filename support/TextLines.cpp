@@ -25,6 +25,15 @@ splitUtf8Lines(std::string_view text, const std::string &path,
               "-t UTF-8)";
       return std::nullopt;
     }
+    // NUL is valid UTF-8 but no text: a UTF-16 file of ASCII letters is
+    // valid UTF-8 with a NUL after each, and would be tokenised as such.
+    if (size_t at = line.find('\0'); at != std::string_view::npos) {
+      error = path + ":" + std::to_string(lines.size() + 1) +
+              ": a NUL byte at byte " + std::to_string(at + 1) +
+              " of the line; text holds no NUL (a UTF-16 file has one after "
+              "every ASCII letter: convert it with iconv -f UTF-16 -t UTF-8)";
+      return std::nullopt;
+    }
     lines.emplace_back(line);
     start = end + 1;
   }

@@ -1,8 +1,8 @@
 //===- TextLines.h - a UTF-8 text file as lines ----------------------------===//
 //
 // Corpora, hypotheses and references are read through here: one segment per
-// line, valid UTF-8 (an error names the file, the line and the byte), "\n" or
-// "\r\n" line ends, a missing final newline accepted.
+// line, valid UTF-8 without NUL (an error names the file, the line and the
+// byte), "\n" or "\r\n" line ends, a missing final newline accepted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,8 @@
 namespace tc::support {
 
 /// The lines of `text` (read from `path`, named in messages), or none with
-/// `error` "<path>:<line>: invalid UTF-8 at byte <column>".
+/// `error` "<path>:<line>: invalid UTF-8 at byte <column>" or "...: a NUL
+/// byte at byte <column>".
 std::optional<std::vector<std::string>>
 splitUtf8Lines(std::string_view text, const std::string &path,
                std::string &error);

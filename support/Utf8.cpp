@@ -4,16 +4,8 @@
 
 namespace tc::support {
 
-namespace {
-
-/// Decodes the sequence at `text[at]`: its code point and length, or a
-/// length of 0 when it is not valid UTF-8 (RFC 3629, Unicode table 3-7).
-struct Decoded {
-  char32_t code = 0;
-  size_t length = 0;
-};
-
-Decoded decodeAt(std::string_view text, size_t at) {
+Utf8Char decodeUtf8At(std::string_view text, size_t at) {
+  // RFC 3629, Unicode table 3-7.
   auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
   unsigned char lead = byte(at);
   if (lead < 0x80)
@@ -54,11 +46,9 @@ Decoded decodeAt(std::string_view text, size_t at) {
   return {code, length};
 }
 
-} // namespace
-
 std::optional<size_t> findInvalidUtf8(std::string_view text) {
   for (size_t at = 0; at < text.size();) {
-    Decoded d = decodeAt(text, at);
+    Utf8Char d = decodeUtf8At(text, at);
     if (d.length == 0)
       return at;
     at += d.length;
@@ -70,7 +60,7 @@ std::u32string decodeUtf8(std::string_view text) {
   std::u32string code;
   code.reserve(text.size());
   for (size_t at = 0; at < text.size();) {
-    Decoded d = decodeAt(text, at);
+    Utf8Char d = decodeUtf8At(text, at);
     if (d.length == 0) {
       code.push_back(U'\uFFFD');
       ++at;
@@ -80,6 +70,16 @@ std::u32string decodeUtf8(std::string_view text) {
     }
   }
   return code;
+}
+
+size_t utf8PrefixLength(std::string_view text, size_t maxBytes) {
+  if (text.size() <= maxBytes)
+    return text.size();
+  size_t end = maxBytes;
+  // Back over the continuation bytes (10xxxxxx) of a cut sequence.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end;
+  return end;
 }
 
 std::string encodeUtf8(std::u32string_view text) {

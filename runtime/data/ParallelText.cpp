@@ -2,6 +2,7 @@
 
 #include "runtime/data/ParallelText.h"
 #include "runtime/format/TokenFile.h"
+#include "support/BlankText.h"
 #include "support/TextLines.h"
 
 #include <algorithm>
@@ -10,15 +11,13 @@
 namespace tc::rt {
 namespace {
 
-/// Whether `line` holds nothing but spaces and tabs.
-bool blank(const std::string &line) {
-  return line.find_first_not_of(" \t") == std::string::npos;
-}
-
 /// False with `error` naming the first blank line of `lines` and how many
 /// there are.
 bool checkNoBlankLines(const std::vector<std::string> &lines,
                        const std::string &path, std::string &error) {
+  auto blank = [](const std::string &line) {
+    return support::isBlankLine(line);
+  };
   auto first = std::find_if(lines.begin(), lines.end(), blank);
   if (first == lines.end())
     return true;
@@ -75,7 +74,33 @@ std::optional<ParallelText> readParallelText(const std::string &sourcePath,
   if (!checkNoBlankLines(text.source, sourcePath, error) ||
       !checkNoBlankLines(text.target, targetPath, error))
     return std::nullopt;
+  text.line.resize(text.source.size());
+  for (size_t i = 0; i < text.line.size(); ++i)
+    text.line[i] = i + 1;
   return text;
+}
+
+LongPairs dropLongPairs(ParallelText &text, int64_t maxBytes) {
+  LongPairs dropped;
+  size_t kept = 0;
+  for (size_t i = 0; i < text.source.size(); ++i) {
+    if (int64_t(text.source[i].size()) > maxBytes ||
+        int64_t(text.target[i].size()) > maxBytes) {
+      if (dropped.count++ == 0)
+        dropped.firstLine = text.line[i];
+      continue;
+    }
+    if (kept != i) { // a string moved onto itself may be left empty
+      text.source[kept] = std::move(text.source[i]);
+      text.target[kept] = std::move(text.target[i]);
+      text.line[kept] = text.line[i];
+    }
+    ++kept;
+  }
+  text.source.resize(kept);
+  text.target.resize(kept);
+  text.line.resize(kept);
+  return dropped;
 }
 
 std::vector<SentencePair> encodePairs(const ParallelText &text,
@@ -96,10 +121,12 @@ parseIdPairs(const ParallelText &text, const std::string &sourcePath,
              std::string &error) {
   std::vector<SentencePair> pairs(text.source.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
-    auto source = parseIds(text.source[i], sourcePath, i + 1, vocab, error);
+    auto source =
+        parseIds(text.source[i], sourcePath, text.line[i], vocab, error);
     if (!source)
       return std::nullopt;
-    auto target = parseIds(text.target[i], targetPath, i + 1, vocab, error);
+    auto target =
+        parseIds(text.target[i], targetPath, text.line[i], vocab, error);
     if (!target)
       return std::nullopt;
     pairs[i].source = std::move(*source);

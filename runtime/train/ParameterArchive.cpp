@@ -5,6 +5,7 @@
 
 #include <zip.h>
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -31,6 +32,42 @@ int64_t bytesOf(const std::vector<int64_t> &shape) {
 
 std::string zipError(zip_t *archive) {
   return zip_error_strerror(zip_get_error(archive));
+}
+
+/// False with `error` when the float32 values at `data` (array `name` of
+/// `shape` in `path`) are not all finite: a NaN would otherwise show only
+/// as a loss that is not finite after the first step.
+bool checkFinite(const uint8_t *data, const std::vector<int64_t> &shape,
+                 const std::string &path, const std::string &name,
+                 std::string &error) {
+  int64_t count = bytesOf(shape) / 4, bad = 0, first = 0;
+  float firstValue = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    float value;
+    std::memcpy(&value, data + 4 * i, 4);
+    if (!std::isfinite(value) && bad++ == 0) {
+      first = i;
+      firstValue = value;
+    }
+  }
+  if (bad == 0)
+    return true;
+  // The first element's index, row-major: "[1, 2]".
+  std::string index;
+  for (size_t d = shape.size(); d-- > 0;) {
+    index =
+        std::to_string(first % shape[d]) + (index.empty() ? "" : ", ") + index;
+    first /= shape[d];
+  }
+  error = path + ": array '" + name + "' holds " +
+          (std::isnan(firstValue) ? "nan"
+           : firstValue > 0       ? "inf"
+                                  : "-inf") +
+          " at [" + index + "] (" + std::to_string(bad) +
+          (bad == 1 ? " element is" : " elements are") +
+          " not finite); parameters are finite numbers: export them again "
+          "from a checkpoint that trained well";
+  return false;
 }
 
 struct ZipCloser {
@@ -164,8 +201,10 @@ importParameters(const tcx::Executable &executable, const std::string &path,
                               "array.astype(numpy.float32))");
       return std::nullopt;
     }
-    std::memcpy(params.data() + parameter.buffer()->offset(),
-                bytes.data() + layout->dataOffset, bytesOf(shape));
+    uint8_t *to = params.data() + parameter.buffer()->offset();
+    std::memcpy(to, bytes.data() + layout->dataOffset, bytesOf(shape));
+    if (!checkFinite(to, shape, path, name, error))
+      return std::nullopt;
   }
   for (const auto &[name, parameter] : expected)
     if (parameter) {

@@ -27,7 +27,8 @@ bool exportParameters(const tcx::Executable &executable,
 
 /// The flat parameter buffer of `executable` from the archive at `path`, or
 /// none with `error` naming the archive and the array: every parameter must
-/// be there once, float32, with its shape, and nothing else.
+/// be there once, float32, with its shape and finite values, and nothing
+/// else.
 std::optional<std::vector<uint8_t>>
 importParameters(const tcx::Executable &executable, const std::string &path,
                  std::string &error);

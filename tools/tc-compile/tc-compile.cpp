@@ -33,6 +33,7 @@
 #include "runtime/format/Contract.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
+#include "support/NumberText.h"
 #include "support/OutputPath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -124,11 +125,16 @@ static cl::opt<std::string> bucketsFrom(
              "padding, each batch from training.batch_tokens; prints the "
              "padding share before and after"),
     cl::value_desc("TRAIN.tok"), cl::cat(category));
-static cl::opt<unsigned> bucketCount(
+// Text, read by support/NumberText.h's rule: LLVM's parser reads "0x4" and
+// "010" as numbers.
+static cl::opt<std::string> bucketCount(
     "bucket-count",
-    cl::desc("How many buckets --buckets-from chooses (default: as many as "
-             "the description has)"),
-    cl::init(0), cl::cat(category));
+    cl::desc("How many buckets --buckets-from chooses, 1 to 64 (default: as "
+             "many as the description has)"),
+    cl::value_desc("N"), cl::cat(category));
+/// Every bucket is compiled into the executable (a train step, an encoder
+/// and decoders each), as every layer is: the same bound.
+constexpr int64_t kMaxBucketCount = 64;
 
 static cl::list<std::string> architectures(
     "arch",
@@ -253,6 +259,24 @@ int main(int argc, char **argv) {
       "tc-compile: build the tc graph of a model description (.toml) or read "
       "a tc dialect file (.mlir)\n");
 
+  int64_t buckets = 0; // --bucket-count; 0: the description's count
+  if (bucketCount.getNumOccurrences()) {
+    if (bucketsFrom.empty()) {
+      llvm::errs() << "tc-compile: error: --bucket-count needs --buckets-from "
+                      "(the token file whose pair lengths the buckets are "
+                      "chosen for)\n";
+      return kBadInput;
+    }
+    std::string error;
+    std::optional<int64_t> count =
+        tc::support::parseIntegerIn(bucketCount, 1, kMaxBucketCount, error);
+    if (!count) {
+      llvm::errs() << "tc-compile: error: --bucket-count: " << error << "\n";
+      return kBadInput;
+    }
+    buckets = *count;
+  }
+
   const tc::GpuSpec *gpu = nullptr;
   if (gpuName.getNumOccurrences()) {
     gpu = tc::findGpu(gpuName);
@@ -317,8 +341,7 @@ int main(int argc, char **argv) {
       return kBadInput;
     std::string error;
     if (!bucketsFrom.empty() &&
-        !tc::chooseBucketsFromData(*description, bucketsFrom, bucketCount,
-                                   error)) {
+        !tc::chooseBucketsFromData(*description, bucketsFrom, buckets, error)) {
       llvm::errs() << "tc-compile: error: " << error << "\n";
       return kBadInput;
     }

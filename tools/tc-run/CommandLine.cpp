@@ -5,10 +5,11 @@
 #include "runtime/data/Buckets.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointDirectory.h"
+#include "support/NumberText.h"
 
-#include <charconv>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
+#include <type_traits>
 
 namespace tc::run {
 
@@ -17,24 +18,54 @@ int fail(const std::string &message, int code) {
   return code;
 }
 
-/// Read from the option's text, since CLI11's own conversion clamps what
-/// overflows (strtoll), reads "-1" as 2^64 - 1 (strtoull) and "010" as 8.
-CLI::Validator integerIn(int64_t min, int64_t max) {
-  std::string range =
-      "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+namespace {
+
+/// A transform that checks the option's text with `parse` (which returns
+/// the value, or none with the error) and hands CLI11 the value's plain
+/// decimal text, since CLI11's own conversion reads "010" as 8.
+template <typename Parse>
+CLI::Validator checkedNumber(std::string description, Parse parse) {
   return CLI::Validator(
-      [=](std::string &text) -> std::string {
-        int64_t value = 0;
-        const char *end = text.data() + text.size();
-        auto [stop, ec] = std::from_chars(text.data(), end, value);
-        if (ec != std::errc() || stop != end || value < min || value > max)
-          return "'" + text + "' is not an integer in " + range;
-        // CLI11 then converts the text with base 0 ("010" is 8): hand it
-        // the decimal value read here.
-        text = std::to_string(value);
+      [parse](std::string &text) -> std::string {
+        std::string error;
+        auto value = parse(text, error);
+        if (!value)
+          return error;
+        if constexpr (std::is_integral_v<std::decay_t<decltype(*value)>>) {
+          text = std::to_string(*value);
+        } else {
+          char exact[32]; // round-trips a double
+          std::snprintf(exact, sizeof exact, "%.17g", *value);
+          text = exact;
+        }
         return "";
       },
-      "INT in " + range);
+      std::move(description));
+}
+
+CLI::Validator numberInRange(const support::NumberRange &range) {
+  return checkedNumber("NUMBER in " + range.text(),
+                       [range](const std::string &text, std::string &error) {
+                         return support::parseNumberIn(text, range, error);
+                       });
+}
+
+} // namespace
+
+CLI::Validator integerIn(int64_t min, int64_t max) {
+  return checkedNumber("INT in [" + std::to_string(min) + ", " +
+                           std::to_string(max) + "]",
+                       [=](const std::string &text, std::string &error) {
+                         return support::parseIntegerIn(text, min, max, error);
+                       });
+}
+
+CLI::Validator numberIn(double min, double max) {
+  return numberInRange({min, max});
+}
+
+CLI::Validator positiveNumberUpTo(double max) {
+  return numberInRange({0, max, /*minExcluded=*/true});
 }
 
 void addModelOptions(CLI::App &command, ModelOptions &options) {

@@ -28,8 +28,13 @@ enum ExitCode { kSuccess = 0, kRunFailed = 1, kBadInput = 2 };
 /// Prints "tc-run: error: MESSAGE" and returns `code`.
 int fail(const std::string &message, int code = kBadInput);
 
-/// A CLI11 transform: the option is a decimal integer in [min, max].
+/// CLI11 transforms for every numeric flag (support/NumberText.h's rule):
+/// a decimal integer in [min, max]; a finite number in [min, max]; a
+/// finite number in (0, max]. A refusal reads "--alpha: 'nan' is not a
+/// number in [0, 10]".
 CLI::Validator integerIn(int64_t min, int64_t max);
+CLI::Validator numberIn(double min, double max);
+CLI::Validator positiveNumberUpTo(double max);
 
 /// A subcommand and what runs it (its options live in the closure).
 struct Command {

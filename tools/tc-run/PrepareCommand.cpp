@@ -8,6 +8,7 @@
 
 #include "CommandLine.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/data/LineLimit.h"
 #include "runtime/data/ParallelText.h"
 #include "runtime/format/TokenFile.h"
 #include "support/FileBytes.h"
@@ -87,6 +88,21 @@ int prepare(const PrepareOptions &o) {
       rt::readParallelText(o.sourceText, o.targetText, error);
   if (!text)
     return fail(error);
+  // Before anything is encoded (or trained on): a pair no bucket can hold
+  // costs time and memory in proportion to its bytes.
+  rt::LineLimit limit = rt::lineLimitOf(executable->root());
+  rt::LongPairs skipped = rt::dropLongPairs(*text, limit.bytes);
+  if (skipped.count > 0)
+    std::fprintf(stderr,
+                 "tc-run: note: %lld pairs skipped (the first at line %zu): a "
+                 "side is longer than %s, so no bucket can hold it\n",
+                 (long long)skipped.count, skipped.firstLine,
+                 limit.describe().c_str());
+  if (text->source.empty())
+    return fail(o.sourceText + " and " + o.targetText +
+                " hold no sentence pairs" +
+                (skipped.count > 0 ? " that fit the model" : "") +
+                "; give the text to prepare (nothing was written)");
   rt::TokenData data;
   if (o.ids) {
     auto pairs =

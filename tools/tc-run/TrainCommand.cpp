@@ -24,6 +24,11 @@ struct TrainCommandOptions {
   double minutes = 0; ///< --time-limit
 };
 
+/// Bounds of the durations a user gives: about two years of training, and
+/// about eleven days for one sum to wait (0: for ever).
+constexpr double kMaxTimeLimitMinutes = 1e6;
+constexpr double kMaxCollectiveTimeout = 1e6;
+
 int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   std::string error;
   bool lead = ranks->rank() == 0;
@@ -176,11 +181,12 @@ Command addTrainCommand(CLI::App &app) {
       ->add_option("--synthetic", o->train.data.synthetic,
                    "train on a synthetic task instead: copy or reverse")
       ->excludes(data);
-  command->add_option("--time-limit", o->minutes,
-                      "stop after the step that passes this many minutes "
-                      "of wall time (validated and checkpointed as at the "
-                      "end)")
-      ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--time-limit", o->minutes,
+                   "stop after the step that passes this many minutes "
+                   "of wall time (validated and checkpointed as at the "
+                   "end)")
+      ->transform(positiveNumberUpTo(kMaxTimeLimitMinutes));
   CLI::Option *valid =
       command
           ->add_option("--valid", o->train.validation.tokenFile,
@@ -231,7 +237,7 @@ Command addTrainCommand(CLI::App &app) {
                    "the others before this rank gives up (one died or "
                    "hangs); 0: for ever")
       ->default_val(60)
-      ->check(CLI::NonNegativeNumber);
+      ->transform(numberIn(0, kMaxCollectiveTimeout));
   command
       ->add_option("--check-ranks-every", o->train.checkRanksEvery,
                    "under mpirun: steps between comparisons of the ranks' "

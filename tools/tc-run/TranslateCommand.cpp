@@ -4,18 +4,23 @@
 // vocabulary (or read as token ids with --ids), translated by beam search
 // (greedy with --beam 1) on the compiled incremental decoder, and decoded
 // back to text, one output line per input line (or --n-best lines
-// "I ||| TEXT ||| SCORE"); empty lines stay empty.
+// "I ||| TEXT ||| SCORE"); empty lines (support/BlankText.h) stay empty, and
+// a line longer than the model can take is cut before it is encoded
+// (runtime/data/LineLimit.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "runtime/data/LineLimit.h"
 #include "runtime/decode/PrefixGreedySearch.h"
 #include "runtime/decode/Translator.h"
 #include "runtime/train/CheckpointDirectory.h"
 #include "support/AtomicFile.h"
+#include "support/BlankText.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
 #include "support/TextLines.h"
+#include "support/Utf8.h"
 
 #include <charconv>
 #include <chrono>
@@ -62,6 +67,21 @@ std::optional<std::vector<int32_t>> parseIds(const std::string &line,
     at = next;
   }
   return ids;
+}
+
+/// `line` cut to at most `maxBytes` bytes: at a character, and for token
+/// ids after a space or tab where there is one (a cut number is another
+/// id).
+std::string_view cutLine(std::string_view line, int64_t maxBytes, bool ids) {
+  std::string_view cut =
+      line.substr(0, support::utf8PrefixLength(line, size_t(maxBytes)));
+  if (cut.size() < line.size() && ids && line[cut.size()] != ' ' &&
+      line[cut.size()] != '\t') {
+    size_t space = cut.find_last_of(" \t");
+    if (space != std::string_view::npos)
+      cut = cut.substr(0, space);
+  }
+  return cut;
 }
 
 /// Redraws "translated N/M, S sentences/s, T tokens/s" on a terminal.
@@ -132,13 +152,18 @@ int translateText(const TranslateOptions &o) {
   if (!lines)
     return fail(error);
   rt::Vocabulary vocab = rt::vocabularyOf(trained.executable->root());
+  rt::LineLimit limit = rt::lineLimitOf(trained.executable->root());
   // Empty lines are not translated: they give empty lines.
   std::vector<std::vector<int32_t>> sources;
   std::vector<size_t> lineOf;
+  int64_t cut = 0;
   for (size_t i = 0; i < lines->size(); ++i) {
-    const std::string &line = (*lines)[i];
-    if (line.find_first_not_of(" \t") == std::string::npos)
+    if (support::isBlankLine((*lines)[i]))
       continue;
+    // Every line gives a line, so a long one is cut, not skipped: the
+    // translator would cut its tokens to the longest bucket anyway.
+    std::string line(cutLine((*lines)[i], limit.bytes, o.ids));
+    cut += line.size() < (*lines)[i].size();
     std::vector<int32_t> ids;
     if (o.ids) {
       auto parsed = parseIds(line, vocab.size,
@@ -187,6 +212,11 @@ int translateText(const TranslateOptions &o) {
                  : o.search.beam == 1
                      ? "greedy"
                      : ("beam " + std::to_string(o.search.beam)).c_str());
+  if (cut > 0)
+    std::fprintf(stderr,
+                 "tc-run: note: %" PRId64 " lines were longer than %s and "
+                 "were cut there, at a character, before encoding\n",
+                 cut, limit.describe().c_str());
   if (translations.truncated > 0)
     std::fprintf(stderr,
                  "tc-run: note: %" PRId64 " sentences were longer than the "
@@ -259,7 +289,7 @@ Command addTranslateCommand(CLI::App &app) {
       ->add_option("--alpha", o->search.alpha,
                    "the length penalty's exponent: scores are log P / ((5 + "
                    "length) / 6)^alpha (GNMT); 0 turns it off")
-      ->check(CLI::Range(0.0, 10.0))
+      ->transform(numberIn(0, 10))
       ->capture_default_str();
   command
       ->add_option_function<int64_t>(
