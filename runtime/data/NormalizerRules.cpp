@@ -72,7 +72,8 @@ const std::string *normalizerTable(std::string_view name) {
   static const std::optional<std::string> trained =
       buildTable(kTrainedNormalizer);
   static const std::optional<std::string> identity = buildTable("identity");
-  const std::optional<std::string> *table = name == kTrainedNormalizer ? &trained
+  const std::optional<std::string> *table = name == kTrainedNormalizer
+                                                ? &trained
                                             : name == "identity" ? &identity
                                                                  : nullptr;
   return table && *table ? &**table : nullptr;

@@ -20,7 +20,12 @@
 
 namespace tc::rt {
 
-enum class WireType : uint8_t { Varint = 0, Fixed64 = 1, Bytes = 2, Fixed32 = 5 };
+enum class WireType : uint8_t {
+  Varint = 0,
+  Fixed64 = 1,
+  Bytes = 2,
+  Fixed32 = 5
+};
 
 /// One field of a message as the wire format holds it.
 struct ProtoField {

@@ -107,8 +107,7 @@ std::unique_ptr<SubwordVocabulary>
 SubwordVocabulary::fromSerialized(std::string serialized,
                                   const std::string &name, std::string &error) {
   // libsentencepiece sees only a model written again from checked fields.
-  std::optional<std::string> checked =
-      checkVocabulary(serialized, name, error);
+  std::optional<std::string> checked = checkVocabulary(serialized, name, error);
   if (!checked)
     return nullptr;
   std::unique_ptr<SubwordVocabulary> vocabulary(new SubwordVocabulary());

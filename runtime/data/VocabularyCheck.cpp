@@ -95,31 +95,65 @@ constexpr FieldSpec kNormalizerSpec[] = {
 
 // Field numbers the checks below read.
 enum : uint32_t {
-  kPieces = 1, kTrainer = 2, kNormalizer = 3, kSelfTest = 4, kDenormalizer = 5,
-  kPieceText = 1, kPieceScore = 2, kPieceType = 3,
-  kModelType = 3, kVocabSize = 4, kMaxPieceLength = 20,
-  kWhitespaceSuffix = 24, kWhitespaceOnly = 26, kControlSymbols = 30,
-  kUserSymbols = 31, kByteFallback = 35, kUnkId = 40, kBosId = 41,
-  kEosId = 42, kPadId = 43, kUnkSurface = 44, kUnkPiece = 45,
-  kBosPiece = 46, kEosPiece = 47, kPadPiece = 48,
-  kRuleName = 1, kCharsmap = 2, kDummyPrefix = 3, kExtraWhitespaces = 4,
-  kEscapeWhitespaces = 5, kRuleTsv = 6,
+  kPieces = 1,
+  kTrainer = 2,
+  kNormalizer = 3,
+  kSelfTest = 4,
+  kDenormalizer = 5,
+  kPieceText = 1,
+  kPieceScore = 2,
+  kPieceType = 3,
+  kModelType = 3,
+  kVocabSize = 4,
+  kMaxPieceLength = 20,
+  kWhitespaceSuffix = 24,
+  kWhitespaceOnly = 26,
+  kControlSymbols = 30,
+  kUserSymbols = 31,
+  kByteFallback = 35,
+  kUnkId = 40,
+  kBosId = 41,
+  kEosId = 42,
+  kPadId = 43,
+  kUnkSurface = 44,
+  kUnkPiece = 45,
+  kBosPiece = 46,
+  kEosPiece = 47,
+  kPadPiece = 48,
+  kRuleName = 1,
+  kCharsmap = 2,
+  kDummyPrefix = 3,
+  kExtraWhitespaces = 4,
+  kEscapeWhitespaces = 5,
+  kRuleTsv = 6,
 };
 
 // sentencepiece_model.proto's piece types.
 enum PieceType : int64_t {
-  Normal = 1, Unknown = 2, Control = 3, UserDefined = 4, Unused = 5, Byte = 6
+  Normal = 1,
+  Unknown = 2,
+  Control = 3,
+  UserDefined = 4,
+  Unused = 5,
+  Byte = 6
 };
 
 const char *pieceTypeName(int64_t type) {
   switch (type) {
-  case Normal: return "normal";
-  case Unknown: return "unknown";
-  case Control: return "control";
-  case UserDefined: return "user-defined";
-  case Unused: return "unused";
-  case Byte: return "byte";
-  default: return "none that SentencePiece knows";
+  case Normal:
+    return "normal";
+  case Unknown:
+    return "unknown";
+  case Control:
+    return "control";
+  case UserDefined:
+    return "user-defined";
+  case Unused:
+    return "unused";
+  case Byte:
+    return "byte";
+  default:
+    return "none that SentencePiece knows";
   }
 }
 
@@ -225,17 +259,17 @@ std::optional<Message> readMessage(std::string_view bytes,
   }
   Message message;
   for (const ProtoField &field : *fields) {
-    auto spec = std::find_if(schema.begin(), schema.end(),
-                             [&](const FieldSpec &s) {
-                               return s.number == field.number;
-                             });
+    auto spec =
+        std::find_if(schema.begin(), schema.end(), [&](const FieldSpec &s) {
+          return s.number == field.number;
+        });
     if (spec == schema.end()) {
       problem = "field " + std::to_string(field.number) + " of " + path +
                 " is none that SentencePiece 0.1.97 knows";
       return std::nullopt;
     }
-    std::string name = path == "ModelProto" ? spec->name
-                                            : path + "." + spec->name;
+    std::string name =
+        path == "ModelProto" ? spec->name : path + "." + spec->name;
     if (!spec->repeated && message.find(field.number)) {
       problem = name + " appears twice";
       return std::nullopt;
@@ -264,8 +298,7 @@ public:
     int64_t size = trainer.integer(kVocabSize, 8000);
     if (size != int64_t(pieces.size()))
       return "trainer_spec.vocab_size is " + std::to_string(size) +
-             " but the model has " + std::to_string(pieces.size()) +
-             " pieces";
+             " but the model has " + std::to_string(pieces.size()) + " pieces";
     int64_t longest = trainer.integer(kMaxPieceLength, 16);
     if (longest < 1 || longest > kMaxPieceCharacters)
       return "trainer_spec.max_sentencepiece_length is " +
@@ -280,11 +313,11 @@ public:
       if (trainer.flag(number, false))
         return std::string("trainer_spec.") + name +
                " is true; tc never changes it from false";
-    for (auto [number, name] :
-         {std::pair{kControlSymbols, "control_symbols"},
-          {kUserSymbols, "user_defined_symbols"}})
+    for (auto [number, name] : {std::pair{kControlSymbols, "control_symbols"},
+                                {kUserSymbols, "user_defined_symbols"}})
       if (trainer.find(number))
-        return std::string("trainer_spec.") + name + " is set; tc never sets it";
+        return std::string("trainer_spec.") + name +
+               " is set; tc never sets it";
     for (auto [number, name, usual] :
          {std::tuple{kUnkSurface, "unk_surface", " \xE2\x81\x87 "},
           {kUnkPiece, "unk_piece", "<unk>"},
@@ -310,10 +343,9 @@ public:
       return "normalizer_spec.precompiled_charsmap is not the table "
              "SentencePiece builds for the rule '" +
              std::string(rule) + "' (the file is damaged or was edited)";
-    for (auto [number, name] :
-         {std::pair{kDummyPrefix, "add_dummy_prefix"},
-          {kExtraWhitespaces, "remove_extra_whitespaces"},
-          {kEscapeWhitespaces, "escape_whitespaces"}})
+    for (auto [number, name] : {std::pair{kDummyPrefix, "add_dummy_prefix"},
+                                {kExtraWhitespaces, "remove_extra_whitespaces"},
+                                {kEscapeWhitespaces, "escape_whitespaces"}})
       if (!normalizer.flag(number, true))
         return std::string("normalizer_spec.") + name +
                " is false; tc never changes it from true";
@@ -354,10 +386,14 @@ public:
       std::string_view text = piece.text(kPieceText, "");
       if (text.empty())
         return at + ".piece is empty";
+      // libsentencepiece's trie (Darts) throws on a NUL in a key: an abort.
+      if (text.find('\0') != std::string_view::npos)
+        return at + ".piece holds a NUL byte, which libsentencepiece cannot "
+                    "index";
       auto [earlier, fresh] = index.emplace(text, i);
       if (!fresh)
-        return at + ".piece is also pieces[" +
-               std::to_string(earlier->second) + "]'s";
+        return at + ".piece is also pieces[" + std::to_string(earlier->second) +
+               "]'s";
       float score = piece.real(kPieceScore, 0);
       if (!std::isfinite(score) || score > 0)
         return at + ".score is " + formatFloat(score) +
@@ -379,8 +415,10 @@ public:
 
 private:
   static int64_t defaultId(uint32_t number) {
-    return number == kUnkId ? 0 : number == kBosId ? 1 : number == kEosId ? 2
-                                                                          : -1;
+    return number == kUnkId   ? 0
+           : number == kBosId ? 1
+           : number == kEosId ? 2
+                              : -1;
   }
 
   /// What is wrong with piece `i` having `type` (given the special ids),
@@ -393,8 +431,8 @@ private:
     bool unknown = id == idOf(kUnkId);
     bool control =
         id == idOf(kBosId) || id == idOf(kEosId) || id == idOf(kPadId);
-    std::string is = ".type is " + std::to_string(type) + " (" +
-                     pieceTypeName(type) + ")";
+    std::string is =
+        ".type is " + std::to_string(type) + " (" + pieceTypeName(type) + ")";
     if (type != Normal && type != Unknown && type != Control)
       return is + "; tc trains only normal pieces besides the special ones";
     if (unknown && type != Unknown)
@@ -402,13 +440,12 @@ private:
     if (control && type != Control)
       return is + " but it is the id of a special piece (bos, eos or pad)";
     if (type == Unknown && !unknown)
-      return is + " but trainer_spec.unk_id is " +
-             std::to_string(idOf(kUnkId));
+      return is + " but trainer_spec.unk_id is " + std::to_string(idOf(kUnkId));
     if (type == Control && !control)
       return is + " but it is none of trainer_spec.bos_id, eos_id and "
                   "pad_id";
     // libsentencepiece finds the special ids by these names.
-    uint32_t nameField = unknown          ? kUnkPiece
+    uint32_t nameField = unknown              ? kUnkPiece
                          : id == idOf(kBosId) ? kBosPiece
                          : id == idOf(kEosId) ? kEosPiece
                                               : kPadPiece;
@@ -441,19 +478,21 @@ std::optional<std::string> checkVocabulary(std::string_view model,
     return std::nullopt;
   };
   std::string problem;
-  std::optional<Message> top = readMessage(model, kModelProto, "ModelProto",
-                                           problem);
+  std::optional<Message> top =
+      readMessage(model, kModelProto, "ModelProto", problem);
   if (!top) {
-    error = name + ": not a SentencePiece model (give the .model file that "
-                   "spm_train or tc-run prepare wrote): " + problem;
+    error = name +
+            ": not a SentencePiece model (give the .model file that "
+            "spm_train or tc-run prepare wrote): " +
+            problem;
     return std::nullopt;
   }
   std::vector<Message> pieces;
   for (const ProtoField &field : top->fields)
     if (field.number == kPieces) {
-      std::optional<Message> piece = readMessage(
-          field.bytes, kSentencePiece,
-          "pieces[" + std::to_string(pieces.size()) + "]", problem);
+      std::optional<Message> piece =
+          readMessage(field.bytes, kSentencePiece,
+                      "pieces[" + std::to_string(pieces.size()) + "]", problem);
       if (!piece)
         return refuse(problem);
       pieces.push_back(std::move(*piece));

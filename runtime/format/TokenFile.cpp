@@ -66,9 +66,8 @@ std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
     data.vocabulary.assign(bytes.begin() + at,
                            bytes.begin() + at + vocabularyBytes);
     at += vocabularyBytes;
-    if (version >= 3 &&
-        checksum != support::fnv1a(data.vocabulary.data(),
-                                   data.vocabulary.size()))
+    if (version >= 3 && checksum != support::fnv1a(data.vocabulary.data(),
+                                                   data.vocabulary.size()))
       return fail("the vocabulary's checksum does not match its bytes (the "
                   "file is damaged)");
   }

@@ -9,8 +9,8 @@
 
 #include <cinttypes>
 #include <csignal>
-#include <cstdio>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -245,7 +245,8 @@ bool isTrainedVocabulary(uint64_t vocabulary, const std::string &vocabularyPath,
     return true;
   char fingerprints[96];
   std::snprintf(fingerprints, sizeof fingerprints,
-                "fingerprint %016" PRIx64 ", the checkpoint records %016" PRIx64,
+                "fingerprint %016" PRIx64
+                ", the checkpoint records %016" PRIx64,
                 vocabulary, state.vocabularyFingerprint);
   error = vocabularyPath + " is not the vocabulary " + checkpointPath +
           " was trained with (" + fingerprints +
