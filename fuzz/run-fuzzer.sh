@@ -43,6 +43,11 @@ case "$target" in
       "$source_dir/fuzz/seeds/small.mlir" -o "$seeds/small.tcx" --target=cpu ;;
   checkpoint|token-file|npy)
     "$fuzzer" --write-seed="$seeds" ;;
+  vocabulary)
+    # Two trained as tc-run prepare trains (nmt_nfkc, 232 KiB each, nearly
+    # all of it the normaliser's table) and a small one with no table.
+    "$fuzzer" --write-seed="$seeds"
+    cp "$source_dir"/fuzz/seeds/*.model "$seeds/" ;;
   score)
     # A reference line, then hypothesis lines: the score test's texts.
     for hypothesis in "$source_dir"/test/Runtime/Inputs/score/*.hyp; do

@@ -155,6 +155,8 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
           SubwordVocabulary::fromSerialized(data->vocabulary, file, error);
       if (!subwords || !subwords->fits(vocab, file + "'s vocabulary", error))
         return nullptr;
+      // The run keeps the checked model, the bytes its fingerprint is of.
+      data->vocabulary = subwords->serialized();
     }
     if (!checkPairs(data->pairs, vocab, file, error))
       return nullptr;

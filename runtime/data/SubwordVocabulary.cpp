@@ -1,7 +1,9 @@
 //===- SubwordVocabulary.cpp - a model's joint SentencePiece vocabulary ----===//
 
 #include "runtime/data/SubwordVocabulary.h"
+#include "runtime/data/VocabularyCheck.h"
 #include "support/FileBytes.h"
+#include "support/Fnv1a.h"
 
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
@@ -104,15 +106,23 @@ std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
 std::unique_ptr<SubwordVocabulary>
 SubwordVocabulary::fromSerialized(std::string serialized,
                                   const std::string &name, std::string &error) {
+  // libsentencepiece sees only a model written again from checked fields.
+  std::optional<std::string> checked = checkVocabulary(serialized, name, error);
+  if (!checked)
+    return nullptr;
   std::unique_ptr<SubwordVocabulary> vocabulary(new SubwordVocabulary());
   vocabulary->processor_ =
       std::make_unique<sentencepiece::SentencePieceProcessor>();
-  if (!vocabulary->processor_->LoadFromSerializedProto(serialized).ok()) {
-    error = name + ": not a SentencePiece model (give the .model file that "
-                   "spm_train or tc-run prepare wrote)";
+  sentencepiece::util::Status status =
+      vocabulary->processor_->LoadFromSerializedProto(*checked);
+  if (!status.ok()) {
+    error = name + ": libsentencepiece refuses the vocabulary (" +
+            status.ToString() +
+            "); give the vocabulary.model that tc-run prepare and train "
+            "wrote, or prepare the data again without --vocabulary";
     return nullptr;
   }
-  vocabulary->serialized_ = std::move(serialized);
+  vocabulary->serialized_ = std::move(*checked);
   return vocabulary;
 }
 
@@ -164,6 +174,14 @@ std::string SubwordVocabulary::decode(const std::vector<int32_t> &ids) const {
 }
 
 int64_t SubwordVocabulary::size() const { return processor_->GetPieceSize(); }
+
+uint64_t SubwordVocabulary::fingerprint() const {
+  return vocabularyFingerprint(serialized_);
+}
+
+uint64_t vocabularyFingerprint(std::string_view serialized) {
+  return support::fnv1a(serialized.data(), serialized.size());
+}
 
 Vocabulary SubwordVocabulary::conventions() const {
   Vocabulary vocab;

@@ -34,6 +34,10 @@ std::optional<SubwordAlgorithm> parseSubwordAlgorithm(std::string_view name);
 /// The largest SentencePiece model file tc reads.
 constexpr uint64_t kMaxVocabularyBytes = uint64_t(256) << 20;
 
+/// What identifies a vocabulary in checkpoints and token files: the FNV-1a
+/// 64 hash of its serialised model (as SubwordVocabulary::serialized()).
+uint64_t vocabularyFingerprint(std::string_view serialized);
+
 class SubwordVocabulary {
 public:
   ~SubwordVocabulary();
@@ -47,7 +51,7 @@ public:
         std::string &error);
 
   /// The vocabulary in a serialised SentencePiece model (`name` names it in
-  /// messages).
+  /// messages), when it is one tc could have trained (VocabularyCheck.h).
   static std::unique_ptr<SubwordVocabulary>
   fromSerialized(std::string serialized, const std::string &name,
                  std::string &error);
@@ -70,8 +74,12 @@ public:
   /// Its size and special ids, as an executable states them.
   Vocabulary conventions() const;
   int32_t unknownId() const;
-  /// The serialised model, as a .model file holds it.
+  /// The serialised model, as a .model file holds it: written again from
+  /// its checked fields (the bytes SentencePiece wrote, for a model it
+  /// trained).
   const std::string &serialized() const { return serialized_; }
+  /// vocabularyFingerprint(serialized()).
+  uint64_t fingerprint() const;
 
 private:
   SubwordVocabulary() = default;

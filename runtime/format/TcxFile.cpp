@@ -1,6 +1,7 @@
 //===- TcxFile.cpp - the header around a .tcx flatbuffer ------------------===//
 
 #include "runtime/format/TcxFile.h"
+#include "support/Fnv1a.h"
 
 #include <cstring>
 
@@ -22,12 +23,7 @@ template <typename T> void write(uint8_t *p, T value) {
 } // namespace
 
 uint64_t checksum(const uint8_t *data, size_t size) {
-  uint64_t hash = 0xcbf29ce484222325ull; // FNV-1a 64
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= data[i];
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
+  return support::fnv1a(data, size);
 }
 
 std::vector<uint8_t> wrapPayload(const uint8_t *payload, size_t size) {

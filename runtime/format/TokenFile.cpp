@@ -3,6 +3,7 @@
 #include "runtime/format/TokenFile.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
+#include "support/Fnv1a.h"
 
 #include <cstring>
 
@@ -10,7 +11,8 @@ namespace tc::rt {
 namespace {
 
 const char *const kMagic = kTokenFileMagic.data();
-constexpr uint32_t kVersion = 2;
+// 3: the vocabulary's checksum.
+constexpr uint32_t kVersion = 3;
 
 /// `count` little-endian i32 ids at `data` (unaligned).
 std::vector<int32_t> idsAt(const uint8_t *data, size_t count) {
@@ -46,22 +48,28 @@ std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
   uint64_t count;
   std::memcpy(&version, bytes.data() + 8, 4);
   std::memcpy(&count, bytes.data() + 16, 8);
-  if (version != 1 && version != kVersion)
+  if (version < 1 || version > kVersion)
     return fail("token file version " + std::to_string(version) +
-                ", this tc-run reads versions 1 and 2");
+                ", this tc-run reads versions 1 to 3");
   TokenData data;
   size_t at = 24;
   if (version >= 2) {
-    uint64_t vocabularyBytes;
-    if (bytes.size() < 32)
+    uint64_t vocabularyBytes, checksum = 0;
+    at = version == 2 ? 32 : 40;
+    if (bytes.size() < at)
       return fail("truncated in the header");
     std::memcpy(&vocabularyBytes, bytes.data() + 24, 8);
-    at = 32;
+    if (version >= 3)
+      std::memcpy(&checksum, bytes.data() + 32, 8);
     if (vocabularyBytes > bytes.size() - at)
       return fail("truncated in the vocabulary");
     data.vocabulary.assign(bytes.begin() + at,
                            bytes.begin() + at + vocabularyBytes);
     at += vocabularyBytes;
+    if (version >= 3 && checksum != support::fnv1a(data.vocabulary.data(),
+                                                   data.vocabulary.size()))
+      return fail("the vocabulary's checksum does not match its bytes (the "
+                  "file is damaged)");
   }
   std::vector<SentencePair> &pairs = data.pairs;
   for (uint64_t i = 0; i < count; ++i) {
@@ -88,9 +96,11 @@ bool writeTokenFile(const std::string &path, const TokenData &data,
                     std::string &error) {
   auto fill = [&](support::FileWriter &out) {
     uint32_t header[2] = {kVersion, 0};
-    uint64_t counts[2] = {data.pairs.size(), data.vocabulary.size()};
+    uint64_t counts[3] = {
+        data.pairs.size(), data.vocabulary.size(),
+        support::fnv1a(data.vocabulary.data(), data.vocabulary.size())};
     bool ok = out.write(kMagic, 8) && out.write(header, 8) &&
-              out.write(counts, 16) &&
+              out.write(counts, 24) &&
               out.write(data.vocabulary.data(), data.vocabulary.size());
     for (const SentencePair &pair : data.pairs) {
       uint32_t lengths[2] = {uint32_t(pair.source.size()),

@@ -4,17 +4,21 @@
 // the subword vocabulary that made them:
 //
 //   bytes 0-7    magic "TCTOKENS"
-//   bytes 8-11   version (u32) = 2
+//   bytes 8-11   version (u32) = 3
 //   bytes 12-15  zero
 //   bytes 16-23  number of pairs (u64)
 //   bytes 24-31  vocabulary bytes V (u64; 0: the pairs were given as ids)
+//   bytes 32-39  FNV-1a 64 of the V vocabulary bytes (the vocabulary's
+//                fingerprint, which checkpoints record too)
 //   then V bytes: the serialised SentencePiece model (SubwordVocabulary.h)
 //   then per pair: source length (u32), target length (u32), the source
 //   ids then the target ids (i32 each, little-endian)
 //
-// Version 1 files (no vocabulary field) are still read. The source of a
-// pair ends with EOS; the target has neither BOS nor EOS (the batcher adds
-// them). `tc-run prepare` writes them (runtime/data/ParallelText.h);
+// Version 2 files (no checksum: bytes 32 on are the vocabulary) and
+// version 1 files (no vocabulary field) are still read; their vocabulary
+// is checked as every vocabulary is. The source of a pair ends with EOS;
+// the target has neither BOS nor EOS (the batcher adds them). `tc-run
+// prepare` writes them (runtime/data/ParallelText.h);
 // `tc-compile --buckets-from` reads their lengths.
 //
 //===----------------------------------------------------------------------===//

@@ -5,10 +5,13 @@
 #include "runtime/format/TcxFile.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
+#include "support/Fnv1a.h"
 #include "support/RunDirectory.h"
 
+#include <cinttypes>
 #include <csignal>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -18,7 +21,9 @@ namespace tc::rt {
 namespace {
 
 const char *const kMagic = kCheckpointMagic.data();
-constexpr uint32_t kVersion = 2;
+// 3: the fingerprint of the run's vocabulary. Version 2 (without it) is
+// still read, its vocabulary unknown.
+constexpr uint32_t kVersion = 3;
 constexpr size_t kHeaderBytes = 88;
 /// Three copies of the parameters of the largest model tc trains, and more.
 constexpr uint64_t kMaxCheckpointBytes = uint64_t(64) << 30;
@@ -31,24 +36,55 @@ struct Header {
   uint64_t seed;
   uint64_t dataPosition;
   int64_t paramBytes;
-  uint64_t fingerprint;     ///< of the parameter table
-  uint64_t dataFingerprint; ///< of the data description
-  uint64_t checksum;        ///< of the body: params, first then second moments
-  uint64_t headerChecksum;  ///< of the bytes above
-  uint64_t zero;
+  uint64_t fingerprint;           ///< of the parameter table
+  uint64_t dataFingerprint;       ///< of the data description
+  uint64_t vocabularyFingerprint; ///< 0: none (ids, a synthetic task)
+  uint64_t checksum;       ///< of the body: params, first then second moments
+  uint64_t headerChecksum; ///< of the bytes above
 };
 static_assert(sizeof(Header) == kHeaderBytes);
 constexpr size_t kCheckedHeaderBytes = offsetof(Header, headerChecksum);
 
+/// Version 2's header: no vocabulary fingerprint, zero at the end.
+struct HeaderV2 {
+  char magic[8];
+  uint32_t version;
+  uint32_t reserved;
+  int64_t step;
+  uint64_t seed;
+  uint64_t dataPosition;
+  int64_t paramBytes;
+  uint64_t fingerprint;
+  uint64_t dataFingerprint;
+  uint64_t checksum;
+  uint64_t headerChecksum;
+  uint64_t zero;
+};
+static_assert(sizeof(HeaderV2) == kHeaderBytes);
+
+/// The header in `bytes` (at least kHeaderBytes) as version 3 holds it;
+/// false when its header checksum does not match.
+bool readHeader(const std::vector<uint8_t> &bytes, Header &header) {
+  std::memcpy(&header, bytes.data(), kHeaderBytes);
+  if (header.version != 2)
+    return header.version != kVersion ||
+           header.headerChecksum ==
+               tcx::checksum(bytes.data(), kCheckedHeaderBytes);
+  HeaderV2 old;
+  std::memcpy(&old, bytes.data(), kHeaderBytes);
+  header.vocabularyFingerprint = 0;
+  header.checksum = old.checksum;
+  header.headerChecksum = old.headerChecksum;
+  return old.headerChecksum ==
+         tcx::checksum(bytes.data(), offsetof(HeaderV2, headerChecksum));
+}
+
 uint64_t bodyChecksum(const TrainingState &state) {
   // FNV-1a over the three buffers in order, as if concatenated.
-  uint64_t hash = 0xcbf29ce484222325ull;
+  uint64_t hash = support::kFnv1aStart;
   for (const std::vector<uint8_t> *part :
        {&state.params, &state.firstMoments, &state.secondMoments})
-    for (uint8_t byte : *part) {
-      hash ^= byte;
-      hash *= 0x100000001b3ull;
-    }
+    hash = support::fnv1a(part->data(), part->size(), hash);
   return hash;
 }
 
@@ -108,6 +144,7 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
   header.paramBytes = int64_t(state.params.size());
   header.fingerprint = fingerprint;
   header.dataFingerprint = state.dataFingerprint;
+  header.vocabularyFingerprint = state.vocabularyFingerprint;
   header.checksum = bodyChecksum(state);
   header.headerChecksum = tcx::checksum(
       reinterpret_cast<const uint8_t *>(&header), kCheckedHeaderBytes);
@@ -166,17 +203,14 @@ parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
             " bytes, shorter than its header)";
     return std::nullopt;
   }
-  std::memcpy(&header, bytes.data(), kHeaderBytes);
-  if (header.version == kVersion &&
-      header.headerChecksum !=
-          tcx::checksum(bytes.data(), kCheckedHeaderBytes)) {
+  if (!readHeader(bytes, header)) {
     error = path + ": corrupted checkpoint (header checksum mismatch); "
                    "restore it from a copy or start a new run";
     return std::nullopt;
   }
-  if (header.version != kVersion) {
+  if (header.version != 2 && header.version != kVersion) {
     error = path + ": checkpoint version " + std::to_string(header.version) +
-            ", this tc-run reads version " + std::to_string(kVersion);
+            ", this tc-run reads versions 2 and " + std::to_string(kVersion);
     return std::nullopt;
   }
   if (header.fingerprint != fingerprint || header.paramBytes != paramBytes) {
@@ -213,6 +247,7 @@ parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
   state.seed = header.seed;
   state.dataPosition = header.dataPosition;
   state.dataFingerprint = header.dataFingerprint;
+  state.vocabularyFingerprint = header.vocabularyFingerprint;
   const uint8_t *body = bytes.data() + kHeaderBytes;
   state.params.assign(body, body + paramBytes);
   state.firstMoments.assign(body + paramBytes, body + 2 * paramBytes);
@@ -223,6 +258,25 @@ parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
     return std::nullopt;
   }
   return state;
+}
+
+bool isTrainedVocabulary(uint64_t vocabulary, const std::string &vocabularyPath,
+                         const TrainingState &state,
+                         const std::string &checkpointPath,
+                         std::string &error) {
+  if (state.vocabularyFingerprint == 0 ||
+      state.vocabularyFingerprint == vocabulary)
+    return true;
+  char fingerprints[96];
+  std::snprintf(fingerprints, sizeof fingerprints,
+                "fingerprint %016" PRIx64
+                ", the checkpoint records %016" PRIx64,
+                vocabulary, state.vocabularyFingerprint);
+  error = vocabularyPath + " is not the vocabulary " + checkpointPath +
+          " was trained with (" + fingerprints +
+          "); translate with the vocabulary.model of the run's checkpoint "
+          "directory";
+  return false;
 }
 
 } // namespace tc::rt

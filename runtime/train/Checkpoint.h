@@ -2,10 +2,11 @@
 //
 // A checkpoint holds everything a run needs to continue bit-identically:
 // parameters, Adam moments, the step, the seed, which data and where in it.
-// The file is an 88-byte header (magic "TCCKPT", version, step, seed, data
-// position, parameter bytes, fingerprints of the parameter table and of the
-// data, FNV-1a checksums of the body and of the header itself) followed by
-// the three flat buffers.
+// The file is an 88-byte header (magic "TCCKPT", version 3, step, seed,
+// data position, parameter bytes, fingerprints of the parameter table, of
+// the data and of the vocabulary, FNV-1a checksums of the body and of the
+// header itself) followed by the three flat buffers. Version 2 (no
+// vocabulary fingerprint) is still read, with the vocabulary unknown (0).
 //
 // Writes are atomic: a temporary file in the same directory, fsync, rename
 // over the old file, fsync of the directory. A run killed at any moment
@@ -65,6 +66,15 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
 std::optional<TrainingState>
 parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
                 uint64_t fingerprint, int64_t paramBytes, std::string &error);
+
+/// Whether `vocabulary`, the fingerprint of the vocabulary file at
+/// `vocabularyPath`, is that of the vocabulary the checkpoint at
+/// `checkpointPath` (holding `state`) was trained with; a checkpoint that
+/// records none (0: older than the fingerprint) takes any. False with
+/// `error` naming both files and the fix.
+bool isTrainedVocabulary(uint64_t vocabulary, const std::string &vocabularyPath,
+                         const TrainingState &state,
+                         const std::string &checkpointPath, std::string &error);
 
 } // namespace tc::rt
 

@@ -12,6 +12,8 @@ averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
                    int64_t paramBytes, std::string &error) {
   std::vector<double> sums(paramBytes / 4, 0.0);
   std::optional<TrainingState> newest;
+  uint64_t vocabulary = 0;
+  std::string vocabularyFrom; ///< the first checkpoint that names one
   for (const std::string &path : paths) {
     // One at a time: a big model's checkpoints need not fit in memory
     // together.
@@ -19,6 +21,17 @@ averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
         readCheckpoint(path, fingerprint, paramBytes, error);
     if (!state)
       return std::nullopt;
+    // 0: no vocabulary, or a checkpoint older than the fingerprint.
+    if (state->vocabularyFingerprint != 0) {
+      if (vocabularyFrom.empty()) {
+        vocabulary = state->vocabularyFingerprint;
+        vocabularyFrom = path;
+      } else if (state->vocabularyFingerprint != vocabulary) {
+        error = path + " was trained with another vocabulary than " +
+                vocabularyFrom + "; average checkpoints of one run";
+        return std::nullopt;
+      }
+    }
     const float *params = reinterpret_cast<const float *>(state->params.data());
     for (size_t i = 0; i < sums.size(); ++i)
       sums[i] += params[i];
@@ -29,6 +42,7 @@ averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
     error = "no checkpoints to average";
     return std::nullopt;
   }
+  newest->vocabularyFingerprint = vocabulary;
   float *average = reinterpret_cast<float *>(newest->params.data());
   for (size_t i = 0; i < sums.size(); ++i)
     average[i] = float(sums[i] / double(paths.size()));

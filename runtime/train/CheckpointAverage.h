@@ -3,8 +3,9 @@
 // Section 6.1 of the paper: the base models average the last 5
 // checkpoints, the big ones the last 20. The average's parameters are the
 // element-wise mean (summed in double) of the checkpoints' parameters; its
-// step, seed, data position and Adam moments are the newest checkpoint's,
-// so that it can also be trained further.
+// step, seed, data position, vocabulary fingerprint and Adam moments are
+// the newest checkpoint's, so that it can also be trained further and
+// translate knows its vocabulary.
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,6 +10,7 @@
 #include "runtime/train/Trainer.h"
 #include "runtime/Progress.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/data/SubwordVocabulary.h"
 #include "runtime/format/TcxFile.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointDirectory.h"
@@ -200,6 +201,20 @@ bool setUpData(const Executable &executable, const TrainOptions &options,
     return false;
   }
   state.dataFingerprint = dataFingerprint;
+  // Translate refuses a vocabulary other than the one the run trained with.
+  uint64_t vocabulary = run.data->vocabulary().empty()
+                            ? 0
+                            : vocabularyFingerprint(run.data->vocabulary());
+  if (options.resume && state.vocabularyFingerprint != 0 &&
+      state.vocabularyFingerprint != vocabulary) {
+    error = checkpointPath(options.checkpointDir) +
+            " was trained with another vocabulary than " +
+            run.data->describe() +
+            "'s; resume with data prepared with the run's vocabulary.model "
+            "(tc-run prepare --vocabulary)";
+    return false;
+  }
+  state.vocabularyFingerprint = vocabulary;
   if (options.resume && options.steps <= state.step) {
     error = checkpointPath(options.checkpointDir) + " is at step " +
             std::to_string(state.step) +

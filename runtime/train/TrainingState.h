@@ -15,6 +15,9 @@ struct TrainingState {
   uint64_t seed = 0;
   uint64_t dataPosition = 0;    ///< batches consumed
   uint64_t dataFingerprint = 0; ///< which data (a hash of its description)
+  /// Which vocabulary made the data (vocabularyFingerprint(), or 0: none,
+  /// or unknown in a checkpoint older than the fingerprint).
+  uint64_t vocabularyFingerprint = 0;
   std::vector<uint8_t> params, firstMoments, secondMoments;
 };
 

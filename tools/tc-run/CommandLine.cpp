@@ -122,7 +122,9 @@ int loadTrainedModel(const ModelOptions &options,
   if (std::filesystem::exists(vocabulary, ec)) {
     trained.vocabulary = rt::SubwordVocabulary::load(vocabulary, error);
     if (!trained.vocabulary ||
-        !trained.vocabulary->fits(rt::vocabularyOf(x), vocabulary, error))
+        !trained.vocabulary->fits(rt::vocabularyOf(x), vocabulary, error) ||
+        !rt::isTrainedVocabulary(trained.vocabulary->fingerprint(), vocabulary,
+                                 trained.state, trained.checkpoint, error))
       return fail(error);
   } else if (needVocabulary) {
     return fail("no " + vocabulary + " beside " + trained.checkpoint +

@@ -6,7 +6,7 @@ import struct
 
 def read_pairs(path):
     """The (source ids, target ids) pairs of the token file at `path`
-    (versions 1 and 2): the source ends with EOS, the target has neither BOS
+    (versions 1 to 3): the source ends with EOS, the target has neither BOS
     nor EOS."""
     data = open(path, "rb").read()
     if data[:8] != b"TCTOKENS":
@@ -16,7 +16,7 @@ def read_pairs(path):
     at = 24
     if version >= 2:
         vocabulary, = struct.unpack_from("<Q", data, 24)
-        at = 32 + vocabulary
+        at = (32 if version == 2 else 40) + vocabulary
     pairs = []
     for _ in range(count):
         s, t = struct.unpack_from("<II", data, at)
