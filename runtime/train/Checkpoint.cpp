@@ -122,12 +122,12 @@ readCheckpointIdentity(const std::string &path) {
       support::readFilePrefix(path, kHeaderBytes);
   if (!start || start->size() != kHeaderBytes)
     return std::nullopt;
+  std::vector<uint8_t> bytes(start->begin(), start->end());
   Header header{};
-  std::memcpy(&header, start->data(), kHeaderBytes);
-  if (std::memcmp(header.magic, kMagic, 8) != 0 || header.version != kVersion ||
-      header.headerChecksum !=
-          tcx::checksum(reinterpret_cast<const uint8_t *>(start->data()),
-                        kCheckedHeaderBytes))
+  // Version 2 too: a run resumed from one keeps its numbered checkpoints.
+  if (!readHeader(bytes, header) ||
+      std::memcmp(header.magic, kMagic, 8) != 0 ||
+      (header.version != kVersion && header.version != 2))
     return std::nullopt;
   return CheckpointIdentity{header.fingerprint, header.seed,
                             header.dataFingerprint, header.step};
