@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace tc::fuzz {
 
@@ -32,6 +33,12 @@ void writeSeedIfAsked(int argc, char **argv, Writer write) {
       }
       std::exit(0);
     }
+}
+
+/// Bilingual text to train the seeds' small SentencePiece vocabularies on.
+inline std::vector<std::string> seedText() {
+  return {"in the beginning", "en el principio", "and the earth",
+          "y la tierra"};
 }
 
 } // namespace tc::fuzz

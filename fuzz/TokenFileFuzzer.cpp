@@ -14,8 +14,7 @@
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   tc::fuzz::writeSeedIfAsked(*argc, *argv, [](const std::string &dir) {
     std::string error;
-    std::vector<std::string> text = {"in the beginning", "en el principio",
-                                     "and the earth", "y la tierra"};
+    std::vector<std::string> text = tc::fuzz::seedText();
     tc::rt::Vocabulary vocab;
     vocab.size = 40;
     auto subwords = tc::rt::SubwordVocabulary::train(

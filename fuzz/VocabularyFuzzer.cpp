@@ -44,8 +44,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   // normaliser): fuzz/seeds/ holds a smaller one with the identity rule.
   tc::fuzz::writeSeedIfAsked(*argc, *argv, [](const std::string &dir) {
     std::string error;
-    std::vector<std::string> text = {"in the beginning", "en el principio",
-                                     "and the earth", "y la tierra"};
+    std::vector<std::string> text = tc::fuzz::seedText();
     tc::rt::Vocabulary vocab;
     vocab.size = 24; // as many as unigram makes of this text
     for (auto [algorithm, name] :
