@@ -40,6 +40,17 @@ Place placeOf(const std::string &path) {
   return place;
 }
 
+/// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: what the shell
+/// opened, appended to as it is. Any other path under /dev or /proc is judged
+/// by what it names: /proc/self/cwd/ck/checkpoint.tcck is a run's checkpoint,
+/// /dev/shm a directory of files (issue 29's review).
+bool namesStandardStream(const std::string &path) {
+  for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"})
+    if (path.rfind(prefix, 0) == 0)
+      return true;
+  return path == "/dev/stdout" || path == "/dev/stderr";
+}
+
 bool sameDirectory(const std::string &a, const std::string &b) {
   std::error_code ec;
   return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec) && !ec;
@@ -102,7 +113,7 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
     error = refused(output, "is a directory; give a file path");
     return std::nullopt;
   }
-  if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0)
+  if (namesStandardStream(path))
     return OutputKind::Stream;
   bool inRun = false;
   if (!checkRunDirectory(output, placeOf(path), inRun, error))

@@ -18,8 +18,9 @@
 //    whole, with --overwrite. Text (translations) has no magic: it replaces
 //    only text (no NUL byte), and no file of a run's directory, whose
 //    metrics and notes any text could be;
-//  - a path under /dev or /proc, a device, FIFO or socket is a stream (such
-//    as /dev/stdout), appended to and never truncated or replaced.
+//  - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, a device, FIFO
+//    or socket is a stream, appended to and never truncated or replaced;
+//    any other path under /dev or /proc is judged by the file it names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,7 +59,7 @@ enum class OutputKind {
   New,      ///< nothing there yet
   Empty,    ///< an existing empty regular file
   Existing, ///< a regular file of this kind (it starts with the magic)
-  Stream,   ///< a device, FIFO or socket, or a path under /dev or /proc
+  Stream,   ///< a device, FIFO or socket, or a standard stream by name
 };
 
 /// What `output.path` names; none with `error` (naming the flag, the path

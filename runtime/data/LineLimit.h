@@ -4,13 +4,14 @@
 // microsecond per byte of text (a 50 MB line took 70 s and 6 GB), whatever
 // the model can use of it. A line is therefore measured in bytes before it
 // is encoded: a subword token covers at most kMaxBytesPerToken bytes (a
-// piece is at most 16 characters, SentencePiece's max_sentencepiece_length,
-// of at most 4 bytes each), so a line longer than kMaxBytesPerToken x the
+// piece is at most kMaxPieceCharacters characters, which VocabularyCheck.h
+// holds every vocabulary to, of at most 4 bytes each), so a line longer than kMaxBytesPerToken x the
 // longest bucket side cannot become a sentence the model can hold. tc-run
 // prepare skips such pairs (counted); translate, which gives one line out
 // per line in, cuts the line to the limit (it would cut the tokens anyway).
-// Only text whose pieces are longer, or with long runs of whitespace (which
-// the normaliser squeezes to one space), could have fitted.
+// Only text with long runs of whitespace (which the normaliser squeezes to
+// one space) or of decomposed characters (which NFKC composes) could have
+// fitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #define TC_RUNTIME_DATA_LINELIMIT_H
 
 #include "runtime/Executable.h"
+#include "runtime/data/VocabularyCheck.h"
 
 #include <cstdint>
 #include <string>
@@ -25,7 +27,7 @@
 namespace tc::rt {
 
 /// Bytes of UTF-8 text a subword token covers at most.
-constexpr int64_t kMaxBytesPerToken = 64;
+constexpr int64_t kMaxBytesPerToken = 4 * kMaxPieceCharacters;
 
 /// The most bytes of a line whatever the model (a line of 1 MiB takes
 /// about a second and 125 MB to encode).

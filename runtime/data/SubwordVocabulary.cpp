@@ -106,6 +106,13 @@ std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
 std::unique_ptr<SubwordVocabulary>
 SubwordVocabulary::fromSerialized(std::string serialized,
                                   const std::string &name, std::string &error) {
+  if (serialized.size() > kMaxVocabularyBytes) {
+    error = name + ": a vocabulary of " + std::to_string(serialized.size()) +
+            " bytes, more than the " + std::to_string(kMaxVocabularyBytes) +
+            " tc reads; give the vocabulary.model that tc-run prepare and "
+            "train wrote";
+    return nullptr;
+  }
   // libsentencepiece sees only a model written again from checked fields.
   std::optional<std::string> checked = checkVocabulary(serialized, name, error);
   if (!checked)

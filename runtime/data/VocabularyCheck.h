@@ -22,9 +22,10 @@
 
 namespace tc::rt {
 
-/// The longest piece tc reads, in characters (SentencePiece trains at most
-/// 16 unless told otherwise).
-inline constexpr int64_t kMaxPieceCharacters = 64;
+/// The longest piece tc reads, in characters: SentencePiece's default
+/// max_sentencepiece_length, which tc-run prepare trains with. LineLimit.h
+/// bounds a line's bytes by it.
+inline constexpr int64_t kMaxPieceCharacters = 16;
 
 /// The serialised SentencePiece model `model`, written again from its
 /// checked fields (fields in number order, varints shortest: the bytes

@@ -30,9 +30,9 @@ namespace tc::rt {
 void receiveStopSignalsOnOwnThread();
 
 /// While it lives, the first SIGINT or SIGTERM asks the run to stop after
-/// the step in flight (stopRequested() says which); a second one, while that
-/// step still runs, ends the process at once (the last checkpoint stays as
-/// it was). Needs receiveStopSignalsOnOwnThread() first; without it the
+/// the step in flight (stopRequested() says which); a second one, before
+/// the run has ended (its stop checkpoint written), ends the process at once
+/// (the last checkpoint stays as it was). Needs receiveStopSignalsOnOwnThread() first; without it the
 /// signals keep their default action.
 class StopOnSignals {
 public:

@@ -437,7 +437,9 @@ bool validate(Device &device, const TrainOptions &options, Run &run,
     return false;
   const ValidationOptions &v = options.validation;
   std::optional<double> value = metricValue(run.metric, *scores);
-  bool better = value && (run.best.step == 0 ||
+  // A non-finite score (a diverged validation loss) is never the best: it
+  // would freeze best.tcck, and validation.txt refuses it on --resume.
+  bool better = value && std::isfinite(*value) && (run.best.step == 0 ||
                           improves(run.metric, *value, run.best.best));
   if (better) {
     run.best.best = *value;

@@ -6,6 +6,7 @@
 #include "runtime/train/CheckpointDirectory.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
+#include "support/RunDirectory.h"
 
 #include <filesystem>
 
@@ -80,18 +81,29 @@ int average(const AverageOptions &o) {
   if (!support::checkReplaceableOutput(output, o.overwrite, error))
     return fail(error);
 
-  const tcx::Executable &x = executable->root();
-  std::optional<rt::TrainingState> state = rt::averageCheckpoints(
-      *paths, rt::parameterFingerprint(x), x.param_bytes(), error);
-  if (!state)
-    return fail(error);
-  // Translating with the average needs the run's vocabulary beside it.
+  // Translating with the average needs the run's vocabulary beside it, and
+  // another run's directory takes no vocabulary: its own, or none (an ids
+  // run, whose checkpoints would then translate text with a stranger's).
   std::string outputDirectory = fs::path(o.output).parent_path().string();
   if (outputDirectory.empty())
     outputDirectory = ".";
   std::string vocabulary = rt::vocabularyPath(o.directory);
   std::error_code ec;
-  if (fs::exists(vocabulary, ec)) {
+  bool withVocabulary = fs::exists(vocabulary, ec);
+  if (withVocabulary && support::isRunDirectory(outputDirectory) &&
+      !fs::equivalent(outputDirectory, o.directory, ec))
+    return fail("-o " + o.output + " is in the checkpoint directory " +
+                outputDirectory + " of another run, and the average needs " +
+                vocabulary + " beside it; write the average into " +
+                o.directory + " or a directory of its own (nothing was "
+                "written)");
+
+  const tcx::Executable &x = executable->root();
+  std::optional<rt::TrainingState> state = rt::averageCheckpoints(
+      *paths, rt::parameterFingerprint(x), x.param_bytes(), error);
+  if (!state)
+    return fail(error);
+  if (withVocabulary) {
     std::optional<std::string> serialized =
         support::readFileText(vocabulary, rt::kMaxVocabularyBytes, error);
     if (!serialized ||

@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "runtime/ProfileReport.h"
 #include "runtime/format/Contract.h"
+#include "runtime/train/DataParallel.h"
 #include "runtime/train/MetricsLog.h"
 #include "runtime/train/Trainer.h"
 #include "support/OutputPath.h"
@@ -76,12 +77,15 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
                  ranks->size(), ranks->describe().c_str());
   // The outputs are checked before the run, which may take hours, and
   // before its directory is touched.
-  if (lead && !o.train.metricsPath.empty() &&
-      !rt::MetricsLog::check(rt::runOutput(o.train, "--metrics",
-                                           o.train.metricsPath,
-                                           rt::kMetricsMagic),
-                             o.train.resume, error))
-    return fail(error);
+  // Rank 0's verdict is every rank's: the others must not wait for it in
+  // the run's first sum.
+  bool metricsOk = !lead || o.train.metricsPath.empty() ||
+                   rt::MetricsLog::check(rt::runOutput(o.train, "--metrics",
+                                                       o.train.metricsPath,
+                                                       rt::kMetricsMagic),
+                                         o.train.resume, error);
+  if (!rt::allStarted(*ranks, metricsOk, error))
+    return fail(onRank(error));
   if (!o.profilePath.empty()) {
     support::Output profile =
         rt::runOutput(o.train, "--profile", o.profilePath, rt::kProfileMagic);
