@@ -41,9 +41,9 @@ Place placeOf(const std::string &path) {
 }
 
 /// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: what the shell
-/// opened, appended to as it is. Any other path under /dev or /proc is judged
-/// by what it names: /proc/self/cwd/ck/checkpoint.tcck is a run's checkpoint,
-/// /dev/shm a directory of files (issue 29's review).
+/// opened, appended to as it is. Any other existing path under /dev or /proc
+/// is judged by what it names: /proc/self/cwd/ck/checkpoint.tcck is a run's
+/// checkpoint, /dev/shm a directory of files (issue 29's review).
 bool namesStandardStream(const std::string &path) {
   for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"})
     if (path.rfind(prefix, 0) == 0)
@@ -113,7 +113,10 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
     error = refused(output, "is a directory; give a file path");
     return std::nullopt;
   }
-  if (namesStandardStream(path))
+  // Nothing is ever created under /dev: a name there that does not exist
+  // stands for a device (tc-compile -o /dev/null must not become a file).
+  if (namesStandardStream(path) ||
+      (path.rfind("/dev/", 0) == 0 && !fs::exists(status)))
     return OutputKind::Stream;
   bool inRun = false;
   if (!checkRunDirectory(output, placeOf(path), inRun, error))

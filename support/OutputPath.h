@@ -20,7 +20,9 @@
 //    metrics and notes any text could be;
 //  - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, a device, FIFO
 //    or socket is a stream, appended to and never truncated or replaced;
-//    any other path under /dev or /proc is judged by the file it names.
+//    so is a name under /dev that does not exist (nothing is created
+//    there); any other path under /dev or /proc is judged by the file it
+//    names.
 //
 //===----------------------------------------------------------------------===//
 
