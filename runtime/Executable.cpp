@@ -11,21 +11,6 @@
 
 namespace tc::rt {
 
-int64_t elementBytes(tcx::DType dtype) {
-  switch (dtype) {
-  case tcx::DType::F64:
-  case tcx::DType::I64:
-    return 8;
-  case tcx::DType::F16:
-  case tcx::DType::BF16:
-    return 2;
-  case tcx::DType::I1:
-    return 1;
-  default:
-    return 4;
-  }
-}
-
 bool isRowMajor(const tcx::Buffer &buffer) {
   int64_t expected = 1;
   for (size_t d = buffer.shape()->size(); d-- > 0;) {
@@ -49,7 +34,7 @@ int64_t endOf(const tcx::Buffer &buffer) {
   }
   if (elements == 0)
     return buffer.offset();
-  return buffer.offset() + (last + 1) * elementBytes(buffer.dtype());
+  return buffer.offset() + (last + 1) * tcx::sizeOf(buffer.dtype());
 }
 
 std::unique_ptr<Executable> Executable::load(const std::string &path,
@@ -175,7 +160,7 @@ int64_t bindingBytes(const tcx::Function &function, std::string_view name,
   const tcx::Binding *b = findBinding(function, name, output);
   if (!b)
     return 0;
-  int64_t bytes = elementBytes(b->buffer()->dtype());
+  int64_t bytes = tcx::sizeOf(b->buffer()->dtype());
   for (int64_t extent : *b->buffer()->shape())
     bytes *= extent;
   return bytes;

@@ -13,6 +13,7 @@
 #define TC_RUNTIME_EXECUTABLE_H
 
 #include "runtime/format/Contract.h"
+#include "runtime/format/DType.h"
 #include "tcx_generated.h"
 
 #include <cstdint>
@@ -22,9 +23,6 @@
 #include <vector>
 
 namespace tc::rt {
-
-/// Bytes of one element of `dtype` (1 for i1).
-int64_t elementBytes(tcx::DType dtype);
 
 /// Whether `buffer` is row-major contiguous: its strides are the suffix
 /// products of its shape (dimensions of extent 1 have any stride).

@@ -132,7 +132,7 @@ bool Checker::buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
     last += Int(extent - 1) * stride;
   }
   Int end = elements == 0 ? Int(b->offset())
-                          : b->offset() + (last + 1) * elementBytes(b->dtype());
+                          : b->offset() + (last + 1) * tcx::sizeOf(b->dtype());
   if (end > sizes[b->space()])
     return fail("the " + role + " buffer reaches byte " +
                 std::to_string(int64_t(std::min<Int>(end, kMaxBytes))) +

@@ -200,7 +200,7 @@ void CpuDevice::copy(const tcx::Function &function, const tcx::Copy &copy) {
   const tcx::Buffer &from = *copy.source(), &to = *copy.target();
   const uint8_t *source = address(function, from);
   uint8_t *target = address(function, to);
-  int64_t size = elementBytes(from.dtype());
+  int64_t size = tcx::sizeOf(from.dtype());
   size_t rank = from.shape()->size();
   int64_t count = 1;
   for (size_t d = 0; d < rank; ++d)

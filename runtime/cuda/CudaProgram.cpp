@@ -38,7 +38,7 @@ std::vector<CopyRectangle> copyRectangles(const tcx::Buffer &from,
                                           const tcx::Buffer &to,
                                           const SpaceAddresses &spaces) {
   const auto &shape = *from.shape();
-  int64_t element = elementBytes(from.dtype());
+  int64_t element = tcx::sizeOf(from.dtype());
   int64_t count = 1;
   for (int64_t extent : shape)
     count *= extent;

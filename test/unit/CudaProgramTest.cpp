@@ -47,7 +47,7 @@ std::vector<uint8_t> randomInput(const tcx::Binding &b, std::mt19937_64 &rng,
   int64_t row = buffer.shape()->size()
                     ? buffer.shape()->Get(buffer.shape()->size() - 1)
                     : 1;
-  std::vector<uint8_t> bytes(count * rt::elementBytes(buffer.dtype()));
+  std::vector<uint8_t> bytes(count * tcx::sizeOf(buffer.dtype()));
   for (int64_t i = 0; i < count; ++i)
     switch (buffer.dtype()) {
     case tcx::DType::I64:

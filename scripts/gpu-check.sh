@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# On a GPU machine, with DIR made by scripts/gpu-bundle.sh: the GPU tests
+# (test/Runtime/cuda-train.test and cuda-translate.test, by hand, since lit
+# and tc-compile are not there), two steps under compute-sanitizer, then
+# bench/gpu.py against PyTorch, then each kernel's time in one step of
+# base_gpu under ncu. Results go to $OUT (default /tmp/tc-gpu-out); each
+# stage has its own time limit so that a hang costs only that stage.
+#
+#   scripts/gpu-check.sh [DIR]                (default .gpu)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bundle=$(realpath "${1:-.gpu}")
+out=${OUT:-/tmp/tc-gpu-out}
+mkdir -p "$out"
+tc=$(mktemp -d)
+tar -C "$tc" -xJf "$bundle/tc.tar.xz"
+tcx=$(mktemp -d)
+tar -C "$tcx" -xJf "$bundle/tcx.tar.xz"
+cuda_libs=$(python3 -c 'import glob, os, nvidia; print(":".join(sorted(glob.glob(os.path.join(list(nvidia.__path__)[0], "*", "lib")))))' 2>/dev/null || true)
+export LD_LIBRARY_PATH="$tc/lib:/usr/local/cuda/lib64:$cuda_libs:${LD_LIBRARY_PATH:-}"
+export PYTHONUNBUFFERED=1
+run="$tc/bin/tc-run"
+work=$(mktemp -d)
+failed=0
+
+stage() { # stage NAME SECONDS COMMAND...
+  local name=$1 limit=$2
+  shift 2
+  echo "=== $name ($(date +%T))"
+  if timeout "$limit" bash -c '"$@"' bash "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED ($?)"; failed=1; fi
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+
+cuda_train() {
+  "$run" train "$tcx/tiny-cuda.tcx" --device=cuda --steps 20 --quiet \
+    --metrics "$work/tiny-cuda.jsonl" --checkpoint-dir "$work/tiny" &&
+  python3 test/Runtime/Inputs/compare-losses.py "$work/tiny-cuda.jsonl" "$tcx/tiny-cpu.jsonl" &&
+  "$run" export "$tcx/tiny-cpu.tcx" --checkpoint-dir "$work/tiny" -o "$work/tiny-cuda.npz" &&
+  python3 test/Runtime/Inputs/compare-parameters.py "$work/tiny-cuda.npz" "$tcx/tiny-cpu.npz" 1e-3
+}
+
+cuda_translate() {
+  "$run" train "$tcx/copy_task-cuda.tcx" --device=cuda --steps 300 --quiet --checkpoint-dir "$work/copy" &&
+  python3 -c "import random; r = random.Random(1); print('\n'.join(' '.join(str(r.randint(3, 15)) for _ in range(r.randint(2, 10))) for _ in range(200)))" > "$work/source.ids" &&
+  for beam in 4 1; do
+    for device in cuda cpu; do
+      "$run" translate "$tcx/copy_task-$device.tcx" --device=$device --checkpoint-dir "$work/copy" \
+        --ids --input "$work/source.ids" --beam $beam --n-best $beam -o "$work/$device-$beam.txt" --quiet || return 1
+    done
+    python3 test/Runtime/Inputs/compare-nbest.py "$work/cuda-$beam.txt" "$work/cpu-$beam.txt" 1e-4 || return 1
+  done
+}
+
+memcheck() {
+  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3 \
+    "$run" train "$tcx/tiny-cuda.tcx" --device=cuda --steps 2 --quiet --checkpoint-dir "$work/memcheck"
+}
+
+kernel_times() {
+  # Every launch of a 2-step run, one pass each (the first step also loads
+  # the kernels); the second half of the CSV is a step.
+  ncu --clock-control none --metrics gpu__time_duration.sum --launch-count 4000 --csv \
+    --log-file "$out/ncu-base_gpu.csv" \
+    "$run" train "$tcx/base_gpu-cuda.tcx" --device=cuda --steps 2 --quiet \
+    --checkpoint-dir "$work/ncu" --checkpoint-every 0 > /dev/null
+}
+
+export run tcx work out
+export -f cuda_train cuda_translate memcheck kernel_times
+stage cuda-train 60 cuda_train
+stage cuda-translate 90 cuda_translate
+stage memcheck 60 memcheck
+[ -n "${SKIP_BENCH:-}" ] || stage bench 240 python3 bench/gpu.py --build "$tc" --prebuilt "$tcx" --configs base_gpu,base_short
+stage ncu 100 kernel_times
+exit $failed
