@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates BUILD_DIR/test-venv: a Python virtual environment with the real
 # sacreBLEU from PyPI, pinned, which test/Runtime/score-sacrebleu.test runs
-# against `tc-run score` (lit's %venv-python). Debian's Python makes it (it
+# against `tc-run score` (lit's %venv-python), and lizard, which
+# test/style/check_function_lengths.py measures functions with. Debian's Python makes it (it
 # needs Debian's python3-venv). Idempotent: when the venv already has the
 # pinned version it returns at once.
 # Usage: scripts/test-venv.sh BUILD_DIR
@@ -15,6 +16,7 @@ requirements=(
   "sacrebleu==${SACREBLEU_VERSION}"
   "colorama==0.4.6" "lxml==6.1.3" "numpy==2.4.6" "portalocker==4.4.2"
   "regex==2026.11.15" "tabulate==0.10.0"
+  "lizard==1.24.3" "pathspec==1.1.1" "pygments==2.21.0"
 )
 
 if [ $# -ne 1 ]; then
@@ -25,8 +27,8 @@ venv="$1/test-venv"
 python="$venv/bin/python3"
 
 if [ -x "$python" ] &&
-  "$python" -c "import sys, sacrebleu; sys.exit(sacrebleu.__version__ != '${SACREBLEU_VERSION}')" 2>/dev/null; then
-  echo "test-venv: $venv has sacrebleu ${SACREBLEU_VERSION}"
+  "$python" -c "import sys, sacrebleu, lizard; sys.exit(sacrebleu.__version__ != '${SACREBLEU_VERSION}' or lizard.version != '1.24.3')" 2>/dev/null; then
+  echo "test-venv: $venv has sacrebleu ${SACREBLEU_VERSION} and lizard 1.24.3"
   exit 0
 fi
 
