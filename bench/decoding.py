@@ -182,7 +182,9 @@ def target_tokens(processor, path):
     return sum(len(processor.encode(line)) + 1 for line in read_lines(path))
 
 
-def main():
+def arguments():
+    """The command line, with the defaults filled in and checked: args, and
+    the set of systems --skip leaves out."""
     build = os.path.join(ROOT, "build")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", default=build)
@@ -226,7 +228,6 @@ def main():
                      "ctranslate2 (or ct2), tc")
     skip = {SYSTEMS[name] for name in names}
 
-    began = time.perf_counter()
     args.work = args.work or os.path.join(args.build, "bench-decoding")
     args.model = args.model or os.path.join(args.build, "demo", "bible.tcx")
     args.checkpoint = args.checkpoint or os.path.join(args.build, "demo", "checkpoints",
@@ -246,26 +247,11 @@ def main():
             sys.exit(MISSING.format(what=what, path=path))
     os.makedirs(args.work, exist_ok=True)
     args.env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+    return args, skip
 
-    import sentencepiece
-    processor = sentencepiece.SentencePieceProcessor(model_file=args.vocabulary)
-    args.params = os.path.join(args.work, "params.npz")
-    run(args.tc_run, "export", args.model, "--checkpoint", args.checkpoint, "-o",
-        args.params, "--overwrite")
 
-    sources, references = read_lines(args.source), read_lines(args.reference)
-    if len(sources) != len(references):
-        sys.exit(f"bench: {args.source} and {args.reference} differ in lines")
-
-    def subset(every, name):
-        src, ref = os.path.join(args.work, name + ".en"), os.path.join(args.work, name + ".es")
-        write_lines(src, sources[::every])
-        write_lines(ref, references[::every])
-        return src, ref, len(sources[::every])
-
-    args.subset_source, beam_ref, beam_n = subset(args.every, "beam")
-    prefix_src, prefix_ref, prefix_n = subset(args.prefix_every, "prefix")
-
+def peer_rows(args, skip, beam_n):
+    """The peers' beam search runs, each after the reference's check file."""
     rows = []  # (system, decoding, sentences, output, seconds, loads, note)
     if {"torch", "ctranslate2"} - skip:
         child(args, "decoding_reference", check_path(args.work),
@@ -282,33 +268,44 @@ def main():
         rows.append((f"CTranslate2 {r['version']}", f"beam {args.beam}", beam_n, out,
                      r["seconds"], r["loads"],
                      f"checked: {r['check']}; deterministic {r['deterministic']}"))
-    if "tc" not in skip:
-        flags = tc_flags(args.tc_run)
-        incremental = "--beam" in flags
-        args.executable = tc_executable(args) if incremental else args.model
+    return rows
 
-        def tc_row(decoding, source, n, name, tc_args):
-            out = os.path.join(args.work, name)
-            seconds, own, loads = tc_translate(args, source, out, tc_args, args.env)
-            rows.append(("tc", decoding, n, out, seconds, loads,
-                         "" if own else "process wall time"))
 
-        if incremental:
-            tc_row(f"beam {args.beam}", args.subset_source, beam_n, "tc.beam.es",
-                   ["--beam", str(args.beam), "--alpha", str(args.alpha),
-                    "--max-length-offset", str(args.offset)])
-            tc_row("greedy, incremental", prefix_src, prefix_n, "tc.greedy.es",
-                   ["--beam", "1", "--max-length-offset", str(args.offset)])
-        else:
-            print("bench: tc-run translate has no --beam yet: greedy full prefix only",
-                  flush=True)
-        if incremental and "--recompute-prefix" not in flags:
-            print("bench: tc-run translate has no --recompute-prefix", flush=True)
-        else:
-            tc_row("greedy, full prefix", prefix_src, prefix_n, "tc.prefix.es",
-                   ["--beam", "1", "--recompute-prefix", "--max-length-offset",
-                    str(args.offset)] if incremental else [])
+def tc_rows(args, beam_n, prefix_src, prefix_n):
+    """tc's runs: beam search on the beam sentences, greedy incremental and
+    full prefix on the prefix sentences (what this tc-run translate has)."""
+    rows = []
+    flags = tc_flags(args.tc_run)
+    incremental = "--beam" in flags
+    args.executable = tc_executable(args) if incremental else args.model
 
+    def tc_row(decoding, source, n, name, tc_args):
+        out = os.path.join(args.work, name)
+        seconds, own, loads = tc_translate(args, source, out, tc_args, args.env)
+        rows.append(("tc", decoding, n, out, seconds, loads,
+                     "" if own else "process wall time"))
+
+    if incremental:
+        tc_row(f"beam {args.beam}", args.subset_source, beam_n, "tc.beam.es",
+               ["--beam", str(args.beam), "--alpha", str(args.alpha),
+                "--max-length-offset", str(args.offset)])
+        tc_row("greedy, incremental", prefix_src, prefix_n, "tc.greedy.es",
+               ["--beam", "1", "--max-length-offset", str(args.offset)])
+    else:
+        print("bench: tc-run translate has no --beam yet: greedy full prefix only",
+              flush=True)
+    if incremental and "--recompute-prefix" not in flags:
+        print("bench: tc-run translate has no --recompute-prefix", flush=True)
+    else:
+        tc_row("greedy, full prefix", prefix_src, prefix_n, "tc.prefix.es",
+               ["--beam", "1", "--recompute-prefix", "--max-length-offset",
+                str(args.offset)] if incremental else [])
+    return rows
+
+
+def measured(args, processor, rows, beam_ref, prefix_ref):
+    """Each run's table row (tokens, speed, BLEU, chrF, notes), and the runs
+    that other work on the machine slowed down."""
     table, busy = [], []
     for system, decoding, n, out, seconds, loads, note in rows:
         tokens = target_tokens(processor, out)
@@ -325,7 +322,12 @@ def main():
                       "tokens": tokens, "seconds": statistics.median(seconds),
                       "rate": statistics.median(rates), "low": rates[0], "high": rates[-1],
                       "bleu": bleu, "chrf": chrf, "note": note, "output": out})
+    return table, busy
 
+
+def comparisons(args, table):
+    """The ratios of speed and the BLEU differences between the systems that
+    ran; notes how many translations agree."""
     def find(system, decoding):
         for row in table:
             if row["system"].startswith(system) and row["decoding"] == decoding:
@@ -359,7 +361,12 @@ def main():
                        ("BLEU tc incremental - full prefix", inc, full)]:
         if a and b:
             ratios.append(f"{name}: {a['bleu'] - b['bleu']:+.2f}")
+    return ratios
 
+
+def report(args, table, ratios, busy, beam_n, prefix_n):
+    """Prints the notes, the markdown table for docs/performance.md and the
+    ratios."""
     def every(n):
         return "all sentences" if n == 1 else f"1 sentence in {n}"
 
@@ -389,6 +396,34 @@ def main():
     if busy:
         print(f"\nWARNING: other work loaded the machine during {', '.join(busy)}: "
               "those timings are not to be trusted; run again on a quiet machine.")
+
+
+def main():
+    args, skip = arguments()
+    began = time.perf_counter()
+    import sentencepiece
+    processor = sentencepiece.SentencePieceProcessor(model_file=args.vocabulary)
+    args.params = os.path.join(args.work, "params.npz")
+    run(args.tc_run, "export", args.model, "--checkpoint", args.checkpoint, "-o",
+        args.params, "--overwrite")
+
+    sources, references = read_lines(args.source), read_lines(args.reference)
+    if len(sources) != len(references):
+        sys.exit(f"bench: {args.source} and {args.reference} differ in lines")
+
+    def subset(every, name):
+        src, ref = os.path.join(args.work, name + ".en"), os.path.join(args.work, name + ".es")
+        write_lines(src, sources[::every])
+        write_lines(ref, references[::every])
+        return src, ref, len(sources[::every])
+
+    args.subset_source, beam_ref, beam_n = subset(args.every, "beam")
+    prefix_src, prefix_ref, prefix_n = subset(args.prefix_every, "prefix")
+    rows = peer_rows(args, skip, beam_n)
+    if "tc" not in skip:
+        rows += tc_rows(args, beam_n, prefix_src, prefix_n)
+    table, busy = measured(args, processor, rows, beam_ref, prefix_ref)
+    report(args, table, comparisons(args, table), busy, beam_n, prefix_n)
     print(f"\n(bench: {time.perf_counter() - began:.0f} s in all)")
 
 
