@@ -12,7 +12,8 @@
 #                                        # (bench/translation.py)
 #   bench/run.sh decoding [--threads 2]  # beam search speed and BLEU against
 #                                        # PyTorch and CTranslate2, incremental
-#                                        # against full prefix (bench/decoding.py)
+#                                        # against full prefix (bench/decoding.py;
+#                                        # --skip torch,ctranslate2,tc)
 #   bench/run.sh gemm [--configs small]  # the step's GEMMs with OpenBLAS, BLIS
 #                                        # and oneDNN (bench/gemm_shapes.py)
 #   bench/run.sh data-parallel [--runs 3]  # 2 ranks x 1 thread against 1

@@ -1,4 +1,4 @@
-//===- Device.h - what runs an executable: the CPU now, CUDA next ----------===//
+//===- Device.h - what runs an executable: the CPU or a GPU ---------------===//
 //
 // A device holds an executable's flat buffers in its own memory and runs its
 // functions. Everything else in the runtime (training, decoding,

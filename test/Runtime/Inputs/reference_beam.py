@@ -20,6 +20,10 @@ generated tokens (EOS included), L_max = min(len(source incl. EOS) + offset, T):
 - result: finished sorted by score descending (ties: finished earlier first),
   the first N.
 
+The rule lives here once: bench/decoding_reference.py imports `Model`,
+`beam_search` and `lp` (in float32, to check the bench's incremental PyTorch
+decoder against it).
+
 Prints the n-best as tc does, `I ||| ids ||| score` (ids without BOS/EOS), or
 with --check compares tc's n-best file: the same best hypothesis and score
 within 1e-4 for every sentence, and n-best lists of the same lengths.
@@ -44,16 +48,17 @@ SCORE_TOLERANCE = 1e-4
 
 
 class Model:
-    """The reference Transformer in float64 with an exported checkpoint's weights."""
+    """The reference Transformer with an exported checkpoint's weights, in
+    float64 (or the dtype given)."""
 
-    def __init__(self, description, params):
+    def __init__(self, description, params, dtype=torch.float64):
         m = tomllib.load(open(description, "rb"))["model"]
         self.pad, self.bos, self.eos = m.get("pad_id", 0), m.get("bos_id", 1), m.get("eos_id", 2)
         self.vocab = m["vocab_size"]
         self.net = ReferenceTransformer(
             self.vocab, m["d_model"], m["heads"], m["d_ff"], m["encoder_layers"],
             m["decoder_layers"], pad_id=self.pad,
-            layer_norm_eps=m.get("layer_norm_epsilon", 1e-5)).double().eval()
+            layer_norm_eps=m.get("layer_norm_epsilon", 1e-5)).to(dtype).eval()
         weights = np.load(params)
         wanted = self.net.tc_parameters()
         if set(weights.files) != set(wanted):
@@ -72,15 +77,19 @@ class Model:
         return self.encoded[1]
 
     @torch.no_grad()
-    def log_probs(self, source, prefixes):
-        """log softmax of the last position of each prefix (all of one length),
-        with pad and BOS at -inf: [len(prefixes), vocab] float64."""
+    def next_log_probs(self, source, prefixes):
+        """log softmax of the last position of each prefix (all of one length):
+        [len(prefixes), vocab] in the model's dtype."""
         n = len(prefixes)
         logits = self.net.decode(self.encode(source).expand(n, -1, -1),
                                  torch.tensor([source] * n), torch.tensor(prefixes))[:, -1]
-        result = torch.log_softmax(logits, dim=-1)
-        result[:, [self.pad, self.bos]] = -float("inf")
-        return result.numpy()
+        return torch.log_softmax(logits, dim=-1).numpy()
+
+    def log_probs(self, source, prefixes):
+        """next_log_probs with pad and BOS at -inf: what beam search may generate."""
+        result = self.next_log_probs(source, prefixes)
+        result[:, [self.pad, self.bos]] = -np.inf
+        return result
 
     @torch.no_grad()
     def log_prob(self, source, tokens):
@@ -97,9 +106,10 @@ def lp(n, alpha):
 
 def beam_search(model, source, k, alpha, n_best, l_max, early_stop=True):
     """tc's beam search of one source (ids incl. EOS): the n-best as
-    [(tokens without BOS/EOS, score)]. early_stop=False is for checking that
-    the early stop changes nothing."""
-    live = [(0.0, [])]  # (logP, tokens), in rank order
+    [(tokens without BOS/EOS, score)]. logP sums in the dtype of
+    model.log_probs. early_stop=False is for checking that the early stop
+    changes nothing."""
+    live = [(0, [])]  # (logP, tokens), in rank order
     finished = []  # (score, tokens), in the order they finished
     for t in range(l_max):
         scores = model.log_probs(source, [[model.bos] + tokens for _, tokens in live])
@@ -107,22 +117,22 @@ def beam_search(model, source, k, alpha, n_best, l_max, early_stop=True):
             finished += [(float(p + scores[h, model.eos]) / lp(t + 1, alpha), tokens)
                          for h, (p, tokens) in enumerate(live)]
             break
-        totals = np.array([p for p, _ in live])[:, None] + scores  # [live, vocab]
+        totals = np.array([p for p, _ in live], dtype=scores.dtype)[:, None] + scores
         # A stable sort of the row-major (h, v) order: ties by rank h, then v.
         order = np.argsort(-totals.ravel(), kind="stable")[:2 * k]
-        candidates = [(float(totals.flat[i]), *divmod(int(i), model.vocab))
+        candidates = [(totals.flat[i], *divmod(int(i), model.vocab))
                       for i in order if totals.flat[i] > -np.inf]
         next_live = []
         for position, (p, h, v) in enumerate(candidates):
             if v == model.eos:
                 if position < k:
-                    finished.append((p / lp(t + 1, alpha), live[h][1]))
+                    finished.append((float(p) / lp(t + 1, alpha), live[h][1]))
             elif len(next_live) < k:
                 next_live.append((p, live[h][1] + [v]))
         live = next_live
         finished.sort(key=lambda f: -f[0])  # stable: earlier first among ties
         if not live or early_stop and len(finished) >= n_best and (
-                finished[n_best - 1][0] > max(p for p, _ in live) / lp(l_max, alpha)):
+                finished[n_best - 1][0] > float(max(p for p, _ in live)) / lp(l_max, alpha)):
             break
     finished.sort(key=lambda f: -f[0])
     return [(tokens, score) for score, tokens in finished[:n_best]]

@@ -1,0 +1,146 @@
+"""The decoding bench's CTranslate2 peer, in a process of its own (run by
+bench/decoding.py): PyPI's CPU wheel, float32, intra_threads = threads,
+inter_threads 1. tc's model is converted from the exported .npz with
+CTranslate2's spec API (TransformerSpec, post-LN, embeddings shared and
+scaled by sqrt(d_model), the output tied to them); tc's position table is
+set explicitly (interleaved sin/cos, not fairseq's halves) and tc's layer
+norm epsilon in the config. Checked before timing against the reference's
+outputs (check.json, bench/decoding_reference.py): score_batch's per-token
+log-probabilities of the reference's greedy outputs, and its own greedy
+outputs against the reference's. Its beam search is its own: beam_size k,
+length_penalty used as CT2 uses it, an exponent (score / n^alpha, not
+GNMT's ((5 + n) / 6)^alpha), its own early stop (patience 1),
+max_decoding_length = the batch's longest source + offset."""
+
+import json
+import os
+import shutil
+import sys
+
+from decoding_peer import (child_arguments, description_of, position_table, read_check,
+                           read_lines, sources_of, timed_runs, write_lines)
+
+
+def ct2_model(params, d, pieces, unk, directory):
+    """tc's model as a CTranslate2 TransformerSpec (its vocabulary the
+    SentencePiece pieces, `unk` the unknown one), saved in `directory`."""
+    import numpy as np
+    from ctranslate2.specs import transformer_spec
+    z = np.load(params)
+    spec = transformer_spec.TransformerSpec.from_config(
+        (d["encoder_layers"], d["decoder_layers"]), d["heads"], pre_norm=False)
+    emb = z["embedding.weight"]
+    table = position_table(1024, d["d_model"])
+
+    def linear(s, *names):
+        s.weight = np.concatenate([z[n + ".weight"] for n in names])
+        s.bias = np.concatenate([z[n + ".bias"] for n in names])
+
+    def norm(s, name):
+        s.gamma, s.beta = z[name + ".weight"], z[name + ".bias"]
+
+    def ffn(s, p):
+        linear(s.linear_0, p + ".ffn.fc1")
+        linear(s.linear_1, p + ".ffn.fc2")
+        norm(s.layer_norm, p + ".ffn_norm")
+
+    def attention(s, p, cross):
+        if cross:
+            linear(s.linear[0], p + ".q")
+            linear(s.linear[1], p + ".k", p + ".v")
+        else:
+            linear(s.linear[0], p + ".q", p + ".k", p + ".v")
+        linear(s.linear[-1], p + ".out")
+
+    enc, dec = spec.encoder, spec.decoder
+    enc.embeddings[0].weight = emb
+    enc.scale_embeddings = True  # x sqrt(d_model)
+    enc.position_encodings.encodings = table
+    for i, layer in enumerate(enc.layer):
+        p = f"encoder.layers.{i}"
+        attention(layer.self_attention, p + ".self_attn", False)
+        norm(layer.self_attention.layer_norm, p + ".self_attn_norm")
+        ffn(layer.ffn, p)
+    dec.embeddings.weight = emb
+    dec.scale_embeddings = True
+    dec.position_encodings.encodings = table
+    dec.projection.weight = emb  # tied, no bias
+    for i, layer in enumerate(dec.layer):
+        p = f"decoder.layers.{i}"
+        attention(layer.self_attention, p + ".self_attn", False)
+        norm(layer.self_attention.layer_norm, p + ".self_attn_norm")
+        attention(layer.attention, p + ".cross_attn", True)
+        norm(layer.attention.layer_norm, p + ".cross_attn_norm")
+        ffn(layer.ffn, p)
+    spec.config.layer_norm_epsilon = d["eps"]
+    spec.config.unk_token, spec.config.bos_token, spec.config.eos_token = (
+        unk, pieces[d["bos"]], pieces[d["eos"]])
+    spec.config.decoder_start_token = pieces[d["bos"]]
+    spec.register_source_vocabulary(pieces)
+    spec.register_target_vocabulary(pieces)
+    spec.validate()
+    spec.optimize(quantization=None)
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    spec.save(directory)
+
+
+
+
+def check_against_reference(translator, processor, pieces, check, offset):
+    """The per-token log-probabilities of the reference's greedy outputs (EOS
+    included), and CT2's own greedy outputs, against the reference's."""
+    def as_pieces(ids):
+        return [pieces[i] for i in ids]
+
+    scored = translator.score_batch([as_pieces(c["source"]) for c in check],
+                                    [as_pieces(c["greedy"]) for c in check])
+    # (A greedy output cut at L_max has no EOS, which score_batch adds.)
+    worst = max(max(abs(a - b) for a, b in zip(s.log_probs, c["greedy_log_probs"]))
+                for s, c in zip(scored, check))
+    lengths_ok = all(len(s.log_probs) == len(c["greedy"]) + 1 for s, c in zip(scored, check))
+    greedy = translator.translate_batch(
+        [as_pieces(c["source"]) for c in check], beam_size=1,
+        max_decoding_length=max(len(c["source"]) for c in check) + offset)
+    same = sum([processor.piece_to_id(p) for p in g.hypotheses[0]] == c["greedy"]
+               for g, c in zip(greedy, check))
+    return {"sentences": len(check), "max_log_prob_diff": worst,
+            "log_prob_lengths_match": lengths_ok, "greedy_same_ids": same}
+
+
+def main():
+    import ctranslate2
+    import sentencepiece
+    args = child_arguments(__doc__.split("\n\n")[0])
+    d = description_of(args.description)
+    processor = sentencepiece.SentencePieceProcessor(model_file=args.vocabulary)
+    pieces = [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
+    if len(pieces) != d["vocab"]:
+        sys.exit(f"ct2: {args.vocabulary} has {len(pieces)} pieces, the model {d['vocab']}")
+    directory = os.path.join(args.work, "ct2-model")
+    ct2_model(args.params, d, pieces, pieces[processor.unk_id()], directory)
+    translator = ctranslate2.Translator(directory, device="cpu", compute_type="float32",
+                                       inter_threads=1, intra_threads=args.threads)
+    report = {"version": ctranslate2.__version__}
+    report["check"] = check = check_against_reference(
+        translator, processor, pieces, read_check(args.work), args.offset)
+    print(f"ct2 check: {json.dumps(check)}", file=sys.stderr, flush=True)
+    if check["max_log_prob_diff"] > 1e-3 or not check["log_prob_lengths_match"]:
+        sys.exit(f"ct2: the converted model's log-probabilities differ: {check}")
+
+    sources = [[pieces[i] for i in s]
+               for s in sources_of(processor, read_lines(args.source), d["eos"])]
+    outputs, seconds, loads = timed_runs(
+        "ct2", args, sources, report,
+        lambda batch: [r.hypotheses[0] for r in translator.translate_batch(
+            batch, beam_size=args.beam, length_penalty=args.ct2_length_penalty,
+            num_hypotheses=1, max_batch_size=args.batch,
+            max_decoding_length=max(len(s) for s in batch) + args.offset)])
+    write_lines(args.output, [processor.decode([processor.piece_to_id(p) for p in h])
+                              for h in outputs])
+    report["seconds"], report["loads"] = seconds, loads
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
