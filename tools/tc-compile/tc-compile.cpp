@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/analysis/BufferAssignment.h"
+#include "compiler/analysis/GpuPrediction.h"
 #include "compiler/analysis/KernelCount.h"
 #include "compiler/analysis/MemoryPlan.h"
 #include "compiler/codegen/CudaKernel.h"
@@ -22,7 +23,6 @@
 #include "compiler/codegen/Preludes.h"
 #include "compiler/export/TcxWriter.h"
 #include "BucketsFromData.h"
-#include "GpuPrediction.h"
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/IRDump.h"
