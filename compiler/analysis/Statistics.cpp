@@ -1,4 +1,4 @@
-//===- Statistics.cpp - tc-compile --stats and --emit=params ----------------===//
+//===- Statistics.cpp - tc-compile --stats and --emit=params --------------===//
 
 #include "compiler/analysis/Statistics.h"
 #include "compiler/analysis/BufferAssignment.h"

@@ -1,4 +1,4 @@
-//===- Statistics.h - tc-compile --stats and --emit=params ------------------===//
+//===- Statistics.h - tc-compile --stats and --emit=params ----------------===//
 //
 // What tc-compile reports about a compiled module as JSON: its parameters,
 // and per function its op counts, kernels and the bytes its generated
