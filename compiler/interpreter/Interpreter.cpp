@@ -106,6 +106,9 @@ ref::ReduceFn reduceFn(Operation *op) {
   return ref::ReduceFn::Sum;
 }
 
+/// The shape of `op`'s first result.
+Shape resultShape(Operation *op) { return shapeOf(op->getResult(0).getType()); }
+
 Shape toShape(ArrayRef<int64_t> values) {
   return Shape(values.begin(), values.end());
 }
@@ -117,11 +120,52 @@ public:
                                      const std::vector<Tensor> &args);
 
 private:
+  /// What one family of ops returns: the op's evaluation, or nullopt when
+  /// the op is not of the family.
+  using Evaluated = std::optional<LogicalResult>;
+
   FailureOr<std::vector<Tensor>> runBlock(Block &body,
                                           const std::vector<Tensor> &args);
   const Tensor &get(Value v) { return values.at(v); }
   /// Evaluates one op, binding its results; fails with a diagnostic.
   LogicalResult step(Operation *op);
+
+  // One per family of reference kernels (Kernels.h), tried in turn by step.
+  Evaluated elementwise(Operation *op);
+  Evaluated reductionOrMatmul(Operation *op);
+  Evaluated modelOp(Operation *op);
+  Evaluated gradient(Operation *op);
+  Evaluated dataMovement(Operation *op);
+  Evaluated fusedOp(Operation *op);
+  Evaluated regionOrCall(Operation *op);
+
+  /// Binds the only (or first) result of `op`.
+  LogicalResult bind(Operation *op, Tensor t) {
+    values[op->getResult(0)] = std::move(t);
+    return success();
+  }
+  /// Binds `results` to `tensors`, in order.
+  LogicalResult bindAll(ResultRange results, std::vector<Tensor> tensors) {
+    for (auto [result, tensor] : llvm::zip(results, tensors))
+      values[result] = std::move(tensor);
+    return success();
+  }
+  /// The tensors of `operands`, in order.
+  std::vector<const Tensor *> all(OperandRange operands) {
+    std::vector<const Tensor *> tensors;
+    for (Value v : operands)
+      tensors.push_back(&get(v));
+    return tensors;
+  }
+  /// A kernel's error that depends on the data (an id out of range).
+  static LogicalResult dataError(Operation *op, const std::string &error) {
+    return op->emitError() << "at run time: " << error;
+  }
+  /// `op`'s evaluation: binds `out`, or reports the kernel's `error`.
+  LogicalResult bindOrFail(Operation *op, Tensor out,
+                           const std::string &error) {
+    return error.empty() ? bind(op, std::move(out)) : dataError(op, error);
+  }
 
   llvm::DenseMap<Value, Tensor> values;
 };
@@ -192,80 +236,113 @@ Frame::runBlock(Block &body, const std::vector<Tensor> &args) {
 }
 
 LogicalResult Frame::step(Operation *op) {
-  auto resultShape = [&] { return shapeOf(op->getResult(0).getType()); };
-  auto bind = [&](Tensor t) {
-    values[op->getResult(0)] = std::move(t);
-    return success();
-  };
-  auto dataError = [&](const std::string &error) {
-    return op->emitError() << "at run time: " << error;
-  };
+  for (auto family : {&Frame::elementwise, &Frame::reductionOrMatmul,
+                      &Frame::modelOp, &Frame::gradient, &Frame::dataMovement,
+                      &Frame::fusedOp, &Frame::regionOrCall})
+    if (Evaluated evaluated = (this->*family)(op))
+      return *evaluated;
+  return op->emitError() << "the interpreter does not know '" << op->getName()
+                         << "'";
+}
 
-  return TypeSwitch<Operation *, LogicalResult>(op)
+Frame::Evaluated Frame::elementwise(Operation *op) {
+  return TypeSwitch<Operation *, Evaluated>(op)
       .Case<ConstantOp>(
-          [&](ConstantOp c) { return bind(fromAttr(c.getValue())); })
+          [&](ConstantOp c) { return bind(op, fromAttr(c.getValue())); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>([&](Operation *o) {
-        return bind(ref::binary(binaryFn(o), get(o->getOperand(0)),
-                                get(o->getOperand(1)), resultShape()));
+        return bind(op, ref::binary(binaryFn(o), get(o->getOperand(0)),
+                                    get(o->getOperand(1)), resultShape(op)));
       })
       .Case<NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ReluOp>(
           [&](Operation *o) {
-            return bind(ref::unary(unaryFn(o), get(o->getOperand(0))));
+            return bind(op, ref::unary(unaryFn(o), get(o->getOperand(0))));
           })
       .Case<CompareOp>([&](CompareOp c) {
-        return bind(ref::compare(compareFn(c.getPredicate()), get(c.getLhs()),
-                                 get(c.getRhs()), resultShape()));
+        return bind(op,
+                    ref::compare(compareFn(c.getPredicate()), get(c.getLhs()),
+                                 get(c.getRhs()), resultShape(op)));
       })
       .Case<SelectOp>([&](SelectOp s) {
-        return bind(ref::select(get(s.getCondition()), get(s.getOnTrue()),
-                                get(s.getOnFalse()), resultShape()));
+        return bind(op, ref::select(get(s.getCondition()), get(s.getOnTrue()),
+                                    get(s.getOnFalse()), resultShape(op)));
       })
       .Case<ConvertOp>([&](ConvertOp c) {
         return bind(
+            op,
             ref::convert(get(c.getInput()),
                          *dtypeOf(c.getResult().getType().getElementType())));
       })
+      .Default(std::nullopt);
+}
+
+Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
+  return TypeSwitch<Operation *, Evaluated>(op)
       .Case<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>([&](Operation *o) {
         auto axes = o->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-        return bind(ref::reduce(reduceFn(o), get(o->getOperand(0)),
-                                toShape(axes), o->hasAttr("keep_dims")));
+        return bind(op, ref::reduce(reduceFn(o), get(o->getOperand(0)),
+                                    toShape(axes), o->hasAttr("keep_dims")));
       })
       .Case<MatmulOp>([&](MatmulOp m) {
-        return bind(ref::matmul(get(m.getLhs()), get(m.getRhs()),
-                                m.getTransposeLhs(), m.getTransposeRhs(),
-                                resultShape()));
+        return bind(op, ref::matmul(get(m.getLhs()), get(m.getRhs()),
+                                    m.getTransposeLhs(), m.getTransposeRhs(),
+                                    resultShape(op)));
       })
       .Case<SoftmaxOp>([&](SoftmaxOp s) {
-        return bind(ref::softmax(get(s.getInput()), s.getAxis()));
+        return bind(op, ref::softmax(get(s.getInput()), s.getAxis()));
       })
       .Case<LayerNormOp>([&](LayerNormOp l) {
-        return bind(ref::layerNorm(get(l.getInput()), get(l.getGamma()),
-                                   get(l.getBeta()),
-                                   l.getEpsilon().convertToDouble()));
+        return bind(op, ref::layerNorm(get(l.getInput()), get(l.getGamma()),
+                                       get(l.getBeta()),
+                                       l.getEpsilon().convertToDouble()));
       })
-      .Case<EmbeddingOp>([&](EmbeddingOp e) -> LogicalResult {
+      .Case<CrossEntropyOp>([&](CrossEntropyOp c) -> LogicalResult {
+        std::string error;
+        auto [loss, tokens] = ref::crossEntropy(
+            get(c.getLogits()), get(c.getTargets()),
+            c.getLabelSmoothing().convertToDouble(), c.getIgnoreIndex(), error);
+        if (!error.empty())
+          return dataError(op, error);
+        values[c.getLoss()] = std::move(loss);
+        values[c.getTokens()] = std::move(tokens);
+        return success();
+      })
+      .Default(std::nullopt);
+}
+
+Frame::Evaluated Frame::modelOp(Operation *op) {
+  return TypeSwitch<Operation *, Evaluated>(op)
+      .Case<EmbeddingOp>([&](EmbeddingOp e) {
         std::string error;
         Tensor out = ref::embedding(get(e.getTable()), get(e.getIds()), error);
-        return error.empty() ? bind(std::move(out)) : dataError(error);
+        return bindOrFail(op, std::move(out), error);
       })
       .Case<DropoutOp>([&](DropoutOp d) {
-        return bind(ref::dropout(get(d.getInput()), get(d.getRng()),
+        return bind(op,
+                    ref::dropout(get(d.getInput()), get(d.getRng()),
                                  d.getRate().convertToDouble(), d.getKey()));
       })
-      .Case<CausalMaskOp>(
-          [&](CausalMaskOp) { return bind(ref::causalMask(resultShape()[0])); })
+      .Case<CausalMaskOp>([&](CausalMaskOp c) {
+        return bind(op, ref::causalMask(resultShape(op)[0]));
+      })
       .Case<PaddingMaskOp>([&](PaddingMaskOp p) {
-        return bind(ref::paddingMask(get(p.getIds()), p.getPadId()));
+        return bind(op, ref::paddingMask(get(p.getIds()), p.getPadId()));
       })
       .Case<PrefixMaskOp>([&](PrefixMaskOp p) {
-        return bind(ref::prefixMask(get(p.getPosition()), resultShape()[1]));
+        return bind(op,
+                    ref::prefixMask(get(p.getPosition()), resultShape(op)[1]));
       })
-      .Case<CacheUpdateOp>([&](CacheUpdateOp c) -> LogicalResult {
+      .Case<CacheUpdateOp>([&](CacheUpdateOp c) {
         std::string error;
         Tensor out =
             ref::cacheUpdate(get(c.getCache()), get(c.getValue()),
                              get(c.getOrigin()), get(c.getPosition()), error);
-        return error.empty() ? bind(std::move(out)) : dataError(error);
+        return bindOrFail(op, std::move(out), error);
+      })
+      .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {
+        Shape shape = resultShape(op);
+        return bind(op, ref::positionalEncoding(
+                            *dtypeOf(p.getResult().getType().getElementType()),
+                            shape[0], shape[1]));
       })
       .Case<AllReduceOp>([&](AllReduceOp r) {
         // The interpreter is one rank: the sum over ranks is the input.
@@ -275,26 +352,14 @@ LogicalResult Frame::step(Operation *op) {
         }
         return success();
       })
-      .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {
-        Shape shape = resultShape();
-        return bind(ref::positionalEncoding(
-            *dtypeOf(p.getResult().getType().getElementType()), shape[0],
-            shape[1]));
-      })
-      .Case<CrossEntropyOp>([&](CrossEntropyOp c) -> LogicalResult {
-        std::string error;
-        auto [loss, tokens] = ref::crossEntropy(
-            get(c.getLogits()), get(c.getTargets()),
-            c.getLabelSmoothing().convertToDouble(), c.getIgnoreIndex(), error);
-        if (!error.empty())
-          return dataError(error);
-        values[c.getLoss()] = std::move(loss);
-        values[c.getTokens()] = std::move(tokens);
-        return success();
-      })
+      .Default(std::nullopt);
+}
+
+Frame::Evaluated Frame::gradient(Operation *op) {
+  return TypeSwitch<Operation *, Evaluated>(op)
       .Case<SoftmaxGradOp>([&](SoftmaxGradOp s) {
-        return bind(ref::softmaxGrad(get(s.getOutput()), get(s.getOutputGrad()),
-                                     s.getAxis()));
+        return bind(op, ref::softmaxGrad(get(s.getOutput()),
+                                         get(s.getOutputGrad()), s.getAxis()));
       })
       .Case<LayerNormGradOp>([&](LayerNormGradOp l) {
         auto [dx, dgamma, dbeta] = ref::layerNormGrad(
@@ -306,27 +371,35 @@ LogicalResult Frame::step(Operation *op) {
         return success();
       })
       .Case<CrossEntropyGradOp>([&](CrossEntropyGradOp c) {
-        return bind(ref::crossEntropyGrad(
-            get(c.getLogits()), get(c.getTargets()), get(c.getLossGrad()),
-            c.getLabelSmoothing().convertToDouble(), c.getIgnoreIndex()));
+        return bind(
+            op, ref::crossEntropyGrad(get(c.getLogits()), get(c.getTargets()),
+                                      get(c.getLossGrad()),
+                                      c.getLabelSmoothing().convertToDouble(),
+                                      c.getIgnoreIndex()));
       })
       .Case<EmbeddingGradOp>([&](EmbeddingGradOp e) {
-        return bind(ref::embeddingGrad(get(e.getIds()), get(e.getOutputGrad()),
-                                       resultShape()[0]));
+        return bind(op,
+                    ref::embeddingGrad(get(e.getIds()), get(e.getOutputGrad()),
+                                       resultShape(op)[0]));
       })
+      .Default(std::nullopt);
+}
+
+Frame::Evaluated Frame::dataMovement(Operation *op) {
+  return TypeSwitch<Operation *, Evaluated>(op)
       .Case<ReshapeOp>([&](ReshapeOp r) {
-        return bind(ref::reshape(get(r.getInput()), resultShape()));
+        return bind(op, ref::reshape(get(r.getInput()), resultShape(op)));
       })
       .Case<TransposeOp>([&](TransposeOp t) {
         return bind(
-            ref::transpose(get(t.getInput()), toShape(t.getPermutation())));
+            op, ref::transpose(get(t.getInput()), toShape(t.getPermutation())));
       })
       .Case<BroadcastToOp>([&](BroadcastToOp b) {
-        return bind(ref::broadcastTo(get(b.getInput()), resultShape()));
+        return bind(op, ref::broadcastTo(get(b.getInput()), resultShape(op)));
       })
       .Case<SliceOp>([&](SliceOp s) {
-        return bind(ref::slice(get(s.getInput()), toShape(s.getOffsets()),
-                               resultShape()));
+        return bind(op, ref::slice(get(s.getInput()), toShape(s.getOffsets()),
+                                   resultShape(op)));
       })
       .Case<SplitOp>([&](SplitOp split) {
         // Slice every part before binding any: binding inserts into
@@ -339,19 +412,19 @@ LogicalResult Frame::step(Operation *op) {
           parts.push_back(ref::slice(input, offsets, sizes));
           offsets[split.getAxis()] += sizes[split.getAxis()];
         }
-        for (auto [result, part] : llvm::zip(split.getResults(), parts))
-          values[result] = std::move(part);
-        return success();
+        return bindAll(split.getResults(), std::move(parts));
       })
       .Case<ConcatOp>([&](ConcatOp c) {
-        std::vector<const Tensor *> inputs;
-        for (Value v : c.getInputs())
-          inputs.push_back(&get(v));
-        return bind(ref::concat(inputs, c.getAxis()));
+        return bind(op, ref::concat(all(c.getInputs()), c.getAxis()));
       })
+      .Default(std::nullopt);
+}
+
+Frame::Evaluated Frame::fusedOp(Operation *op) {
+  return TypeSwitch<Operation *, Evaluated>(op)
       .Case<LinearOp>([&](LinearOp l) {
-        return bind(ref::linear(get(l.getInput()), get(l.getWeight()),
-                                get(l.getBias()), l.getRelu()));
+        return bind(op, ref::linear(get(l.getInput()), get(l.getWeight()),
+                                    get(l.getBias()), l.getRelu()));
       })
       .Case<ResidualLayerNormOp>([&](ResidualLayerNormOp r) {
         auto [y, mean, rstd] = ref::residualLayerNorm(
@@ -374,13 +447,13 @@ LogicalResult Frame::step(Operation *op) {
         values[r.getBetaGrad()] = std::move(dbeta);
         return success();
       })
-      .Case<EmbedOp>([&](EmbedOp e) -> LogicalResult {
+      .Case<EmbedOp>([&](EmbedOp e) {
         std::string error;
         Tensor out = ref::embed(
             get(e.getTable()), get(e.getIds()), get(e.getPositions()),
             get(e.getRng()), e.getScale().convertToDouble(),
             e.getRate().convertToDouble(), e.getKey(), error);
-        return error.empty() ? bind(std::move(out)) : dataError(error);
+        return bindOrFail(op, std::move(out), error);
       })
       .Case<MaskedSoftmaxOp>([&](MaskedSoftmaxOp m) {
         auto [out, probs] = ref::maskedSoftmax(
@@ -392,42 +465,42 @@ LogicalResult Frame::step(Operation *op) {
         return success();
       })
       .Case<MaskedSoftmaxGradOp>([&](MaskedSoftmaxGradOp m) {
-        return bind(ref::maskedSoftmaxGrad(
-            get(m.getProbs()), get(m.getOutputGrad()), get(m.getMask()),
-            get(m.getRng()), m.getScale().convertToDouble(),
-            m.getRate().convertToDouble(), m.getKey()));
+        return bind(op, ref::maskedSoftmaxGrad(
+                            get(m.getProbs()), get(m.getOutputGrad()),
+                            get(m.getMask()), get(m.getRng()),
+                            m.getScale().convertToDouble(),
+                            m.getRate().convertToDouble(), m.getKey()));
       })
       .Case<AdamOp>([&](AdamOp adam) {
-        auto all = [&](OperandRange range) {
-          std::vector<const Tensor *> tensors;
-          for (Value v : range)
-            tensors.push_back(&get(v));
-          return tensors;
-        };
         ref::AdamStep step{adam.getBeta1().convertToDouble(),
                            adam.getBeta2().convertToDouble(),
                            adam.getEpsilon().convertToDouble(),
                            get(adam.getStepSize()).get(0),
                            get(adam.getRsqrtCorrection2()).get(0),
                            get(adam.getGradScale()).get(0)};
-        std::vector<Tensor> out = ref::adam(
-            step, all(adam.getParams()), all(adam.getGrads()),
-            all(adam.getFirstMoments()), all(adam.getSecondMoments()));
-        for (auto [result, value] : llvm::zip(adam.getResults(), out))
-          values[result] = std::move(value);
-        return success();
+        return bindAll(adam.getResults(),
+                       ref::adam(step, all(adam.getParams()),
+                                 all(adam.getGrads()),
+                                 all(adam.getFirstMoments()),
+                                 all(adam.getSecondMoments())));
       })
+      .Default(std::nullopt);
+}
+
+Frame::Evaluated Frame::regionOrCall(Operation *op) {
+  auto copies = [&](OperandRange operands) {
+    std::vector<Tensor> tensors;
+    for (Value v : operands)
+      tensors.push_back(get(v));
+    return tensors;
+  };
+  return TypeSwitch<Operation *, Evaluated>(op)
       .Case<FusedOp>([&](FusedOp fused) -> LogicalResult {
-        std::vector<Tensor> args;
-        for (Value v : fused.getInputs())
-          args.push_back(get(v));
-        FailureOr<std::vector<Tensor>> results =
-            Frame().runBlock(fused.getBody().front(), args);
+        FailureOr<std::vector<Tensor>> results = Frame().runBlock(
+            fused.getBody().front(), copies(fused.getInputs()));
         if (failed(results))
           return failure();
-        for (auto [result, value] : llvm::zip(fused.getResults(), *results))
-          values[result] = std::move(value);
-        return success();
+        return bindAll(fused.getResults(), std::move(*results));
       })
       .Case<func::CallOp>([&](func::CallOp call) -> LogicalResult {
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
@@ -435,20 +508,13 @@ LogicalResult Frame::step(Operation *op) {
         if (!callee)
           return call.emitError() << "callee @" << call.getCallee()
                                   << " is not a function of this module";
-        std::vector<Tensor> args;
-        for (Value v : call.getOperands())
-          args.push_back(get(v));
-        FailureOr<std::vector<Tensor>> results = Frame().run(callee, args);
+        FailureOr<std::vector<Tensor>> results =
+            Frame().run(callee, copies(call.getOperands()));
         if (failed(results))
           return call.emitError() << "in the call to @" << call.getCallee();
-        for (auto [result, value] : llvm::zip(call.getResults(), *results))
-          values[result] = std::move(value);
-        return success();
+        return bindAll(call.getResults(), std::move(*results));
       })
-      .Default([&](Operation *o) {
-        return o->emitError()
-               << "the interpreter does not know '" << o->getName() << "'";
-      });
+      .Default(std::nullopt);
 }
 
 } // namespace

@@ -14,23 +14,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/analysis/BufferAssignment.h"
-#include "compiler/analysis/KernelCount.h"
-#include "compiler/analysis/MemoryPlan.h"
+#include "BucketsFromData.h"
+#include "compiler/analysis/Statistics.h"
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/HostSource.h"
 #include "compiler/codegen/Preludes.h"
 #include "compiler/export/TcxWriter.h"
-#include "BucketsFromData.h"
-#include "GpuPrediction.h"
 #include "compiler/frontend/ModelDescription.h"
-#include "compiler/frontend/TransformerBuilder.h"
-#include "compiler/pipeline/IRDump.h"
+#include "compiler/pipeline/Compile.h"
 #include "compiler/pipeline/Pipeline.h"
-#include "compiler/transforms/Passes.h"
 #include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
-#include "runtime/format/Contract.h"
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 #include "support/NumberText.h"
@@ -39,11 +33,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
@@ -51,8 +42,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
-#include <unistd.h>
+#include <optional>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -143,90 +133,218 @@ static cl::list<std::string> architectures(
 
 enum ExitCode { kSuccess = 0, kBadInput = 2, kCannotWrite = 3 };
 
-/// Whether the requested output needs the plan (buffers, steps, kernels).
-static bool lowersToPlan() {
-  return emit == Emit::Plan || emit == Emit::Cpp || emit == Emit::Cuda ||
-         !outputFile.empty();
-}
+/// The flags, checked against each other: what main reads, compiles and
+/// writes.
+struct Request {
+  bool stats = false;
+  const tc::GpuSpec *gpu = nullptr; ///< --gpu
+  int64_t bucketCount = 0;          ///< --bucket-count; 0: the description's
 
-/// The parameters (taken from the first function: every function has the
-/// same ones): name, shape and initializer, in argument order.
-static llvm::json::Array paramTable(ModuleOp module) {
-  llvm::json::Array table;
-  auto functions = module.getOps<func::FuncOp>();
-  if (functions.empty())
-    return table;
-  func::FuncOp function = *functions.begin();
-  for (unsigned i = 0; i < function.getNumArguments(); ++i) {
-    auto name = function.getArgAttrOfType<StringAttr>(i, tc::kParamAttrName);
-    if (!name)
-      continue;
-    auto type = cast<RankedTensorType>(function.getArgumentTypes()[i]);
-    std::string init;
-    llvm::raw_string_ostream os(init);
-    if (Attribute attr = function.getArgAttr(i, tc::kInitAttrName))
-      attr.print(os);
-    table.push_back(
-        llvm::json::Object{{"name", name.getValue()},
-                           {"shape", llvm::json::Array(type.getShape())},
-                           {"elements", type.getNumElements()},
-                           {"init", init}});
+  bool isTcFile() const {
+    return llvm::StringRef(inputFile).ends_with(".mlir");
   }
-  return table;
+  /// How far the output needs the module lowered: the plan (buffers, steps,
+  /// kernels) for --emit=plan|cpp|cuda and the executable.
+  tc::CompileStage stage() const {
+    bool plan = emit == Emit::Plan || emit == Emit::Cpp || emit == Emit::Cuda ||
+                !outputFile.empty();
+    return plan && !stats ? tc::CompileStage::Plan
+                          : tc::CompileStage::TrainingSteps;
+  }
+};
+
+/// --bucket-count (0 without it), or nullopt after saying what is wrong.
+static std::optional<int64_t> parseBucketCount() {
+  if (!bucketCount.getNumOccurrences())
+    return 0;
+  if (bucketsFrom.empty()) {
+    llvm::errs() << "tc-compile: error: --bucket-count needs --buckets-from "
+                    "(the token file whose pair lengths the buckets are "
+                    "chosen for)\n";
+    return std::nullopt;
+  }
+  std::string error;
+  std::optional<int64_t> count =
+      tc::support::parseIntegerIn(bucketCount, 1, kMaxBucketCount, error);
+  if (!count)
+    llvm::errs() << "tc-compile: error: --bucket-count: " << error << "\n";
+  return count;
 }
 
-static llvm::json::Object kernelsJson(const tc::KernelCount &count) {
-  return llvm::json::Object{{"generated", count.generated},
-                            {"gemm", count.gemm}};
+/// The GPU of --gpu, which only --stats uses; false after saying what is
+/// wrong.
+static bool findRequestedGpu(const cl::opt<std::string> &gpuName,
+                             const std::string &gpuNames, Request &request) {
+  if (!gpuName.getNumOccurrences())
+    return true;
+  request.gpu = tc::findGpu(gpuName);
+  if (!request.gpu) {
+    llvm::errs() << "tc-compile: error: --gpu=" << gpuName
+                 << ": expected one of " << gpuNames << "\n";
+    return false;
+  }
+  if (!request.stats) {
+    llvm::errs() << "tc-compile: error: --gpu predicts step times for "
+                    "--stats; add --stats\n";
+    return false;
+  }
+  return true;
 }
 
-static llvm::json::Object statistics(ModuleOp module, const tc::GpuSpec *gpu) {
-  llvm::json::Array params = paramTable(module);
-  int64_t scalars = 0;
-  for (const llvm::json::Value &p : params)
-    scalars += *p.getAsObject()->getInteger("elements");
-  // name -> {"ops": {op name -> count}, "kernels": ..., "non_gemm_bytes": ...}
-  llvm::json::Object functions;
-  std::optional<tc::KernelCount> firstStep; // of the first bucket
-  std::optional<tc::MemoryPlan> firstPlan;
-  for (func::FuncOp function : module.getOps<func::FuncOp>()) {
-    std::map<std::string, int64_t> counts;
-    function.walk([&](Operation *op) {
-      if (op != function.getOperation())
-        ++counts[op->getName().getStringRef().str()];
-    });
-    llvm::json::Object ops;
-    for (auto &[name, count] : counts)
-      ops[name] = count;
-    tc::KernelCount kernels = tc::countKernels(function);
-    llvm::json::Object bytesByOp;
-    for (auto &[name, bytes] : kernels.bytesByOp)
-      bytesByOp[name] = bytes;
-    functions[function.getSymName()] =
-        llvm::json::Object{{"ops", std::move(ops)},
-                           {"kernels", kernelsJson(kernels)},
-                           {"non_gemm_bytes", kernels.nonGemmBytes},
-                           {"non_gemm_bytes_by_op", std::move(bytesByOp)}};
-    if (!firstStep &&
-        function.getSymName().starts_with(tc::contract::functionNamePrefix(
-            tc::contract::FunctionRole::TrainStep))) {
-      firstStep = kernels;
-      firstPlan = tc::planMemory(function, tc::BufferAssignment(function));
+/// Whether -o may be written and a tc file read; false after saying why not.
+static bool checkFiles(const Request &request) {
+  // The executable replaces -o by a rename, which must never replace an
+  // input, a device such as /dev/null, a pipe, a run's files or a file that
+  // is not an executable; an earlier executable is replaced, as a
+  // compiler's -o does.
+  std::string error;
+  if (!outputFile.empty() &&
+      !tc::support::checkReplaceableOutput(
+          {"-o",
+           outputFile,
+           "the executable",
+           std::string_view("TCX\0", 4),
+           {{inputFile, "the input"},
+            {bucketsFrom, "the token file of --buckets-from"}}},
+          /*overwrite=*/true, error)) {
+    llvm::errs() << "tc-compile: error: " << error << "\n";
+    return false;
+  }
+  if (request.isTcFile() &&
+      !tc::support::checkInputFile(inputFile, tc::support::kGiB, error)) {
+    llvm::errs() << "tc-compile: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// The module of a tc dialect file, lowered as far as the output needs;
+/// null after the diagnostics.
+static OwningOpRef<ModuleOp> readTcFile(MLIRContext &context,
+                                        llvm::SourceMgr &sourceMgr,
+                                        const Request &request) {
+  if (fusion.getNumOccurrences() || dumpIR.getNumOccurrences()) {
+    llvm::errs() << "tc-compile: error: --fusion and --dump-ir apply to "
+                    "model descriptions (.toml)\n"
+                 << "note: to run passes on a .mlir file, use tc-opt "
+                    "(e.g. tc-opt "
+                 << inputFile
+                 << " --tc-fuse-elementwise --mlir-print-ir-after-all)\n";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module || failed(tc::compileTcModule(*module, request.stage())))
+    return nullptr;
+  return module;
+}
+
+/// The description of the input file (its buckets chosen by --buckets-from
+/// if given) compiled as far as the output needs; null after saying why.
+static OwningOpRef<ModuleOp>
+compileDescription(MLIRContext &context, const Request &request,
+                   std::optional<tc::ModelDescription> &description) {
+  description = tc::readModelDescription(inputFile, llvm::errs());
+  if (!description)
+    return nullptr;
+  std::string error;
+  if (!bucketsFrom.empty() &&
+      !tc::chooseBucketsFromData(*description, bucketsFrom, request.bucketCount,
+                                 error)) {
+    llvm::errs() << "tc-compile: error: " << error << "\n";
+    return nullptr;
+  }
+  std::optional<std::set<std::string>> fusions =
+      tc::parseFusions(fusion, error);
+  if (!fusions) {
+    llvm::errs() << "tc-compile: error: --fusion=" << fusion << ": " << error
+                 << "\n";
+    return nullptr;
+  }
+  tc::CompileError failure;
+  OwningOpRef<ModuleOp> module = tc::compileModelDescription(
+      context, *description, {*fusions, request.stage(), dumpIR}, failure);
+  if (module)
+    return module;
+  if (failure.kind == tc::CompileError::Kind::IRDump)
+    llvm::errs() << "tc-compile: error: --dump-ir: " << failure.message << "\n";
+  else
+    llvm::errs() << inputFile << ": internal error: the compiler built an "
+                 << "invalid graph (see above); please report it\n";
+  return nullptr;
+}
+
+/// Writes the executable of `module` for --target to -o.
+static ExitCode writeExecutable(ModuleOp module,
+                                const tc::ModelDescription *description) {
+  tc::ExportOptions options;
+  options.producer = "tc-compile 0.1";
+  options.description = description;
+  std::string error;
+  if (!tc::setTarget(
+          options, target, cpuLevel,
+          std::vector<std::string>(architectures.begin(), architectures.end()),
+          error)) {
+    llvm::errs() << "tc-compile: error: " << error << "\n";
+    return kBadInput;
+  }
+  if (auto text = llvm::MemoryBuffer::getFile(inputFile))
+    options.modelDescription = (*text)->getBuffer().str();
+  // What tc-inspect shows must say which buckets were compiled.
+  if (!bucketsFrom.empty() && description)
+    options.modelDescription += "\n# tc-compile --buckets-from " + bucketsFrom +
+                                " compiled these instead:\n# " +
+                                tc::bucketsAsToml(*description) + "\n";
+  std::optional<std::vector<uint8_t>> bytes =
+      tc::writeExecutable(module, options, error);
+  if (!bytes) {
+    llvm::errs() << inputFile << ": error: " << error << "\n";
+    return kBadInput;
+  }
+  if (!tc::support::writeFileAtomically(outputFile, bytes->data(),
+                                        bytes->size(), error)) {
+    llvm::errs() << "tc-compile: error: " << error << "\n";
+    return kCannotWrite;
+  }
+  llvm::errs() << "tc-compile: wrote " << outputFile << " (" << bytes->size()
+               << " bytes)\n";
+  return kSuccess;
+}
+
+/// Prints on stdout what --stats or --emit asks for.
+static ExitCode printOutput(ModuleOp module, const Request &request) {
+  if (request.stats) {
+    llvm::json::Value stats =
+        tc::moduleStatistics(module, request.gpu, llvm::errs());
+    llvm::outs() << llvm::formatv("{0:2}", stats) << "\n";
+  } else if (emit == Emit::Cpp) {
+    std::string error;
+    FailureOr<std::string> source = tc::codegen::emitHostSource(module, error);
+    if (failed(source)) {
+      llvm::errs() << inputFile << ": error: " << error << "\n";
+      return kBadInput;
     }
+    llvm::outs() << *source;
+  } else if (emit == Emit::Cuda) {
+    std::vector<std::pair<std::string, std::string>> missing;
+    std::vector<tc::codegen::NamedKernelSource> kernels =
+        tc::codegen::emitCudaKernels(module, missing);
+    llvm::outs() << tc::codegen::kernelPrelude(tc::Target::Cuda);
+    for (const tc::codegen::NamedKernelSource &kernel : kernels)
+      llvm::outs() << "\n" << kernel.source;
+    for (const auto &[name, why] : missing)
+      llvm::errs() << "tc-compile: note: kernel " << name << ": " << why
+                   << "\n";
+    llvm::errs() << "tc-compile: " << kernels.size() << " CUDA kernels, "
+                 << missing.size() << " without a CUDA skeleton yet\n";
+  } else if (emit == Emit::Params) {
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(tc::parameterTable(module)))
+                 << "\n";
+  } else {
+    module.print(llvm::outs());
   }
-  llvm::json::Object stats{{"params", scalars},
-                           {"param_tensors", int64_t(params.size())},
-                           {"functions", std::move(functions)}};
-  if (firstStep) { // one training step of the first bucket
-    stats["kernels"] = kernelsJson(*firstStep);
-    stats["non_gemm_bytes"] = firstStep->nonGemmBytes;
-    stats["peak_activation_bytes"] = firstPlan->peakBytes;
-    stats["arena_bytes"] = firstPlan->arenaBytes;
-    stats["no_reuse_bytes"] = firstPlan->noReuseBytes;
-  }
-  if (gpu)
-    stats["gpu_prediction"] = tc::predictTrainingSteps(module, *gpu, llvm::errs());
-  return stats;
+  return kSuccess;
 }
 
 int main(int argc, char **argv) {
@@ -247,50 +365,28 @@ int main(int argc, char **argv) {
   std::string gpuNames;
   for (const tc::GpuSpec &gpu : tc::knownGpus())
     gpuNames += (gpuNames.empty() ? "" : ", ") + gpu.name.str();
-  cl::opt<std::string> gpuName(
-      "gpu",
-      cl::desc("With --stats: predict each training step's time on this GPU "
-               "(" + gpuNames + ") from its datasheet, with f32, TF32 and bf16 "
-               "GEMMs; adds gpu_prediction to the JSON and prints a table on "
-               "stderr (docs/performance.md)"),
-      cl::value_desc("name"), cl::cat(category));
+  // cl::desc keeps a reference: the text must outlive the option.
+  std::string gpuHelp =
+      "With --stats: predict each training step's time on this GPU (" +
+      gpuNames +
+      ") from its datasheet, with f32, TF32 and bf16 GEMMs; adds "
+      "gpu_prediction to the JSON and prints a table on stderr "
+      "(docs/performance.md)";
+  cl::opt<std::string> gpuName("gpu", cl::desc(gpuHelp),
+                               cl::value_desc("name"), cl::cat(category));
   cl::ParseCommandLineOptions(
       argc, argv,
       "tc-compile: build the tc graph of a model description (.toml) or read "
       "a tc dialect file (.mlir)\n");
 
-  int64_t buckets = 0; // --bucket-count; 0: the description's count
-  if (bucketCount.getNumOccurrences()) {
-    if (bucketsFrom.empty()) {
-      llvm::errs() << "tc-compile: error: --bucket-count needs --buckets-from "
-                      "(the token file whose pair lengths the buckets are "
-                      "chosen for)\n";
-      return kBadInput;
-    }
-    std::string error;
-    std::optional<int64_t> count =
-        tc::support::parseIntegerIn(bucketCount, 1, kMaxBucketCount, error);
-    if (!count) {
-      llvm::errs() << "tc-compile: error: --bucket-count: " << error << "\n";
-      return kBadInput;
-    }
-    buckets = *count;
-  }
-
-  const tc::GpuSpec *gpu = nullptr;
-  if (gpuName.getNumOccurrences()) {
-    gpu = tc::findGpu(gpuName);
-    if (!gpu) {
-      llvm::errs() << "tc-compile: error: --gpu=" << gpuName
-                   << ": expected one of " << gpuNames << "\n";
-      return kBadInput;
-    }
-    if (!stats) {
-      llvm::errs() << "tc-compile: error: --gpu predicts step times for "
-                      "--stats; add --stats\n";
-      return kBadInput;
-    }
-  }
+  Request request;
+  request.stats = stats;
+  std::optional<int64_t> count = parseBucketCount();
+  if (!count)
+    return kBadInput;
+  request.bucketCount = *count;
+  if (!findRequestedGpu(gpuName, gpuNames, request))
+    return kBadInput;
 
   MLIRContext context;
   context
@@ -298,152 +394,16 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-
-  // The executable replaces -o by a rename, which must never replace an
-  // input, a device such as /dev/null, a pipe, a run's files or a file that
-  // is not an executable; an earlier executable is replaced, as a
-  // compiler's -o does.
-  std::string inputError;
-  if (!outputFile.empty() &&
-      !tc::support::checkReplaceableOutput(
-          {"-o",
-           outputFile,
-           "the executable",
-           std::string_view("TCX\0", 4),
-           {{inputFile, "the input"},
-            {bucketsFrom, "the token file of --buckets-from"}}},
-          /*overwrite=*/true, inputError)) {
-    llvm::errs() << "tc-compile: error: " << inputError << "\n";
+  if (!checkFiles(request))
     return kBadInput;
-  }
-  if (llvm::StringRef(inputFile).ends_with(".mlir") &&
-      !tc::support::checkInputFile(inputFile, tc::support::kGiB, inputError)) {
-    llvm::errs() << "tc-compile: error: " << inputError << "\n";
-    return kBadInput;
-  }
 
-  OwningOpRef<ModuleOp> module;
   std::optional<tc::ModelDescription> description;
-  if (llvm::StringRef(inputFile).ends_with(".mlir")) {
-    if (fusion.getNumOccurrences() || dumpIR.getNumOccurrences()) {
-      llvm::errs() << "tc-compile: error: --fusion and --dump-ir apply to "
-                      "model descriptions (.toml)\n"
-                   << "note: to run passes on a .mlir file, use tc-opt "
-                      "(e.g. tc-opt "
-                   << inputFile
-                   << " --tc-fuse-elementwise --mlir-print-ir-after-all)\n";
-      return kBadInput;
-    }
-    module = parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
-  } else {
-    description = tc::readModelDescription(inputFile, llvm::errs());
-    if (!description)
-      return kBadInput;
-    std::string error;
-    if (!bucketsFrom.empty() &&
-        !tc::chooseBucketsFromData(*description, bucketsFrom, buckets, error)) {
-      llvm::errs() << "tc-compile: error: " << error << "\n";
-      return kBadInput;
-    }
-    std::optional<std::set<std::string>> fusions =
-        tc::parseFusions(fusion, error);
-    if (!fusions) {
-      llvm::errs() << "tc-compile: error: --fusion=" << fusion << ": " << error
-                   << "\n";
-      return kBadInput;
-    }
-    module = tc::buildTransformer(context, *description);
-    PassManager pm(&context);
-    tc::addTrainingPipeline(pm, *description, *fusions);
-    if (lowersToPlan() && !stats)
-      tc::addPlanPipeline(pm,
-                          tc::allreduceBucketBytes(description->training));
-    if (!dumpIR.empty() &&
-        !tc::enableIRDump(pm, *module, dumpIR, "frontend", error)) {
-      llvm::errs() << "tc-compile: error: --dump-ir: " << error << "\n";
-      return kBadInput;
-    }
-    if (failed(verify(*module)) || failed(pm.run(*module))) {
-      llvm::errs() << inputFile << ": internal error: the compiler built an "
-                   << "invalid graph (see above); please report it\n";
-      return kBadInput;
-    }
-  }
+  OwningOpRef<ModuleOp> module =
+      request.isTcFile() ? readTcFile(context, sourceMgr, request)
+                         : compileDescription(context, request, description);
   if (!module)
     return kBadInput;
-  if (lowersToPlan() && !stats &&
-      !(*module)->hasAttr(tc::plan::kParamBytesAttrName) &&
-      llvm::StringRef(inputFile).ends_with(".mlir")) {
-    PassManager pm(&context);
-    pm.addPass(tc::createTcLowerToPlan()); // every function of the file
-    if (failed(pm.run(*module)))
-      return kBadInput;
-  }
-
-  if (!outputFile.empty() && !stats) {
-    tc::ExportOptions options;
-    options.producer = "tc-compile 0.1";
-    options.description = description ? &*description : nullptr;
-    std::string error;
-    if (!tc::setTarget(options, target, cpuLevel,
-                       std::vector<std::string>(architectures.begin(),
-                                                architectures.end()),
-                       error)) {
-      llvm::errs() << "tc-compile: error: " << error << "\n";
-      return kBadInput;
-    }
-    if (auto text = llvm::MemoryBuffer::getFile(inputFile))
-      options.modelDescription = (*text)->getBuffer().str();
-    // What tc-inspect shows must say which buckets were compiled.
-    if (!bucketsFrom.empty())
-      options.modelDescription += "\n# tc-compile --buckets-from " +
-                                  bucketsFrom + " compiled these instead:\n# " +
-                                  tc::bucketsAsToml(*description) + "\n";
-    std::optional<std::vector<uint8_t>> bytes =
-        tc::writeExecutable(*module, options, error);
-    if (!bytes) {
-      llvm::errs() << inputFile << ": error: " << error << "\n";
-      return kBadInput;
-    }
-    if (!tc::support::writeFileAtomically(outputFile, bytes->data(),
-                                          bytes->size(), error)) {
-      llvm::errs() << "tc-compile: error: " << error << "\n";
-      return kCannotWrite;
-    }
-    llvm::errs() << "tc-compile: wrote " << outputFile << " (" << bytes->size()
-                 << " bytes)\n";
-    return kSuccess;
-  }
-  if (stats) {
-    llvm::outs() << llvm::formatv("{0:2}",
-                                  llvm::json::Value(statistics(*module, gpu)))
-                 << "\n";
-  } else if (emit == Emit::Cpp) {
-    std::string error;
-    FailureOr<std::string> source = tc::codegen::emitHostSource(*module, error);
-    if (failed(source)) {
-      llvm::errs() << inputFile << ": error: " << error << "\n";
-      return kBadInput;
-    }
-    llvm::outs() << *source;
-  } else if (emit == Emit::Cuda) {
-    std::vector<std::pair<std::string, std::string>> missing;
-    std::vector<tc::codegen::NamedKernelSource> kernels =
-        tc::codegen::emitCudaKernels(*module, missing);
-    llvm::outs() << tc::codegen::kernelPrelude(tc::Target::Cuda);
-    for (const tc::codegen::NamedKernelSource &kernel : kernels)
-      llvm::outs() << "\n" << kernel.source;
-    for (const auto &[name, why] : missing)
-      llvm::errs() << "tc-compile: note: kernel " << name << ": " << why
-                   << "\n";
-    llvm::errs() << "tc-compile: " << kernels.size() << " CUDA kernels, "
-                 << missing.size() << " without a CUDA skeleton yet\n";
-  } else if (emit == Emit::Params) {
-    llvm::outs() << llvm::formatv("{0:2}",
-                                  llvm::json::Value(paramTable(*module)))
-                 << "\n";
-  } else {
-    module->print(llvm::outs());
-  }
-  return kSuccess;
+  if (!outputFile.empty() && !stats)
+    return writeExecutable(*module, description ? &*description : nullptr);
+  return printOutput(*module, request);
 }

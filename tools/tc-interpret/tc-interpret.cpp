@@ -82,66 +82,54 @@ static void printTensor(llvm::raw_ostream &os, const tc::Tensor &t) {
   os << "\n";
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tc-interpret: run a function of a tc .mlir file on .npy inputs with the "
-      "reference interpreter\n");
-
-  MLIRContext context;
-  context.loadDialect<tc::TcDialect, func::FuncDialect>();
-  context.printOpOnDiagnostic(false); // the location says where
-  // A directory or a device (/dev/zero) is refused before it is read; "-"
-  // is the standard input.
-  std::unique_ptr<llvm::MemoryBuffer> buffer;
+/// The text of the input file, or of the standard input for "-"; null
+/// after saying why not. A directory or a device (/dev/zero) is refused
+/// before it is read.
+static std::unique_ptr<llvm::MemoryBuffer> readInput() {
   if (inputFile == "-") {
     auto stdinBuffer = llvm::MemoryBuffer::getSTDIN();
     if (!stdinBuffer) {
       llvm::errs() << "error: cannot read the standard input: "
                    << stdinBuffer.getError().message() << "\n";
-      return kBadInput;
+      return nullptr;
     }
-    buffer = std::move(*stdinBuffer);
-  } else {
-    std::string error;
-    std::optional<std::string> text =
-        tc::support::readFileText(inputFile, tc::support::kGiB, error);
-    if (!text) {
-      llvm::errs() << "error: " << error << "\n";
-      return kBadInput;
-    }
-    buffer = llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile);
+    return std::move(*stdinBuffer);
   }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return kBadInput; // the parser or verifier has reported where and why
+  std::string error;
+  std::optional<std::string> text =
+      tc::support::readFileText(inputFile, tc::support::kGiB, error);
+  if (!text) {
+    llvm::errs() << "error: " << error << "\n";
+    return nullptr;
+  }
+  return llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile);
+}
 
-  func::FuncOp function;
+/// The function of --function, else the module's only one; null after
+/// saying why not.
+static func::FuncOp chooseFunction(ModuleOp module) {
   if (!functionName.empty()) {
-    function = module->lookupSymbol<func::FuncOp>(functionName);
-    if (!function) {
+    auto function = module.lookupSymbol<func::FuncOp>(functionName);
+    if (!function)
       llvm::errs() << inputFile << ": error: no function @" << functionName
                    << "\n";
-      return kBadInput;
-    }
-  } else {
-    auto functions = module->getOps<func::FuncOp>();
-    auto count = std::distance(functions.begin(), functions.end());
-    if (count != 1) {
-      llvm::errs() << inputFile << ": error: the module has "
-                   << (count ? "several functions" : "no function")
-                   << "; name one with --function=NAME\n";
-      return kBadInput;
-    }
-    function = *functions.begin();
+    return function;
   }
+  auto functions = module.getOps<func::FuncOp>();
+  auto count = std::distance(functions.begin(), functions.end());
+  if (count != 1) {
+    llvm::errs() << inputFile << ": error: the module has "
+                 << (count ? "several functions" : "no function")
+                 << "; name one with --function=NAME\n";
+    return nullptr;
+  }
+  return *functions.begin();
+}
 
-  // Bind parameters from --params-dir and the rest from --input, in order.
+/// The arguments of `function`: parameters from --params-dir and the rest
+/// from --input, in order; nullopt after saying what is missing or wrong.
+static std::optional<std::vector<tc::Tensor>>
+readArguments(func::FuncOp function) {
   std::vector<tc::Tensor> args;
   size_t nextInput = 0;
   for (unsigned i = 0; i < function.getNumArguments(); ++i) {
@@ -163,13 +151,13 @@ int main(int argc, char **argv) {
                                            "parameters"
                                          : "")
                    << "\n";
-      return kBadInput;
+      return std::nullopt;
     }
     std::string error;
     std::optional<tc::Tensor> tensor = tc::readNpy(path, error);
     if (!tensor) {
       llvm::errs() << "error: " << error << "\n";
-      return kBadInput;
+      return std::nullopt;
     }
     args.push_back(std::move(*tensor));
   }
@@ -177,13 +165,13 @@ int main(int argc, char **argv) {
     llvm::errs() << inputFile << ": error: " << inputs.size() - nextInput
                  << " --input file(s) more than @" << function.getSymName()
                  << " has arguments for\n";
-    return kBadInput;
+    return std::nullopt;
   }
+  return args;
+}
 
-  FailureOr<std::vector<tc::Tensor>> results = tc::interpret(function, args);
-  if (failed(results))
-    return kRunFailed;
-
+/// Prints the results (--print) and writes them into --output-dir.
+static ExitCode writeResults(const std::vector<tc::Tensor> &results) {
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
       llvm::errs() << "error: cannot create " << outputDir << ": "
@@ -191,7 +179,7 @@ int main(int argc, char **argv) {
       return kBadInput;
     }
   }
-  for (auto [index, result] : llvm::enumerate(*results)) {
+  for (auto [index, result] : llvm::enumerate(results)) {
     if (print) {
       llvm::outs() << "result #" << index << ": " << tc::dtypeName(result.dtype)
                    << " " << tc::formatShape(result.shape) << "\n";
@@ -208,4 +196,37 @@ int main(int argc, char **argv) {
     }
   }
   return kSuccess;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tc-interpret: run a function of a tc .mlir file on .npy inputs with the "
+      "reference interpreter\n");
+
+  MLIRContext context;
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  context.printOpOnDiagnostic(false); // the location says where
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readInput();
+  if (!buffer)
+    return kBadInput;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return kBadInput; // the parser or verifier has reported where and why
+
+  func::FuncOp function = chooseFunction(*module);
+  if (!function)
+    return kBadInput;
+  std::optional<std::vector<tc::Tensor>> args = readArguments(function);
+  if (!args)
+    return kBadInput;
+  FailureOr<std::vector<tc::Tensor>> results = tc::interpret(function, *args);
+  if (failed(results))
+    return kRunFailed;
+  return writeResults(*results);
 }

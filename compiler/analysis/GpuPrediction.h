@@ -1,7 +1,7 @@
 //===- GpuPrediction.h - tc-compile --stats --gpu=NAME ---------------------===//
 
-#ifndef TC_TOOLS_TC_COMPILE_GPUPREDICTION_H
-#define TC_TOOLS_TC_COMPILE_GPUPREDICTION_H
+#ifndef TC_COMPILER_ANALYSIS_GPUPREDICTION_H
+#define TC_COMPILER_ANALYSIS_GPUPREDICTION_H
 
 #include "compiler/analysis/GpuStepModel.h"
 
@@ -21,4 +21,4 @@ llvm::json::Object predictTrainingSteps(mlir::ModuleOp module,
 
 } // namespace tc
 
-#endif // TC_TOOLS_TC_COMPILE_GPUPREDICTION_H
+#endif // TC_COMPILER_ANALYSIS_GPUPREDICTION_H

@@ -1,6 +1,6 @@
 //===- GpuPrediction.cpp - tc-compile --stats --gpu=NAME -------------------===//
 
-#include "GpuPrediction.h"
+#include "compiler/analysis/GpuPrediction.h"
 #include "dialects/tc/TcDialect.h"
 #include "runtime/format/Contract.h"
 

@@ -1,0 +1,47 @@
+//===- Compile.cpp - tc-compile's driver: input -> module -> pipelines ----===//
+
+#include "compiler/pipeline/Compile.h"
+#include "compiler/frontend/TransformerBuilder.h"
+#include "compiler/pipeline/IRDump.h"
+#include "compiler/pipeline/Pipeline.h"
+#include "compiler/transforms/Passes.h"
+#include "dialects/plan/PlanDialect.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+namespace tc {
+
+OwningOpRef<ModuleOp>
+compileModelDescription(MLIRContext &context,
+                        const ModelDescription &description,
+                        const CompileOptions &options, CompileError &error) {
+  OwningOpRef<ModuleOp> module = buildTransformer(context, description);
+  PassManager pm(&context);
+  addTrainingPipeline(pm, description, options.fusions);
+  if (options.stage == CompileStage::Plan)
+    addPlanPipeline(pm, allreduceBucketBytes(description.training));
+  if (!options.dumpIRDirectory.empty() &&
+      !enableIRDump(pm, *module, options.dumpIRDirectory, "frontend",
+                    error.message)) {
+    error.kind = CompileError::Kind::IRDump;
+    return nullptr;
+  }
+  if (failed(verify(*module)) || failed(pm.run(*module))) {
+    error.kind = CompileError::Kind::InvalidGraph;
+    return nullptr;
+  }
+  return module;
+}
+
+LogicalResult compileTcModule(ModuleOp module, CompileStage stage) {
+  if (stage != CompileStage::Plan || module->hasAttr(plan::kParamBytesAttrName))
+    return success();
+  PassManager pm(module.getContext());
+  pm.addPass(createTcLowerToPlan()); // every function of the file
+  return pm.run(module);
+}
+
+} // namespace tc
