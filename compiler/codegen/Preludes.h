@@ -5,7 +5,8 @@
 // (preludes/Host.h) or CUDA's (preludes/Cuda.h) definitions of the skeleton
 // macros the emitters write: TC_FOR, TC_ROWS, TC_ROW, TC_ROW_SUM, TC_ROW_MAX,
 // TC_ORDERED_ROW_SUM, TC_COLUMNS, ... The prelude files are real sources,
-// embedded into the compiler at build time.
+// embedded into the compiler at build time; each target's backend owns its
+// prelude (compiler/codegen/TargetBackend.h).
 //
 //===----------------------------------------------------------------------===//
 
