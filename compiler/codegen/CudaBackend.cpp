@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/Preludes.h"
 #include "compiler/codegen/TargetBackend.h"
 #include "dialects/tc/TcDialect.h"
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/Preludes.h"
 #include "compiler/codegen/TargetBackend.h"
 
 namespace tc::codegen {

@@ -19,8 +19,12 @@
 
 namespace tc::codegen {
 
-/// The prelude of `target`'s kernel files.
+/// The prelude of `target`'s kernel files (its backend's).
 std::string kernelPrelude(Target target);
+
+/// The part of the prelude that every target shares: the includes, Philox
+/// and preludes/Common.h.
+std::string commonPrelude();
 
 } // namespace tc::codegen
 

@@ -60,9 +60,9 @@ protected:
 /// The backend of `target`.
 const TargetBackend &targetBackend(Target target);
 
-/// The prelude's part that every target shares (the includes, Philox,
-/// preludes/Common.h).
-std::string commonPrelude();
+/// Each target's backend object (HostBackend.cpp, CudaBackend.cpp).
+const TargetBackend &hostBackend();
+const TargetBackend &cudaBackend();
 
 } // namespace tc::codegen
 
