@@ -13,33 +13,19 @@ using namespace mlir;
 
 namespace tc::codegen {
 
-std::string cppType(Type type) {
-  if (type.isF32())
-    return "float";
-  if (type.isF64())
-    return "double";
-  if (type.isInteger(1))
-    return "bool";
-  if (type.isInteger(32))
-    return "int32_t";
-  if (type.isInteger(64))
-    return "int64_t";
-  return "";
-}
-
 namespace {
 
 Type elementOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
-/// A splat constant as a C++ literal of its type.
-std::string literal(ConstantOp constant) {
+/// A splat constant as a C++ literal of its type (`cpp`, as the target
+/// spells it).
+std::string literal(ConstantOp constant, const std::string &cpp) {
   auto dense = cast<DenseElementsAttr>(constant.getValue());
   Type type = dense.getElementType();
   if (isa<FloatType>(type)) {
     double v = dense.getSplatValue<APFloat>().convertToDouble();
-    std::string cpp = type.isF32() ? "float" : "double";
     if (std::isnan(v))
       return "std::numeric_limits<" + cpp + ">::quiet_NaN()";
     if (std::isinf(v))
@@ -63,18 +49,20 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
     if (op.hasTrait<tc::OpTrait::Reduction>())
       continue; // accumulated by the skeleton, which knows the loop
     Value result = op.getResult(0);
-    std::string type = cppType(elementOf(result));
-    if (type.empty()) {
+    std::optional<std::string> spelled = backend.spell(result);
+    if (!spelled) {
       error = "element type of '" + op.getName().getStringRef().str() +
               "' has no C++ type here";
       return failure();
     }
+    const std::string &type = *spelled;
     auto in = [&](unsigned i) { return names.at(op.getOperand(i)); };
     std::string expr =
         TypeSwitch<Operation *, std::string>(&op)
             .Case<ConstantOp>([&](ConstantOp c) {
               auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-              return dense && dense.isSplat() ? literal(c) : std::string();
+              return dense && dense.isSplat() ? literal(c, type)
+                                              : std::string();
             })
             .Case<AddOp>([&](auto) { return in(0) + " + " + in(1); })
             .Case<SubOp>([&](auto) { return in(0) + " - " + in(1); })

@@ -10,6 +10,8 @@
 #ifndef TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H
 #define TC_COMPILER_CODEGEN_EXPRESSIONEMITTER_H
 
+#include "compiler/codegen/TargetBackend.h"
+
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -18,12 +20,11 @@
 
 namespace tc::codegen {
 
-/// The C++ type of a tensor element type: float, double, bool, int32_t, ...
-/// (empty for a type the emitter does not handle).
-std::string cppType(mlir::Type elementType);
-
 class ExpressionEmitter {
 public:
+  /// Spells each value's type as `backend` does.
+  explicit ExpressionEmitter(const TargetBackend &backend) : backend(backend) {}
+
   /// Names the value `v` already holds in the generated code (an input
   /// loaded by the skeleton).
   void bind(mlir::Value v, std::string name) { names[v] = std::move(name); }
@@ -40,6 +41,7 @@ public:
   const std::string &nameOf(mlir::Value v) const { return names.at(v); }
 
 private:
+  const TargetBackend &backend;
   llvm::DenseMap<mlir::Value, std::string> names;
   int next = 0;
 };

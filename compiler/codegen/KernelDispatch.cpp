@@ -12,14 +12,15 @@ namespace tc::codegen {
 
 FailureOr<std::string> emitKernel(Operation *op, StringRef name, Target target,
                                   std::string &error) {
+  const TargetBackend &backend = targetBackend(target);
   if (auto fused = dyn_cast<FusedOp>(op))
-    return emitFusedKernel(fused, name, target, error);
+    return emitFusedKernel(fused, name, backend, error);
   if (op->hasTrait<tc::OpTrait::RowWise>())
-    return emitRowKernel(op, name, target, error);
+    return emitRowKernel(op, name, backend, error);
   if (op->hasTrait<tc::OpTrait::Elementwise>() ||
       op->hasTrait<tc::OpTrait::Reduction>())
-    return emitElementwiseKernel(op, name, target, error);
-  return emitOpKernel(op, name, target, error);
+    return emitElementwiseKernel(op, name, backend, error);
+  return emitOpKernel(op, name, backend, error);
 }
 
 } // namespace tc::codegen

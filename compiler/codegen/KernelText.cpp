@@ -1,7 +1,6 @@
 //===- KernelText.cpp - helpers shared by the host kernel emitters --------===//
 
 #include "compiler/codegen/KernelText.h"
-#include "compiler/codegen/ExpressionEmitter.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -37,42 +36,60 @@ std::string broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> full) {
   return index.empty() ? "0" : index;
 }
 
+/// `text` with every `mark` replaced by `arg`.
+static void replaceAll(std::string &text, StringRef mark,
+                       const std::string &arg) {
+  for (size_t at = text.find(mark); at != std::string::npos;
+       at = text.find(mark, at + arg.size()))
+    text.replace(at, mark.size(), arg);
+}
+
 std::string fill(std::string text, std::initializer_list<std::string> args) {
   int index = 0;
-  for (const std::string &arg : args) {
-    std::string mark = "@" + std::to_string(index++);
-    for (size_t at = text.find(mark); at != std::string::npos;
-         at = text.find(mark, at + arg.size()))
-      text.replace(at, mark.size(), arg);
-  }
+  for (const std::string &arg : args)
+    replaceAll(text, "@" + std::to_string(index++), arg);
   return text;
 }
 
 std::string number(double v) { return llvm::formatv("{0:e17}", v).str(); }
 
-bool hasCppTypes(Operation *op, std::string &error) {
+bool hasCppTypes(Operation *op, const TargetBackend &backend,
+                 std::string &error) {
   for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    if (cppType(cast<RankedTensorType>(v.getType()).getElementType()).empty()) {
+    if (!backend.spell(v)) {
       error = "an element type with no C++ type here";
       return false;
     }
   return true;
 }
 
-std::string bufferDeclarations(Operation *op) {
+std::string inputDeclaration(StringRef type, unsigned k) {
+  return llvm::formatv(
+      "  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n", type,
+      k);
+}
+
+std::string outputDeclaration(StringRef type, unsigned k, unsigned index) {
+  return llvm::formatv("  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
+                       type, k, index);
+}
+
+std::string bufferDeclarations(Operation *op, const TargetBackend &backend) {
   std::string text;
-  llvm::raw_string_ostream os(text);
   unsigned k = 0;
   for (Value v : op->getOperands())
-    os << llvm::formatv(
-        "  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n",
-        cppType(cast<RankedTensorType>(v.getType()).getElementType()), k++);
+    text += inputDeclaration(*backend.spell(v), k++);
   unsigned j = 0;
   for (Value v : op->getResults())
-    os << llvm::formatv(
-        "  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
-        cppType(cast<RankedTensorType>(v.getType()).getElementType()), j++,
-        k++);
+    text += outputDeclaration(*backend.spell(v), j++, k++);
+  return text;
+}
+
+std::string
+spellTypes(std::string text,
+           std::initializer_list<std::pair<StringRef, std::string>> types) {
+  for (const auto &[mark, type] : types)
+    replaceAll(text, mark, type);
   return text;
 }
 

@@ -3,10 +3,13 @@
 #ifndef TC_COMPILER_CODEGEN_KERNELTEXT_H
 #define TC_COMPILER_CODEGEN_KERNELTEXT_H
 
+#include "compiler/codegen/TargetBackend.h"
+
 #include "mlir/IR/Value.h"
 
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 namespace tc::codegen {
 
@@ -25,13 +28,27 @@ std::string fill(std::string text, std::initializer_list<std::string> args);
 /// A double as a C++ literal that round-trips.
 std::string number(double v);
 
-/// Whether every operand and result of `op` has a C++ element type (else
-/// says so in `error`).
-bool hasCppTypes(mlir::Operation *op, std::string &error);
+/// Whether `backend` spells the element type of every operand and result of
+/// `op` (else says so in `error`).
+bool hasCppTypes(mlir::Operation *op, const TargetBackend &backend,
+                 std::string &error);
 
 /// Declares `in<k>` and `out<k>` for the operands and results of `op`, in
-/// the kernel ABI's order (operands, then results).
-std::string bufferDeclarations(mlir::Operation *op);
+/// the kernel ABI's order (operands, then results), each of its element
+/// type (which hasCppTypes checked).
+std::string bufferDeclarations(mlir::Operation *op,
+                               const TargetBackend &backend);
+
+/// The declarations of bufferDeclarations for one buffer: `in<k>`, a
+/// pointer to const, for an input, else `out<k>` at index `index`.
+std::string inputDeclaration(llvm::StringRef type, unsigned k);
+std::string outputDeclaration(llvm::StringRef type, unsigned k, unsigned index);
+
+/// `text` with each type mark (`@E`, `@A`: a letter, unlike fill's digits)
+/// replaced by its type's spelling.
+std::string spellTypes(
+    std::string text,
+    std::initializer_list<std::pair<llvm::StringRef, std::string>> types);
 
 } // namespace tc::codegen
 

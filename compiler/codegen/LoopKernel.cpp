@@ -1,6 +1,7 @@
 //===- LoopKernel.cpp - elementwise groups as one loop over their shape ----===//
 
 #include "compiler/codegen/LoopKernel.h"
+#include "compiler/codegen/ElementTypes.h"
 #include "compiler/codegen/ExpressionEmitter.h"
 #include "compiler/codegen/KernelText.h"
 #include "support/Broadcast.h"
@@ -50,281 +51,371 @@ static std::string elementOf(ArrayRef<int64_t> shape, ArrayRef<int64_t> axes) {
   return index.empty() ? "0" : index;
 }
 
-/// One loop computing `outputs` from `inputs` (the kernel's buffers, in
-/// that order) through `ops`: elementwise ops, and reductions as last steps.
-/// For the host: a function with an OpenMP loop; for CUDA: a kernel with a
-/// grid-stride loop (groups with reductions: not yet).
-FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
-                                ArrayRef<Operation *> ops,
-                                ArrayRef<Value> outputs, StringRef name,
-                                Target target, std::string &error) {
-  if (outputs.empty()) {
-    error = "the group has no results";
-    return failure();
-  }
-  // The shape the kernel iterates over: every elementwise value's, and every
-  // reduction's input's (tc-fuse-elementwise makes them one shape).
+namespace {
+
+/// How the loop goes over the group's elements.
+enum class Skeleton {
+  /// Each element in turn: across threads (an OpenMP loop, or CUDA's
+  /// TC_FOR) unless the host accumulates reductions, in element order.
+  Elements,
+  /// The host's sums over the leading dimensions (a bias gradient: one sum
+  /// per column): blocks of columns across threads, rows in order within a
+  /// block, so each column still adds its rows in element order.
+  ColumnBlocks,
+  /// CUDA's: tiles of columns across blocks, the rows split among groups of
+  /// a block's threads (the prelude's TC_COLUMN_BLOCKS); a thread per column
+  /// had a few thousand threads read a whole activation.
+  GpuColumns,
+  /// A result element of the reductions per iteration, across threads, all
+  /// the elements reduced into it in order (deterministic, no atomics).
+  PerResult,
+};
+
+constexpr int64_t kColumnBlock = 64;
+
+/// What one loop computes: the group's values, the shape it iterates over
+/// and how its reductions go.
+struct Group {
+  ArrayRef<Value> inputs;
+  ArrayRef<Operation *> ops;
+  ArrayRef<Value> outputs;
   SmallVector<Operation *> reductions;
-  for (Operation *op : ops)
+  ArrayRef<int64_t> shape; // every elementwise value's, each reduction's input
+  int64_t count = 1;       // elements of `shape`
+  std::optional<unsigned> rngArg; // the dropouts' tensor<2xi64> RNG state
+  ArrayRef<int64_t> axes;         // the first reduction's
+  bool sameAxes = true;           // every reduction's are `axes`
+  int64_t reducedCount = 1;       // elements of the reductions' result
+  Skeleton skeleton = Skeleton::Elements;
+
+  /// The reduction computing `output`, or null.
+  Operation *reductionOf(Value output) const {
+    Operation *def = output.getDefiningOp();
+    return def && llvm::is_contained(reductions, def) ? def : nullptr;
+  }
+};
+
+/// The shape the group iterates over (tc-fuse-elementwise makes its values
+/// one shape), checking that one loop over it computes every value: each
+/// elementwise op has that shape, each reduction reads it, each input
+/// broadcasts to it.
+LogicalResult findShape(Group &group, std::string &error) {
+  for (Operation *op : group.ops)
     if (op->hasTrait<tc::OpTrait::Reduction>())
-      reductions.push_back(op);
-  ArrayRef<int64_t> shape = reductions.empty()
-                                ? shapeOf(outputs.front())
-                                : shapeOf(reductions.front()->getOperand(0));
-  // One loop over `shape` computes every value: each elementwise op must
-  // have that shape, each reduction read it, each input broadcast to it.
-  for (Operation *op : ops) {
-    bool reduction = llvm::is_contained(reductions, op);
+      group.reductions.push_back(op);
+  group.shape = group.reductions.empty()
+                    ? shapeOf(group.outputs.front())
+                    : shapeOf(group.reductions.front()->getOperand(0));
+  for (Operation *op : group.ops) {
+    bool reduction = llvm::is_contained(group.reductions, op);
     ArrayRef<int64_t> computed =
         reduction ? shapeOf(op->getOperand(0)) : shapeOf(op->getResult(0));
     bool scalarConstant = isa<ConstantOp>(op) && computed.empty();
-    if (computed != shape && !scalarConstant) {
+    if (computed != group.shape && !scalarConstant) {
       error = "'" + op->getName().getStringRef().str() +
               "' computes another shape than the group's";
       return failure();
     }
   }
-  for (Value arg : inputs) {
+  for (Value arg : group.inputs) {
     ArrayRef<int64_t> in = shapeOf(arg);
     std::optional<Shape> joined = broadcastShapes(
-        std::span<const int64_t>(in), std::span<const int64_t>(shape));
+        std::span<const int64_t>(in), std::span<const int64_t>(group.shape));
     bool isRng = llvm::any_of(arg.getUsers(), [&](Operation *user) {
       auto dropout = dyn_cast<DropoutOp>(user);
       return dropout && dropout.getRng() == arg;
     });
-    if (!isRng && (!joined || ArrayRef<int64_t>(*joined) != shape)) {
+    if (!isRng && (!joined || ArrayRef<int64_t>(*joined) != group.shape)) {
       error = "an input of shape " + formatShape(in) +
-              " that does not broadcast to the group's " + formatShape(shape);
+              " that does not broadcast to the group's " +
+              formatShape(group.shape);
       return failure();
     }
   }
-  int64_t count = 1;
-  for (int64_t d : shape)
-    count *= d;
+  for (int64_t d : group.shape)
+    group.count *= d;
+  return success();
+}
 
-  // The RNG state of the group's dropouts: one tensor<2xi64> input.
-  std::optional<unsigned> rngArg;
-  for (Operation *op : ops)
+/// The input holding the RNG state of the group's dropouts (one for all).
+LogicalResult findRngState(Group &group, std::string &error) {
+  for (Operation *op : group.ops)
     if (auto dropout = dyn_cast<DropoutOp>(op)) {
-      auto it = llvm::find(inputs, dropout.getRng());
-      unsigned index = it - inputs.begin();
-      if (it == inputs.end() || (rngArg && *rngArg != index)) {
+      auto it = llvm::find(group.inputs, dropout.getRng());
+      unsigned index = it - group.inputs.begin();
+      if (it == group.inputs.end() ||
+          (group.rngArg && *group.rngArg != index)) {
         error = "dropouts with different RNG states";
         return failure();
       }
-      rngArg = index;
+      group.rngArg = index;
     }
+  return success();
+}
 
-  // On CUDA a thread computes one element of the reductions' result: all
-  // the elements reduced into it, in order (deterministic, no atomics);
-  // sums over the leading dimensions split their rows (gpuColumns, below).
-  ArrayRef<int64_t> axes;
-  if (!reductions.empty())
-    axes = reductions.front()
-               ->getAttrOfType<DenseI64ArrayAttr>("axes")
-               .asArrayRef();
-  bool sameAxes = llvm::all_of(reductions, [&](Operation *r) {
-    return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() == axes;
-  });
-  if (target == Target::Cuda && !sameAxes) {
+/// How the reductions of the group go on `target`.
+LogicalResult chooseSkeleton(Group &group, Target target, std::string &error) {
+  if (group.reductions.empty())
+    return success();
+  auto axesOf = [](Operation *r) {
+    return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  };
+  group.axes = axesOf(group.reductions.front());
+  group.sameAxes = llvm::all_of(
+      group.reductions, [&](Operation *r) { return axesOf(r) == group.axes; });
+  if (target == Target::Cuda && !group.sameAxes) {
     error = "no CUDA skeleton for reductions over different axes in one group";
     return failure();
   }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << (target == Target::Cuda ? "extern \"C\" __global__ void "
-                                : "extern \"C\" void ")
-     << name << "(void **buffers) {\n";
-  ExpressionEmitter emitter;
-  std::string loads;
-  for (auto [k, arg] : llvm::enumerate(inputs)) {
-    std::string type =
-        cppType(cast<RankedTensorType>(arg.getType()).getElementType());
-    if (type.empty()) {
+  group.reducedCount =
+      cast<RankedTensorType>(group.reductions.front()->getResult(0).getType())
+          .getNumElements();
+  bool leadingAxes =
+      !group.axes.empty() && group.axes.size() < group.shape.size() &&
+      llvm::all_of(llvm::enumerate(group.axes),
+                   [](auto a) { return a.value() == int64_t(a.index()); }) &&
+      group.sameAxes;
+  bool maxima = llvm::any_of(group.reductions,
+                             [](Operation *r) { return isa<ReduceMaxOp>(r); });
+  if (target == Target::Host && leadingAxes &&
+      group.reducedCount >= kColumnBlock)
+    group.skeleton = Skeleton::ColumnBlocks;
+  else if (target == Target::Cuda && leadingAxes && !maxima)
+    group.skeleton = Skeleton::GpuColumns;
+  // The host reduces into several elements a result element per iteration
+  // too (a row's maximum and sum in a log-softmax).
+  else if (target == Target::Cuda || (group.sameAxes && group.reducedCount > 1))
+    group.skeleton = Skeleton::PerResult;
+  return success();
+}
+
+/// The initial value of the accumulator of `reduction`.
+const char *accumulatorStart(Operation *reduction) {
+  return isa<ReduceMaxOp>(reduction) ? "-INFINITY" : "0.0";
+}
+
+/// The buffer pointers, the dropout masks and the RNG seed; the loads of
+/// the inputs (which bind them in `emitter`) go to `loads`.
+LogicalResult declareBuffers(const Group &group, const TargetBackend &backend,
+                             ExpressionEmitter &emitter, llvm::raw_ostream &os,
+                             std::string &loads, std::string &error) {
+  for (auto [k, arg] : llvm::enumerate(group.inputs)) {
+    std::optional<std::string> type = backend.spell(arg);
+    if (!type) {
       error = "an input whose element type has no C++ type here";
       return failure();
     }
-    os << llvm::formatv(
-        "  const {0} *in{1} = static_cast<const {0} *>(buffers[{1}]);\n", type,
-        k);
-    if (rngArg && k == *rngArg)
+    os << inputDeclaration(*type, k);
+    if (group.rngArg && k == *group.rngArg)
       continue;
-    loads += llvm::formatv("    const {0} a{1} = in{1}[{2}];\n", type, k,
-                           broadcastIndex(shapeOf(arg), shape))
+    loads += llvm::formatv("    const {0} a{1} = in{1}[{2}];\n", *type, k,
+                           broadcastIndex(shapeOf(arg), group.shape))
                  .str();
     emitter.bind(arg, "a" + std::to_string(k));
   }
-  for (auto [j, result] : llvm::enumerate(outputs))
-    os << llvm::formatv(
-        "  {0} *out{1} = static_cast<{0} *>(buffers[{2}]);\n",
-        cppType(cast<RankedTensorType>(result.getType()).getElementType()), j,
-        inputs.size() + j);
-  if (rngArg)
+  for (auto [j, result] : llvm::enumerate(group.outputs)) {
+    std::optional<std::string> type = backend.spell(result);
+    if (!type) {
+      error = "a result whose element type has no C++ type here";
+      return failure();
+    }
+    os << outputDeclaration(*type, j, group.inputs.size() + j);
+  }
+  if (group.rngArg)
     os << llvm::formatv("  const uint64_t seed = in{0}[0], step = in{0}[1];\n",
-                        *rngArg);
-  for (Operation *op : ops)
+                        *group.rngArg);
+  for (Operation *op : group.ops)
     if (auto dropout = dyn_cast<DropoutOp>(op))
       os << llvm::formatv("  TC_DROPOUT_MASK(mask{0}, {0}, {1:e17}, {2})\n",
                           int64_t(dropout.getKey()),
-                          dropout.getRate().convertToDouble(), count);
+                          dropout.getRate().convertToDouble(), group.count);
+  return success();
+}
 
-  // Reductions accumulate in double, in element order (one thread: the
-  // order of the interpreter); elementwise groups run on every thread.
-  std::string finish;       // stores of the reductions, after the loop
-  int64_t reducedCount = 1; // elements of the reductions' result
-  if (!reductions.empty())
-    reducedCount =
-        cast<RankedTensorType>(reductions.front()->getResult(0).getType())
-            .getNumElements();
-  // On the host, sums over the leading dimensions (a bias gradient: one sum
-  // per column) go by blocks of columns across threads, rows in order within
-  // a block: each column still adds its rows in element order.
-  bool leadingAxes =
-      !reductions.empty() && !axes.empty() && axes.size() < shape.size() &&
-      llvm::all_of(llvm::enumerate(axes),
-                   [](auto a) { return a.value() == int64_t(a.index()); }) &&
-      llvm::all_of(reductions, [&](Operation *r) {
-        return r->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef() == axes;
-      });
-  constexpr int64_t kColumnBlock = 64;
-  bool columnBlocks =
-      target == Target::Host && leadingAxes && reducedCount >= kColumnBlock;
-  // On CUDA such sums go by tiles of columns across blocks, the rows split
-  // among groups of a block's threads (the prelude's TC_COLUMN_BLOCKS): a
-  // thread per column had a few thousand threads read a whole activation.
-  bool gpuColumns = target == Target::Cuda && leadingAxes &&
-                    llvm::none_of(reductions, [](Operation *r) {
-                      return isa<ReduceMaxOp>(r);
-                    });
-  // The host does the same, a result element per iteration across threads,
-  // for other reductions into several elements (a row's maximum and sum in
-  // a log-softmax): each still reduces its elements in element order.
-  bool perResult = !reductions.empty() && !gpuColumns &&
-                   (target == Target::Cuda ||
-                    (sameAxes && !columnBlocks && reducedCount > 1));
-  for (auto [j, value] : llvm::enumerate(outputs)) {
-    Operation *def = value.getDefiningOp();
-    if (def && llvm::is_contained(reductions, def) && !perResult &&
-        !columnBlocks && !gpuColumns)
-      os << llvm::formatv("  std::vector<double> acc{0}({1}, {2});\n", j,
-                          reducedCount,
-                          isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
-  }
-  if (columnBlocks) {
+/// The head of the loop, with the accumulators of the reductions (`acc`
+/// spells their type), up to its element index `i`.
+void openLoop(const Group &group, Target target, StringRef acc,
+              llvm::raw_ostream &os) {
+  auto forEachReduction = [&](auto declare) {
+    for (auto [j, value] : llvm::enumerate(group.outputs))
+      if (Operation *def = group.reductionOf(value))
+        declare(j, def);
+  };
+  int64_t count = group.count, reduced = group.reducedCount;
+  switch (group.skeleton) {
+  case Skeleton::ColumnBlocks:
     os << llvm::formatv("#pragma omp parallel for\n"
                         "  for (int64_t b = 0; b < {0}; ++b) {{\n"
                         "  const int64_t k0 = b * {1}, k1 = "
                         "std::min<int64_t>({2}, k0 + {1});\n",
-                        (reducedCount + kColumnBlock - 1) / kColumnBlock,
-                        kColumnBlock, reducedCount);
-    for (auto [j, value] : llvm::enumerate(outputs))
-      if (Operation *def = value.getDefiningOp();
-          def && llvm::is_contained(reductions, def))
-        os << llvm::formatv("  double acc{0}[{1}];\n"
-                            "  for (int64_t k = 0; k < {1}; ++k)\n"
-                            "    acc{0}[k] = {2};\n",
-                            j, kColumnBlock,
-                            isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
-    os << "  for (int64_t row = 0; row < " << count / reducedCount
-       << "; ++row)\n"
+                        (reduced + kColumnBlock - 1) / kColumnBlock,
+                        kColumnBlock, reduced);
+    forEachReduction([&](size_t j, Operation *def) {
+      os << llvm::formatv("  {3} acc{0}[{1}];\n"
+                          "  for (int64_t k = 0; k < {1}; ++k)\n"
+                          "    acc{0}[k] = {2};\n",
+                          j, kColumnBlock, accumulatorStart(def), acc);
+    });
+    os << "  for (int64_t row = 0; row < " << count / reduced << "; ++row)\n"
        << "  for (int64_t k = k0; k < k1; ++k) {\n"
-       << "    const int64_t i = row * " << reducedCount << " + k;\n";
-  } else if (gpuColumns) {
+       << "    const int64_t i = row * " << reduced << " + k;\n";
+    return;
+  case Skeleton::GpuColumns:
     os << "  for (int64_t tile = blockIdx.x; tile * tc::kColumnLanes < "
-       << reducedCount << "; tile += gridDim.x) {\n"
+       << reduced << "; tile += gridDim.x) {\n"
        << "  const int64_t k = tile * tc::kColumnLanes + threadIdx.x % "
           "tc::kColumnLanes;\n";
-    for (auto [j, value] : llvm::enumerate(outputs))
-      if (Operation *def = value.getDefiningOp();
-          def && llvm::is_contained(reductions, def))
-        os << llvm::formatv("  double acc{0} = 0.0;\n", j);
-    os << "  if (k < " << reducedCount << ")\n"
+    forEachReduction([&](size_t j, Operation *) {
+      os << llvm::formatv("  {1} acc{0} = 0.0;\n", j, acc);
+    });
+    os << "  if (k < " << reduced << ")\n"
        << "  for (int64_t row = threadIdx.x / tc::kColumnLanes; row < "
-       << count / reducedCount << "; row += blockDim.x / tc::kColumnLanes) {\n"
-       << "    const int64_t i = row * " << reducedCount << " + k;\n";
-  } else if (perResult) {
-    os << "  TC_FOR(r, " << reducedCount << ") {\n";
-    for (auto [j, value] : llvm::enumerate(outputs))
-      if (Operation *def = value.getDefiningOp();
-          def && llvm::is_contained(reductions, def))
-        os << llvm::formatv("  double acc{0} = {1};\n", j,
-                            isa<ReduceMaxOp>(def) ? "-INFINITY" : "0.0");
-    os << "  for (int64_t j = 0; j < " << count / reducedCount << "; ++j) {\n"
-       << "    const int64_t i = " << elementOf(shape, axes) << ";\n";
-  } else if (target == Target::Cuda) {
-    os << "  TC_FOR(i, " << count << ") {\n";
-  } else {
-    os << (reductions.empty() ? "#pragma omp parallel for\n" : "")
-       << "  for (int64_t i = 0; i < " << count << "; ++i) {\n";
+       << count / reduced << "; row += blockDim.x / tc::kColumnLanes) {\n"
+       << "    const int64_t i = row * " << reduced << " + k;\n";
+    return;
+  case Skeleton::PerResult:
+    os << "  TC_FOR(r, " << reduced << ") {\n";
+    forEachReduction([&](size_t j, Operation *def) {
+      os << llvm::formatv("  {2} acc{0} = {1};\n", j, accumulatorStart(def),
+                          acc);
+    });
+    os << "  for (int64_t j = 0; j < " << count / reduced << "; ++j) {\n"
+       << "    const int64_t i = " << elementOf(group.shape, group.axes)
+       << ";\n";
+    return;
+  case Skeleton::Elements:
+    // The host's reductions accumulate into one array each, in element
+    // order (one thread: the order of the interpreter).
+    forEachReduction([&](size_t j, Operation *def) {
+      os << llvm::formatv("  std::vector<{3}> acc{0}({1}, {2});\n", j, reduced,
+                          accumulatorStart(def), acc);
+    });
+    if (target == Target::Cuda)
+      os << "  TC_FOR(i, " << count << ") {\n";
+    else
+      os << (group.reductions.empty() ? "#pragma omp parallel for\n" : "")
+         << "  for (int64_t i = 0; i < " << count << "; ++i) {\n";
+    return;
   }
+}
+
+/// Where reduction `def` into output `j` accumulates element `i`.
+std::string accumulator(const Group &group, size_t j, Operation *def) {
+  switch (group.skeleton) {
+  case Skeleton::PerResult:
+  case Skeleton::GpuColumns:
+    return "acc" + std::to_string(j);
+  case Skeleton::ColumnBlocks:
+    return llvm::formatv("acc{0}[k - k0]", j).str();
+  case Skeleton::Elements:
+    break;
+  }
+  auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  return llvm::formatv("acc{0}[{1}]", j, reducedIndex(group.shape, axes)).str();
+}
+
+/// The stores of reduction `def`'s result `j` (`size` elements), after the
+/// loop over the elements reduced into them.
+std::string storeReduction(const Group &group, size_t j, int64_t size,
+                           double scale) {
+  switch (group.skeleton) {
+  case Skeleton::PerResult:
+    return llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j, scale).str();
+  case Skeleton::GpuColumns:
+    return llvm::formatv("  acc{0} = tc::columnTotal(acc{0});\n"
+                         "  if (threadIdx.x < tc::kColumnLanes && k < {2})\n"
+                         "    out{0}[k] = acc{0} * {1:e17};\n",
+                         j, scale, group.reducedCount)
+        .str();
+  case Skeleton::ColumnBlocks:
+    return llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
+                         "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
+                         j, scale)
+        .str();
+  case Skeleton::Elements:
+    break;
+  }
+  return llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
+                       "    out{1}[r] = acc{1}[r] * {2:e17};\n",
+                       size, j, scale)
+      .str();
+}
+
+/// Each output's step for element `i`: a store, or a reduction's
+/// accumulation (whose stores after the loop go to `finish`).
+void writeOutputs(const Group &group, const ExpressionEmitter &emitter,
+                  StringRef acc, llvm::raw_ostream &os, std::string &finish) {
+  for (auto [j, value] : llvm::enumerate(group.outputs)) {
+    Operation *def = group.reductionOf(value);
+    if (!def) {
+      os << llvm::formatv("    out{0}[i] = {1};\n", j, emitter.nameOf(value));
+      continue;
+    }
+    std::string at = accumulator(group, j, def);
+    std::string input = emitter.nameOf(def->getOperand(0));
+    if (isa<ReduceMaxOp>(def))
+      os << llvm::formatv("    {0} = tc::maximum<{2}>({0}, {1});\n", at, input,
+                          acc);
+    else
+      os << llvm::formatv("    {0} += {1};\n", at, input);
+    int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
+    double scale =
+        isa<ReduceMeanOp>(def) ? double(size) / double(group.count) : 1.0;
+    finish += storeReduction(group, j, size, scale);
+  }
+}
+
+} // namespace
+
+/// One loop computing `outputs` from `inputs` (the kernel's buffers, in
+/// that order) through `ops`: elementwise ops, and reductions as last steps.
+FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
+                                ArrayRef<Operation *> ops,
+                                ArrayRef<Value> outputs, StringRef name,
+                                const TargetBackend &backend,
+                                std::string &error) {
+  if (outputs.empty()) {
+    error = "the group has no results";
+    return failure();
+  }
+  Group group{inputs, ops, outputs};
+  if (failed(findShape(group, error)) || failed(findRngState(group, error)) ||
+      failed(chooseSkeleton(group, backend.target(), error)))
+    return failure();
+  std::string body, loads, finish;
+  llvm::raw_string_ostream os(body);
+  ExpressionEmitter emitter(backend);
+  if (failed(declareBuffers(group, backend, emitter, os, loads, error)))
+    return failure();
+  std::string acc = *backend.spell(kAccumulatorType);
+  openLoop(group, backend.target(), acc, os);
   os << loads;
   if (failed(emitter.emitOps(ops, "i", os, error)))
     return failure();
-  for (auto [j, value] : llvm::enumerate(outputs)) {
-    Operation *def = value.getDefiningOp();
-    if (def && llvm::is_contained(reductions, def)) {
-      auto axes = def->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-      std::string at = perResult || gpuColumns ? "acc" + std::to_string(j)
-                       : columnBlocks ? llvm::formatv("acc{0}[k - k0]", j).str()
-                                      : llvm::formatv("acc{0}[{1}]", j,
-                                                      reducedIndex(shape, axes))
-                                            .str();
-      std::string input = emitter.nameOf(def->getOperand(0));
-      if (isa<ReduceMaxOp>(def))
-        os << llvm::formatv("    {0} = tc::maximum<double>({0}, {1});\n", at,
-                            input);
-      else
-        os << llvm::formatv("    {0} += {1};\n", at, input);
-      int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
-      double scale =
-          isa<ReduceMeanOp>(def) ? double(size) / double(count) : 1.0;
-      finish +=
-          perResult
-              ? llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j, scale)
-                    .str()
-          : gpuColumns
-              ? llvm::formatv(
-                    "  acc{0} = tc::columnTotal(acc{0});\n"
-                    "  if (threadIdx.x < tc::kColumnLanes && k < {2})\n"
-                    "    out{0}[k] = acc{0} * {1:e17};\n",
-                    j, scale, reducedCount)
-                    .str()
-          : columnBlocks
-              ? llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
-                              "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
-                              j, scale)
-                    .str()
-              : llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
-                              "    out{1}[r] = acc{1}[r] * {2:e17};\n",
-                              size, j, scale)
-                    .str();
-    } else {
-      os << llvm::formatv("    out{0}[i] = {1};\n", j, emitter.nameOf(value));
-    }
-  }
+  writeOutputs(group, emitter, acc, os, finish);
   os << "  }\n"
-     << finish << (perResult || columnBlocks || gpuColumns ? "  }\n" : "")
-     << "}\n";
-  return text;
+     << finish << (group.skeleton == Skeleton::Elements ? "" : "  }\n");
+  return backend.kernel(name, body);
 }
 
 FailureOr<std::string> emitFusedKernel(FusedOp fused, StringRef name,
-                                       Target target, std::string &error) {
+                                       const TargetBackend &backend,
+                                       std::string &error) {
   Block &body = fused.getBody().front();
   SmallVector<Value> inputs(body.getArguments());
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
   SmallVector<Value> outputs(body.getTerminator()->getOperands());
-  return emitLoop(inputs, ops, outputs, name, target, error);
+  return emitLoop(inputs, ops, outputs, name, backend, error);
 }
 
 FailureOr<std::string> emitElementwiseKernel(Operation *op, StringRef name,
-                                             Target target,
+                                             const TargetBackend &backend,
                                              std::string &error) {
   SmallVector<Value> inputs(op->getOperands());
   SmallVector<Value> outputs(op->getResults());
-  return emitLoop(inputs, {op}, outputs, name, target, error);
+  return emitLoop(inputs, {op}, outputs, name, backend, error);
 }
 
 } // namespace tc::codegen

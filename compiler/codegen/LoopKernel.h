@@ -11,7 +11,7 @@
 #ifndef TC_COMPILER_CODEGEN_LOOPKERNEL_H
 #define TC_COMPILER_CODEGEN_LOOPKERNEL_H
 
-#include "compiler/codegen/Target.h"
+#include "compiler/codegen/TargetBackend.h"
 #include "dialects/tc/TcDialect.h"
 
 #include <string>
@@ -24,19 +24,21 @@ namespace tc::codegen {
 mlir::FailureOr<std::string> emitLoop(llvm::ArrayRef<mlir::Value> inputs,
                                       llvm::ArrayRef<mlir::Operation *> ops,
                                       llvm::ArrayRef<mlir::Value> outputs,
-                                      llvm::StringRef name, Target target,
+                                      llvm::StringRef name,
+                                      const TargetBackend &backend,
                                       std::string &error);
 
 /// The kernel `name` computing `fused` (one loop over its shape), or
 /// failure (saying why in `error`).
 mlir::FailureOr<std::string> emitFusedKernel(FusedOp fused,
                                              llvm::StringRef name,
-                                             Target target, std::string &error);
+                                             const TargetBackend &backend,
+                                             std::string &error);
 
 /// The same for one elementwise op or one reduction outside any group.
 mlir::FailureOr<std::string> emitElementwiseKernel(mlir::Operation *op,
                                                    llvm::StringRef name,
-                                                   Target target,
+                                                   const TargetBackend &backend,
                                                    std::string &error);
 
 } // namespace tc::codegen

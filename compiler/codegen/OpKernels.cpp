@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/codegen/OpKernels.h"
-#include "compiler/codegen/ExpressionEmitter.h"
+#include "compiler/codegen/ElementTypes.h"
 #include "compiler/codegen/KernelText.h"
 #include "dialects/tc/TcDialect.h"
 
@@ -62,7 +62,7 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
 std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
   std::string sizes = fill(R"cpp(  const int64_t R = @0, T = @1, C = @2;
   const int32_t *origin = in2, *position = in3;
-  float *cache = out0; // in0 too: the update is in place
+  @E *cache = out0; // in0 too: the update is in place
   (void)in0;
 )cpp",
                            {std::to_string(cache[0]), std::to_string(cache[1]),
@@ -77,7 +77,7 @@ std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
   if (target == Target::Cuda)
     return sizes + R"cpp(  TC_FOR(i, T * C) {
     int64_t j = i / C, c = i % C;
-    float saved[R];
+    @E saved[R];
     for (int64_t r = 0; r < R; ++r)
       if (inside(r) && origin[r] != r && j < position[r])
         saved[r] = cache[(origin[r] * T + j) * C + c];
@@ -91,115 +91,118 @@ std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
     }
   }
 )cpp";
-  return sizes + R"cpp(  auto moves = [&](int64_t r) { return inside(r) && origin[r] != r; };
-  static thread_local std::vector<float> saved;
+  return sizes +
+         R"cpp(  auto moves = [&](int64_t r) { return inside(r) && origin[r] != r; };
+  static thread_local std::vector<@E> saved;
   saved.resize(R * T * C);
-  float *kept = saved.data(); // this thread's buffer, shared by the loops
+  @E *kept = saved.data(); // this thread's buffer, shared by the loops
   TC_FOR(r, R)
     if (moves(r))
       std::memcpy(kept + r * T * C, cache + origin[r] * T * C,
-                  position[r] * C * sizeof(float));
+                  position[r] * C * sizeof(@E));
   TC_FOR(r, R) {
     if (moves(r))
       std::memcpy(cache + r * T * C, kept + r * T * C,
-                  position[r] * C * sizeof(float));
+                  position[r] * C * sizeof(@E));
     if (inside(r))
       std::memcpy(cache + (r * T + position[r]) * C, in1 + r * C,
-                  C * sizeof(float));
+                  C * sizeof(@E));
   }
 )cpp";
 }
 
-} // namespace
-
-FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
-                                    Target target, std::string &error) {
-  if (!hasCppTypes(op, error))
-    return failure();
-  std::string body = bufferDeclarations(op);
-  if (auto adam = dyn_cast<AdamOp>(op)) {
-    // Operands: p..., g..., m..., v..., step_size, rsqrt_correction2,
-    // grad_scale; results p'..., m'..., v'... Each parameter's pointers are
-    // declared in its own block, so that they are live one tensor at a time
-    // (all of them at once spill registers on the GPU). The update is in
-    // f32, as PyTorch's: it is memory-bound, and f32 halves the vector work
-    // of double's sqrt and division (docs/codegen.md).
-    size_t n = adam.getParams().size();
-    double beta1 = adam.getBeta1().convertToDouble();
-    double beta2 = adam.getBeta2().convertToDouble();
-    body = fill(
-        R"cpp(  const float stepSize = static_cast<const float *>(buffers[@0])[0],
-              c2 = static_cast<const float *>(buffers[@1])[0],
-              scale = static_cast<const float *>(buffers[@2])[0];
-  const float b1 = @3f, oneMinusB1 = @4f, b2 = @5f, oneMinusB2 = @6f,
+/// tc.adam over every parameter. Operands: p..., g..., m..., v...,
+/// step_size, rsqrt_correction2, grad_scale; results p'..., m'..., v'...
+/// Each parameter's pointers are declared in its own block, so that they
+/// are live one tensor at a time (all of them at once spill registers on
+/// the GPU). The update computes in kOptimizerType (@C).
+std::string adamBody(AdamOp adam, const TargetBackend &backend) {
+  size_t n = adam.getParams().size();
+  double beta1 = adam.getBeta1().convertToDouble();
+  double beta2 = adam.getBeta2().convertToDouble();
+  std::string compute = *backend.spell(kOptimizerType);
+  std::string body = spellTypes(
+      fill(R"cpp(  const @C stepSize = static_cast<const @S *>(buffers[@0])[0],
+              c2 = static_cast<const @S *>(buffers[@1])[0],
+              scale = static_cast<const @S *>(buffers[@2])[0];
+  const @C b1 = @3f, oneMinusB1 = @4f, b2 = @5f, oneMinusB2 = @6f,
               eps = @7f;
 )cpp",
-        {std::to_string(4 * n), std::to_string(4 * n + 1),
-         std::to_string(4 * n + 2), number(beta1), number(1 - beta1),
-         number(beta2), number(1 - beta2),
-         number(adam.getEpsilon().convertToDouble())});
-    size_t outputs = 4 * n + 3;
-    for (size_t p = 0; p < n; ++p)
-      body +=
-          fill(R"cpp(  {
-    const float *param = static_cast<const float *>(buffers[@1]);
-    const float *grad = static_cast<const float *>(buffers[@2]);
-    const float *first = static_cast<const float *>(buffers[@3]);
-    const float *second = static_cast<const float *>(buffers[@4]);
-    float *newParam = static_cast<float *>(buffers[@5]);
-    float *newFirst = static_cast<float *>(buffers[@6]);
-    float *newSecond = static_cast<float *>(buffers[@7]);
+           {std::to_string(4 * n), std::to_string(4 * n + 1),
+            std::to_string(4 * n + 2), number(beta1), number(1 - beta1),
+            number(beta2), number(1 - beta2),
+            number(adam.getEpsilon().convertToDouble())}),
+      {{"@C", compute}, {"@S", *backend.spell(adam->getOperand(4 * n))}});
+  size_t outputs = 4 * n + 3;
+  for (size_t p = 0; p < n; ++p)
+    body += spellTypes(
+        fill(R"cpp(  {
+    const @E *param = static_cast<const @E *>(buffers[@1]);
+    const @E *grad = static_cast<const @E *>(buffers[@2]);
+    const @E *first = static_cast<const @E *>(buffers[@3]);
+    const @E *second = static_cast<const @E *>(buffers[@4]);
+    @E *newParam = static_cast<@E *>(buffers[@5]);
+    @E *newFirst = static_cast<@E *>(buffers[@6]);
+    @E *newSecond = static_cast<@E *>(buffers[@7]);
     TC_FOR(i, @0) {
-      float g = grad[i] * scale;
-      float m = b1 * first[i] + oneMinusB1 * g;
-      float v = b2 * second[i] + oneMinusB2 * (g * g);
+      @C g = grad[i] * scale;
+      @C m = b1 * first[i] + oneMinusB1 * g;
+      @C v = b2 * second[i] + oneMinusB2 * (g * g);
       newFirst[i] = m;
       newSecond[i] = v;
       newParam[i] = param[i] - stepSize * m / (std::sqrt(v) * c2 + eps);
     }
   }
 )cpp",
-               {std::to_string(elements(adam.getParams()[p])),
-                std::to_string(p), std::to_string(n + p),
-                std::to_string(2 * n + p), std::to_string(3 * n + p),
-                std::to_string(outputs + p), std::to_string(outputs + n + p),
-                std::to_string(outputs + 2 * n + p)});
-  } else if (auto embed = dyn_cast<EmbedOp>(op)) {
-    ArrayRef<int64_t> table = shapeOf(embed.getTable());
-    double rate = embed.getRate().convertToDouble();
-    std::string key = std::to_string(int64_t(embed.getKey()));
-    // Without dropout (inference), no mask and no RNG read.
-    std::string mask = rate > 0
-                           ? "  const uint64_t seed = in3[0], step = in3[1];\n"
-                             "  TC_DROPOUT_MASK(mask, " +
-                                 key + ", " + number(rate) + ", tokens * D)\n"
-                           : "  (void)in3;\n";
-    std::string keep = rate > 0 ? "(TC_KEEPS(mask, " + key + ", " +
-                                      number(rate) + ", i) ? " +
-                                      number(1.0 / (1.0 - rate)) + " : 0.0)"
-                                : "1.0";
-    body += fill(R"cpp(  const int64_t V = @0, D = @1, T = @2, tokens = @3;
+             {std::to_string(elements(adam.getParams()[p])), std::to_string(p),
+              std::to_string(n + p), std::to_string(2 * n + p),
+              std::to_string(3 * n + p), std::to_string(outputs + p),
+              std::to_string(outputs + n + p),
+              std::to_string(outputs + 2 * n + p)}),
+        {{"@E", *backend.spell(adam.getParams()[p])}, {"@C", compute}});
+  return body;
+}
+
+/// tc.embed: the lookup scaled, plus the positions, with dropout; without
+/// dropout (inference), no mask and no RNG read.
+std::string embedBody(EmbedOp embed) {
+  ArrayRef<int64_t> table = shapeOf(embed.getTable());
+  double rate = embed.getRate().convertToDouble();
+  std::string key = std::to_string(int64_t(embed.getKey()));
+  std::string mask = rate > 0
+                         ? "  const uint64_t seed = in3[0], step = in3[1];\n"
+                           "  TC_DROPOUT_MASK(mask, " +
+                               key + ", " + number(rate) + ", tokens * D)\n"
+                         : "  (void)in3;\n";
+  std::string keep = rate > 0 ? "(TC_KEEPS(mask, " + key + ", " + number(rate) +
+                                    ", i) ? " + number(1.0 / (1.0 - rate)) +
+                                    " : 0.0)"
+                              : "1.0";
+  return fill(R"cpp(  const int64_t V = @0, D = @1, T = @2, tokens = @3;
 @5  TC_FOR(t, tokens) {
     int64_t id = in1[t];
     for (int64_t d = 0; d < D; ++d) {
       int64_t i = t * D + d;
-      double x = (id >= 0 && id < V ? double(in0[id * D + d]) : 0.0) * @4 +
+      @A x = (id >= 0 && id < V ? @A(in0[id * D + d]) : 0.0) * @4 +
                  in2[(t % T) * D + d];
-      out0[i] = float(x * @6);
+      out0[i] = @E(x * @6);
     }
   }
 )cpp",
-                 {std::to_string(table[0]), std::to_string(table[1]),
-                  std::to_string(shapeOf(embed.getIds())[1]),
-                  std::to_string(elements(embed.getIds())),
-                  number(embed.getScale().convertToDouble()), mask, keep});
-  } else if (auto grad = dyn_cast<EmbeddingGradOp>(op)) {
-    // A scatter-add: columns of the table in parallel (blocks of them on the
-    // host; on CUDA a thread per column and share of the ids), each zeroed,
-    // then every token's column added in token order (f32 sums;
-    // deterministic, no atomics: an element has one writer).
-    ArrayRef<int64_t> table = shapeOf(grad.getResult());
-    body += fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
+              {std::to_string(table[0]), std::to_string(table[1]),
+               std::to_string(shapeOf(embed.getIds())[1]),
+               std::to_string(elements(embed.getIds())),
+               number(embed.getScale().convertToDouble()), mask, keep});
+}
+
+/// tc.embedding_grad, a scatter-add: columns of the table in parallel
+/// (blocks of them on the host; on CUDA a thread per column and share of
+/// the ids), each zeroed, then every token's column added in token order
+/// (sums in the element type; deterministic, no atomics: an element has
+/// one writer).
+std::string embeddingGradBody(EmbeddingGradOp grad) {
+  ArrayRef<int64_t> table = shapeOf(grad.getResult());
+  return fill(R"cpp(  const int64_t V = @0, D = @1, tokens = @2;
   TC_COLUMN_BLOCKS(k0, k1) {
     TC_COLUMN_ROWS(id, V)
       for (int64_t d = k0; d < k1; ++d)
@@ -212,94 +215,142 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     }
   }
 )cpp",
-                 {std::to_string(table[0]), std::to_string(table[1]),
-                  std::to_string(elements(grad.getIds()))});
-  } else if (auto lookup = dyn_cast<EmbeddingOp>(op)) {
-    // The plain gather (tc-fuse-embedding makes most lookups tc.embed); an
-    // id outside the table reads zeros, as tc.embed does.
-    ArrayRef<int64_t> table = shapeOf(lookup.getTable());
-    body += fill(R"cpp(  const int64_t V = @0, D = @1;
+              {std::to_string(table[0]), std::to_string(table[1]),
+               std::to_string(elements(grad.getIds()))});
+}
+
+/// tc.embedding, the plain gather (tc-fuse-embedding makes most lookups
+/// tc.embed); an id outside the table reads zeros, as tc.embed does.
+std::string embeddingBody(EmbeddingOp lookup) {
+  ArrayRef<int64_t> table = shapeOf(lookup.getTable());
+  return fill(R"cpp(  const int64_t V = @0, D = @1;
   TC_FOR(i, @2) {
     int64_t id = in1[i / D];
     out0[i] = id >= 0 && id < V ? in0[id * D + i % D] : 0.0f;
   }
 )cpp",
-                 {std::to_string(table[0]), std::to_string(table[1]),
-                  std::to_string(elements(lookup.getResult()))});
-  } else if (auto update = dyn_cast<CacheUpdateOp>(op)) {
-    body += cacheUpdateBody(shapeOf(update.getCache()), target);
-  } else if (auto mask = dyn_cast<PrefixMaskOp>(op)) {
-    int64_t t = shapeOf(mask.getResult())[1];
-    body += fill(R"cpp(  TC_FOR(i, @0)
-    out0[i] = i % @1 <= in0[i / @1];
-)cpp",
-                 {std::to_string(elements(mask.getResult())),
-                  std::to_string(t)});
-  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    body += copyLoop(elements(transpose.getResult()),
-                     transposeSource(shapeOf(transpose.getInput()),
-                                     transpose.getPermutation()));
-  } else if (auto slice = dyn_cast<SliceOp>(op)) {
-    ArrayRef<int64_t> in = shapeOf(slice.getInput());
-    ArrayRef<int64_t> out = shapeOf(slice.getResult());
-    std::string index;
-    int64_t stride = 1, inStride = 1;
-    for (size_t d = out.size(); d-- > 0;) {
-      index += llvm::formatv("{0}(i / {1} % {2} + {3}) * {4}",
-                             index.empty() ? "" : " + ", stride, out[d],
-                             slice.getOffsets()[d], inStride)
-                   .str();
-      stride *= out[d];
-      inStride *= in[d];
-    }
-    body += copyLoop(elements(slice.getResult()), index.empty() ? "0" : index);
-  } else if (auto concat = dyn_cast<ConcatOp>(op)) {
-    // Each input copied into its place along the axis.
-    ArrayRef<int64_t> out = shapeOf(concat.getResult());
-    int64_t axis = concat.getAxis(), inner = 1, start = 0;
-    for (size_t d = axis + 1; d < out.size(); ++d)
-      inner *= out[d];
-    for (auto [k, input] : llvm::enumerate(concat.getInputs())) {
-      int64_t extent = shapeOf(input)[axis];
-      body += fill(R"cpp(  TC_FOR(i, @0) {
+              {std::to_string(table[0]), std::to_string(table[1]),
+               std::to_string(elements(lookup.getResult()))});
+}
+
+/// The input index of result element `i` of a slice.
+std::string sliceSource(SliceOp slice) {
+  ArrayRef<int64_t> in = shapeOf(slice.getInput());
+  ArrayRef<int64_t> out = shapeOf(slice.getResult());
+  std::string index;
+  int64_t stride = 1, inStride = 1;
+  for (size_t d = out.size(); d-- > 0;) {
+    index += llvm::formatv("{0}(i / {1} % {2} + {3}) * {4}",
+                           index.empty() ? "" : " + ", stride, out[d],
+                           slice.getOffsets()[d], inStride)
+                 .str();
+    stride *= out[d];
+    inStride *= in[d];
+  }
+  return index.empty() ? "0" : index;
+}
+
+/// tc.concat: each input copied into its place along the axis.
+std::string concatBody(ConcatOp concat) {
+  ArrayRef<int64_t> out = shapeOf(concat.getResult());
+  int64_t axis = concat.getAxis(), inner = 1, start = 0;
+  for (size_t d = axis + 1; d < out.size(); ++d)
+    inner *= out[d];
+  std::string body;
+  for (auto [k, input] : llvm::enumerate(concat.getInputs())) {
+    int64_t extent = shapeOf(input)[axis];
+    body += fill(R"cpp(  TC_FOR(i, @0) {
     int64_t outer = i / (@1 * @2), rest = i % (@1 * @2);
     out0[(outer * @3 + @4) * @2 + rest] = in@5[i];
   }
 )cpp",
-                   {std::to_string(elements(input)), std::to_string(extent),
-                    std::to_string(inner), std::to_string(out[axis]),
-                    std::to_string(start), std::to_string(k)});
-      start += extent;
-    }
-  } else if (auto mask = dyn_cast<CausalMaskOp>(op)) {
+                 {std::to_string(elements(input)), std::to_string(extent),
+                  std::to_string(inner), std::to_string(out[axis]),
+                  std::to_string(start), std::to_string(k)});
+    start += extent;
+  }
+  return body;
+}
+
+/// The generators: tc.prefix_mask, tc.causal_mask, tc.padding_mask and
+/// tc.positional_encoding; none for another op.
+std::optional<std::string> generatorBody(Operation *op) {
+  if (auto mask = dyn_cast<PrefixMaskOp>(op)) {
+    int64_t t = shapeOf(mask.getResult())[1];
+    return fill(
+        R"cpp(  TC_FOR(i, @0)
+    out0[i] = i % @1 <= in0[i / @1];
+)cpp",
+        {std::to_string(elements(mask.getResult())), std::to_string(t)});
+  }
+  if (auto mask = dyn_cast<CausalMaskOp>(op)) {
     int64_t t = shapeOf(mask.getResult())[0];
-    body += fill(R"cpp(  TC_FOR(i, @0)
+    return fill(R"cpp(  TC_FOR(i, @0)
     out0[i] = i % @1 <= i / @1;
 )cpp",
-                 {std::to_string(t * t), std::to_string(t)});
-  } else if (auto mask = dyn_cast<PaddingMaskOp>(op)) {
-    body += fill(R"cpp(  TC_FOR(i, @0)
+                {std::to_string(t * t), std::to_string(t)});
+  }
+  if (auto mask = dyn_cast<PaddingMaskOp>(op))
+    return fill(R"cpp(  TC_FOR(i, @0)
     out0[i] = in0[i] != @1;
 )cpp",
-                 {std::to_string(elements(mask.getIds())),
-                  std::to_string(int64_t(mask.getPadId()))});
-  } else if (auto pe = dyn_cast<PositionalEncodingOp>(op)) {
+                {std::to_string(elements(mask.getIds())),
+                 std::to_string(int64_t(mask.getPadId()))});
+  if (auto pe = dyn_cast<PositionalEncodingOp>(op)) {
     ArrayRef<int64_t> shape = shapeOf(pe.getResult());
-    body +=
-        fill(R"cpp(  TC_FOR(i, @0) {
+    return fill(
+        R"cpp(  TC_FOR(i, @0) {
     int64_t pos = i / @1, c = i % @1;
-    double angle = pos / std::pow(10000.0, double(c - c % 2) / @1);
+    @A angle = pos / std::pow(10000.0, @A(c - c % 2) / @1);
     out0[i] = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
   }
 )cpp",
-             {std::to_string(shape[0] * shape[1]), std::to_string(shape[1])});
-  } else {
+        {std::to_string(shape[0] * shape[1]), std::to_string(shape[1])});
+  }
+  return std::nullopt;
+}
+
+/// The body of `op`'s kernel after the declarations of its buffers, its
+/// types still marked (spellTypes); none for an op with no kernel here.
+std::optional<std::string> opBody(Operation *op, Target target) {
+  if (auto embed = dyn_cast<EmbedOp>(op))
+    return embedBody(embed);
+  if (auto grad = dyn_cast<EmbeddingGradOp>(op))
+    return embeddingGradBody(grad);
+  if (auto lookup = dyn_cast<EmbeddingOp>(op))
+    return embeddingBody(lookup);
+  if (auto update = dyn_cast<CacheUpdateOp>(op))
+    return cacheUpdateBody(shapeOf(update.getCache()), target);
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return copyLoop(elements(transpose.getResult()),
+                    transposeSource(shapeOf(transpose.getInput()),
+                                    transpose.getPermutation()));
+  if (auto slice = dyn_cast<SliceOp>(op))
+    return copyLoop(elements(slice.getResult()), sliceSource(slice));
+  if (auto concat = dyn_cast<ConcatOp>(op))
+    return concatBody(concat);
+  return generatorBody(op);
+}
+
+} // namespace
+
+FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
+                                    const TargetBackend &backend,
+                                    std::string &error) {
+  if (!hasCppTypes(op, backend, error))
+    return failure();
+  // Adam declares its buffers itself, a parameter at a time.
+  if (auto adam = dyn_cast<AdamOp>(op))
+    return backend.kernel(name, adamBody(adam, backend));
+  std::optional<std::string> body = opBody(op, backend.target());
+  if (!body) {
     error = "no kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
-  return std::string(target == Target::Cuda ? "extern \"C\" __global__ void "
-                                            : "extern \"C\" void ") +
-         name.str() + "(void **buffers) {\n" + body + "}\n";
+  return backend.kernel(
+      name, bufferDeclarations(op, backend) +
+                spellTypes(*body, {{"@E", *backend.spell(op->getResult(0))},
+                                   {"@A", *backend.spell(kAccumulatorType)}}));
 }
 
 } // namespace tc::codegen

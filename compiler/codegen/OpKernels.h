@@ -3,7 +3,7 @@
 #ifndef TC_COMPILER_CODEGEN_OPKERNELS_H
 #define TC_COMPILER_CODEGEN_OPKERNELS_H
 
-#include "compiler/codegen/Target.h"
+#include "compiler/codegen/TargetBackend.h"
 
 #include "mlir/IR/Operation.h"
 
@@ -17,7 +17,8 @@ namespace tc::codegen {
 /// the mask and position generators, or failure (saying why) for any other
 /// op.
 mlir::FailureOr<std::string> emitOpKernel(mlir::Operation *op,
-                                          llvm::StringRef name, Target target,
+                                          llvm::StringRef name,
+                                          const TargetBackend &backend,
                                           std::string &error);
 
 } // namespace tc::codegen

@@ -5,7 +5,8 @@
 // (preludes/Host.h) or CUDA's (preludes/Cuda.h) definitions of the skeleton
 // macros the emitters write: TC_FOR, TC_ROWS, TC_ROW, TC_ROW_SUM, TC_ROW_MAX,
 // TC_ORDERED_ROW_SUM, TC_COLUMNS, ... The prelude files are real sources,
-// embedded into the compiler at build time.
+// embedded into the compiler at build time; each target's backend owns its
+// prelude (compiler/codegen/TargetBackend.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,12 @@
 
 namespace tc::codegen {
 
-/// The prelude of `target`'s kernel files.
+/// The prelude of `target`'s kernel files (its backend's).
 std::string kernelPrelude(Target target);
+
+/// The part of the prelude that every target shares: the includes, Philox
+/// and preludes/Common.h.
+std::string commonPrelude();
 
 } // namespace tc::codegen
 

@@ -1,16 +1,18 @@
 //===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
 //
 // tc.masked_softmax, tc.residual_layer_norm, tc.cross_entropy and their
-// gradients: a loop over the rows of the last dimension, double accumulators
-// within a row, dropout masks from Philox. One template serves both targets
-// through the row macros of the preludes (Preludes.h): on the host rows
-// run across OpenMP threads and a row in order; on CUDA a block takes a row,
-// its threads stride over the row and reduce through warp shuffles.
+// gradients: a loop over the rows of the last dimension, accumulators of
+// kAccumulatorType within a row (ElementTypes.h), dropout masks from
+// Philox. One template serves both targets through the row macros of the
+// preludes (TargetBackend.h): on the host rows run across OpenMP threads and
+// a row in order; on CUDA a block takes a row, its threads stride over the
+// row and reduce through warp shuffles. The templates mark the types they
+// spell: @E the results' element type, @A the accumulators' (spellTypes).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/codegen/RowKernels.h"
-#include "compiler/codegen/ExpressionEmitter.h"
+#include "compiler/codegen/ElementTypes.h"
 #include "compiler/codegen/KernelText.h"
 #include "dialects/tc/TcDialect.h"
 
@@ -25,10 +27,11 @@ namespace {
 
 /// The kernel's buffers and the row geometry of `rowsOf` ([rows, D] over
 /// its last dimension).
-std::string rowPrologue(Operation *op, Value rowsOf) {
+std::string rowPrologue(Operation *op, Value rowsOf,
+                        const TargetBackend &backend) {
   auto type = cast<RankedTensorType>(rowsOf.getType());
   int64_t d = type.getShape().back();
-  return bufferDeclarations(op) +
+  return bufferDeclarations(op, backend) +
          llvm::formatv("  const int64_t D = {0}, rows = {1};\n", d,
                        type.getNumElements() / d)
              .str();
@@ -49,24 +52,16 @@ std::string keepFunction(double rate, int64_t key, unsigned rngIn) {
       .str();
 }
 
-} // namespace
-
-FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
-                                     Target target, std::string &error) {
-
-  if (!hasCppTypes(op, error))
-    return failure();
-  std::string body;
-  if (auto m = dyn_cast<MaskedSoftmaxOp>(op)) {
-    std::string mask =
-        broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getScores()));
-    body = rowPrologue(op, m.getScores()) +
-           keepFunction(m.getRate().convertToDouble(), m.getKey(), 2) +
-           fill(R"cpp(  auto z = [&](int64_t i) {
-    return in1[@0] ? double(in0[i]) * @1 : @2;
+std::string maskedSoftmax(MaskedSoftmaxOp m, const TargetBackend &backend) {
+  std::string mask =
+      broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getScores()));
+  return rowPrologue(m, m.getScores(), backend) +
+         keepFunction(m.getRate().convertToDouble(), m.getKey(), 2) +
+         fill(R"cpp(  auto z = [&](int64_t i) {
+    return in1[@0] ? @A(in0[i]) * @1 : @2;
   };
   TC_ROWS(r) {
-    double max = -INFINITY, sum = 0.0;
+    @A max = -INFINITY, sum = 0.0;
     TC_ROW(k)
       max = std::max(max, z(r * D + k));
     max = TC_ROW_MAX(max);
@@ -76,71 +71,80 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     sum = TC_ROW_SUM(sum);
     TC_ROW(k) {
       int64_t i = r * D + k;
-      double p = e(k) / sum;
-      out1[i] = float(p);
-      out0[i] = float(p * keep(i));
+      @A p = e(k) / sum;
+      out1[i] = @E(p);
+      out0[i] = @E(p * keep(i));
     }
   }
 )cpp",
-                {mask, number(m.getScale().convertToDouble()),
-                 number(m.getFill().convertToDouble())});
-  } else if (auto m = dyn_cast<MaskedSoftmaxGradOp>(op)) {
-    std::string mask =
-        broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getProbs()));
-    body = rowPrologue(op, m.getProbs()) +
-           keepFunction(m.getRate().convertToDouble(), m.getKey(), 3) +
-           fill(R"cpp(  TC_ROWS(r) {
-    double dot = 0.0;
+              {mask, number(m.getScale().convertToDouble()),
+               number(m.getFill().convertToDouble())});
+}
+
+std::string maskedSoftmaxGrad(MaskedSoftmaxGradOp m,
+                              const TargetBackend &backend) {
+  std::string mask =
+      broadcastIndex(shapeOf(m.getMask()), shapeOf(m.getProbs()));
+  return rowPrologue(m, m.getProbs(), backend) +
+         keepFunction(m.getRate().convertToDouble(), m.getKey(), 3) +
+         fill(R"cpp(  TC_ROWS(r) {
+    @A dot = 0.0;
     TC_ROW(k) {
       int64_t i = r * D + k;
-      dot += double(in1[i]) * keep(i) * in0[i];
+      dot += @A(in1[i]) * keep(i) * in0[i];
     }
     dot = TC_ROW_SUM(dot);
     TC_ROW(k) {
       int64_t i = r * D + k;
-      double dp = double(in1[i]) * keep(i);
-      out0[i] = in2[@0] ? float(@1 * in0[i] * (dp - dot)) : 0.0f;
+      @A dp = @A(in1[i]) * keep(i);
+      out0[i] = in2[@0] ? @E(@1 * in0[i] * (dp - dot)) : 0.0f;
     }
   }
 )cpp",
-                {mask, number(m.getScale().convertToDouble())});
-  } else if (auto n = dyn_cast<ResidualLayerNormOp>(op)) {
-    body = rowPrologue(op, n.getResidual()) +
-           keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
-           fill(R"cpp(  TC_ROWS(r) {
-    double mean = 0.0, var = 0.0;
-    TC_ROW_CACHE(s, in0[r * D + k] + double(in1[r * D + k]) * keep(r * D + k))
+              {mask, number(m.getScale().convertToDouble())});
+}
+
+std::string residualLayerNorm(ResidualLayerNormOp n,
+                              const TargetBackend &backend) {
+  return rowPrologue(n, n.getResidual(), backend) +
+         keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
+         fill(R"cpp(  TC_ROWS(r) {
+    @A mean = 0.0, var = 0.0;
+    TC_ROW_CACHE(s, in0[r * D + k] + @A(in1[r * D + k]) * keep(r * D + k))
     TC_ROW(k)
       mean += s(k);
     mean = TC_ROW_SUM(mean) / D;
     TC_ROW(k) {
-      double c = s(k) - mean;
+      @A c = s(k) - mean;
       var += c * c;
     }
-    double rstd = 1.0 / std::sqrt(TC_ROW_SUM(var) / D + @0);
+    @A rstd = 1.0 / std::sqrt(TC_ROW_SUM(var) / D + @0);
     TC_ROW(k)
-      out0[r * D + k] = float((s(k) - mean) * rstd * in2[k] + in3[k]);
+      out0[r * D + k] = @E((s(k) - mean) * rstd * in2[k] + in3[k]);
     TC_ROW_LEADER {
-      out1[r] = float(mean);
-      out2[r] = float(rstd);
+      out1[r] = @E(mean);
+      out2[r] = @E(rstd);
     }
   }
 )cpp",
-                {number(n.getEpsilon().convertToDouble())});
-  } else if (auto n = dyn_cast<ResidualLayerNormGradOp>(op)) {
-    // Row gradients in parallel; the gamma and beta sums over rows in order
-    // (a column each).
-    body = rowPrologue(op, n.getResidual()) +
-           keepFunction(n.getRate().convertToDouble(), n.getKey(), 6) +
-           R"cpp(  auto xhat = [&](int64_t r, int64_t k) {
+              {number(n.getEpsilon().convertToDouble())});
+}
+
+/// Row gradients in parallel; the gamma and beta sums over rows in order (a
+/// column each).
+std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
+                                  const TargetBackend &backend) {
+  return rowPrologue(n, n.getResidual(), backend) +
+         keepFunction(n.getRate().convertToDouble(), n.getKey(), 6) +
+         R"cpp(  auto xhat = [&](int64_t r, int64_t k) {
     int64_t i = r * D + k;
-    return (in0[i] + double(in1[i]) * keep(i) - in3[r]) * double(in4[r]);
+    return (in0[i] + @A(in1[i]) * keep(i) - in3[r]) * @A(in4[r]);
   };
   TC_ROWS(r) {
-    double meanG = 0.0, meanGX = 0.0;
+    @A meanG = 0.0, meanGX = 0.0;
     TC_ROW_CACHE(x, xhat(r, k))
     TC_ROW(k) {
-      double g = double(in5[r * D + k]) * in2[k];
+      @A g = @A(in5[r * D + k]) * in2[k];
       meanG += g / D;
       meanGX += g * x(k) / D;
     }
@@ -148,46 +152,48 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     meanGX = TC_ROW_SUM(meanGX);
     TC_ROW(k) {
       int64_t i = r * D + k;
-      double g = double(in5[i]) * in2[k];
-      double ds = in4[r] * (g - meanG - x(k) * meanGX);
-      out0[i] = float(ds);
-      out1[i] = float(ds * keep(i));
+      @A g = @A(in5[i]) * in2[k];
+      @A ds = in4[r] * (g - meanG - x(k) * meanGX);
+      out0[i] = @E(ds);
+      out1[i] = @E(ds * keep(i));
     }
   }
   // The gamma and beta gradients read only inputs: independent of the rows.
   TC_COLUMN_BLOCKS(k0, k1) {
-    double dgamma[TC_COLUMN_BLOCK] = {}, dbeta[TC_COLUMN_BLOCK] = {};
+    @A dgamma[TC_COLUMN_BLOCK] = {}, dbeta[TC_COLUMN_BLOCK] = {};
     TC_COLUMN_ROWS(r, rows)
       for (int64_t k = k0; k < k1; ++k) {
-        dgamma[k - k0] += double(in5[r * D + k]) * xhat(r, k);
+        dgamma[k - k0] += @A(in5[r * D + k]) * xhat(r, k);
         dbeta[k - k0] += in5[r * D + k];
       }
     TC_COLUMN_TOTAL(dgamma);
     TC_COLUMN_TOTAL(dbeta);
     TC_COLUMN_LEADER
     for (int64_t k = k0; k < k1; ++k) {
-      out2[k] = float(dgamma[k - k0]);
-      out3[k] = float(dbeta[k - k0]);
+      out2[k] = @E(dgamma[k - k0]);
+      out3[k] = @E(dbeta[k - k0]);
     }
   }
 )cpp";
-  } else if (auto c = dyn_cast<CrossEntropyOp>(op)) {
-    body = rowPrologue(op, c.getLogits()) +
-           fill(R"cpp(  auto counted = [&](int64_t r) {
+}
+
+std::string crossEntropy(CrossEntropyOp c, const TargetBackend &backend) {
+  return rowPrologue(c, c.getLogits(), backend) +
+         fill(R"cpp(  auto counted = [&](int64_t r) {
     int64_t t = in1[r]; // ignored: the padding, out of range (which the
     return !(t == @0 || t < 0 || t >= D); // interpreter reports)
   };
   auto rowLoss = [&](int64_t r) {
-    double max = -INFINITY, sum = 0.0, logits = 0.0;
+    @A max = -INFINITY, sum = 0.0, logits = 0.0;
     TC_ROW(k)
-      max = std::max(max, double(in0[r * D + k]));
+      max = std::max(max, @A(in0[r * D + k]));
     max = TC_ROW_MAX(max);
     TC_ROW_CACHE(e, tc::rowExp(in0[r * D + k] - max))
     TC_ROW(k) {
       sum += e(k);
       logits += in0[r * D + k];
     }
-    double lse = max + std::log(TC_ROW_SUM(sum));
+    @A lse = max + std::log(TC_ROW_SUM(sum));
     logits = TC_ROW_SUM(logits);
     return (1.0 - @1) * (lse - in0[r * D + in1[r]]) + @1 * (lse - logits / D);
   };
@@ -195,15 +201,18 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   // prelude's): deterministic.
   TC_ORDERED_ROW_SUM(total, tokens, counted, rowLoss)
   TC_ORDERED_ROW_SUM_LEADER(total) {
-    out0[0] = float(total);
+    out0[0] = @E(total);
     out1[0] = tokens;
   }
 )cpp",
-                {std::to_string(int64_t(c.getIgnoreIndex())),
-                 number(c.getLabelSmoothing().convertToDouble())});
-  } else if (auto c = dyn_cast<CrossEntropyGradOp>(op)) {
-    body = rowPrologue(op, c.getLogits()) +
-           fill(R"cpp(  const double scale = in2[0], eps = @1;
+              {std::to_string(int64_t(c.getIgnoreIndex())),
+               number(c.getLabelSmoothing().convertToDouble())});
+}
+
+std::string crossEntropyGrad(CrossEntropyGradOp c,
+                             const TargetBackend &backend) {
+  return rowPrologue(c, c.getLogits(), backend) +
+         fill(R"cpp(  const @A scale = in2[0], eps = @1;
   TC_ROWS(r) {
     int64_t t = in1[r];
     if (t == @0 || t < 0 || t >= D) { // the same for the whole row
@@ -211,38 +220,75 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
         out0[r * D + k] = 0.0f;
       continue;
     }
-    double max = -INFINITY, sum = 0.0;
+    @A max = -INFINITY, sum = 0.0;
     TC_ROW(k)
-      max = std::max(max, double(in0[r * D + k]));
+      max = std::max(max, @A(in0[r * D + k]));
     max = TC_ROW_MAX(max);
     TC_ROW_CACHE(e, tc::rowExp(in0[r * D + k] - max))
     TC_ROW(k)
       sum += e(k);
     sum = TC_ROW_SUM(sum);
     TC_ROW(k) {
-      double p = e(k) / sum;
-      double q = eps / D + (k == t ? 1.0 - eps : 0.0);
-      out0[r * D + k] = float(scale * (p - q));
+      @A p = e(k) / sum;
+      @A q = eps / D + (k == t ? 1.0 - eps : 0.0);
+      out0[r * D + k] = @E(scale * (p - q));
     }
   }
 )cpp",
-                {std::to_string(int64_t(c.getIgnoreIndex())),
-                 number(c.getLabelSmoothing().convertToDouble())});
-  } else {
+              {std::to_string(int64_t(c.getIgnoreIndex())),
+               number(c.getLabelSmoothing().convertToDouble())});
+}
+
+/// The body of `op`'s row kernel, its types still marked (spellTypes), or
+/// none for an op with no row kernel.
+std::optional<std::string> rowBody(Operation *op,
+                                   const TargetBackend &backend) {
+  if (auto m = dyn_cast<MaskedSoftmaxOp>(op))
+    return maskedSoftmax(m, backend);
+  if (auto m = dyn_cast<MaskedSoftmaxGradOp>(op))
+    return maskedSoftmaxGrad(m, backend);
+  if (auto n = dyn_cast<ResidualLayerNormOp>(op))
+    return residualLayerNorm(n, backend);
+  if (auto n = dyn_cast<ResidualLayerNormGradOp>(op))
+    return residualLayerNormGrad(n, backend);
+  if (auto c = dyn_cast<CrossEntropyOp>(op))
+    return crossEntropy(c, backend);
+  if (auto c = dyn_cast<CrossEntropyGradOp>(op))
+    return crossEntropyGrad(c, backend);
+  return std::nullopt;
+}
+
+/// The element types row kernels are generated for so far: f32 values,
+/// integer ids and boolean masks.
+bool rowKernelType(Value v) {
+  std::optional<support::ElementType> type = elementTypeOf(v);
+  return type == support::ElementType::F32 ||
+         type == support::ElementType::I64 ||
+         type == support::ElementType::I32 || type == support::ElementType::I1;
+}
+
+} // namespace
+
+FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
+                                     const TargetBackend &backend,
+                                     std::string &error) {
+  if (!hasCppTypes(op, backend, error))
+    return failure();
+  std::optional<std::string> body = rowBody(op, backend);
+  if (!body) {
     error = "no row kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
-  for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    if (!cast<RankedTensorType>(v.getType()).getElementType().isF32() &&
-        !cast<RankedTensorType>(v.getType()).getElementType().isInteger(64) &&
-        !cast<RankedTensorType>(v.getType()).getElementType().isInteger(32) &&
-        !cast<RankedTensorType>(v.getType()).getElementType().isInteger(1)) {
-      error = "row kernels are generated for f32 tensors only so far";
-      return failure();
-    }
-  return std::string(target == Target::Cuda ? "extern \"C\" __global__ void "
-                                            : "extern \"C\" void ") +
-         name.str() + "(void **buffers) {\n" + body + "}\n";
+  if (!llvm::all_of(llvm::concat<Value>(op->getOperands(), op->getResults()),
+                    rowKernelType)) {
+    error = "row kernels are generated for f32 tensors only so far";
+    return failure();
+  }
+  // The stores convert to the results' type; the statistics accumulate in
+  // kAccumulatorType.
+  return backend.kernel(
+      name, spellTypes(*body, {{"@E", *backend.spell(op->getResult(0))},
+                               {"@A", *backend.spell(kAccumulatorType)}}));
 }
 
 } // namespace tc::codegen

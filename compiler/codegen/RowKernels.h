@@ -3,7 +3,7 @@
 #ifndef TC_COMPILER_CODEGEN_ROWKERNELS_H
 #define TC_COMPILER_CODEGEN_ROWKERNELS_H
 
-#include "compiler/codegen/Target.h"
+#include "compiler/codegen/TargetBackend.h"
 
 #include "mlir/IR/Operation.h"
 
@@ -16,7 +16,8 @@ namespace tc::codegen {
 /// gradients) over rows of its last dimension; buffers hold the operands
 /// then the results. Failure (saying why) for any other op.
 mlir::FailureOr<std::string> emitRowKernel(mlir::Operation *op,
-                                           llvm::StringRef name, Target target,
+                                           llvm::StringRef name,
+                                           const TargetBackend &backend,
                                            std::string &error);
 
 } // namespace tc::codegen

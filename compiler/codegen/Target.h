@@ -6,7 +6,9 @@
 namespace tc {
 
 /// The targets tc generates kernels for; the emitters write one kernel text
-/// for both, and only the skeleton macros of the preludes differ.
+/// for both, and what differs (the prelude's skeleton macros, the kernel
+/// declaration, type spellings, launch geometry) is each target's backend
+/// object's (compiler/codegen/TargetBackend.h).
 enum class Target {
   Host, ///< C++ for the host's compiler (OpenMP); GEMMs through oneDNN or OpenBLAS
   Cuda, ///< CUDA C++ for NVRTC (CUBIN + PTX); GEMMs through cuBLAS

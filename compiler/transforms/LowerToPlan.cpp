@@ -10,6 +10,7 @@
 
 #include "compiler/analysis/BufferAssignment.h"
 #include "compiler/analysis/MemoryPlan.h"
+#include "compiler/codegen/TargetBackend.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -24,35 +25,6 @@ using namespace mlir;
 using namespace tc;
 
 namespace {
-
-/// Threads per block of the CUDA target's launches (the host ignores them).
-constexpr int64_t kBlockThreads = 256;
-/// The most blocks of a launch over elements: its loops are grid-stride, and
-/// this many blocks of kBlockThreads fill the largest GPUs (132 SMs of 2048
-/// threads) several times over, where one block per 256 elements made a
-/// multi-tensor Adam run 74000 blocks through each of its tensors.
-constexpr int64_t kMaxElementBlocks = 4096;
-
-/// Blocks x threads: one block per row of the first operand for the
-/// row-wise ops (tc.cross_entropy too, whose result is a scalar), else one
-/// thread per element of the largest operand or result (a sum over rows
-/// reads more than it writes), up to kMaxElementBlocks blocks.
-std::pair<int64_t, int64_t> launchGeometry(Operation *op) {
-  if (op->hasTrait<tc::OpTrait::RowWise>()) {
-    auto input = cast<RankedTensorType>(op->getOperand(0).getType());
-    int64_t row = std::max<int64_t>(input.getShape().back(), 1);
-    return {std::max<int64_t>(input.getNumElements() / row, 1),
-            std::min<int64_t>((row + 31) / 32 * 32, kBlockThreads)};
-  }
-  int64_t elements = 1;
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes()))
-    if (auto tensor = dyn_cast<RankedTensorType>(type))
-      elements = std::max(elements, tensor.getNumElements());
-  return {std::min((elements + kBlockThreads - 1) / kBlockThreads,
-                   kMaxElementBlocks),
-          kBlockThreads};
-}
 
 /// Lowers the functions of one module, sharing kernels and constants.
 class Lowering {
@@ -239,7 +211,9 @@ void Lowering::emitLaunch(Operation *op, ArrayRef<Attribute> inputs) {
   SmallVector<Attribute> outputs;
   for (Value result : op->getResults())
     outputs.push_back(bufferOf(result));
-  auto [grid, block] = launchGeometry(op);
+  // The CUDA target's geometry, in the plan of both targets (the host's
+  // kernels run once and ignore it).
+  auto [grid, block] = codegen::targetBackend(Target::Cuda).launchGeometry(op);
   plan::LaunchOp::create(b, op->getLoc(), kernelFor(op), b.getArrayAttr(inputs),
                          b.getArrayAttr(outputs),
                          SmallVector<int64_t>{grid, 1, 1},
