@@ -90,12 +90,26 @@ bool isState(const tcx::Function &function, const tcx::Buffer &b) {
   return false;
 }
 
+/// Whether `entry` touches bytes of the allreduces still `summing`.
+bool touchesSums(const tcx::StepEntry &entry,
+                 const std::vector<const tcx::Buffer *> &summing) {
+  for (const tcx::Buffer *touched : buffersOf(entry))
+    for (const tcx::Buffer *sum : summing)
+      if (touched->space() == sum->space() && touched->offset() < endOf(*sum) &&
+          sum->offset() < endOf(*touched))
+        return true;
+  return false;
+}
+
 class Checker {
 public:
   Checker(const tcx::Executable &x, std::string &error) : x(x), error(error) {}
   bool run();
 
 private:
+  /// (role, batch, source length, target length) of the functions seen.
+  using Buckets = std::set<std::tuple<int, int64_t, int64_t, int64_t>>;
+
   bool fail(const std::string &what) {
     error = where + ": " + what;
     return false;
@@ -103,10 +117,34 @@ private:
   /// A well-formed view inside its space of `sizes`.
   bool buffer(const tcx::Buffer *b, const SpaceSizes &sizes,
               const std::string &role);
-  bool launch(const tcx::Launch &l, const SpaceSizes &sizes);
-  bool gemm(const tcx::Gemm &g, const SpaceSizes &sizes);
   bool vector(const flatbuffers::Vector<int64_t> *v, size_t size, int64_t low,
               int64_t high, const std::string &what);
+  bool launch(const tcx::Launch &l, const SpaceSizes &sizes);
+  bool gemm(const tcx::Gemm &g, const SpaceSizes &sizes);
+  bool copy(const tcx::Copy &c, const SpaceSizes &sizes);
+  bool allReduce(const tcx::AllReduce &r, const SpaceSizes &sizes);
+  /// One step, of any kind, against the function's spaces `bound`.
+  bool step(const tcx::StepEntry &entry, const SpaceSizes &bound);
+
+  // The sections of run(), in order.
+  /// Each kernel's name and argument types.
+  bool kernels();
+  /// Each code module's binary and target, and one when there are kernels.
+  bool codeModules();
+  /// Each parameter: a contiguous F32 view of the parameter space.
+  bool parameters();
+  /// Each function: its name, role and bucket (`buckets`: one function per
+  /// role and bucket), its bindings and its steps.
+  bool functions();
+  bool function(const tcx::Function &f, Buckets &buckets);
+  /// The bindings, which define the Inputs and Outputs spaces.
+  bool bindings(const tcx::Function &f, const SpaceSizes &sizes);
+  /// Each step, and no step that touches what an allreduce still sums.
+  bool steps(const tcx::Function &f, const SpaceSizes &bound);
+  /// A training step for every bucket of the run config.
+  bool runConfig();
+  /// The training steps of all buckets sum the same buffers over the ranks.
+  bool trainingStepsPairUp();
 
   const tcx::Executable &x;
   std::string &error;
@@ -228,7 +266,8 @@ bool Checker::gemm(const tcx::Gemm &g, const SpaceSizes &sizes) {
     Int last = Int(rows - 1) * ld + columns - 1;
     for (size_t i = 0; i < rank; ++i)
       last += Int(g.batch()->Get(i) - 1) * strides->Get(i);
-    return b->offset() + (last + 1) * 4 <= sizes[b->space()];
+    return b->offset() + (last + 1) * tcx::sizeOf(b->dtype()) <=
+           sizes[b->space()];
   };
   if (!reaches(g.lhs(), g.lhs_batch_strides(), ta ? k : m, g.lda(),
                ta ? m : k) ||
@@ -257,8 +296,13 @@ bool Checker::run() {
   where = "executable";
   if (x.param_bytes() < 0 || x.param_bytes() > kMaxBytes)
     return fail("a parameter size out of range");
-  size_t kernels = x.kernels() ? x.kernels()->size() : 0;
-  for (size_t i = 0; i < kernels; ++i) {
+  return kernels() && codeModules() && parameters() && functions() &&
+         runConfig() && trainingStepsPairUp();
+}
+
+bool Checker::kernels() {
+  size_t count = x.kernels() ? x.kernels()->size() : 0;
+  for (size_t i = 0; i < count; ++i) {
     const tcx::Kernel *kernel = x.kernels()->Get(i);
     where = "kernel " + std::to_string(i);
     if (!kernel->name() || !kernel->signature() ||
@@ -269,6 +313,10 @@ bool Checker::run() {
       if (!type->shape() || int(type->dtype()) > int(tcx::DType::MAX))
         return fail("a malformed argument type");
   }
+  return true;
+}
+
+bool Checker::codeModules() {
   if (x.code())
     for (const tcx::CodeModule *module : *x.code()) {
       where = "code modules";
@@ -285,10 +333,15 @@ bool Checker::run() {
                       "', which is not an x86-64 level");
       }
     }
-  if (kernels > 0 && (!x.code() || x.code()->size() == 0)) {
+  bool hasKernels = x.kernels() && x.kernels()->size() > 0;
+  if (hasKernels && (!x.code() || x.code()->size() == 0)) {
     where = "code modules";
     return fail("kernels but no code module");
   }
+  return true;
+}
+
+bool Checker::parameters() {
   if (x.parameters())
     for (const tcx::Parameter *p : *x.parameters()) {
       where = "parameter '" + (p->name() ? p->name()->str() : "?") + "'";
@@ -300,156 +353,182 @@ bool Checker::run() {
           p->buffer()->dtype() != tcx::DType::F32 || !isRowMajor(*p->buffer()))
         return fail("not a contiguous F32 view of the parameter buffer");
     }
+  return true;
+}
+
+bool Checker::functions() {
   where = "functions";
   if (!x.functions() || x.functions()->size() == 0)
     return fail("the executable has none");
-  std::set<std::tuple<int, int64_t, int64_t, int64_t>> buckets; // role, shape
-  for (const tcx::Function *f : *x.functions()) {
-    where = "function '" + (f->name() ? f->name()->str() : "?") + "'";
-    if (!f->name() || f->arena_bytes() < 0 || f->arena_bytes() > kMaxBytes)
-      return fail("has no name or an arena size out of range");
-    if (int(f->role()) > int(tcx::FunctionRole::MAX) ||
-        (f->role() != tcx::FunctionRole::Other) != (f->bucket() != nullptr))
-      return fail("has an unknown role, or a role without its bucket");
-    if (const tcx::Bucket *b = f->bucket()) {
-      bool encoder = servesEveryTargetLength(f->role());
-      if (b->batch() < 1 || b->source_length() < 1 ||
-          (encoder ? b->target_length() != 0 : b->target_length() < 1) ||
-          std::max({b->batch(), b->source_length(), b->target_length()}) >
-              kMaxExtent)
-        return fail("has a malformed bucket");
-      if (!buckets
-               .insert({int(f->role()), b->batch(), b->source_length(),
-                        b->target_length()})
-               .second)
-        return fail("serves a bucket another function of its role serves");
-    }
-    SpaceSizes sizes;
-    sizes[tcx::Space::Arena] = f->arena_bytes();
-    for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
-                             tcx::Space::AdamM, tcx::Space::AdamV})
-      sizes[space] = x.param_bytes();
-    sizes[tcx::Space::Constants] = x.constants() ? x.constants()->size() : 0;
-    // Bindings define the Inputs and Outputs spaces.
-    for (auto [bindings, space] :
-         {std::pair(f->inputs(), tcx::Space::Inputs),
-          std::pair(f->outputs(), tcx::Space::Outputs)}) {
-      if (!bindings)
-        continue;
-      for (const tcx::Binding *b : *bindings) {
-        SpaceSizes open = sizes; // bindings define these two spaces
-        open[tcx::Space::Inputs] = open[tcx::Space::Outputs] = kMaxBytes;
-        std::string role = "binding";
-        if (!b->name() || !buffer(b->buffer(), open, role))
-          return b->name() ? false : fail("a binding has no name");
-        // An output may be state: the input of its name, updated in place.
-        const tcx::Binding *state =
-            space == tcx::Space::Outputs &&
-                    b->buffer()->space() == tcx::Space::Inputs
-                ? findBinding(*f, b->name()->string_view(), false)
-                : nullptr;
-        if (state && !sameView(*state->buffer(), *b->buffer()))
-          return fail("output '" + b->name()->str() +
-                      "' lies in the Inputs space but not exactly where the "
-                      "input of its name does");
-        if ((!state && b->buffer()->space() != space) ||
-            !isRowMajor(*b->buffer()))
-          return fail("binding '" + b->name()->str() +
-                      "' is not a contiguous view of the " +
-                      tcx::EnumNameSpace(space) + " space");
-      }
-    }
-    SpaceSizes bound = Executable::bindingSpaceSizes(*f, sizes);
-    if (!f->steps())
-      return fail("has no steps");
-    std::string function = where;
-    current = f;
-    /// The buffers of the allreduces started and not yet waited for: no
-    /// step may touch them (on a GPU the sums run beside the steps).
-    std::vector<const tcx::Buffer *> summing;
-    for (size_t s = 0; s < f->steps()->size(); ++s) {
-      const tcx::StepEntry *entry = f->steps()->Get(s);
-      where = function + ", step " + std::to_string(s);
-      bool ok = true;
-      switch (entry->step_type()) {
-      case tcx::Step::Launch:
-        where += " (launch)";
-        ok = entry->step_as_Launch() ? launch(*entry->step_as_Launch(), bound)
-                                     : fail("an empty step");
-        break;
-      case tcx::Step::Gemm:
-        where += " (gemm)";
-        ok = entry->step_as_Gemm() ? gemm(*entry->step_as_Gemm(), bound)
-                                   : fail("an empty step");
-        break;
-      case tcx::Step::Copy: {
-        where += " (copy)";
-        const tcx::Copy *c = entry->step_as_Copy();
-        if (!c)
-          return fail("an empty step");
-        ok = buffer(c->source(), bound, "source") &&
-             buffer(c->target(), bound, "target");
-        if (ok && (c->source()->dtype() != c->target()->dtype() ||
-                   !std::equal(c->source()->shape()->begin(),
-                               c->source()->shape()->end(),
-                               c->target()->shape()->begin(),
-                               c->target()->shape()->end())))
-          ok = fail("a copy between views of different shapes or types");
-        if (ok && isReadOnly(c->target()->space()))
-          ok = fail("a copy into a read-only space");
-        break;
-      }
-      case tcx::Step::AllReduce: {
-        where += " (allreduce)";
-        const tcx::AllReduce *r = entry->step_as_AllReduce();
-        ok = r ? buffer(r->buffer(), bound, "buffer") : fail("an empty step");
-        tcx::Space space = ok ? r->buffer()->space() : tcx::Space::Arena;
-        if (ok && space != tcx::Space::Grads && space != tcx::Space::Arena)
-          ok = fail("an allreduce outside the Grads space and the arena");
-        if (ok && ((r->buffer()->dtype() != tcx::DType::F32 &&
-                    r->buffer()->dtype() != tcx::DType::I32) ||
-                   !isRowMajor(*r->buffer())))
-          ok = fail("an allreduce of a view that is not contiguous F32 or "
-                    "I32");
-        break;
-      }
-      case tcx::Step::Wait:
-        where += " (wait)";
-        ok = entry->step_as_Wait() != nullptr || fail("an empty step");
-        summing.clear();
-        break;
-      default:
-        ok = fail("an unknown kind of step");
-      }
-      if (!ok)
-        return false;
-      for (const tcx::Buffer *touched : buffersOf(*entry))
-        for (const tcx::Buffer *sum : summing)
-          if (touched->space() == sum->space() &&
-              touched->offset() < endOf(*sum) &&
-              sum->offset() < endOf(*touched))
-            return fail("touches bytes an allreduce started before it is "
-                        "still summing (no wait between them)");
-      if (entry->step_type() == tcx::Step::AllReduce)
-        summing.push_back(entry->step_as_AllReduce()->buffer());
-    }
-    where = function;
-    if (!summing.empty())
-      return fail("an allreduce has no wait after it");
+  Buckets buckets;
+  for (const tcx::Function *f : *x.functions())
+    if (!function(*f, buckets))
+      return false;
+  return true;
+}
+
+bool Checker::function(const tcx::Function &f, Buckets &buckets) {
+  where = "function '" + (f.name() ? f.name()->str() : "?") + "'";
+  if (!f.name() || f.arena_bytes() < 0 || f.arena_bytes() > kMaxBytes)
+    return fail("has no name or an arena size out of range");
+  if (int(f.role()) > int(tcx::FunctionRole::MAX) ||
+      (f.role() != tcx::FunctionRole::Other) != (f.bucket() != nullptr))
+    return fail("has an unknown role, or a role without its bucket");
+  if (const tcx::Bucket *b = f.bucket()) {
+    bool encoder = servesEveryTargetLength(f.role());
+    if (b->batch() < 1 || b->source_length() < 1 ||
+        (encoder ? b->target_length() != 0 : b->target_length() < 1) ||
+        std::max({b->batch(), b->source_length(), b->target_length()}) >
+            kMaxExtent)
+      return fail("has a malformed bucket");
+    if (!buckets
+             .insert({int(f.role()), b->batch(), b->source_length(),
+                      b->target_length()})
+             .second)
+      return fail("serves a bucket another function of its role serves");
   }
-  if (const tcx::RunConfig *run = x.run()) {
-    where = "run config";
-    if (run->buckets())
-      for (const tcx::Bucket *b : *run->buckets()) {
-        contract::BucketShape shape{b->batch(), b->source_length(),
-                                    b->target_length()};
-        if (!findFunction(x, tcx::FunctionRole::TrainStep, shape))
-          return fail("bucket " + std::to_string(shape.batch) + "x" +
-                      std::to_string(shape.sourceLength) + "x" +
-                      std::to_string(shape.targetLength) +
-                      " has no training step");
-      }
+  SpaceSizes sizes;
+  sizes[tcx::Space::Arena] = f.arena_bytes();
+  for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
+                           tcx::Space::AdamM, tcx::Space::AdamV})
+    sizes[space] = x.param_bytes();
+  sizes[tcx::Space::Constants] = x.constants() ? x.constants()->size() : 0;
+  if (!bindings(f, sizes))
+    return false;
+  if (!f.steps())
+    return fail("has no steps");
+  return steps(f, Executable::bindingSpaceSizes(f, sizes));
+}
+
+bool Checker::bindings(const tcx::Function &f, const SpaceSizes &sizes) {
+  // Bindings define the Inputs and Outputs spaces.
+  for (auto [list, space] : {std::pair(f.inputs(), tcx::Space::Inputs),
+                             std::pair(f.outputs(), tcx::Space::Outputs)}) {
+    if (!list)
+      continue;
+    for (const tcx::Binding *b : *list) {
+      SpaceSizes open = sizes; // bindings define these two spaces
+      open[tcx::Space::Inputs] = open[tcx::Space::Outputs] = kMaxBytes;
+      std::string role = "binding";
+      if (!b->name() || !buffer(b->buffer(), open, role))
+        return b->name() ? false : fail("a binding has no name");
+      // An output may be state: the input of its name, updated in place.
+      const tcx::Binding *state =
+          space == tcx::Space::Outputs &&
+                  b->buffer()->space() == tcx::Space::Inputs
+              ? findBinding(f, b->name()->string_view(), false)
+              : nullptr;
+      if (state && !sameView(*state->buffer(), *b->buffer()))
+        return fail("output '" + b->name()->str() +
+                    "' lies in the Inputs space but not exactly where the "
+                    "input of its name does");
+      if ((!state && b->buffer()->space() != space) ||
+          !isRowMajor(*b->buffer()))
+        return fail("binding '" + b->name()->str() +
+                    "' is not a contiguous view of the " +
+                    tcx::EnumNameSpace(space) + " space");
+    }
   }
+  return true;
+}
+
+bool Checker::steps(const tcx::Function &f, const SpaceSizes &bound) {
+  std::string inFunction = where;
+  current = &f;
+  /// The buffers of the allreduces started and not yet waited for: no
+  /// step may touch them (on a GPU the sums run beside the steps).
+  std::vector<const tcx::Buffer *> summing;
+  for (size_t s = 0; s < f.steps()->size(); ++s) {
+    const tcx::StepEntry *entry = f.steps()->Get(s);
+    where = inFunction + ", step " + std::to_string(s);
+    if (!step(*entry, bound))
+      return false;
+    if (entry->step_type() == tcx::Step::Wait)
+      summing.clear();
+    if (touchesSums(*entry, summing))
+      return fail("touches bytes an allreduce started before it is "
+                  "still summing (no wait between them)");
+    if (entry->step_type() == tcx::Step::AllReduce)
+      summing.push_back(entry->step_as_AllReduce()->buffer());
+  }
+  where = inFunction;
+  if (!summing.empty())
+    return fail("an allreduce has no wait after it");
+  return true;
+}
+
+bool Checker::step(const tcx::StepEntry &entry, const SpaceSizes &bound) {
+  switch (entry.step_type()) {
+  case tcx::Step::Launch:
+    where += " (launch)";
+    return entry.step_as_Launch() ? launch(*entry.step_as_Launch(), bound)
+                                  : fail("an empty step");
+  case tcx::Step::Gemm:
+    where += " (gemm)";
+    return entry.step_as_Gemm() ? gemm(*entry.step_as_Gemm(), bound)
+                                : fail("an empty step");
+  case tcx::Step::Copy:
+    where += " (copy)";
+    return entry.step_as_Copy() ? copy(*entry.step_as_Copy(), bound)
+                                : fail("an empty step");
+  case tcx::Step::AllReduce:
+    where += " (allreduce)";
+    return entry.step_as_AllReduce()
+               ? allReduce(*entry.step_as_AllReduce(), bound)
+               : fail("an empty step");
+  case tcx::Step::Wait:
+    where += " (wait)";
+    return entry.step_as_Wait() != nullptr || fail("an empty step");
+  default:
+    return fail("an unknown kind of step");
+  }
+}
+
+bool Checker::copy(const tcx::Copy &c, const SpaceSizes &sizes) {
+  if (!buffer(c.source(), sizes, "source") ||
+      !buffer(c.target(), sizes, "target"))
+    return false;
+  if (c.source()->dtype() != c.target()->dtype() ||
+      !std::equal(c.source()->shape()->begin(), c.source()->shape()->end(),
+                  c.target()->shape()->begin(), c.target()->shape()->end()))
+    return fail("a copy between views of different shapes or types");
+  if (isReadOnly(c.target()->space()))
+    return fail("a copy into a read-only space");
+  return true;
+}
+
+bool Checker::allReduce(const tcx::AllReduce &r, const SpaceSizes &sizes) {
+  if (!buffer(r.buffer(), sizes, "buffer"))
+    return false;
+  tcx::Space space = r.buffer()->space();
+  if (space != tcx::Space::Grads && space != tcx::Space::Arena)
+    return fail("an allreduce outside the Grads space and the arena");
+  if ((r.buffer()->dtype() != tcx::DType::F32 &&
+       r.buffer()->dtype() != tcx::DType::I32) ||
+      !isRowMajor(*r.buffer()))
+    return fail("an allreduce of a view that is not contiguous F32 or I32");
+  return true;
+}
+
+bool Checker::runConfig() {
+  const tcx::RunConfig *config = x.run();
+  if (!config)
+    return true;
+  where = "run config";
+  if (config->buckets())
+    for (const tcx::Bucket *b : *config->buckets()) {
+      contract::BucketShape shape{b->batch(), b->source_length(),
+                                  b->target_length()};
+      if (!findFunction(x, tcx::FunctionRole::TrainStep, shape))
+        return fail("bucket " + std::to_string(shape.batch) + "x" +
+                    std::to_string(shape.sourceLength) + "x" +
+                    std::to_string(shape.targetLength) +
+                    " has no training step");
+    }
+  return true;
+}
+
+bool Checker::trainingStepsPairUp() {
   // The ranks of a job may run the training steps of different buckets in
   // one update: their sums must pair up, in the same order.
   const tcx::Function *first = nullptr;

@@ -35,4 +35,15 @@ bool fillBatch(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
   return true;
 }
 
+void Batch::append(const Batch &part) {
+  source.insert(source.end(), part.source.begin(), part.source.end());
+  targetIn.insert(targetIn.end(), part.targetIn.begin(), part.targetIn.end());
+  targetOut.insert(targetOut.end(), part.targetOut.begin(),
+                   part.targetOut.end());
+  tokens += part.tokens;
+  rows += part.rows;
+  sourceLength = part.sourceLength;
+  targetLength = part.targetLength;
+}
+
 } // namespace tc::rt

@@ -24,6 +24,11 @@ struct Batch {
   int64_t rows = 0, sourceLength = 0, targetLength = 0;
   std::vector<int32_t> source, targetIn, targetOut;
   int64_t tokens = 0; ///< source + target tokens that are not padding
+
+  /// Appends `part`'s rows after this batch's (a training step's
+  /// micro-batches, one after another along its leading dimension); the
+  /// lengths become `part`'s, which every appended part shares.
+  void append(const Batch &part);
 };
 
 /// Lays `pairs` out in a rows x sourceLength x targetLength batch; false

@@ -133,4 +133,20 @@ Verdict shareVerdict(Communicator &ranks, Verdict verdict) {
   return Verdict(value);
 }
 
+Verdict leadAlone(Communicator &ranks, std::string &error,
+                  const std::function<bool(bool &stop)> &work) {
+  bool lead = ranks.rank() == 0;
+  Verdict verdict = Verdict::Continue;
+  if (lead) {
+    bool stop = false;
+    verdict = !work(stop) ? Verdict::Failed
+              : stop      ? Verdict::StopEarly
+                          : Verdict::Continue;
+  }
+  verdict = shareVerdict(ranks, verdict);
+  if (verdict == Verdict::Failed && !lead)
+    error = "rank 0 failed (its message says why)";
+  return verdict;
+}
+
 } // namespace tc::rt

@@ -16,7 +16,9 @@
 // initialisation) and sends its state to the others; every rank checks
 // that it was started with the same executable, data and seed; after each
 // step the ranks add up their token counts and stop requests, so that they
-// stop at the same step; every N steps they compare parameter checksums.
+// stop at the same step; every N steps they compare parameter checksums;
+// after work rank 0 does alone (checkpoints, validation) every rank waits
+// for its verdict.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,7 @@
 #include "runtime/train/TrainingState.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace tc::rt {
@@ -100,6 +103,12 @@ bool sameParameters(Communicator &ranks, Device &device, int64_t paramBytes,
 /// every rank waits for it, as long as it takes.
 enum class Verdict : int64_t { Continue, StopEarly, Failed };
 Verdict shareVerdict(Communicator &ranks, Verdict verdict);
+
+/// Runs `work` on rank 0 alone (it returns false on failure and sets `stop`
+/// to end the run early) and shares its verdict, so that the ranks go on,
+/// or stop, together; `error` says so on the other ranks when it failed.
+Verdict leadAlone(Communicator &ranks, std::string &error,
+                  const std::function<bool(bool &stop)> &work);
 
 } // namespace tc::rt
 
