@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/train/Trainer.h"
-#include "runtime/Progress.h"
+#include "runtime/report/Progress.h"
 #include "runtime/data/Buckets.h"
 #include "runtime/data/SubwordVocabulary.h"
 #include "runtime/format/TcxFile.h"

@@ -1,7 +1,7 @@
 //===- TrainCommand.cpp - tc-run train ------------------------------------===//
 
 #include "CommandLine.h"
-#include "runtime/ProfileReport.h"
+#include "runtime/report/ProfileReport.h"
 #include "runtime/format/Contract.h"
 #include "runtime/train/DataParallel.h"
 #include "runtime/train/MetricsLog.h"
