@@ -11,8 +11,8 @@
 #ifndef TC_RUNTIME_DEVICE_H
 #define TC_RUNTIME_DEVICE_H
 
+#include "runtime/Communicator.h"
 #include "runtime/Executable.h"
-#include "runtime/collective/Communicator.h"
 
 #include <memory>
 #include <string>
