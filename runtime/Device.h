@@ -1,10 +1,11 @@
-//===- Device.h - what runs an executable: the CPU now, CUDA next ----------===//
+//===- Device.h - what runs an executable: the CPU or a GPU ---------------===//
 //
 // A device holds an executable's flat buffers in its own memory and runs its
 // functions. Everything else in the runtime (training, decoding,
 // checkpoints) talks to this interface and moves bytes in and out with
 // copies, so a GPU device (whose memory the host cannot touch) fits the
-// same loop. The CPU device is runtime/cpu/CpuDevice.h.
+// same loop. The devices are runtime/cpu/ and runtime/cuda/; a program
+// chooses one through the registry (DeviceRegistry.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,12 +83,6 @@ protected:
   Communicator *ranks_ = nullptr;
   double collectiveTimeout_ = 0;
 };
-
-/// The device `kind` ("auto": a GPU when the runtime has one, else the CPU;
-/// "cpu") for `executable`, or null with `error` saying why.
-std::unique_ptr<Device> createDevice(const std::string &kind,
-                                     const Executable &executable,
-                                     std::string &error);
 
 } // namespace tc::rt
 
