@@ -4,15 +4,16 @@
 // functions. Everything else in the runtime (training, decoding,
 // checkpoints) talks to this interface and moves bytes in and out with
 // copies, so a GPU device (whose memory the host cannot touch) fits the
-// same loop. The CPU device is runtime/cpu/CpuDevice.h.
+// same loop. The devices are runtime/cpu/ and runtime/cuda/; a program
+// chooses one through the registry (DeviceRegistry.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_DEVICE_H
 #define TC_RUNTIME_DEVICE_H
 
+#include "runtime/Communicator.h"
 #include "runtime/Executable.h"
-#include "runtime/collective/Communicator.h"
 
 #include <memory>
 #include <string>
@@ -82,12 +83,6 @@ protected:
   Communicator *ranks_ = nullptr;
   double collectiveTimeout_ = 0;
 };
-
-/// The device `kind` ("auto": a GPU when the runtime has one, else the CPU;
-/// "cpu") for `executable`, or null with `error` saying why.
-std::unique_ptr<Device> createDevice(const std::string &kind,
-                                     const Executable &executable,
-                                     std::string &error);
 
 } // namespace tc::rt
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/collective/Communicator.h"
+#include "runtime/Communicator.h"
 
 #include <mpi.h>
 

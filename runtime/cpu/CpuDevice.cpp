@@ -30,6 +30,10 @@ std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
   }
 }
 
+void registerCpuDevice(DeviceRegistry &registry) {
+  registry.add({"cpu", {tcx::CodeKind::Host}, CpuDevice::create});
+}
+
 std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
                                                std::string &error) {
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));

@@ -15,6 +15,7 @@
 #define TC_RUNTIME_CPU_CPUDEVICE_H
 
 #include "runtime/Device.h"
+#include "runtime/DeviceRegistry.h"
 #include "runtime/Executable.h"
 #include "runtime/cpu/KernelLibrary.h"
 #include "runtime/cpu/Sgemm.h"
@@ -90,6 +91,9 @@ private:
   bool profiling_ = false;
   std::map<std::string, ProfileEntry> profile_; ///< by name
 };
+
+/// Registers "cpu", which runs Host code.
+void registerCpuDevice(DeviceRegistry &registry);
 
 } // namespace tc::rt
 

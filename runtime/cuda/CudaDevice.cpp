@@ -516,7 +516,7 @@ bool CudaDevice::joinRanks(Communicator &ranks, double timeoutSeconds,
 } // namespace
 } // namespace tc::rt
 
-/// The plug-in's entry point (runtime/Device.cpp loads it): a device for
+/// The plug-in's entry point (CudaDeviceLoader.cpp loads it): a device for
 /// `executable` on this rank's GPU (the first, alone), or null with
 /// `error` saying why.
 extern "C" tc::rt::Device *

@@ -25,8 +25,8 @@
 #ifndef TC_RUNTIME_TRAIN_DATAPARALLEL_H
 #define TC_RUNTIME_TRAIN_DATAPARALLEL_H
 
+#include "runtime/Communicator.h"
 #include "runtime/Device.h"
-#include "runtime/collective/Communicator.h"
 #include "runtime/train/TrainingState.h"
 
 #include <cstdint>

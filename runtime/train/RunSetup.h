@@ -13,7 +13,7 @@
 #ifndef TC_RUNTIME_TRAIN_RUNSETUP_H
 #define TC_RUNTIME_TRAIN_RUNSETUP_H
 
-#include "runtime/collective/Communicator.h"
+#include "runtime/Communicator.h"
 #include "runtime/data/Buckets.h"
 #include "runtime/train/CheckpointDirectory.h"
 #include "runtime/train/DirectoryLock.h"

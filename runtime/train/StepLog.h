@@ -10,7 +10,7 @@
 #ifndef TC_RUNTIME_TRAIN_STEPLOG_H
 #define TC_RUNTIME_TRAIN_STEPLOG_H
 
-#include "runtime/Progress.h"
+#include "runtime/report/Progress.h"
 #include "runtime/train/DataParallel.h"
 #include "runtime/train/MetricsLog.h"
 #include "runtime/train/TrainingStep.h"

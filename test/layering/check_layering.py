@@ -12,6 +12,11 @@ So runtime/ includes neither dialects/ nor compiler/ (nor MLIR or LLVM: a
 training job ships without them), dialects/ and support/ never include
 compiler/, and support/ includes nothing of tc but itself.
 
+Inside the runtime, each folder is a sub-layer that includes only those
+below it (RUNTIME_LAYERS; runtime/README.md): data never includes train,
+the core (the files at runtime/'s root) no device, and a new folder is
+refused until it is given its place.
+
     check_layering.py SOURCE_ROOT      check the tree
     check_layering.py --self-test      check that a forbidden include fails
 """
@@ -45,7 +50,79 @@ RULES = [
      "tc-inspect links only the runtime"),
 ]
 
+# The runtime's sub-layers, lowest first, each with the sub-layers it uses;
+# it may include those and whatever they may include. "core" is the files
+# at runtime/'s root: Executable, Verifier, the Device and Communicator
+# interfaces, the device registry, plug-in loading.
+RUNTIME_LAYERS = {
+    "format": (),
+    "score": (),
+    "core": ("format",),
+    "collective": ("core",),
+    "cpu": ("core",),
+    "cuda": ("core",),
+    "data": ("core",),
+    "report": ("core",),
+    "decode": ("data", "report"),
+    "train": ("decode", "report", "score"),
+}
+
 SOURCES = ("*.h", "*.cpp", "*.inc.in")
+
+
+def below(layer: str) -> list:
+    """The sub-layers `layer` may include, lowest first."""
+    reached, todo = set(), list(RUNTIME_LAYERS[layer])
+    while todo:
+        used = todo.pop()
+        if used not in reached:
+            reached.add(used)
+            todo.extend(RUNTIME_LAYERS.get(used, ()))
+    return [name for name in RUNTIME_LAYERS if name in reached]
+
+
+def runtime_layer(path: str) -> str:
+    """The sub-layer of a path that starts with runtime/."""
+    parts = pathlib.PurePosixPath(path).parts
+    return parts[1] if len(parts) > 2 else "core"
+
+
+def folder(layer: str) -> str:
+    return "runtime/ (the core)" if layer == "core" else f"runtime/{layer}/"
+
+
+def runtime_violations(root: pathlib.Path):
+    found, unplaced = [], set()
+    for pattern in SOURCES:
+        for path in sorted((root / "runtime").rglob(pattern)):
+            relative = path.relative_to(root).as_posix()
+            layer = runtime_layer(relative)
+            if layer not in RUNTIME_LAYERS:
+                if layer not in unplaced:
+                    unplaced.add(layer)
+                    found.append(
+                        f"{relative}: error: runtime/{layer}/ is no sub-layer "
+                        "of the runtime\nnote: give it its place in "
+                        "RUNTIME_LAYERS (test/layering/check_layering.py) "
+                        "and runtime/README.md")
+                continue
+            allowed = below(layer)
+            text = path.read_text(errors="replace")
+            for match in INCLUDE.finditer(text):
+                included = match.group(1)
+                if not included.startswith("runtime/"):
+                    continue
+                used = runtime_layer(included)
+                if used == layer or used in allowed:
+                    continue
+                line = text.count("\n", 0, match.start()) + 1
+                may = ", ".join(folder(name) for name in allowed) or "nothing"
+                found.append(
+                    f"{relative}:{line}: error: includes {included}\n"
+                    "note: the runtime's sub-layers depend one way "
+                    f"(runtime/README.md): {folder(layer)} may include "
+                    f"only {may}")
+    return found
 
 
 def violations(root: pathlib.Path):
@@ -61,7 +138,7 @@ def violations(root: pathlib.Path):
                         line = text.count("\n", 0, match.start()) + 1
                         found.append(f"{path.relative_to(root)}:{line}: error: "
                                      f"includes {included}\nnote: {why}")
-    return found
+    return found + runtime_violations(root)
 
 
 def self_test() -> int:
@@ -82,6 +159,42 @@ def self_test() -> int:
                 print(f"self-test: {directory}/ including {forbidden[0]} passed")
                 return 1
             bad.unlink()
+        return runtime_self_test(root)
+
+
+def runtime_self_test(root: pathlib.Path) -> int:
+    order = list(RUNTIME_LAYERS)
+    for layer, uses in RUNTIME_LAYERS.items():
+        for used in uses:
+            if used not in order or order.index(used) >= order.index(layer):
+                print(f"self-test: {layer} uses {used}, which is not a "
+                      "sub-layer listed before it")
+                return 1
+    allowed = {"decode/Ok.cpp": ("runtime/data/X.h", "runtime/report/X.h",
+                                 "runtime/X.h", "runtime/format/X.h"),
+               "train/Ok.cpp": ("runtime/decode/X.h", "runtime/score/X.h",
+                                "runtime/data/X.h", "runtime/X.h")}
+    for name, includes in allowed.items():
+        (root / "runtime" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "runtime" / name).write_text(
+            "".join(f'#include "{included}"\n' for included in includes))
+    if violations(root):
+        print("self-test: an allowed include of a runtime sub-layer was "
+              "refused")
+        return 1
+    forbidden = {"data/Bad.cpp": "runtime/train/X.h",
+                 "Bad.cpp": "runtime/cpu/X.h",
+                 "cpu/Bad.cpp": "runtime/data/X.h",
+                 "format/Bad.cpp": "runtime/Device.h",
+                 "extra/Bad.cpp": "runtime/X.h"}
+    for name, included in forbidden.items():
+        bad = root / "runtime" / name
+        bad.parent.mkdir(parents=True, exist_ok=True)
+        bad.write_text(f'#include "{included}"\n')
+        if not violations(root):
+            print(f"self-test: runtime/{name} including {included} passed")
+            return 1
+        bad.unlink()
     print("self-test: every forbidden include is caught")
     return 0
 

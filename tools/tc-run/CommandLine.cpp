@@ -2,6 +2,8 @@
 
 #include "CommandLine.h"
 
+#include "runtime/cpu/CpuDevice.h"
+#include "runtime/cuda/CudaDeviceLoader.h"
 #include "runtime/data/Buckets.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointDirectory.h"
@@ -50,6 +52,18 @@ CLI::Validator numberInRange(const support::NumberRange &range) {
                        });
 }
 
+/// The devices of tc-run, in --device=auto's order of preference: a GPU
+/// whose code the executable carries, else the CPU.
+const rt::DeviceRegistry &devices() {
+  static const rt::DeviceRegistry registry = [] {
+    rt::DeviceRegistry registry;
+    rt::registerCudaDevice(registry);
+    rt::registerCpuDevice(registry);
+    return registry;
+  }();
+  return registry;
+}
+
 } // namespace
 
 CLI::Validator integerIn(int64_t min, int64_t max) {
@@ -72,11 +86,13 @@ void addModelOptions(CLI::App &command, ModelOptions &options) {
   command.add_option("model", options.model, "the executable (tc-compile -o)")
       ->required()
       ->check(CLI::ExistingFile);
+  std::vector<std::string> choices = devices().names();
+  choices.insert(choices.begin(), "auto");
   command
       .add_option("--device", options.device,
                   "where to run: auto (the GPU when the executable has "
                   "CUDA code and there is one, else the CPU), cpu or cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(CLI::IsMember(choices));
 }
 
 void addCheckpointOption(CLI::App &command, std::string &checkpoint) {
@@ -93,7 +109,7 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   loaded.executable = rt::Executable::load(options.model, error);
   if (!loaded.executable)
     return fail(error);
-  loaded.device = rt::createDevice(options.device, *loaded.executable, error);
+  loaded.device = devices().create(options.device, *loaded.executable, error);
   if (!loaded.device)
     return fail(options.model + ": " + error);
   return kSuccess;

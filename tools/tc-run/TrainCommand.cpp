@@ -1,8 +1,9 @@
 //===- TrainCommand.cpp - tc-run train ------------------------------------===//
 
 #include "CommandLine.h"
-#include "runtime/ProfileReport.h"
+#include "runtime/collective/Ranks.h"
 #include "runtime/format/Contract.h"
+#include "runtime/report/ProfileReport.h"
 #include "runtime/train/DataParallel.h"
 #include "runtime/train/MetricsLog.h"
 #include "runtime/train/Trainer.h"

@@ -1,6 +1,6 @@
 //===- Progress.cpp - the training progress bar ----------------------------===//
 
-#include "runtime/Progress.h"
+#include "runtime/report/Progress.h"
 
 #include <algorithm>
 #include <string>

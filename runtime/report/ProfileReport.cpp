@@ -1,6 +1,6 @@
 //===- ProfileReport.cpp - where a run's device time went ------------------===//
 
-#include "runtime/ProfileReport.h"
+#include "runtime/report/ProfileReport.h"
 #include "support/AtomicFile.h"
 #include "support/OutputPath.h"
 

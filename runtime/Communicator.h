@@ -6,10 +6,12 @@
 // and a few blocking exchanges of the host (the same start, the step's
 // token counts and stop requests, a parameter checksum).
 //
-// A plain `tc-run train` is one rank, and its communicator does nothing.
-// Under mpirun, the MPI communicator (MpiCommunicator.cpp) is a plug-in,
-// lib/tc-mpi-collective.so, loaded only then: tc-run links no MPI library
-// and runs single-process training on a machine without MPI.
+// The interface, which devices and the training loop use; the communicators
+// are runtime/collective/ (Ranks.h). A plain `tc-run train` is one rank,
+// and its communicator does nothing. Under mpirun, the MPI communicator
+// (collective/MpiCommunicator.cpp) is a plug-in, lib/tc-mpi-collective.so,
+// loaded only then: tc-run links no MPI library and runs single-process
+// training on a machine without MPI.
 //
 // Failure is fail-stop, as NCCL's watchdog in PyTorch: a rank that fails
 // ends its process (abort), as does one whose collective does not finish
@@ -19,11 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_RUNTIME_COLLECTIVE_COMMUNICATOR_H
-#define TC_RUNTIME_COLLECTIVE_COMMUNICATOR_H
+#ifndef TC_RUNTIME_COMMUNICATOR_H
+#define TC_RUNTIME_COMMUNICATOR_H
 
 #include <cstdint>
-#include <memory>
 #include <string>
 
 namespace tc::rt {
@@ -64,15 +65,6 @@ public:
   }
 };
 
-/// The communicator of this process: MPI's when mpirun started it as one of
-/// several ranks (OMPI_COMM_WORLD_SIZE above 1), else one rank.
-/// Null with `error` when mpirun started it but the MPI plug-in is missing
-/// or MPI fails to start.
-std::unique_ptr<Communicator> connectRanks(std::string &error);
-
-/// A job of one rank: sums and broadcasts leave the data as it is.
-std::unique_ptr<Communicator> singleRank();
-
 } // namespace tc::rt
 
-#endif // TC_RUNTIME_COLLECTIVE_COMMUNICATOR_H
+#endif // TC_RUNTIME_COMMUNICATOR_H

@@ -1,6 +1,6 @@
-//===- Communicator.cpp - one rank, or MPI's ranks through the plug-in -----===//
+//===- Ranks.cpp - one rank, or MPI's ranks through the plug-in -----------===//
 
-#include "runtime/collective/Communicator.h"
+#include "runtime/collective/Ranks.h"
 #include "runtime/Plugin.h"
 
 #include <cstdlib>
