@@ -48,6 +48,8 @@ public:
   static std::unique_ptr<CpuDevice> create(const Executable &executable,
                                            std::string &error);
 
+  using Device::readOutput; // and the typed overloads beside these
+  using Device::writeInputAt;
   std::string describe() const override;
   void write(tcx::Space space, int64_t offset, const void *data,
              int64_t bytes) override;
