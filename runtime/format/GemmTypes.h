@@ -26,7 +26,7 @@ struct GemmTypes {
   bool operator==(const GemmTypes &) const = default;
 };
 
-/// The types of `gemm`. Its bias, when it has one, is of out's type.
+/// The types of `gemm` (a bias must be of out's type: checkGemmTypes).
 GemmTypes gemmTypesOf(const Gemm &gemm);
 
 /// "f32 x f32 -> f32 with f32 compute", for messages.
