@@ -57,6 +57,33 @@ public:
                             const void *data, int64_t bytes) = 0;
   virtual bool readOutput(const tcx::Function &function, std::string_view name,
                           void *data, int64_t bytes) = 0;
+
+  /// The same with typed values, their bytes from the element type table:
+  /// false also when the binding's element type is not T's.
+  /// Input `name` becomes `values`, all of it.
+  template <typename T>
+  bool writeInput(const tcx::Function &function, std::string_view name,
+                  const std::vector<T> &values) {
+    return holds<T>(function, name, false) &&
+           writeInput(function, name, values.data(),
+                      bytesOf<T>(int64_t(values.size())));
+  }
+  /// Input `name` from element `first` on becomes `values`.
+  template <typename T>
+  bool writeInputAt(const tcx::Function &function, std::string_view name,
+                    int64_t first, const std::vector<T> &values) {
+    return holds<T>(function, name, false) &&
+           writeInputAt(function, name, bytesOf<T>(first), values.data(),
+                        bytesOf<T>(int64_t(values.size())));
+  }
+  /// `values` (as many as output `name` holds) become output `name`.
+  template <typename T>
+  bool readOutput(const tcx::Function &function, std::string_view name,
+                  std::vector<T> &values) {
+    return holds<T>(function, name, true) &&
+           readOutput(function, name, values.data(),
+                      bytesOf<T>(int64_t(values.size())));
+  }
   /// Runs every step of `function`.
   virtual void run(const tcx::Function &function) = 0;
 
@@ -79,6 +106,20 @@ public:
   }
 
 protected:
+  /// Whether input (or output) `name` of `function` holds values of type T.
+  template <typename T>
+  static bool holds(const tcx::Function &function, std::string_view name,
+                    bool output) {
+    const tcx::Binding *binding = findBinding(function, name, output);
+    return binding && binding->buffer()->dtype() == tcx::dtypeOfHost<T>();
+  }
+  /// The bytes of `count` values of type T.
+  template <typename T> static int64_t bytesOf(int64_t count) {
+    constexpr int64_t size = tcx::sizeOf(tcx::dtypeOfHost<T>());
+    static_assert(size == sizeof(T), "T is not its element type's size");
+    return count * size;
+  }
+
   /// Null: one rank, whose sums are its own values.
   Communicator *ranks_ = nullptr;
   double collectiveTimeout_ = 0;

@@ -69,6 +69,18 @@ private:
   fb::Offset<tcx::Function> function(func::FuncOp function);
   fb::Offset<fb::Vector<fb::Offset<tcx::Parameter>>> parameters();
   std::vector<uint8_t> constants();
+  /// The kernel table's entries (and kernelIndex); `sources` gets what each
+  /// kernel's code is compiled from.
+  std::vector<fb::Offset<tcx::Kernel>>
+  kernelTable(const std::vector<codegen::NamedKernelSource> &kernels, bool cuda,
+              std::vector<std::string> &sources);
+  /// The kernels compiled for the target: one module per CUDA architecture
+  /// (and PTX), or one host shared object.
+  std::optional<std::vector<fb::Offset<tcx::CodeModule>>>
+  codeModules(const ExportOptions &options, const std::string &prelude,
+              const std::vector<std::string> &sources, std::string &error);
+  /// What tc-run needs of the model description (none: a .mlir file).
+  fb::Offset<tcx::RunConfig> runConfig(const ModelDescription *description);
 
   ModuleOp module;
   std::string problem; ///< set when the module holds what no .tcx can
@@ -150,12 +162,14 @@ fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
         auto sa = vector(gemm.getLhsBatchStrides());
         auto sb = vector(gemm.getRhsBatchStrides());
         auto sc = vector(gemm.getOutBatchStrides());
+        // The operand types are the buffers'; the plan's GEMMs compute in
+        // f32 (plan.gemm: sgemm per batch index), the .tcx default.
         auto step = tcx::CreateGemm(
             fbb, lhs, rhs, out, bias, gemm.getM(), gemm.getN(), gemm.getK(),
             gemm.getTransposeLhs(), gemm.getTransposeRhs(), gemm.getLda(),
             gemm.getLdb(), gemm.getLdc(), batch, sa, sb, sc,
             gemm.getAlpha().convertToFloat(), gemm.getBeta().convertToFloat(),
-            gemm.getRelu());
+            gemm.getRelu(), tcx::GemmCompute::F32);
         return tcx::CreateStepEntry(fbb, tcx::Step::Gemm, step.Union());
       })
       .Case<plan::CopyOp>([&](plan::CopyOp copy) {
@@ -276,40 +290,48 @@ std::vector<uint8_t> Writer::constants() {
   return bytes;
 }
 
-std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
-                                                  std::string &error) {
-  bool cuda = options.target == Target::Cuda;
-  // setTarget fills these; a caller that did not gets an error, not a guess.
-  if (cuda && options.cudaArchitectures.empty()) {
+/// Refuses options setTarget did not fill, rather than guessing them.
+bool checkTarget(const ExportOptions &options, std::string &error) {
+  if (options.target == Target::Cuda && options.cudaArchitectures.empty()) {
     error = "the CUDA target needs at least one architecture (setTarget)";
-    return std::nullopt;
+    return false;
   }
-  if (!cuda && !llvm::is_contained(support::cpuLevels(), options.hostCpu)) {
+  if (options.target != Target::Cuda &&
+      !llvm::is_contained(support::cpuLevels(), options.hostCpu)) {
     error = "the host target needs an x86-64 level, not '" + options.hostCpu +
             "' (setTarget)";
-    return std::nullopt;
+    return false;
   }
-  std::vector<codegen::NamedKernelSource> kernels;
-  if (cuda) {
+  return true;
+}
+
+/// The source of every kernel of `module` for `target`.
+std::optional<std::vector<codegen::NamedKernelSource>>
+emitKernels(ModuleOp module, Target target, std::string &error) {
+  if (target == Target::Cuda) {
     std::vector<std::pair<std::string, std::string>> missing;
-    kernels = codegen::emitCudaKernels(module, missing);
+    std::vector<codegen::NamedKernelSource> kernels =
+        codegen::emitCudaKernels(module, missing);
     if (!missing.empty()) {
       error =
           "kernel '" + missing.front().first + "': " + missing.front().second;
       return std::nullopt;
     }
-  } else {
-    FailureOr<std::vector<codegen::NamedKernelSource>> host =
-        codegen::emitHostKernels(module, error);
-    if (failed(host))
-      return std::nullopt;
-    kernels = std::move(*host);
+    return kernels;
   }
-  std::string prelude = codegen::kernelPrelude(options.target);
-  std::vector<std::string> sources;
-  std::vector<fb::Offset<tcx::Kernel>> kernelTable;
+  FailureOr<std::vector<codegen::NamedKernelSource>> host =
+      codegen::emitHostKernels(module, error);
+  if (failed(host))
+    return std::nullopt;
+  return std::move(*host);
+}
+
+std::vector<fb::Offset<tcx::Kernel>>
+Writer::kernelTable(const std::vector<codegen::NamedKernelSource> &kernels,
+                    bool cuda, std::vector<std::string> &sources) {
+  std::vector<fb::Offset<tcx::Kernel>> table;
   for (const codegen::NamedKernelSource &kernel : kernels) {
-    kernelIndex[kernel.name] = kernelTable.size();
+    kernelIndex[kernel.name] = table.size();
     auto function = module.lookupSymbol<func::FuncOp>(kernel.name);
     std::vector<fb::Offset<tcx::TensorType>> signature;
     std::vector<tcx::ArgumentType> arguments;
@@ -333,19 +355,26 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
                                        function.getNumArguments(), arguments)));
     std::string op =
         function.getBody().front().front().getName().getStringRef().str();
-    kernelTable.push_back(tcx::CreateKernelDirect(
+    table.push_back(tcx::CreateKernelDirect(
         fbb, kernel.name.c_str(), kernel.source.c_str(),
         function.getNumArguments(), function.getNumResults(), &signature,
         op.c_str()));
   }
-  std::vector<fb::Offset<tcx::CodeModule>> codeModules;
-  if (cuda) {
-    std::optional<std::vector<CudaModule>> modules =
+  return table;
+}
+
+std::optional<std::vector<fb::Offset<tcx::CodeModule>>>
+Writer::codeModules(const ExportOptions &options, const std::string &prelude,
+                    const std::vector<std::string> &sources,
+                    std::string &error) {
+  std::vector<fb::Offset<tcx::CodeModule>> modules;
+  if (options.target == Target::Cuda) {
+    std::optional<std::vector<CudaModule>> cuda =
         compileCudaModules(prelude, sources, options.cudaArchitectures, error);
-    if (!modules)
+    if (!cuda)
       return std::nullopt;
-    for (const CudaModule &module : *modules)
-      codeModules.push_back(tcx::CreateCodeModuleDirect(
+    for (const CudaModule &module : *cuda)
+      modules.push_back(tcx::CreateCodeModuleDirect(
           fbb, module.ptx ? tcx::CodeKind::Ptx : tcx::CodeKind::Cubin, nullptr,
           module.arch, module.options.c_str(), prelude.c_str(),
           &module.binary));
@@ -354,10 +383,45 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
         compileHostSource(prelude, sources, options.hostCpu, error);
     if (!build)
       return std::nullopt;
-    codeModules.push_back(tcx::CreateCodeModuleDirect(
+    modules.push_back(tcx::CreateCodeModuleDirect(
         fbb, tcx::CodeKind::Host, options.hostCpu.c_str(), 0,
         build->command.c_str(), prelude.c_str(), &build->sharedObject));
   }
+  return modules;
+}
+
+fb::Offset<tcx::RunConfig> Writer::runConfig(const ModelDescription *d) {
+  if (!d)
+    return {};
+  std::vector<fb::Offset<tcx::Bucket>> buckets;
+  for (const Bucket &bucket : d->training.buckets)
+    buckets.push_back(tcx::CreateBucket(fbb, bucket.batch, bucket.sourceLength,
+                                        bucket.targetLength));
+  return tcx::CreateRunConfigDirect(
+      fbb, d->training.steps, d->training.seed, d->training.warmupSteps,
+      &buckets, d->model.vocabSize, d->model.maxLength, d->model.padId,
+      d->model.bosId, d->model.eosId, d->data.synthetic.c_str(),
+      d->data.train.c_str(), d->data.valid.c_str(), d->data.test.c_str(),
+      d->training.accumulationSteps);
+}
+
+std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
+                                                  std::string &error) {
+  if (!checkTarget(options, error))
+    return std::nullopt;
+  std::optional<std::vector<codegen::NamedKernelSource>> kernels =
+      emitKernels(module, options.target, error);
+  if (!kernels)
+    return std::nullopt;
+  std::string prelude = codegen::kernelPrelude(options.target);
+  std::vector<std::string> sources;
+  // The tables in the order they always had: the same model, the same bytes.
+  std::vector<fb::Offset<tcx::Kernel>> kernelOffsets =
+      kernelTable(*kernels, options.target == Target::Cuda, sources);
+  std::optional<std::vector<fb::Offset<tcx::CodeModule>>> moduleOffsets =
+      codeModules(options, prelude, sources, error);
+  if (!moduleOffsets)
+    return std::nullopt;
 
   auto parameterTable = parameters();
   std::vector<uint8_t> constantBytes = constants();
@@ -371,8 +435,8 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
     return std::nullopt;
   }
   auto functionVector = fbb.CreateVector(functions);
-  auto kernelVector = fbb.CreateVector(kernelTable);
-  auto codeVector = fbb.CreateVector(codeModules);
+  auto kernelVector = fbb.CreateVector(kernelOffsets);
+  auto codeVector = fbb.CreateVector(*moduleOffsets);
   auto paramBytes =
       module->getAttrOfType<IntegerAttr>(plan::kParamBytesAttrName);
   if (paramBytes && paramBytes.getInt() > contract::kMaxBytes) {
@@ -382,19 +446,7 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
             "make d_model, d_ff or vocab_size smaller";
     return std::nullopt;
   }
-  fb::Offset<tcx::RunConfig> run;
-  if (const ModelDescription *d = options.description) {
-    std::vector<fb::Offset<tcx::Bucket>> buckets;
-    for (const Bucket &bucket : d->training.buckets)
-      buckets.push_back(tcx::CreateBucket(
-          fbb, bucket.batch, bucket.sourceLength, bucket.targetLength));
-    run = tcx::CreateRunConfigDirect(
-        fbb, d->training.steps, d->training.seed, d->training.warmupSteps,
-        &buckets, d->model.vocabSize, d->model.maxLength, d->model.padId,
-        d->model.bosId, d->model.eosId, d->data.synthetic.c_str(),
-        d->data.train.c_str(), d->data.valid.c_str(), d->data.test.c_str(),
-        d->training.accumulationSteps);
-  }
+  auto run = runConfig(options.description);
   auto root = tcx::CreateExecutable(
       fbb, fbb.CreateString(options.producer),
       fbb.CreateString(options.modelDescription), parameterTable,

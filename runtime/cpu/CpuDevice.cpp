@@ -37,7 +37,8 @@ void registerCpuDevice(DeviceRegistry &registry) {
 std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
                                                std::string &error) {
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
-  if (!chooseSgemm(device->sgemm_, error))
+  if (!chooseSgemm(device->sgemm_, error) ||
+      !tcx::checkGemmTypes(executable.root(), "CPU", cpuGemmTypes(), error))
     return nullptr;
 
   device->kernels_ = KernelLibrary::load(executable, error);
@@ -128,25 +129,28 @@ uint8_t *CpuDevice::binding(const tcx::Function &function,
 }
 
 void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
-  auto *a = reinterpret_cast<const float *>(address(function, *g.lhs()));
-  auto *b = reinterpret_cast<const float *>(address(function, *g.rhs()));
-  auto *c = reinterpret_cast<float *>(address(function, *g.out()));
-  const float *bias =
-      g.bias() ? reinterpret_cast<const float *>(address(function, *g.bias()))
-               : nullptr;
+  // The device was made for these types (allocate checked them).
+  GemmKernel kernel = cpuGemmKernel(tcx::gemmTypesOf(g));
+  const uint8_t *a = address(function, *g.lhs());
+  const uint8_t *b = address(function, *g.rhs());
+  uint8_t *c = address(function, *g.out());
+  const uint8_t *bias = g.bias() ? address(function, *g.bias()) : nullptr;
+  int64_t sizeA = tcx::sizeOf(g.lhs()->dtype()),
+          sizeB = tcx::sizeOf(g.rhs()->dtype()),
+          sizeC = tcx::sizeOf(g.out()->dtype());
   int64_t m = g.m(), n = g.n(), k = g.k(), ldc = g.ldc();
   size_t rank = g.batch()->size();
   int64_t count = 1;
   for (size_t i = 0; i < rank; ++i)
     count *= g.batch()->Get(i);
   // One thread pool for everything: OpenMP threads each run single-threaded
-  // sgemm calls (Sgemm.h) on a batch index or a block of rows or columns (OpenBLAS's
-  // own threads would fight the generated kernels' OpenMP threads for the
-  // cores). Small products run on one thread: a parallel region costs more.
-  // A short, wide product (a decoder step's rows times a weight) is split
-  // by columns, so that each thread packs only its part of the weight.
-  // Many small products (attention's batch x heads) share the threads
-  // from a lower total than one product does.
+  // GEMM kernels (CpuGemm.h) on a batch index or a block of rows or columns
+  // (OpenBLAS's own threads would fight the generated kernels' OpenMP
+  // threads for the cores). Small products run on one thread: a parallel
+  // region costs more. A short, wide product (a decoder step's rows times a
+  // weight) is split by columns, so that each thread packs only its part of
+  // the weight. Many small products (attention's batch x heads) share the
+  // threads from a lower total than one product does.
   double work = double(m) * n * k * count;
   bool large = work >= double(1 << 21) ||
                (count >= 2 * omp_get_max_threads() && work >= double(1 << 17));
@@ -179,24 +183,22 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
     int64_t row = byColumns ? 0 : first, rows = byColumns ? m : size;
     int64_t col = byColumns ? first : 0, cols = byColumns ? size : n;
     // Rows row .. row + rows of op(A) and C, columns col .. col + cols of
-    // op(B) and C.
-    const float *blockA = a + oa + (ta ? row : row * g.lda());
-    const float *blockB = b + ob + (tb ? col * g.ldb() : col);
-    float *out = c + oc + row * ldc + col;
-    float beta = g.beta();
-    if (bias) { // the epilogue's bias: C becomes beta * C + bias first
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t j = 0; j < cols; ++j)
-          out[r * ldc + j] =
-              (beta == 0.0f ? 0.0f : beta * out[r * ldc + j]) + bias[col + j];
-      beta = 1.0f;
-    }
-    sgemm(sgemm_, ta, tb, rows, cols, k, g.alpha(), blockA, g.lda(), blockB,
-          g.ldb(), beta, out, ldc);
-    if (g.relu())
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t j = 0; j < cols; ++j)
-          out[r * ldc + j] = std::max(out[r * ldc + j], 0.0f);
+    // op(B) and C (element offsets, in bytes at each operand's size).
+    kernel(sgemm_, {.transposeA = ta,
+                    .transposeB = tb,
+                    .rows = rows,
+                    .cols = cols,
+                    .k = k,
+                    .alpha = g.alpha(),
+                    .beta = g.beta(),
+                    .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
+                    .lda = g.lda(),
+                    .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
+                    .ldb = g.ldb(),
+                    .c = c + (oc + row * ldc + col) * sizeC,
+                    .ldc = ldc,
+                    .bias = bias ? bias + col * sizeC : nullptr,
+                    .relu = g.relu()});
   }
 }
 

@@ -4,10 +4,11 @@
 // Adam moments, constants, one arena for all functions; inputs and outputs
 // per function) and
 // runs a function's steps in order: generated kernels from the executable's
-// shared object, GEMMs through one-threaded sgemm calls (Sgemm.h: oneDNN or
-// OpenBLAS, per batch index or block of rows, the bias and ReLU epilogue
-// around them), strided copies, and all-reduces (a
-// no-op with one rank).
+// shared object, GEMMs through one-threaded kernels chosen by their operand
+// and compute types (CpuGemm.h: f32 sgemm calls of oneDNN or OpenBLAS, per
+// batch index or block of rows, the bias and ReLU epilogue around them),
+// strided copies, and all-reduces (a no-op with one rank). It refuses an
+// executable with GEMMs of other types when it is made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +18,8 @@
 #include "runtime/Device.h"
 #include "runtime/DeviceRegistry.h"
 #include "runtime/Executable.h"
+#include "runtime/cpu/CpuGemm.h"
 #include "runtime/cpu/KernelLibrary.h"
-#include "runtime/cpu/Sgemm.h"
 
 #include <map>
 #include <memory>
@@ -48,6 +49,8 @@ public:
   static std::unique_ptr<CpuDevice> create(const Executable &executable,
                                            std::string &error);
 
+  using Device::readOutput; // and the typed overloads beside these
+  using Device::writeInputAt;
   std::string describe() const override;
   void write(tcx::Space space, int64_t offset, const void *data,
              int64_t bytes) override;

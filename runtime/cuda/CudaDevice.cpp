@@ -16,11 +16,15 @@
 // the plan fuses a bias or ReLU epilogue, copies with cudaMemcpy2DAsync.
 // Reads synchronise the stream; writes are asynchronous copies.
 //
-// Compute stays in f32 (CUBLAS_COMPUTE_32F: no TF32), as on the CPU.
+// Each GEMM's cuBLAS data and compute types come from its operand and
+// compute types (CublasTypes.h: f32 with CUBLAS_COMPUTE_32F, no TF32, as on
+// the CPU); an executable with GEMMs of other types is refused when the
+// device opens it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Device.h"
+#include "runtime/cuda/CublasTypes.h"
 #include "runtime/cuda/CudaProgram.h"
 
 #include <cublasLt.h>
@@ -254,6 +258,9 @@ void CudaDevice::open(std::string &error) {
                       "for the CPU";
     return;
   }
+  if (!tcx::checkGemmTypes(executable_.root(), "CUDA",
+                           tcx::typesOf(kCublasTypes), error))
+    return;
   int gpu = gpuOfThisRank(count);
   std::string which = "GPU " + std::to_string(gpu);
   cudaDeviceProp properties;
@@ -369,6 +376,8 @@ bool CudaDevice::readOutput(const tcx::Function &function,
 
 void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
   const CublasGemm &call = g.call;
+  // open() refused the executable unless every GEMM's types have a row.
+  const CublasTypes &types = *tcx::rowFor(kCublasTypes, g.types);
   cublasOperation_t opA = call.transposeA ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t opB = call.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N;
   std::string what = "GEMM of step " + std::to_string(step);
@@ -376,21 +385,20 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
     if (call.strided) {
       check(cublasGemmStridedBatchedEx(
                 blas_, opA, opB, call.m, call.n, call.k, &call.alpha,
-                reinterpret_cast<const void *>(g.a), CUDA_R_32F, call.lda,
-                call.strideA, reinterpret_cast<const void *>(g.b), CUDA_R_32F,
+                reinterpret_cast<const void *>(g.a), types.rhs, call.lda,
+                call.strideA, reinterpret_cast<const void *>(g.b), types.lhs,
                 call.ldb, call.strideB, &call.beta,
-                reinterpret_cast<void *>(g.c), CUDA_R_32F, call.ldc,
-                call.strideC, call.batchCount, CUBLAS_COMPUTE_32F,
+                reinterpret_cast<void *>(g.c), types.out, call.ldc,
+                call.strideC, call.batchCount, types.compute,
                 CUBLAS_GEMM_DEFAULT),
             what);
     } else {
       auto *table = static_cast<void **>(state.table.pointer) + g.pointerArrays;
-      check(cublasGemmBatchedEx(blas_, opA, opB, call.m, call.n, call.k,
-                                &call.alpha, table, CUDA_R_32F, call.lda,
-                                table + call.batchCount, CUDA_R_32F, call.ldb,
-                                &call.beta, table + 2 * call.batchCount,
-                                CUDA_R_32F, call.ldc, call.batchCount,
-                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+      check(cublasGemmBatchedEx(
+                blas_, opA, opB, call.m, call.n, call.k, &call.alpha, table,
+                types.rhs, call.lda, table + call.batchCount, types.lhs,
+                call.ldb, &call.beta, table + 2 * call.batchCount, types.out,
+                call.ldc, call.batchCount, types.compute, CUBLAS_GEMM_DEFAULT),
             what);
     }
     return;
@@ -399,8 +407,7 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
   // the bias runs along the column-major rows (the plan's columns).
   LtGemm &lt = state.lt[step];
   if (!lt.desc) {
-    check(cublasLtMatmulDescCreate(&lt.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
-          what);
+    check(cublasLtMatmulDescCreate(&lt.desc, types.compute, types.scale), what);
     check(cublasLtMatmulDescSetAttribute(lt.desc, CUBLASLT_MATMUL_DESC_TRANSA,
                                          &opA, sizeof opA),
           what);
@@ -420,23 +427,27 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
             what);
     }
     check(cublasLtMatrixLayoutCreate(
-              &lt.a, CUDA_R_32F, call.transposeA ? call.k : call.m,
+              &lt.a, types.rhs, call.transposeA ? call.k : call.m,
               call.transposeA ? call.m : call.k, call.lda),
           what);
     check(cublasLtMatrixLayoutCreate(
-              &lt.b, CUDA_R_32F, call.transposeB ? call.n : call.k,
+              &lt.b, types.lhs, call.transposeB ? call.n : call.k,
               call.transposeB ? call.k : call.n, call.ldb),
           what);
     check(
-        cublasLtMatrixLayoutCreate(&lt.c, CUDA_R_32F, call.m, call.n, call.ldc),
+        cublasLtMatrixLayoutCreate(&lt.c, types.out, call.m, call.n, call.ldc),
         what);
   }
   // One call per batch entry (the plan's epilogue GEMMs are linear layers:
   // one entry).
+  int64_t sizeA = tcx::sizeOf(g.types.rhs), sizeB = tcx::sizeOf(g.types.lhs),
+          sizeC = tcx::sizeOf(g.types.out);
   for (int64_t batch = 0; batch < call.batchCount; ++batch) {
-    auto *a = reinterpret_cast<const float *>(g.a) + call.offsetsA[batch];
-    auto *b = reinterpret_cast<const float *>(g.b) + call.offsetsB[batch];
-    auto *c = reinterpret_cast<float *>(g.c) + call.offsetsC[batch];
+    auto *a =
+        reinterpret_cast<const void *>(g.a + call.offsetsA[batch] * sizeA);
+    auto *b =
+        reinterpret_cast<const void *>(g.b + call.offsetsB[batch] * sizeB);
+    auto *c = reinterpret_cast<void *>(g.c + call.offsetsC[batch] * sizeC);
     check(cublasLtMatmul(lt_, lt.desc, &call.alpha, a, lt.a, b, lt.b,
                          &call.beta, c, lt.c, c, lt.c, nullptr,
                          workspace_.pointer, kLtWorkspaceBytes, stream_),

@@ -3,6 +3,8 @@
 #include "runtime/cuda/CudaProgram.h"
 #include "runtime/Executable.h"
 
+#include <tuple>
+
 namespace tc::rt {
 namespace {
 
@@ -129,6 +131,7 @@ CudaProgram buildCudaProgram(const tcx::Function &function,
       const tcx::Gemm *g = entry->step_as_Gemm();
       GemmLaunch launch;
       launch.call = cublasGemmOf(*g);
+      launch.types = tcx::gemmTypesOf(*g);
       launch.a = spaces.of(*g->rhs());
       launch.b = spaces.of(*g->lhs());
       launch.c = spaces.of(*g->out());
@@ -136,12 +139,13 @@ CudaProgram buildCudaProgram(const tcx::Function &function,
       launch.relu = g->relu();
       if (!launch.call.strided) {
         launch.pointerArrays = int64_t(program.table.size());
-        for (auto [base, offsets] :
-             {std::pair{launch.a, &launch.call.offsetsA},
-              std::pair{launch.b, &launch.call.offsetsB},
-              std::pair{launch.c, &launch.call.offsetsC}})
+        for (auto [base, offsets, operand] :
+             {std::tuple{launch.a, &launch.call.offsetsA, g->rhs()},
+              std::tuple{launch.b, &launch.call.offsetsB, g->lhs()},
+              std::tuple{launch.c, &launch.call.offsetsC, g->out()}})
           for (int64_t offset : *offsets)
-            program.table.push_back(base + uint64_t(offset) * 4);
+            program.table.push_back(
+                base + uint64_t(offset * tcx::sizeOf(operand->dtype())));
       }
       program.steps.push_back(std::move(launch));
       break;

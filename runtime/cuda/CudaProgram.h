@@ -19,6 +19,7 @@
 #define TC_RUNTIME_CUDA_CUDAPROGRAM_H
 
 #include "runtime/cuda/CublasGemm.h"
+#include "runtime/format/GemmTypes.h"
 #include "tcx_generated.h"
 
 #include <array>
@@ -45,6 +46,7 @@ struct KernelLaunch {
 
 struct GemmLaunch {
   CublasGemm call;
+  tcx::GemmTypes types;         ///< the device's cuBLAS types come from these
   uint64_t a = 0, b = 0, c = 0; ///< the call's operands (A is the plan's rhs)
   uint64_t bias = 0;            ///< 0: none (else cuBLASLt's bias epilogue)
   bool relu = false;

@@ -9,6 +9,20 @@ namespace tc::rt {
 namespace binding = contract::binding;
 using contract::FunctionRole;
 
+namespace {
+
+/// How many elements output `name` of `function` holds (0: none).
+int64_t outputElements(const tcx::Function &function, std::string_view name) {
+  const tcx::Binding *output = findBinding(function, name, true);
+  int64_t count = output ? 1 : 0;
+  if (output)
+    for (int64_t extent : *output->buffer()->shape())
+      count *= extent;
+  return count;
+}
+
+} // namespace
+
 std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
                                                    Device &device,
                                                    const BucketShape &shape,
@@ -65,8 +79,7 @@ DecoderSession::start(const std::vector<std::vector<int32_t>> &sources,
     }
     std::copy(sources[r].begin(), sources[r].end(), ids.begin() + r * S);
   }
-  if (!device_->writeInput(*start_, binding::kSourceIds, ids.data(),
-                           ids.size() * 4)) {
+  if (!device_->writeInput(*start_, binding::kSourceIds, ids)) {
     fail("no source_ids input", error);
     return std::nullopt;
   }
@@ -76,9 +89,9 @@ DecoderSession::start(const std::vector<std::vector<int32_t>> &sources,
     encoded[r].ids.assign(ids.begin() + r * S, ids.begin() + (r + 1) * S);
   std::vector<float> all;
   for (const std::string &name : crossNames_) {
-    all.resize(bindingBytes(*start_, name, true) / 4);
+    all.resize(outputElements(*start_, name));
     int64_t perRow = all.size() / R;
-    if (!device_->readOutput(*start_, name, all.data(), all.size() * 4)) {
+    if (!device_->readOutput(*start_, name, all)) {
       fail("cannot read " + name, error);
       return std::nullopt;
     }
@@ -92,14 +105,13 @@ DecoderSession::start(const std::vector<std::vector<int32_t>> &sources,
 bool DecoderSession::place(const EncodedSource &source, int64_t first,
                            int64_t count, std::string &error) {
   for (int64_t row = first; row < first + count; ++row) {
-    int64_t idBytes = source.ids.size() * 4;
-    if (!device_->writeInputAt(*step_, binding::kSourceIds, row * idBytes,
-                               source.ids.data(), idBytes))
+    if (!device_->writeInputAt(*step_, binding::kSourceIds,
+                               row * int64_t(source.ids.size()), source.ids))
       return fail("no source_ids rows for row " + std::to_string(row), error);
     for (size_t c = 0; c < crossNames_.size(); ++c) {
-      int64_t bytes = source.caches[c].size() * 4;
-      if (!device_->writeInputAt(*step_, crossNames_[c], row * bytes,
-                                 source.caches[c].data(), bytes))
+      const std::vector<float> &cache = source.caches[c];
+      if (!device_->writeInputAt(*step_, crossNames_[c],
+                                 row * int64_t(cache.size()), cache))
         return fail("no input " + crossNames_[c] + " of the start's shape",
                     error);
     }
@@ -115,14 +127,13 @@ DecoderSession::step(const std::vector<int32_t> &token,
   for (auto [name, values] : {std::pair(binding::kToken, &token),
                               std::pair(binding::kPosition, &position),
                               std::pair(binding::kBeamOrigin, &origin)})
-    if (!device_->writeInput(*step_, name, values->data(), R * 4)) {
+    if (!device_->writeInput(*step_, name, *values)) {
       fail("no input " + std::string(name) + " of " + std::to_string(R), error);
       return nullptr;
     }
   device_->run(*step_);
   logProbs_.resize(R * vocab_.size);
-  if (!device_->readOutput(*step_, binding::kLogProbs, logProbs_.data(),
-                           logProbs_.size() * 4)) {
+  if (!device_->readOutput(*step_, binding::kLogProbs, logProbs_)) {
     fail("no output log_probs of " + std::to_string(R) + "x" +
              std::to_string(vocab_.size),
          error);

@@ -45,8 +45,7 @@ bool PrefixDecoder::encode(const std::vector<std::vector<int32_t>> &sources,
   for (size_t r = 0; r < sources.size(); ++r)
     std::copy(sources[r].begin(), sources[r].end(), source.begin() + r * S);
   std::vector<uint8_t> memory(bindingBytes(*encoder_, binding::kMemory, true));
-  bool bound = device_->writeInput(*encoder_, binding::kSourceIds,
-                                   source.data(), source.size() * 4);
+  bool bound = device_->writeInput(*encoder_, binding::kSourceIds, source);
   if (bound)
     device_->run(*encoder_);
   if (!bound ||
@@ -54,8 +53,7 @@ bool PrefixDecoder::encode(const std::vector<std::vector<int32_t>> &sources,
                            memory.size()) ||
       !device_->writeInput(*decoder_, binding::kMemory, memory.data(),
                            memory.size()) ||
-      !device_->writeInput(*decoder_, binding::kSourceIds, source.data(),
-                           source.size() * 4)) {
+      !device_->writeInput(*decoder_, binding::kSourceIds, source)) {
     error = encoder_->name()->str() + " and " + decoder_->name()->str() +
             " do not take and return " + std::string(binding::kSourceIds) +
             " and " + std::string(binding::kMemory) + " as expected";
@@ -67,8 +65,7 @@ bool PrefixDecoder::encode(const std::vector<std::vector<int32_t>> &sources,
 const std::vector<float> *
 PrefixDecoder::step(const std::vector<int32_t> &prefixes, std::string &error) {
   int64_t B = bucket_.batch, T = bucket_.targetLength, V = vocab_.size;
-  if (!device_->writeInput(*decoder_, binding::kTargetPrefix, prefixes.data(),
-                           prefixes.size() * 4)) {
+  if (!device_->writeInput(*decoder_, binding::kTargetPrefix, prefixes)) {
     error = decoder_->name()->str() + " takes no " +
             std::string(binding::kTargetPrefix) + " of " + std::to_string(B) +
             "x" + std::to_string(T);
@@ -76,8 +73,7 @@ PrefixDecoder::step(const std::vector<int32_t> &prefixes, std::string &error) {
   }
   device_->run(*decoder_);
   logits_.resize(B * T * V);
-  if (!device_->readOutput(*decoder_, binding::kLogits, logits_.data(),
-                           logits_.size() * 4)) {
+  if (!device_->readOutput(*decoder_, binding::kLogits, logits_)) {
     error = decoder_->name()->str() + " returns no " +
             std::string(binding::kLogits) + " of " + std::to_string(B) + "x" +
             std::to_string(T) + "x" + std::to_string(V);

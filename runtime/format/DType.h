@@ -11,6 +11,9 @@
 #include "support/ElementType.h"
 #include "tcx_generated.h"
 
+#include <cstdint>
+#include <type_traits>
+
 namespace tc::tcx {
 
 constexpr support::ElementType elementTypeOf(DType dtype) {
@@ -24,6 +27,21 @@ constexpr DType dtypeOf(support::ElementType type) {
 /// Bytes of one element of `dtype` (a verified .tcx holds no other value).
 constexpr int64_t sizeOf(DType dtype) {
   return support::sizeOf(elementTypeOf(dtype));
+}
+
+/// The DType of host values of type T: the types the runtime moves in and
+/// out of a device's buffers.
+template <typename T> constexpr DType dtypeOfHost() {
+  if constexpr (std::is_same_v<T, float>)
+    return DType::F32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::F64;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::I32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return DType::I64;
+  else
+    static_assert(sizeof(T) == 0, "no DType holds this host type");
 }
 
 #define TC_SAME_TYPE(NAME)                                                     \

@@ -12,13 +12,9 @@ namespace binding = contract::binding;
 bool bindBatch(Device &device, const tcx::Function &function,
                const Batch &batch, uint64_t seed, int64_t step) {
   int64_t rng[2] = {int64_t(seed), step};
-  return device.writeInput(function, binding::kSourceIds, batch.source.data(),
-                           batch.source.size() * 4) &&
-         device.writeInput(function, binding::kTargetIn, batch.targetIn.data(),
-                           batch.targetIn.size() * 4) &&
-         device.writeInput(function, binding::kTargetOut,
-                           batch.targetOut.data(),
-                           batch.targetOut.size() * 4) &&
+  return device.writeInput(function, binding::kSourceIds, batch.source) &&
+         device.writeInput(function, binding::kTargetIn, batch.targetIn) &&
+         device.writeInput(function, binding::kTargetOut, batch.targetOut) &&
          device.writeInput(function, binding::kRng, rng, sizeof rng);
 }
 

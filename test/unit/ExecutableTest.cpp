@@ -230,16 +230,19 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
         std::vector<float> values(type.getNumElements());
         for (float &v : values)
           v = std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
-        ASSERT_TRUE(device->writeInput(*compiledFunction, input, values.data(),
-                                       values.size() * 4));
+        // The typed copies refuse values of another element type.
+        EXPECT_FALSE(device->writeInput(*compiledFunction, input,
+                                        std::vector<int32_t>(values.size())));
+        ASSERT_TRUE(device->writeInput(*compiledFunction, input, values));
         args.push_back(tensorOf(type, values.data()));
       } else { // token ids, some padding
         std::vector<int32_t> ids(type.getNumElements());
         for (size_t i = 0; i < ids.size(); ++i)
           ids[i] =
               i % type.getShape().back() == 4 ? 0 : int32_t(1 + rng() % 23);
-        ASSERT_TRUE(device->writeInput(*compiledFunction, input, ids.data(),
-                                       ids.size() * 4));
+        EXPECT_FALSE(device->writeInput(*compiledFunction, input,
+                                        std::vector<float>(ids.size())));
+        ASSERT_TRUE(device->writeInput(*compiledFunction, input, ids));
         args.push_back(tensorOf(type, ids.data()));
       }
     }
@@ -249,8 +252,7 @@ TEST(Executable, TinyEncoderAndDecoderEqualTheInterpreter) {
     std::string output =
         std::string(name).starts_with("encode") ? "memory" : "logits";
     std::vector<float> got((*want)[0].size());
-    ASSERT_TRUE(device->readOutput(*compiledFunction, output, got.data(),
-                                   got.size() * 4));
+    ASSERT_TRUE(device->readOutput(*compiledFunction, output, got));
     double worst = 0;
     for (size_t i = 0; i < got.size(); ++i) {
       double expected = (*want)[0].floats[i];
