@@ -2,6 +2,7 @@
 
 #include "runtime/Verifier.h"
 #include "runtime/Executable.h"
+#include "runtime/format/TcxBucket.h"
 #include "support/HostCpu.h"
 
 #include <algorithm>
@@ -441,8 +442,7 @@ bool Checker::run() {
     where = "run config";
     if (run->buckets())
       for (const tcx::Bucket *b : *run->buckets()) {
-        contract::BucketShape shape{b->batch(), b->source_length(),
-                                    b->target_length()};
+        contract::BucketShape shape = tcx::shapeOf(*b);
         if (!findFunction(x, tcx::FunctionRole::TrainStep, shape))
           return fail("bucket " + std::to_string(shape.batch) + "x" +
                       std::to_string(shape.sourceLength) + "x" +
