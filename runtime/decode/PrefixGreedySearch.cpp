@@ -80,12 +80,9 @@ translateByRecompute(const Executable &executable, Device &device,
       auto decoded = prefixGreedySearch(*session, batch, error);
       if (!decoded)
         return std::nullopt;
-      for (size_t k = 0; k < batch.size(); ++k) {
-        std::vector<int32_t> &target = (*decoded)[k];
-        translations.targetTokens += int64_t(target.size()) + 1; // with EOS
-        translations.nBest[indices[first + k]] = {
-            Hypothesis{std::move(target)}};
-      }
+      for (size_t k = 0; k < batch.size(); ++k)
+        translations.record(indices[first + k],
+                            {Hypothesis{std::move((*decoded)[k])}});
     }
   }
   return translations;

@@ -74,11 +74,7 @@ bool translateInShape(DecoderSession &session,
       if (!searches[g] ||
           !searches[g]->advance(logProbs->data() + g * width * vocab.size))
         continue;
-      std::vector<Hypothesis> found = searches[g]->results();
-      const Hypothesis &best = found.front();
-      result.unfinished += best.cut;
-      result.targetTokens += int64_t(best.tokens.size()) + 1;
-      result.nBest[sourceOf[g]] = std::move(found);
+      result.record(sourceOf[g], searches[g]->results());
       searches[g].reset();
       sentenceDone();
     }
@@ -86,6 +82,13 @@ bool translateInShape(DecoderSession &session,
 }
 
 } // namespace
+
+void Translations::record(size_t i, std::vector<Hypothesis> found) {
+  const Hypothesis &best = found.front();
+  unfinished += best.cut;
+  targetTokens += int64_t(best.tokens.size()) + 1; // with EOS
+  nBest[i] = std::move(found);
+}
 
 std::optional<Translations>
 translate(const Executable &executable, Device &device,

@@ -37,6 +37,8 @@ struct Translations {
   const std::vector<int32_t> &best(size_t i) const {
     return nBest[i].front().tokens;
   }
+  /// Records the hypotheses `found` (best first) of source `i`.
+  void record(size_t i, std::vector<Hypothesis> found);
 };
 
 /// Translations of `sources` (token ids, each ending with EOS) with the
