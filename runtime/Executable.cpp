@@ -2,6 +2,7 @@
 
 #include "runtime/Executable.h"
 #include "runtime/Verifier.h"
+#include "runtime/format/TcxBucket.h"
 #include "runtime/format/TcxFile.h"
 #include "support/FileBytes.h"
 
@@ -88,10 +89,7 @@ const tcx::Function *findFunction(const tcx::Executable &executable,
     key.targetLength = 0;
   if (executable.functions())
     for (const tcx::Function *f : *executable.functions())
-      if (f->role() == role && f->bucket() &&
-          contract::BucketShape{f->bucket()->batch(),
-                                f->bucket()->source_length(),
-                                f->bucket()->target_length()} == key)
+      if (f->role() == role && f->bucket() && tcx::shapeOf(*f->bucket()) == key)
         return f;
   return nullptr;
 }

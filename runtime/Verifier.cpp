@@ -2,6 +2,7 @@
 
 #include "runtime/Verifier.h"
 #include "runtime/Executable.h"
+#include "runtime/format/TcxBucket.h"
 #include "support/HostCpu.h"
 
 #include <algorithm>
@@ -517,8 +518,7 @@ bool Checker::runConfig() {
   where = "run config";
   if (config->buckets())
     for (const tcx::Bucket *b : *config->buckets()) {
-      contract::BucketShape shape{b->batch(), b->source_length(),
-                                  b->target_length()};
+      contract::BucketShape shape = tcx::shapeOf(*b);
       if (!findFunction(x, tcx::FunctionRole::TrainStep, shape))
         return fail("bucket " + std::to_string(shape.batch) + "x" +
                     std::to_string(shape.sourceLength) + "x" +

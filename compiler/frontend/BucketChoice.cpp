@@ -8,26 +8,20 @@
 
 namespace tc {
 
-Padding measurePadding(const std::vector<PairLengths> &pairs,
+Padding measurePadding(const std::vector<PairCount> &pairs,
                        const std::vector<Bucket> &buckets) {
-  std::vector<Bucket> sorted = buckets; // smallest first, as the runtime
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const Bucket &a, const Bucket &b) {
-                     return a.sourceLength * a.targetLength <
-                            b.sourceLength * b.targetLength;
-                   });
+  std::vector<Bucket> sorted = buckets;
+  contract::sortBySize(sorted); // tried as the runtime tries them
   Padding padding;
   std::vector<int64_t> members(sorted.size(), 0);
-  for (const PairLengths &p : pairs) {
-    auto fits = std::find_if(sorted.begin(), sorted.end(), [&](const Bucket &b) {
-      return p.source <= b.sourceLength && p.target <= b.targetLength;
-    });
-    if (fits == sorted.end()) {
+  for (const PairCount &p : pairs) {
+    std::optional<size_t> fits = contract::smallestHolding(sorted, p.lengths);
+    if (!fits) {
       padding.leftOut += p.count;
       continue;
     }
-    members[fits - sorted.begin()] += p.count;
-    padding.tokens += p.count * (p.source + p.target);
+    members[*fits] += p.count;
+    padding.tokens += p.count * (p.lengths.source + p.lengths.target);
   }
   for (size_t b = 0; b < sorted.size(); ++b) {
     int64_t batches = (members[b] + sorted[b].batch - 1) / sorted[b].batch;
@@ -37,7 +31,7 @@ Padding measurePadding(const std::vector<PairLengths> &pairs,
   return padding;
 }
 
-std::vector<Bucket> chooseBuckets(const std::vector<PairLengths> &pairs,
+std::vector<Bucket> chooseBuckets(const std::vector<PairCount> &pairs,
                                   int64_t count, int64_t batchTokens,
                                   int64_t maxLength) {
   // The pairs grouped by their longer side, shortest first.
@@ -45,12 +39,13 @@ std::vector<Bucket> chooseBuckets(const std::vector<PairLengths> &pairs,
     int64_t source = 0, target = 0, count = 0;
   };
   std::map<int64_t, Key> byLength;
-  for (const PairLengths &p : pairs) {
-    if (p.source > maxLength || p.target > maxLength)
+  for (const PairCount &p : pairs) {
+    const contract::PairLengths &lengths = p.lengths;
+    if (lengths.source > maxLength || lengths.target > maxLength)
       continue;
-    Key &key = byLength[std::max(p.source, p.target)];
-    key.source = std::max(key.source, p.source);
-    key.target = std::max(key.target, p.target);
+    Key &key = byLength[std::max(lengths.source, lengths.target)];
+    key.source = std::max(key.source, lengths.source);
+    key.target = std::max(key.target, lengths.target);
     key.count += p.count;
   }
   std::vector<Key> keys;

@@ -4,8 +4,8 @@
 // target length) that waste the least work on padding for the lengths of
 // the training pairs, each bucket's batch from the token budget
 // (training.batch_tokens). The runtime puts a pair in the smallest bucket
-// (by source x target length) it fits and pads the batch to it; the padding
-// share is the part of a batch's positions that hold no token.
+// it fits and pads the batch to it (runtime/format/BucketShape.h); the
+// padding share is the part of a batch's positions that hold no token.
 //
 // The choice: pairs sorted by their longer side, cut into `count` groups by
 // dynamic programming so that the sum over pairs of their group's source
@@ -26,10 +26,11 @@
 
 namespace tc {
 
-/// How many pairs have a source of `source` tokens (with EOS) and a target
-/// of `target` positions (with BOS or EOS).
-struct PairLengths {
-  int64_t source = 0, target = 0, count = 0;
+/// How many pairs take `lengths` positions in a bucket
+/// (contract::paddedLengths).
+struct PairCount {
+  contract::PairLengths lengths;
+  int64_t count = 0;
 };
 
 /// The padding of `pairs` batched in `buckets`.
@@ -41,12 +42,12 @@ struct Padding {
   }
 };
 
-Padding measurePadding(const std::vector<PairLengths> &pairs,
+Padding measurePadding(const std::vector<PairCount> &pairs,
                        const std::vector<Bucket> &buckets);
 
 /// At most `count` buckets for `pairs` (those longer than `maxLength` on a
 /// side are left out), with batch_tokens / max(source, target) rows each.
-std::vector<Bucket> chooseBuckets(const std::vector<PairLengths> &pairs,
+std::vector<Bucket> chooseBuckets(const std::vector<PairCount> &pairs,
                                   int64_t count, int64_t batchTokens,
                                   int64_t maxLength);
 

@@ -371,9 +371,7 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
       continue;
     }
     for (size_t other = 0; other < buckets.size(); ++other)
-      if (buckets[other].batch == bucket.batch &&
-          buckets[other].sourceLength == bucket.sourceLength &&
-          buckets[other].targetLength == bucket.targetLength)
+      if (buckets[other] == bucket)
         diag.error(item.source(),
                    name + " repeats an earlier bucket with the same batch, "
                           "source_length and target_length",

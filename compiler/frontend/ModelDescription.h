@@ -11,6 +11,8 @@
 #ifndef TC_COMPILER_FRONTEND_MODELDESCRIPTION_H
 #define TC_COMPILER_FRONTEND_MODELDESCRIPTION_H
 
+#include "runtime/format/BucketShape.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -46,12 +48,9 @@ struct ModelConfig {
   int64_t eosId = 2;
 };
 
-/// One static shape the executable is compiled for.
-struct Bucket {
-  int64_t batch = 0;
-  int64_t sourceLength = 0;
-  int64_t targetLength = 0;
-};
+/// One static shape the executable is compiled for: the contract's type,
+/// which the .tcx records and the runtime reads.
+using Bucket = contract::BucketShape;
 
 struct TrainingConfig {
   int64_t steps = 100000;

@@ -1,6 +1,7 @@
 //===- Batch.cpp - a batch of sentence pairs and its shape bucket ---------===//
 
 #include "runtime/data/Batch.h"
+#include "runtime/data/Buckets.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -10,11 +11,9 @@ namespace tc::rt {
 bool fillBatch(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
                int64_t rows, int64_t sourceLength, int64_t targetLength,
                Batch &batch) {
-  if (int64_t(pairs.size()) > rows)
-    return false;
+  BucketShape shape{rows, sourceLength, targetLength};
   for (const SentencePair &pair : pairs)
-    if (int64_t(pair.source.size()) > sourceLength ||
-        int64_t(pair.target.size()) + 1 > targetLength)
+    if (!contract::holds(shape, lengthsOf(pair), int64_t(pairs.size())))
       return false;
   batch = Batch{rows, sourceLength, targetLength, {}, {}, {}, 0};
   batch.source.assign(rows * sourceLength, vocab.pad);
@@ -30,7 +29,8 @@ bool fillBatch(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
     std::copy(pair.target.begin(), pair.target.end(), in + 1);
     std::copy(pair.target.begin(), pair.target.end(), out);
     out[pair.target.size()] = vocab.eos;
-    batch.tokens += pair.source.size() + pair.target.size() + 1;
+    PairLengths lengths = lengthsOf(pair);
+    batch.tokens += lengths.source + lengths.target;
   }
   return true;
 }

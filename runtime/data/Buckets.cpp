@@ -1,6 +1,7 @@
 //===- Buckets.cpp - the shape buckets of an executable and their functions -===//
 
 #include "runtime/data/Buckets.h"
+#include "runtime/format/TcxBucket.h"
 
 #include <algorithm>
 
@@ -11,13 +12,14 @@ std::vector<BucketShape> bucketsOf(const tcx::Executable &executable) {
   if (!executable.run() || !executable.run()->buckets())
     return buckets;
   for (const tcx::Bucket *b : *executable.run()->buckets())
-    buckets.push_back({b->batch(), b->source_length(), b->target_length()});
-  std::stable_sort(buckets.begin(), buckets.end(),
-                   [](const BucketShape &a, const BucketShape &b) {
-                     return a.sourceLength * a.targetLength <
-                            b.sourceLength * b.targetLength;
-                   });
+    buckets.push_back(tcx::shapeOf(*b));
+  contract::sortBySize(buckets);
   return buckets;
+}
+
+PairLengths lengthsOf(const SentencePair &pair) {
+  return contract::paddedLengths(int64_t(pair.source.size()),
+                                 int64_t(pair.target.size()));
 }
 
 Vocabulary vocabularyOf(const tcx::Executable &executable) {
@@ -34,19 +36,21 @@ Vocabulary vocabularyOf(const tcx::Executable &executable) {
 std::optional<BucketShape>
 bucketFor(const std::vector<BucketShape> &buckets,
           const std::vector<std::vector<SentencePair>> &batches) {
-  int64_t rows = 0, source = 0, target = 0;
+  int64_t rows = 0;
+  PairLengths longest;
   for (const std::vector<SentencePair> &pairs : batches) {
     rows = std::max<int64_t>(rows, pairs.size());
     for (const SentencePair &pair : pairs) {
-      source = std::max<int64_t>(source, pair.source.size());
-      target = std::max<int64_t>(target, pair.target.size() + 1); // BOS/EOS
+      PairLengths lengths = lengthsOf(pair);
+      longest.source = std::max(longest.source, lengths.source);
+      longest.target = std::max(longest.target, lengths.target);
     }
   }
-  for (const BucketShape &bucket : buckets)
-    if (bucket.batch >= rows && bucket.sourceLength >= source &&
-        bucket.targetLength >= target)
-      return bucket;
-  return std::nullopt;
+  std::optional<size_t> chosen =
+      contract::smallestHolding(buckets, longest, rows);
+  if (!chosen)
+    return std::nullopt;
+  return buckets[*chosen];
 }
 
 std::optional<BucketShape> bucketFor(const std::vector<BucketShape> &buckets,

@@ -2,7 +2,8 @@
 //
 // An executable holds one train step, encoder and decoder per bucket
 // (batch x source length x target length); a batch runs in the smallest
-// bucket it fits, padded (as XLA does on TPUs).
+// bucket it fits, padded (as XLA does on TPUs), by the rules of
+// runtime/format/BucketShape.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +21,15 @@
 namespace tc::rt {
 
 using contract::BucketShape;
+using contract::PairLengths;
 
-/// The buckets of the run config, smallest (source x target) first; empty
-/// when the executable has no run config.
+/// The buckets of the run config in the order they are tried (smallest
+/// first: contract::sortBySize); empty when the executable has no run
+/// config.
 std::vector<BucketShape> bucketsOf(const tcx::Executable &executable);
+
+/// The positions `pair` takes in a bucket (contract::paddedLengths).
+PairLengths lengthsOf(const SentencePair &pair);
 
 /// The vocabulary and token conventions of the run config.
 Vocabulary vocabularyOf(const tcx::Executable &executable);

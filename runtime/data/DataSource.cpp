@@ -40,11 +40,8 @@ public:
     // Each pair into the smallest bucket it fits, in file order.
     std::vector<std::vector<size_t>> members(buckets.size());
     for (size_t i = 0; i < all.size(); ++i) {
-      std::optional<size_t> chosen;
-      for (size_t b = 0; b < buckets.size() && !chosen; ++b)
-        if (int64_t(all[i].source.size()) <= buckets[b].sourceLength &&
-            int64_t(all[i].target.size()) + 1 <= buckets[b].targetLength)
-          chosen = b;
+      std::optional<size_t> chosen =
+          contract::smallestHolding(buckets, lengthsOf(all[i]));
       if (chosen)
         members[*chosen].push_back(i);
       else
@@ -177,9 +174,8 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
                       "'; expected copy or reverse";
     return nullptr;
   }
-  // Symbols plus EOS fill the source; BOS or EOS and the symbols the target.
   const BucketShape &first = buckets.front();
-  int64_t maxSymbols = std::min(first.sourceLength - 1, first.targetLength - 1);
+  int64_t maxSymbols = maxSyntheticSymbols(first);
   if (!canDrawSyntheticTask(vocab, maxSymbols, error))
     return nullptr;
   return std::make_unique<SyntheticSource>(*task, vocab, first.batch,

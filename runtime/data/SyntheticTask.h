@@ -11,6 +11,7 @@
 #define TC_RUNTIME_DATA_SYNTHETICTASK_H
 
 #include "runtime/data/Batch.h"
+#include "runtime/format/BucketShape.h"
 
 #include <optional>
 #include <string>
@@ -20,6 +21,11 @@ namespace tc::rt {
 enum class SyntheticTask { Copy, Reverse };
 
 std::optional<SyntheticTask> parseSyntheticTask(const std::string &name);
+
+/// The most symbols a pair of a task may have to fit `bucket`: its source
+/// is the symbols and EOS, its target the symbols (which take one position
+/// more: contract::paddedLengths).
+int64_t maxSyntheticSymbols(const contract::BucketShape &bucket);
 
 /// Whether the task can be drawn for `vocab` with sequences of up to
 /// `maxSymbols` symbols: false with `error` when the vocabulary has no

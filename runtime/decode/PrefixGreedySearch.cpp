@@ -1,6 +1,7 @@
 //===- PrefixGreedySearch.cpp - greedy decoding by recomputing prefixes ----===//
 
 #include "runtime/decode/PrefixGreedySearch.h"
+#include "runtime/decode/DecoderShapes.h"
 
 #include <algorithm>
 #include <map>
@@ -45,7 +46,7 @@ prefixGreedySearch(PrefixDecoder &session,
   return decoded;
 }
 
-std::optional<std::vector<std::vector<int32_t>>>
+std::optional<Translations>
 translateByRecompute(const Executable &executable, Device &device,
                      const std::vector<std::vector<int32_t>> &sources,
                      int64_t maxLengthOffset, std::string &error) {
@@ -53,17 +54,8 @@ translateByRecompute(const Executable &executable, Device &device,
   std::map<size_t, std::vector<size_t>> byBucket;
   for (size_t i = 0; i < sources.size(); ++i) {
     int64_t length = int64_t(sources[i].size());
-    std::optional<size_t> chosen;
-    for (size_t b = 0; b < buckets.size(); ++b) { // smallest first
-      if (buckets[b].sourceLength < length)
-        continue;
-      if (buckets[b].targetLength >= length + maxLengthOffset) {
-        chosen = b;
-        break;
-      }
-      if (!chosen || buckets[b].targetLength > buckets[*chosen].targetLength)
-        chosen = b;
-    }
+    std::optional<size_t> chosen =
+        decoderShapeFor(buckets, length, length + maxLengthOffset);
     if (!chosen) {
       error = "a source of " + std::to_string(length) +
               " tokens is longer than any bucket holds (the incremental "
@@ -72,7 +64,8 @@ translateByRecompute(const Executable &executable, Device &device,
     }
     byBucket[*chosen].push_back(i);
   }
-  std::vector<std::vector<int32_t>> targets(sources.size());
+  Translations translations;
+  translations.nBest.resize(sources.size());
   for (auto &[b, indices] : byBucket) {
     std::optional<PrefixDecoder> session =
         PrefixDecoder::open(executable, device, buckets[b], error);
@@ -88,10 +81,11 @@ translateByRecompute(const Executable &executable, Device &device,
       if (!decoded)
         return std::nullopt;
       for (size_t k = 0; k < batch.size(); ++k)
-        targets[indices[first + k]] = std::move((*decoded)[k]);
+        translations.record(indices[first + k],
+                            {Hypothesis{std::move((*decoded)[k])}});
     }
   }
-  return targets;
+  return translations;
 }
 
 } // namespace tc::rt

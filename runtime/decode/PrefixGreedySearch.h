@@ -11,6 +11,7 @@
 #define TC_RUNTIME_DECODE_PREFIXGREEDYSEARCH_H
 
 #include "runtime/decode/PrefixDecoder.h"
+#include "runtime/decode/Translator.h"
 
 #include <optional>
 
@@ -24,12 +25,13 @@ prefixGreedySearch(PrefixDecoder &session,
                    const std::vector<std::vector<int32_t>> &sources,
                    std::string &error);
 
-/// Greedy translations of `sources` this way, each batch of one training
-/// bucket: the smallest whose source length holds its sources and whose
-/// target length holds the source length + `maxLengthOffset` (else the
-/// longest target among them). Sources longer than every bucket are
+/// Greedy translations of `sources` this way (one hypothesis each), each
+/// batch of one training bucket: the smallest whose source length holds its
+/// sources and whose target length holds the source length +
+/// `maxLengthOffset` (else the longest target among them:
+/// runtime/decode/DecoderShapes.h). Sources longer than every bucket are
 /// refused with `error`.
-std::optional<std::vector<std::vector<int32_t>>>
+std::optional<Translations>
 translateByRecompute(const Executable &executable, Device &device,
                      const std::vector<std::vector<int32_t>> &sources,
                      int64_t maxLengthOffset, std::string &error);

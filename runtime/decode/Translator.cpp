@@ -2,6 +2,7 @@
 
 #include "runtime/decode/Translator.h"
 #include "runtime/decode/DecoderSession.h"
+#include "runtime/decode/DecoderShapes.h"
 
 #include <algorithm>
 #include <deque>
@@ -73,11 +74,7 @@ bool translateInShape(DecoderSession &session,
       if (!searches[g] ||
           !searches[g]->advance(logProbs->data() + g * width * vocab.size))
         continue;
-      std::vector<Hypothesis> found = searches[g]->results();
-      const Hypothesis &best = found.front();
-      result.unfinished += best.cut;
-      result.targetTokens += int64_t(best.tokens.size()) + 1;
-      result.nBest[sourceOf[g]] = std::move(found);
+      result.record(sourceOf[g], searches[g]->results());
       searches[g].reset();
       sentenceDone();
     }
@@ -86,17 +83,11 @@ bool translateInShape(DecoderSession &session,
 
 } // namespace
 
-std::vector<BucketShape> decoderShapes(const tcx::Executable &executable) {
-  std::vector<BucketShape> shapes;
-  for (const tcx::Function *f : *executable.functions())
-    if (f->role() == tcx::FunctionRole::DecodeStep && f->bucket())
-      shapes.push_back({f->bucket()->batch(), f->bucket()->source_length(),
-                        f->bucket()->target_length()});
-  std::sort(shapes.begin(), shapes.end(),
-            [](const BucketShape &a, const BucketShape &b) {
-              return a.sourceLength < b.sourceLength;
-            });
-  return shapes;
+void Translations::record(size_t i, std::vector<Hypothesis> found) {
+  const Hypothesis &best = found.front();
+  unfinished += best.cut;
+  targetTokens += int64_t(best.tokens.size()) + 1; // with EOS
+  nBest[i] = std::move(found);
 }
 
 std::optional<Translations>
@@ -126,10 +117,10 @@ translate(const Executable &executable, Device &device,
   std::vector<std::vector<int32_t>> cut = sources;
   std::map<size_t, std::vector<size_t>> byShape; // shape index -> sources
   for (size_t i = 0; i < cut.size(); ++i) {
-    size_t shape = 0;
-    while (shape + 1 < shapes.size() &&
-           shapes[shape].sourceLength < int64_t(cut[i].size()))
-      ++shape;
+    // The shape depends on the source alone: a translation's length limit
+    // is capped at its shape's target length, whichever that is.
+    size_t shape = decoderShapeFor(shapes, int64_t(cut[i].size()))
+                       .value_or(shapes.size() - 1); // the longest source
     if (int64_t(cut[i].size()) > shapes[shape].sourceLength) {
       cut[i].resize(shapes[shape].sourceLength);
       cut[i].back() = vocab.eos;

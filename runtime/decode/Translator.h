@@ -2,8 +2,9 @@
 //
 // Translates a list of sources of any length. A source is decoded in the
 // decoder shape (tc-compile's decode_step functions) with the smallest
-// source length that holds it, so its shape depends on its own length only;
-// a source longer than every shape is cut to the longest (and counted).
+// source length that holds it (runtime/decode/DecoderShapes.h), so its shape
+// depends on its own length only; a source longer than every shape is cut
+// to the longest (and counted).
 // Within a shape, sources are encoded a step's rows at a time and given
 // rows as rows free up: each sentence takes `beam` rows until its search
 // is done, then a waiting sentence takes them. Every row is computed apart
@@ -36,6 +37,8 @@ struct Translations {
   const std::vector<int32_t> &best(size_t i) const {
     return nBest[i].front().tokens;
   }
+  /// Records the hypotheses `found` (best first) of source `i`.
+  void record(size_t i, std::vector<Hypothesis> found);
 };
 
 /// Translations of `sources` (token ids, each ending with EOS) with the
@@ -48,10 +51,6 @@ translate(const Executable &executable, Device &device,
           const SearchOptions &options, std::string &error,
           const std::function<void(size_t done, int64_t tokens)> &progress =
               nullptr);
-
-/// The decoder shapes of an executable (rows x source x target length),
-/// by source length.
-std::vector<BucketShape> decoderShapes(const tcx::Executable &executable);
 
 } // namespace tc::rt
 

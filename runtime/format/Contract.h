@@ -2,7 +2,8 @@
 //
 // The facts of the compiler-runtime contract that are not fields of the
 // schema (tcx.fbs), each spelled here once: how a function of a shape bucket
-// is named, and the names of the inputs and outputs the runtime binds. The
+// is named, and the names of the inputs and outputs the runtime binds (the
+// shape buckets and their rules: runtime/format/BucketShape.h). The
 // frontend builds functions and bindings with these; the export records each
 // function's role and bucket as fields (so the runtime never parses a name);
 // the runtime looks functions up by role and bucket and binds by these names.
@@ -12,6 +13,8 @@
 
 #ifndef TC_RUNTIME_FORMAT_CONTRACT_H
 #define TC_RUNTIME_FORMAT_CONTRACT_H
+
+#include "runtime/format/BucketShape.h"
 
 #include <climits>
 #include <cstdint>
@@ -54,13 +57,6 @@ enum class FunctionRole {
   Decode,
   DecodeStart,
   DecodeStep
-};
-
-/// A shape bucket: batch x source length x target length (an encoder's
-/// has target length 0: it serves every target length).
-struct BucketShape {
-  int64_t batch = 0, sourceLength = 0, targetLength = 0;
-  bool operator==(const BucketShape &) const = default;
 };
 
 /// The name of `role`'s function for `shape`: "forward_2x6x5",

@@ -1,4 +1,4 @@
-//===- Progress.cpp - the training progress bar ----------------------------===//
+//===- Progress.cpp - progress of training steps, or a counter --------------===//
 
 #include "runtime/report/Progress.h"
 
@@ -28,6 +28,16 @@ Progress::Progress(int64_t first, int64_t last, std::FILE *out,
       terminal(isatty(fileno(out))),
       start(std::chrono::steady_clock::now()), lastPrint(start),
       lastPrintedStep(first) {}
+
+Progress::Progress(Counter counter, int64_t total, std::FILE *out, bool show)
+    : first(0), last(total), out(out), terminal(show && isatty(fileno(out))),
+      counter(counter), start(std::chrono::steady_clock::now()),
+      lastPrint(start) {}
+
+double Progress::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 void Progress::update(int64_t step, double loss, double learningRate,
                       double tokensPerSecond) {
@@ -61,6 +71,18 @@ void Progress::update(int64_t step, double loss, double learningRate,
   } else {
     std::fprintf(out, "step %s\n", fields);
   }
+  std::fflush(out);
+}
+
+void Progress::count(int64_t done, int64_t tokens) {
+  double seconds = elapsed();
+  if (!terminal || (done < last && seconds - lastCounted < 0.2))
+    return;
+  lastCounted = seconds;
+  std::fprintf(out, "\r%s %lld/%lld, %.1f %s/s, %.0f %s/s ", counter->label,
+               (long long)done, (long long)last, done / std::max(seconds, 1e-9),
+               counter->items, tokens / std::max(seconds, 1e-9),
+               counter->tokens);
   std::fflush(out);
 }
 

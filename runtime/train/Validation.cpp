@@ -124,10 +124,8 @@ std::optional<ValidationScores> Validation::run(Device &device,
   // The loss: each pair in the smallest bucket it fits, a batch at a time.
   std::vector<std::vector<const SentencePair *>> members(buckets.size());
   for (const SentencePair &pair : pairs_) {
-    std::optional<size_t> chosen;
-    for (size_t b = 0; b < buckets.size() && !chosen; ++b)
-      if (bucketFor({buckets[b]}, {pair}))
-        chosen = b;
+    std::optional<size_t> chosen =
+        contract::smallestHolding(buckets, lengthsOf(pair));
     if (chosen)
       members[*chosen].push_back(&pair);
     else

@@ -46,14 +46,16 @@ bool chooseBucketsFromData(ModelDescription &description,
   std::optional<rt::TokenData> data = rt::readTokenFile(path, error);
   if (!data)
     return false;
-  // As the runtime batches a pair: its source with EOS, its target with
-  // BOS (decoder input) or EOS (output).
+  // The positions each pair takes as the runtime batches it.
   std::map<std::pair<int64_t, int64_t>, int64_t> histogram;
-  for (const rt::SentencePair &pair : data->pairs)
-    ++histogram[{int64_t(pair.source.size()), int64_t(pair.target.size()) + 1}];
-  std::vector<PairLengths> lengths;
+  for (const rt::SentencePair &pair : data->pairs) {
+    contract::PairLengths lengths = contract::paddedLengths(
+        int64_t(pair.source.size()), int64_t(pair.target.size()));
+    ++histogram[{lengths.source, lengths.target}];
+  }
+  std::vector<PairCount> lengths;
   for (const auto &[key, n] : histogram)
-    lengths.push_back({key.first, key.second, n});
+    lengths.push_back({{key.first, key.second}, n});
   int64_t maxLength = description.model.maxLength;
   std::vector<Bucket> chosen =
       chooseBuckets(lengths, count > 0 ? count : int64_t(training.buckets.size()),

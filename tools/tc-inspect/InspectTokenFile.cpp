@@ -1,6 +1,7 @@
 //===- InspectTokenFile.cpp - tc-inspect of a token file -------------------===//
 
 #include "InspectTokenFile.h"
+#include "runtime/data/Buckets.h"
 #include "runtime/data/SubwordVocabulary.h"
 #include "runtime/format/TokenFile.h"
 
@@ -70,8 +71,9 @@ int inspectTokenFile(const std::string &path, bool text) {
     std::printf("vocabulary: none (prepared from token ids)\n");
   std::vector<size_t> sources, targets;
   for (const rt::SentencePair &pair : data->pairs) {
-    sources.push_back(pair.source.size());
-    targets.push_back(pair.target.size() + 1);
+    rt::PairLengths lengths = rt::lengthsOf(pair);
+    sources.push_back(lengths.source);
+    targets.push_back(lengths.target);
   }
   printLengths("source (with EOS)", sources);
   printLengths("target (with EOS)", targets);

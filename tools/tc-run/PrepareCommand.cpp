@@ -48,8 +48,9 @@ void summarize(const std::vector<rt::SentencePair> &pairs,
                const std::string &output) {
   int64_t sourceTokens = 0, targetTokens = 0, tooLong = 0;
   for (const rt::SentencePair &pair : pairs) {
-    sourceTokens += pair.source.size();
-    targetTokens += pair.target.size() + 1; // with EOS
+    rt::PairLengths lengths = rt::lengthsOf(pair);
+    sourceTokens += lengths.source;
+    targetTokens += lengths.target; // with EOS
     if (!rt::bucketFor(buckets, {pair}))
       ++tooLong;
   }

@@ -6,27 +6,26 @@
 // back to text, one output line per input line (or --n-best lines
 // "I ||| TEXT ||| SCORE"); empty lines (support/BlankText.h) stay empty, and
 // a line longer than the model can take is cut before it is encoded
-// (runtime/data/LineLimit.h).
+// (runtime/data/LineLimit.h). The work is runtime/decode's: SourceLines.h,
+// Translator.h (PrefixGreedySearch.h for --recompute-prefix) and
+// TranslationOutput.h; this command reads the options and reports.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "runtime/Progress.h"
 #include "runtime/data/LineLimit.h"
 #include "runtime/decode/PrefixGreedySearch.h"
+#include "runtime/decode/SourceLines.h"
+#include "runtime/decode/TranslationOutput.h"
 #include "runtime/decode/Translator.h"
 #include "runtime/train/CheckpointDirectory.h"
-#include "support/AtomicFile.h"
-#include "support/BlankText.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
 #include "support/TextLines.h"
-#include "support/Utf8.h"
 
-#include <charconv>
-#include <chrono>
+#include <algorithm>
 #include <cinttypes>
-#include <filesystem>
-#include <unistd.h>
 
 namespace tc::run {
 namespace {
@@ -42,82 +41,9 @@ struct TranslateOptions {
 /// The largest text translate reads.
 constexpr uint64_t kMaxInputBytes = uint64_t(4) << 30;
 
-/// "4 17 9" -> its ids, each in [0, vocabulary); none with `error`.
-std::optional<std::vector<int32_t>> parseIds(const std::string &line,
-                                             int64_t vocabulary,
-                                             const std::string &where,
-                                             std::string &error) {
-  std::vector<int32_t> ids;
-  const char *at = line.data(), *end = line.data() + line.size();
-  while (at < end) {
-    if (*at == ' ' || *at == '\t') {
-      ++at;
-      continue;
-    }
-    int64_t id = -1;
-    auto [next, ec] = std::from_chars(at, end, id);
-    if (ec != std::errc() || id < 0 || id >= vocabulary ||
-        (next < end && *next != ' ' && *next != '\t')) {
-      error = where + ": '" + line + "' is not a list of token ids in [0, " +
-              std::to_string(vocabulary) +
-              "); leave out --ids to translate text";
-      return std::nullopt;
-    }
-    ids.push_back(int32_t(id));
-    at = next;
-  }
-  return ids;
-}
-
-/// `line` cut to at most `maxBytes` bytes: at a character, and for token
-/// ids after a space or tab where there is one (a cut number is another
-/// id).
-std::string_view cutLine(std::string_view line, int64_t maxBytes, bool ids) {
-  std::string_view cut =
-      line.substr(0, support::utf8PrefixLength(line, size_t(maxBytes)));
-  if (cut.size() < line.size() && ids && line[cut.size()] != ' ' &&
-      line[cut.size()] != '\t') {
-    size_t space = cut.find_last_of(" \t");
-    if (space != std::string_view::npos)
-      cut = cut.substr(0, space);
-  }
-  return cut;
-}
-
-/// Redraws "translated N/M, S sentences/s, T tokens/s" on a terminal.
-class TranslateProgress {
-public:
-  TranslateProgress(size_t total, bool show) : total(total), show(show) {}
-  void update(size_t done, int64_t tokens) {
-    double seconds = elapsed();
-    if (!show || (done < total && seconds - lastDrawn < 0.2))
-      return;
-    lastDrawn = seconds;
-    std::fprintf(stderr,
-                 "\rtc-run: translated %zu/%zu, %.1f sentences/s, %.0f target "
-                 "tokens/s ",
-                 done, total, done / std::max(seconds, 1e-9),
-                 tokens / std::max(seconds, 1e-9));
-  }
-  void finish() {
-    if (show)
-      std::fprintf(stderr, "\n");
-  }
-  double elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  }
-
-private:
-  size_t total;
-  bool show;
-  double lastDrawn = -1;
-  std::chrono::steady_clock::time_point start =
-      std::chrono::steady_clock::now();
-};
-
-int translateText(const TranslateOptions &o) {
+/// Refuses options that do not go together, and an -o that names something
+/// translations must not replace; 0 when they are fine.
+int checkOptions(const TranslateOptions &o) {
   std::string error;
   if (o.search.nBest > o.search.beam)
     return fail("--n-best " + std::to_string(o.search.nBest) +
@@ -140,83 +66,31 @@ int translateText(const TranslateOptions &o) {
             {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}}},
           o.overwrite, error))
     return fail(error);
-  TrainedModel trained;
-  if (int code = loadTrainedModel(o.model, o.checkpoint, !o.ids, trained))
-    return code;
-  std::string inputName = o.input == "-" ? "standard input" : o.input;
-  std::optional<std::string> text =
-      support::readTextOrStandardInput(o.input, kMaxInputBytes, error);
-  std::optional<std::vector<std::string>> lines;
-  if (text)
-    lines = support::splitUtf8Lines(*text, inputName, error);
-  if (!lines)
-    return fail(error);
-  rt::Vocabulary vocab = rt::vocabularyOf(trained.executable->root());
-  rt::LineLimit limit = rt::lineLimitOf(trained.executable->root());
-  // Empty lines are not translated: they give empty lines.
-  std::vector<std::vector<int32_t>> sources;
-  std::vector<size_t> lineOf;
-  int64_t cut = 0;
-  for (size_t i = 0; i < lines->size(); ++i) {
-    if (support::isBlankLine((*lines)[i]))
-      continue;
-    // Every line gives a line, so a long one is cut, not skipped: the
-    // translator would cut its tokens to the longest bucket anyway.
-    std::string line(cutLine((*lines)[i], limit.bytes, o.ids));
-    cut += line.size() < (*lines)[i].size();
-    std::vector<int32_t> ids;
-    if (o.ids) {
-      auto parsed = parseIds(line, vocab.size,
-                             inputName + ":" + std::to_string(i + 1), error);
-      if (!parsed)
-        return fail(error);
-      ids = std::move(*parsed);
-    } else {
-      ids = trained.vocabulary->encode(line);
-    }
-    ids.push_back(vocab.eos);
-    sources.push_back(std::move(ids));
-    lineOf.push_back(i);
-  }
-  TranslateProgress progress(sources.size(),
-                             !o.quiet && isatty(fileno(stderr)));
-  rt::Translations translations;
-  if (o.recomputePrefix) {
-    auto targets = rt::translateByRecompute(*trained.executable,
-                                            *trained.device, sources,
-                                            o.search.maxLengthOffset, error);
-    if (!targets)
-      return fail(o.model.model + ": " + error, kRunFailed);
-    for (std::vector<int32_t> &target : *targets) {
-      translations.targetTokens += int64_t(target.size()) + 1;
-      translations.nBest.push_back({rt::Hypothesis{std::move(target)}});
-    }
-  } else {
-    auto found = rt::translate(
-        *trained.executable, *trained.device, sources, o.search, error,
-        [&](size_t done, int64_t tokens) { progress.update(done, tokens); });
-    if (!found)
-      return fail(o.model.model + ": " + error, kRunFailed);
-    translations = std::move(*found);
-  }
-  progress.finish();
-  double seconds = progress.elapsed();
+  return kSuccess;
+}
+
+/// The summary line (unless --quiet) and the notes on what was cut.
+void reportTranslations(const TranslateOptions &o,
+                        const rt::SourceLines &sources,
+                        const rt::Translations &translations, double seconds,
+                        const rt::LineLimit &limit) {
   if (!o.quiet)
-    std::fprintf(stderr,
-                 "tc-run: translated %zu sentences in %.1f s (%.1f sentences/s, "
-                 "%.0f target tokens/s, %s)\n",
-                 sources.size(), seconds,
-                 sources.size() / std::max(seconds, 1e-9),
-                 translations.targetTokens / std::max(seconds, 1e-9),
-                 o.recomputePrefix ? "greedy, prefix recomputed"
-                 : o.search.beam == 1
-                     ? "greedy"
-                     : ("beam " + std::to_string(o.search.beam)).c_str());
-  if (cut > 0)
+    std::fprintf(
+        stderr,
+        "tc-run: translated %zu sentences in %.1f s (%.1f sentences/s, "
+        "%.0f target tokens/s, %s)\n",
+        sources.sources.size(), seconds,
+        sources.sources.size() / std::max(seconds, 1e-9),
+        translations.targetTokens / std::max(seconds, 1e-9),
+        o.recomputePrefix ? "greedy, prefix recomputed"
+        : o.search.beam == 1
+            ? "greedy"
+            : ("beam " + std::to_string(o.search.beam)).c_str());
+  if (sources.cut > 0)
     std::fprintf(stderr,
                  "tc-run: note: %" PRId64 " lines were longer than %s and "
                  "were cut there, at a character, before encoding\n",
-                 cut, limit.describe().c_str());
+                 sources.cut, limit.describe().c_str());
   if (translations.truncated > 0)
     std::fprintf(stderr,
                  "tc-run: note: %" PRId64 " sentences were longer than the "
@@ -227,40 +101,52 @@ int translateText(const TranslateOptions &o) {
                  "tc-run: note: %" PRId64 " translations reached their length "
                  "limit without an end of sentence\n",
                  translations.unfinished);
-  auto render = [&](const std::vector<int32_t> &tokens) {
-    if (!o.ids)
-      return trained.vocabulary->decode(tokens);
-    std::string ids;
-    for (int32_t id : tokens)
-      ids += (ids.empty() ? "" : " ") + std::to_string(id);
-    return ids;
-  };
-  std::string output;
-  size_t next = 0; // the next translated source
-  for (size_t i = 0; i < lines->size(); ++i) {
-    bool translated = next < lineOf.size() && lineOf[next] == i;
-    if (!o.nBestOutput) {
-      output += (translated ? render(translations.best(next)) : "") + "\n";
-    } else if (translated) {
-      for (const rt::Hypothesis &h : translations.nBest[next]) {
-        char score[32];
-        std::snprintf(score, sizeof score, "%.9g", h.score);
-        output += std::to_string(i) + " ||| " + render(h.tokens) + " ||| " +
-                  score + "\n";
-      }
-    }
-    next += translated;
-  }
-  if (o.output == "-") {
-    if (std::fwrite(output.data(), 1, output.size(), stdout) !=
-            output.size() ||
-        std::fflush(stdout) != 0)
-      return fail("cannot write the translations to standard output",
-                  kRunFailed);
-    return kSuccess;
-  }
-  if (!support::writeFileAtomically(o.output, output.data(), output.size(),
-                                    error))
+}
+
+int translateText(const TranslateOptions &o) {
+  if (int code = checkOptions(o))
+    return code;
+  TrainedModel trained;
+  if (int code = loadTrainedModel(o.model, o.checkpoint, !o.ids, trained))
+    return code;
+  std::string error;
+  std::string inputName = o.input == "-" ? "standard input" : o.input;
+  std::optional<std::string> text =
+      support::readTextOrStandardInput(o.input, kMaxInputBytes, error);
+  std::optional<std::vector<std::string>> lines;
+  if (text)
+    lines = support::splitUtf8Lines(*text, inputName, error);
+  if (!lines)
+    return fail(error);
+  const tcx::Executable &root = trained.executable->root();
+  rt::LineLimit limit = rt::lineLimitOf(root);
+  const rt::SubwordVocabulary *subwords =
+      o.ids ? nullptr : trained.vocabulary.get();
+  std::optional<rt::SourceLines> sources = rt::sourcesOfLines(
+      *lines, subwords, rt::vocabularyOf(root), limit, inputName, error);
+  if (!sources)
+    return fail(error);
+  rt::Progress progress({"tc-run: translated", "sentences", "target tokens"},
+                        int64_t(sources->sources.size()), stderr, !o.quiet);
+  std::optional<rt::Translations> translations =
+      o.recomputePrefix
+          ? rt::translateByRecompute(*trained.executable, *trained.device,
+                                     sources->sources, o.search.maxLengthOffset,
+                                     error)
+          : rt::translate(*trained.executable, *trained.device,
+                          sources->sources, o.search, error,
+                          [&](size_t done, int64_t tokens) {
+                            progress.count(int64_t(done), tokens);
+                          });
+  if (!translations)
+    return fail(o.model.model + ": " + error, kRunFailed);
+  progress.finish();
+  reportTranslations(o, *sources, *translations, progress.elapsed(), limit);
+  if (!rt::writeTranslations(o.output,
+                             rt::translationText(*translations, *sources,
+                                                 lines->size(), subwords,
+                                                 o.nBestOutput),
+                             error))
     return fail(error, kRunFailed);
   return kSuccess;
 }

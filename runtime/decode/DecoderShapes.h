@@ -1,0 +1,37 @@
+//===- DecoderShapes.h - the compiled shape a source is decoded in --------===//
+//
+// Translation runs in compiled shapes (rows x source length x target
+// length): the incremental decoder in its decode_step functions' shapes,
+// one per source length; greedy decoding by recompute (--recompute-prefix)
+// in the training buckets. A source is decoded in the first shape, in the
+// order given, that holds it and the target positions its translation may
+// take; failing the target, in the one of the shapes that hold the source
+// with the most target positions (the translation stops there).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_DECODE_DECODERSHAPES_H
+#define TC_RUNTIME_DECODE_DECODERSHAPES_H
+
+#include "runtime/data/Buckets.h"
+
+#include <optional>
+#include <vector>
+
+namespace tc::rt {
+
+/// The incremental decoder's shapes (its decode_step functions'), by source
+/// length.
+std::vector<BucketShape> decoderShapes(const tcx::Executable &executable);
+
+/// The index of the shape of `shapes` that decodes a source of
+/// `sourceLength` tokens (with EOS) whose translation may take
+/// `targetPositions` positions (0: any), as above; none when no shape holds
+/// the source.
+std::optional<size_t> decoderShapeFor(const std::vector<BucketShape> &shapes,
+                                      int64_t sourceLength,
+                                      int64_t targetPositions = 0);
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_DECODE_DECODERSHAPES_H

@@ -1,0 +1,35 @@
+//===- BucketShape.cpp - shape buckets and how sentence pairs go into them -===//
+
+#include "runtime/format/BucketShape.h"
+
+#include <algorithm>
+
+namespace tc::contract {
+
+PairLengths paddedLengths(int64_t sourceTokens, int64_t targetTokens) {
+  return {sourceTokens, targetTokens + 1}; // BOS + target, target + EOS
+}
+
+bool holds(const BucketShape &shape, const PairLengths &lengths, int64_t rows) {
+  return shape.batch >= rows && shape.sourceLength >= lengths.source &&
+         shape.targetLength >= lengths.target;
+}
+
+void sortBySize(std::vector<BucketShape> &buckets) {
+  std::stable_sort(buckets.begin(), buckets.end(),
+                   [](const BucketShape &a, const BucketShape &b) {
+                     return a.sourceLength * a.targetLength <
+                            b.sourceLength * b.targetLength;
+                   });
+}
+
+std::optional<size_t> smallestHolding(const std::vector<BucketShape> &sorted,
+                                      const PairLengths &lengths,
+                                      int64_t rows) {
+  for (size_t b = 0; b < sorted.size(); ++b)
+    if (holds(sorted[b], lengths, rows))
+      return b;
+  return std::nullopt;
+}
+
+} // namespace tc::contract
