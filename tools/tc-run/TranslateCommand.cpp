@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
-#include "runtime/Progress.h"
+#include "runtime/report/Progress.h"
 #include "runtime/data/LineLimit.h"
 #include "runtime/decode/PrefixGreedySearch.h"
 #include "runtime/decode/SourceLines.h"
