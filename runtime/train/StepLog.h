@@ -1,7 +1,7 @@
 //===- StepLog.h - what a training run reports of its steps ----------------===//
 //
 // After each step: a line of the metrics file (MetricsLog.h) and the
-// progress bar (runtime/Progress.h), with the job's throughput: tokens per
+// progress bar (runtime/report/Progress.h), with the job's throughput: tokens per
 // second of training time, which leaves out the time validation took; at
 // the end, the share of padding among the positions trained on.
 //
