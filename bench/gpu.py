@@ -12,10 +12,11 @@ model knows.
 
     bench/gpu.py --configs base_short,base_gpu          # compiles for this GPU
     bench/gpu.py --prebuilt DIR                         # DIR/NAME-cuda.tcx and
-                                                        # DIR/NAME-stats.json
+                                                        # DIR/NAME-stats-GPU.json
 
 With --prebuilt, make the prediction where tc-compile is: `tc-compile
-bench/models/NAME.toml --stats --gpu=h100 > DIR/NAME-stats.json`.
+bench/models/NAME.toml --stats --gpu=GPU > DIR/NAME-stats-GPU.json` for
+the GPU the machine has (scripts/gpu-bundle.sh makes h100 and h200).
 """
 
 import argparse
@@ -46,7 +47,7 @@ def model_gpu(product):
     name ("NVIDIA H100 80GB HBM3" -> "h100"), or None. The model has one
     part of each (the SXM ones, and the P100 PCIe); the line printed names
     the datasheet it used."""
-    for name in ("p100", "a100", "h100"):
+    for name in ("p100", "a100", "h100", "h200"):
         if name in product.lower():
             return name
     return None
@@ -61,9 +62,9 @@ def predicted_step_seconds(stats, c):
 
 def gpu_stats(build, name, gpu, prebuilt):
     """tc-compile --stats --gpu=GPU of configuration `name` (with --prebuilt,
-    DIR/NAME-stats.json, made so where tc-compile is)."""
+    DIR/NAME-stats-GPU.json, made so where tc-compile is)."""
     if prebuilt:
-        path = os.path.join(prebuilt, name + "-stats.json")
+        path = os.path.join(prebuilt, f"{name}-stats-{gpu}.json")
         return json.load(open(path)) if os.path.exists(path) else None
     out = subprocess.run([os.path.join(build, "bin", "tc-compile"),
                           os.path.join(HERE, "models", name + ".toml"), "--stats",

@@ -28,7 +28,9 @@ for name in tiny copy_task; do
   "$compile" "models/$name.toml" -o "$work/tcx/$name-cpu.tcx" --target=cpu
 done
 for name in base_short base_gpu; do
-  "$compile" "bench/models/$name.toml" --stats --gpu=h100 > "$work/tcx/$name-stats.json"
+  for gpu in h100 h200; do
+    "$compile" "bench/models/$name.toml" --stats --gpu=$gpu > "$work/tcx/$name-stats-$gpu.json" 2>/dev/null
+  done
 done
 
 # The CPU side of test/Runtime/cuda-train.test, made here.

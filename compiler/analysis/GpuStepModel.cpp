@@ -12,12 +12,14 @@ namespace tc {
 
 // NVIDIA's datasheets (dense rates: the tensor-core figures printed "with
 // sparsity" halved): Tesla P100 PCIe 16 GB (the paper's GPU; the SXM2 part
-// has 10.6 TFLOP/s), A100 SXM4 80 GB, H100 SXM5 80 GB (the one lent to
-// session 26: "NVIDIA H100 80GB HBM3").
+// has 10.6 TFLOP/s), A100 SXM4 80 GB, H100 SXM5 80 GB ("NVIDIA H100 80GB
+// HBM3", lent on 2026-11-24), H200 SXM 141 GB ("NVIDIA H200", lent on
+// 2026-11-26: the H100's arithmetic with HBM3e at 4.8 TB/s).
 static const GpuSpec kGpus[] = {
     {"p100", "Tesla P100 PCIe 16 GB", 9.3e12, 0, 0, 732e9},
     {"a100", "A100 SXM4 80 GB", 19.5e12, 156e12, 312e12, 2039e9},
     {"h100", "H100 SXM5 80 GB", 66.9e12, 494.7e12, 989.4e12, 3350e9},
+    {"h200", "H200 SXM 141 GB", 66.9e12, 494.7e12, 989.4e12, 4800e9},
 };
 
 llvm::ArrayRef<GpuSpec> knownGpus() { return kGpus; }

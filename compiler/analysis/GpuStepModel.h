@@ -46,7 +46,7 @@ struct GpuSpec {
 /// Every GPU --gpu knows, in one table (GpuStepModel.cpp).
 llvm::ArrayRef<GpuSpec> knownGpus();
 
-/// The GPU named `name` ("a100", "h100", "p100"), or null.
+/// The GPU named `name` ("a100", "h100", "h200", "p100"), or null.
 const GpuSpec *findGpu(llvm::StringRef name);
 
 /// The fraction of a precision's peak that cuBLAS's GEMMs are taken to

@@ -5,6 +5,7 @@
 // RUN: tc-compile %s --stats --gpu=h100 2>%t.table | FileCheck %s
 // RUN: FileCheck %s --check-prefix=TABLE < %t.table
 // RUN: tc-compile %s --stats --gpu=p100 2>/dev/null | FileCheck %s --check-prefix=P100
+// RUN: tc-compile %s --stats --gpu=h200 2>/dev/null | FileCheck %s --check-prefix=H200
 // RUN: not tc-compile %s --stats --gpu=v100 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not tc-compile %s --gpu=h100 2>&1 | FileCheck %s --check-prefix=NOSTATS
 
@@ -52,6 +53,19 @@
 // TABLE-NEXT:   train_step_1x2x3           tf32       0.02
 // TABLE-NEXT:   train_step_1x2x3           bf16       0.01
 
+// The H200 has the H100's arithmetic and 4800 GB/s: the large add's
+// 12.58 MB take 2.62 us, under a launch, so its f32 step is 45.857 + 3 x 3
+// = 54.857 us, with no launch bound by memory.
+// H200:     "bandwidth_gb_per_s": 4800,
+// H200:     "gpu": "h200",
+// H200:     "f32": {
+// H200-NEXT:  "gemm_ms": 0.045857
+// H200-NEXT:  "gemm_tflop": 0.0021474
+// H200-NEXT:  "launch_bound_launches": 3,
+// H200-NEXT:  "launches": 4,
+// H200-NEXT:  "memory_bound_launches": 0,
+// H200:       "step_ms": 0.054857
+
 // The P100 has no tensor cores: f32 GEMMs only.
 // P100:     "gpu_prediction": {
 // P100:     "train_step_1x2x3": {
@@ -60,7 +74,7 @@
 // P100-NEXT: }
 // P100-NOT: "tf32": {
 
-// UNKNOWN: tc-compile: error: --gpu=v100: expected one of p100, a100, h100
+// UNKNOWN: tc-compile: error: --gpu=v100: expected one of p100, a100, h100, h200
 // NOSTATS: tc-compile: error: --gpu predicts step times for --stats; add --stats
 
 func.func @train_step_1x2x3(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
