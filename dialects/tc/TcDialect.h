@@ -33,6 +33,9 @@ namespace tc {
 /// Argument attribute names of a parameter: its stable name and initializer.
 inline constexpr llvm::StringLiteral kParamAttrName = "tc.param";
 inline constexpr llvm::StringLiteral kInitAttrName = "tc.init";
+/// Module attribute: the precision the module is compiled in (a name of
+/// support/Precision.h), set by tc-apply-precision; absent means f32.
+inline constexpr llvm::StringLiteral kPrecisionAttrName = "tc.precision";
 /// Argument attribute naming a data input ("source_ids", "rng", ...), so that
 /// a runtime binds inputs by name.
 inline constexpr llvm::StringLiteral kInputAttrName = "tc.input";
