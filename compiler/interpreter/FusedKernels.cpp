@@ -32,7 +32,7 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias,
   int64_t rows = input.size() / in;
   Shape shape = input.shape;
   shape.back() = outDim;
-  Tensor out(input.dtype, shape);
+  Tensor out(bias.dtype, shape);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t o = 0; o < outDim; ++o) {
       double sum = bias.get(o);

@@ -283,9 +283,11 @@ Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
                                     toShape(axes), o->hasAttr("keep_dims")));
       })
       .Case<MatmulOp>([&](MatmulOp m) {
-        return bind(op, ref::matmul(get(m.getLhs()), get(m.getRhs()),
-                                    m.getTransposeLhs(), m.getTransposeRhs(),
-                                    resultShape(op)));
+        return bind(op, ref::matmul(
+                            get(m.getLhs()), get(m.getRhs()),
+                            m.getTransposeLhs(), m.getTransposeRhs(),
+                            resultShape(op),
+                            *dtypeOf(m.getResult().getType().getElementType())));
       })
       .Case<SoftmaxOp>([&](SoftmaxOp s) {
         return bind(op, ref::softmax(get(s.getInput()), s.getAxis()));

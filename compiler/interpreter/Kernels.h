@@ -61,7 +61,8 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
                      int64_t vocab);
 
-// Fused forward ops and their gradients (FusedKernels.cpp).
+// Fused forward ops and their gradients (FusedKernels.cpp). A linear's result
+// has its bias's type (f32 for bf16 input and weight in mixed precision).
 Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias,
               bool relu);
 /// (result, mean, rstd)
@@ -102,9 +103,11 @@ std::vector<Tensor> adam(const AdamStep &step,
                          const std::vector<const Tensor *> &firstMoments,
                          const std::vector<const Tensor *> &secondMoments);
 
-// Matrix product (MatmulKernel.cpp).
+// Matrix product (MatmulKernel.cpp): the operands' values multiplied and
+// summed in double, rounded once to `resultType` (f32 for bf16 operands in
+// mixed precision).
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, bool transposeLhs,
-              bool transposeRhs, const Shape &resultShape);
+              bool transposeRhs, const Shape &resultShape, DType resultType);
 
 // Transformer-specific ops (ModelKernels.cpp).
 Tensor embedding(const Tensor &table, const Tensor &ids, std::string &error);

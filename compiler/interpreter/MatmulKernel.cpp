@@ -5,8 +5,8 @@
 namespace tc::ref {
 
 Tensor matmul(const Tensor &lhs, const Tensor &rhs, bool transposeLhs,
-              bool transposeRhs, const Shape &resultShape) {
-  Tensor out(lhs.dtype, resultShape);
+              bool transposeRhs, const Shape &resultShape, DType resultType) {
+  Tensor out(resultType, resultShape);
   size_t rank = resultShape.size();
   int64_t m = resultShape[rank - 2], n = resultShape[rank - 1];
   int64_t k = transposeLhs ? lhs.shape[lhs.shape.size() - 2] : lhs.shape.back();

@@ -4,6 +4,10 @@
 // ReverseOpInterface in TcInterfaces.td): from the gradient `dy` of its
 // result, the gradient of each operand, of the operand's type. Broadcast
 // operands get the gradient summed back to their shape (unbroadcast).
+// Gradients are f32 where mixed precision made an operand bf16: a GEMM of
+// bf16 operands converts its result's gradient to bf16 and gives f32
+// gradients (dialects/tc/GemmElementTypes.h), which tc.convert's rule passes
+// on unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +40,8 @@ Value mul(OpBuilder &b, Location loc, Value x, Value y) {
 }
 
 /// The gradient `grad` of a value that `type` broadcast to, summed back over
-/// the broadcast dimensions and reshaped to `type`.
+/// the broadcast dimensions and reshaped to `type`'s shape (in grad's
+/// element type).
 Value unbroadcast(OpBuilder &b, Location loc, Value grad,
                   RankedTensorType type) {
   RankedTensorType gradType = typeOf(grad);
@@ -57,7 +62,8 @@ Value unbroadcast(OpBuilder &b, Location loc, Value grad,
     summed =
         ReduceSumOp::create(b, loc, gradType.clone(kept), grad, axes, false);
   if (typeOf(summed).getShape() != type.getShape())
-    summed = ReshapeOp::create(b, loc, type, summed);
+    summed = ReshapeOp::create(b, loc, type.clone(gradType.getElementType()),
+                               summed);
   return summed;
 }
 
@@ -77,8 +83,9 @@ Value compareAt(OpBuilder &b, Location loc, ComparePredicate predicate,
 }
 
 /// op(x) op(y) where op transposes the last two dimensions when asked; the
-/// batch dimensions broadcast.
-Value matmul(OpBuilder &b, Location loc, Value x, Value y, bool tx, bool ty) {
+/// batch dimensions broadcast. The result has `result`'s element type.
+Value matmul(OpBuilder &b, Location loc, Value x, Value y, bool tx, bool ty,
+             Type result) {
   ArrayRef<int64_t> xs = typeOf(x).getShape(), ys = typeOf(y).getShape();
   std::optional<Shape> batch =
       broadcastShapes(std::span<const int64_t>(xs.drop_back(2)),
@@ -86,7 +93,17 @@ Value matmul(OpBuilder &b, Location loc, Value x, Value y, bool tx, bool ty) {
   Shape shape = *batch;
   shape.push_back(tx ? xs.back() : xs[xs.size() - 2]);
   shape.push_back(ty ? ys[ys.size() - 2] : ys.back());
-  return MatmulOp::create(b, loc, typeOf(x).clone(shape), x, y, tx, ty);
+  return MatmulOp::create(b, loc, RankedTensorType::get(shape, result), x, y,
+                          tx, ty);
+}
+
+/// `dy` as a GEMM operand beside operands of `operand`'s element type: as it
+/// is, or converted to bf16 where mixed precision made the GEMM bf16.
+Value asGemmOperand(OpBuilder &b, Location loc, Value dy, Value operand) {
+  Type type = typeOf(operand).getElementType();
+  if (typeOf(dy).getElementType() == type)
+    return dy;
+  return ConvertOp::create(b, loc, typeOf(dy).clone(type), dy);
 }
 
 /// [..., n] -> [prod(...), n]
@@ -233,11 +250,17 @@ void SelectOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 
 void ConvertOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                              SmallVectorImpl<Value> &out) {
+  // A gradient already of the input's type (f32 for an f32 -> bf16
+  // conversion in front of a GEMM) passes on unchanged.
   RankedTensorType input = typeOf(getInput());
   bool floats = isa<FloatType>(input.getElementType()) &&
                 isa<FloatType>(typeOf(getResult()).getElementType());
-  out.push_back(floats ? Value(ConvertOp::create(b, getLoc(), input, grads[0]))
-                       : Value());
+  if (!floats)
+    out.push_back(Value());
+  else if (typeOf(grads[0]) == input)
+    out.push_back(grads[0]);
+  else
+    out.push_back(ConvertOp::create(b, getLoc(), input, grads[0]));
 }
 
 //===----------------------------------------------------------------------===//
@@ -292,21 +315,24 @@ void ReduceMaxOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 void MatmulOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                             SmallVectorImpl<Value> &out) {
   // C = op(A) op(B): d op(A) = dC op(B)^T and d op(B) = op(A)^T dC.
+  // The gradients have the result's element type (f32 for bf16 operands).
   Location loc = getLoc();
-  Value dC = grads[0], A = getLhs(), B = getRhs();
+  Value A = getLhs(), B = getRhs();
+  Value dC = asGemmOperand(b, loc, grads[0], A);
+  Type type = typeOf(getResult()).getElementType();
   bool ta = getTransposeLhs(), tb = getTransposeRhs();
-  Value dA =
-      ta ? matmul(b, loc, B, dC, tb, true) : matmul(b, loc, dC, B, false, !tb);
+  Value dA = ta ? matmul(b, loc, B, dC, tb, true, type)
+                : matmul(b, loc, dC, B, false, !tb, type);
   Value dB;
   if (typeOf(B).getRank() == 2 && typeOf(A).getRank() > 2 && !ta) {
     // A weight shared by every row of a batched activation: one 2-D GEMM
     // over the flattened rows instead of a batch of GEMMs and a sum.
     Value A2 = flattenRows(b, loc, A), dC2 = flattenRows(b, loc, dC);
-    dB = tb ? matmul(b, loc, dC2, A2, true, false)
-            : matmul(b, loc, A2, dC2, true, false);
+    dB = tb ? matmul(b, loc, dC2, A2, true, false, type)
+            : matmul(b, loc, A2, dC2, true, false, type);
   } else {
-    dB = tb ? matmul(b, loc, dC, A, true, ta)
-            : matmul(b, loc, A, dC, !ta, false);
+    dB = tb ? matmul(b, loc, dC, A, true, ta, type)
+            : matmul(b, loc, A, dC, !ta, false, type);
   }
   out.push_back(unbroadcast(b, loc, dA, typeOf(A)));
   out.push_back(unbroadcast(b, loc, dB, typeOf(B)));
@@ -372,9 +398,12 @@ void LinearOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                                scalar(b, loc, g, 0.0), g);
     g = selectOrZero(b, loc, positive, g, true);
   }
-  out.push_back(matmul(b, loc, g, getWeight(), false, false));
-  out.push_back(matmul(b, loc, flattenRows(b, loc, g),
-                       flattenRows(b, loc, getInput()), true, false));
+  // dx and dW have the result's element type (f32 for bf16 operands).
+  Type type = typeOf(getResult()).getElementType();
+  Value gemmG = asGemmOperand(b, loc, g, getInput());
+  out.push_back(matmul(b, loc, gemmG, getWeight(), false, false, type));
+  out.push_back(matmul(b, loc, flattenRows(b, loc, gemmG),
+                       flattenRows(b, loc, getInput()), true, false, type));
   out.push_back(unbroadcast(b, loc, g, typeOf(getBias())));
 }
 

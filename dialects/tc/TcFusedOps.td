@@ -89,7 +89,6 @@ def Tc_YieldOp : Tc_Op<"yield", [Pure, Terminator, HasParent<"FusedOp">]> {
 }
 
 def Tc_LinearOp : Tc_Op<"linear", [Pure,
-    AllElementTypesMatch<["input", "weight", "bias", "result"]>,
     DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "A GEMM with a bias (and ReLU) epilogue: act(x W^T + b)";
   let description = [{
@@ -97,7 +96,9 @@ def Tc_LinearOp : Tc_Op<"linear", [Pure,
     (stored as PyTorch stores it) and `bias [out]`; `act` is ReLU when
     `relu` is present, else the identity. One library GEMM whose epilogue
     adds the bias and applies the activation (cuBLASLt's RELU_BIAS). Built by
-    tc-fuse-linear.
+    tc-fuse-linear. Input and weight have one element type; the bias and the
+    result have it too, or are `f32` when input and weight are `bf16` (f32
+    accumulation, as tc.matmul).
 
     ```mlir
     %h = tc.linear %x, %w, %b {relu} : tensor<2x5x8xf32>, tensor<32x8xf32>, tensor<32xf32> -> tensor<2x5x32xf32>

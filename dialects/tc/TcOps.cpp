@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tc/TcDialect.h"
+#include "dialects/tc/GemmElementTypes.h"
 #include "support/Broadcast.h"
 
 #include "mlir/IR/Builders.h"
@@ -159,6 +160,8 @@ LogicalResult MatmulOp::verify() {
   Shape expected = *batch;
   expected.push_back(m);
   expected.push_back(n);
+  if (failed(verifyGemmElementTypes(*this, getLhs(), getRhs(), getResult())))
+    return failure();
   return verifyResultShape(*this, expected,
                            "broadcast batch dimensions, then [M, N]");
 }
@@ -489,6 +492,9 @@ LogicalResult LinearOp::verify() {
                          << " but expected [" << weight[0] << "]";
   SmallVector<int64_t> expected(input);
   expected.back() = weight[0];
+  if (failed(verifyGemmElementTypes(*this, getInput(), getWeight(),
+                                    getResult(), getBias())))
+    return failure();
   return verifyResultShape(*this, expected,
                            "the input with its last "
                            "dimension replaced by out");

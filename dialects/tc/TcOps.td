@@ -209,7 +209,7 @@ def Tc_ReduceMeanOp : Tc_ReduceOp<"reduce_mean", "mean">;
 //===----------------------------------------------------------------------===//
 
 def Tc_MatmulOp : Tc_Op<"matmul",
-    [Pure, AllElementTypesMatch<["lhs", "rhs", "result"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Batched matrix product with optional transposes";
   let description = [{
     `result[..., m, n] = sum_k op(lhs)[..., m, k] * op(rhs)[..., k, n]`, where
@@ -222,6 +222,10 @@ def Tc_MatmulOp : Tc_Op<"matmul",
     %y = tc.matmul %x, %w {transpose_rhs}
         : tensor<2x5x8xf32>, tensor<16x8xf32> -> tensor<2x5x16xf32>
     ```
+
+    Both operands have one element type; the result has it too, or is `f32`
+    when the operands are `bf16` (or `f16`): the products are accumulated
+    and returned in f32 (mixed precision, tc-apply-precision).
   }];
   let arguments = (ins Tc_FloatTensor:$lhs, Tc_FloatTensor:$rhs,
                        UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs);

@@ -85,3 +85,44 @@ func.func @no_loss(%x: tensor<4xf32>, %b: tensor<4xf32> {tc.param = "b2"}) -> te
   %y = tc.add %x, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// Mixed precision (tc-apply-precision's form): a GEMM of bf16 conversions
+// with an f32 result. The backward converts dy to bf16 once for both
+// products, which give f32 gradients; the conversions' rule passes them on,
+// so the parameter's gradient is f32 with no conversion back.
+// CHECK-LABEL: func.func @bf16_linear_grad(
+// CHECK-SAME:    -> (tensor<f32>, tensor<4x3xf32> {tc.grad_of = "w"}, tensor<4xf32> {tc.grad_of = "b"})
+// CHECK:         %[[XB:.*]] = tc.convert %arg0 : tensor<2x3xf32> -> tensor<2x3xbf16>
+// CHECK:         %[[DY:.*]] = tc.broadcast_to
+// CHECK-NEXT:    %[[DYB:.*]] = tc.convert %[[DY]] : tensor<2x4xf32> -> tensor<2x4xbf16>
+// CHECK-NEXT:    %[[DW:.*]] = tc.matmul %[[DYB]], %[[XB]] {transpose_lhs} : tensor<2x4xbf16>, tensor<2x3xbf16> -> tensor<4x3xf32>
+// CHECK-NEXT:    %[[DB:.*]] = tc.reduce_sum %[[DY]] axes = [0] : tensor<2x4xf32> -> tensor<4xf32>
+// CHECK-NEXT:    return %{{.*}}, %[[DW]], %[[DB]]
+func.func @bf16_linear(%x: tensor<2x3xf32>, %w: tensor<4x3xf32> {tc.param = "w"},
+                       %b: tensor<4xf32> {tc.param = "b"}) -> tensor<f32> {
+  %xb = tc.convert %x : tensor<2x3xf32> -> tensor<2x3xbf16>
+  %wb = tc.convert %w : tensor<4x3xf32> -> tensor<4x3xbf16>
+  %y = tc.linear %xb, %wb, %b : tensor<2x3xbf16>, tensor<4x3xbf16>, tensor<4xf32> -> tensor<2x4xf32>
+  %l = tc.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Mixed precision through a plain tc.matmul whose lhs is a parameter: both
+// gradients are f32 products of bf16 operands.
+// CHECK-LABEL: func.func @bf16_matmul_grad(
+// CHECK-SAME:    -> (tensor<f32>, tensor<2x3xf32> {tc.grad_of = "a"}, tensor<3x4xf32> {tc.grad_of = "b"})
+// CHECK:         %[[DYB:.*]] = tc.convert %{{.*}} : tensor<2x4xf32> -> tensor<2x4xbf16>
+// CHECK-NEXT:    %[[DA:.*]] = tc.matmul %[[DYB]], %{{.*}} {transpose_rhs} : tensor<2x4xbf16>, tensor<3x4xbf16> -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[DB:.*]] = tc.matmul %{{.*}}, %[[DYB]] {transpose_lhs} : tensor<2x3xbf16>, tensor<2x4xbf16> -> tensor<3x4xf32>
+// CHECK-NEXT:    return %{{.*}}, %[[DA]], %[[DB]]
+func.func @bf16_matmul(%a: tensor<2x3xf32> {tc.param = "a"}, %b: tensor<3x4xf32> {tc.param = "b"}) -> tensor<f32> {
+  %ab = tc.convert %a : tensor<2x3xf32> -> tensor<2x3xbf16>
+  %bb = tc.convert %b : tensor<3x4xf32> -> tensor<3x4xbf16>
+  %y = tc.matmul %ab, %bb : tensor<2x3xbf16>, tensor<3x4xbf16> -> tensor<2x4xf32>
+  %l = tc.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -66,7 +66,7 @@ TEST(Matmul, BatchBroadcastWithTransposesMatchesLoops) {
     lhs.floats[i] = std::sin(i + 1.0);
   for (int64_t i = 0; i < rhs.size(); ++i)
     rhs.floats[i] = std::cos(i + 1.0);
-  Tensor out = ref::matmul(lhs, rhs, true, true, {2, 1, 2, 4});
+  Tensor out = ref::matmul(lhs, rhs, true, true, {2, 1, 2, 4}, DType::F64);
   for (int b = 0; b < 2; ++b)
     for (int m = 0; m < 2; ++m)
       for (int n = 0; n < 4; ++n) {

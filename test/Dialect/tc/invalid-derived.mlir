@@ -367,9 +367,9 @@ func.func @linear_wrong_result(%x: tensor<2x5x8xf32>, %w: tensor<16x8xf32>, %b: 
 
 // -----
 
-// Linear: input, weight, bias and result share one element type.
+// Linear: the bias has the result's element type.
 func.func @linear_mixed_types(%x: tensor<5x8xf32>, %w: tensor<16x8xf32>, %b: tensor<16xf16>) {
-  // expected-error @+1 {{'tc.linear' op failed to verify that all of {input, weight, bias, result} have same element type}}
+  // expected-error @+1 {{'tc.linear' op bias must have the result's element type 'f32', got 'f16'}}
   %0 = tc.linear %x, %w, %b : tensor<5x8xf32>, tensor<16x8xf32>, tensor<16xf16> -> tensor<5x16xf32>
   return
 }

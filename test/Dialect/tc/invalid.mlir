@@ -392,7 +392,7 @@ func.func @matmul_result_swapped(%a: tensor<5x8xf32>, %b: tensor<8x16xf32>) {
 
 // Matmul: operands share one element type.
 func.func @matmul_mixed_types(%a: tensor<5x8xf32>, %b: tensor<8x16xbf16>) {
-  // expected-error @+1 {{'tc.matmul' op failed to verify that all of {lhs, rhs, result} have same element type}}
+  // expected-error @+1 {{'tc.matmul' op operands must have one element type, got 'f32' and 'bf16'}}
   %0 = tc.matmul %a, %b : tensor<5x8xf32>, tensor<8x16xbf16> -> tensor<5x16xf32>
   return
 }
@@ -1119,4 +1119,40 @@ func.func @all_reduce_input_read_twice(%x: tensor<4xf32>) -> (tensor<4xf32>, ten
   // expected-error @+1 {{'tc.all_reduce' op input 0 has other uses; it is reduced in place, so nothing else may read it}}
   %s = tc.all_reduce %y : tensor<4xf32>
   return %s, %y : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Matmul: both operands have one element type.
+func.func @matmul_mixed_operands(%a: tensor<2x3xbf16>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'tc.matmul' op operands must have one element type, got 'bf16' and 'f32'}}
+  %0 = tc.matmul %a, %b : tensor<2x3xbf16>, tensor<3x4xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Matmul: f32 operands give an f32 result, never a narrower one.
+func.func @matmul_narrowing_result(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'tc.matmul' op a GEMM of 'f32' operands gives 'f32' results, not 'bf16'}}
+  %0 = tc.matmul %a, %b : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xbf16>
+  return
+}
+
+// -----
+
+// Matmul: bf16 operands give bf16 or f32 (f32 accumulation), not f64.
+func.func @matmul_bf16_to_f64(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) {
+  // expected-error @+1 {{'tc.matmul' op a GEMM of 'bf16' operands gives 'bf16' or f32 results, not 'f64'}}
+  %0 = tc.matmul %a, %b : tensor<2x3xbf16>, tensor<3x4xbf16> -> tensor<2x4xf64>
+  return
+}
+
+// -----
+
+// Linear: the bias has the result's element type.
+func.func @linear_bias_type(%x: tensor<2x3xbf16>, %w: tensor<4x3xbf16>, %b: tensor<4xbf16>) {
+  // expected-error @+1 {{'tc.linear' op bias must have the result's element type 'f32', got 'bf16'}}
+  %0 = tc.linear %x, %w, %b : tensor<2x3xbf16>, tensor<4x3xbf16>, tensor<4xbf16> -> tensor<2x4xf32>
+  return
 }

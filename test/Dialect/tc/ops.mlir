@@ -206,6 +206,20 @@ func.func @matmul(%a: tensor<5x8xf32>, %b: tensor<8x16xf32>, %x: tensor<2x5x8xf3
   return
 }
 
+// Mixed precision: bf16 operands with an f32 (or bf16) result, and a linear
+// of bf16 input and weight with an f32 bias and result.
+// CHECK-LABEL: func.func @bf16_gemms(
+// CHECK-NEXT: tc.matmul %arg0, %arg1 : tensor<5x8xbf16>, tensor<8x16xbf16> -> tensor<5x16xf32>
+// CHECK-NEXT: tc.matmul %arg0, %arg1 : tensor<5x8xbf16>, tensor<8x16xbf16> -> tensor<5x16xbf16>
+// CHECK-NEXT: tc.linear %arg0, %arg2, %arg3 : tensor<5x8xbf16>, tensor<16x8xbf16>, tensor<16xf32> -> tensor<5x16xf32>
+func.func @bf16_gemms(%a: tensor<5x8xbf16>, %b: tensor<8x16xbf16>,
+                      %w: tensor<16x8xbf16>, %bias: tensor<16xf32>) {
+  %0 = tc.matmul %a, %b : tensor<5x8xbf16>, tensor<8x16xbf16> -> tensor<5x16xf32>
+  %1 = tc.matmul %a, %b : tensor<5x8xbf16>, tensor<8x16xbf16> -> tensor<5x16xbf16>
+  %2 = tc.linear %a, %w, %bias : tensor<5x8xbf16>, tensor<16x8xbf16>, tensor<16xf32> -> tensor<5x16xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Neural-network operations
 //===----------------------------------------------------------------------===//
