@@ -43,6 +43,25 @@ static std::string largestOthers(const StepPrediction &step, size_t count) {
   return text;
 }
 
+/// The precision `module` was compiled in (tc-apply-precision's attribute;
+/// f32 where it has none).
+static support::Precision compiledPrecision(ModuleOp module) {
+  auto name = module->getAttrOfType<StringAttr>(kPrecisionAttrName);
+  std::optional<support::Precision> precision =
+      name ? support::precisionNamed(name.getValue().str()) : std::nullopt;
+  return precision.value_or(support::Precision::F32);
+}
+
+/// The rows to predict: the compiled precision; for an f32 module also what
+/// its GEMMs would take in TF32 and bf16.
+static std::vector<support::Precision> predictedPrecisions(ModuleOp module) {
+  support::Precision compiled = compiledPrecision(module);
+  if (compiled != support::Precision::F32)
+    return {compiled};
+  return {support::Precision::F32, support::Precision::TF32,
+          support::Precision::BF16};
+}
+
 llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
                                         llvm::raw_ostream &summary) {
   summary << llvm::formatv(
@@ -63,8 +82,7 @@ llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
       continue;
     int64_t tokens = targetTokens(function);
     llvm::json::Object byPrecision{{"target_tokens", tokens}};
-    for (GemmPrecision precision :
-         {GemmPrecision::F32, GemmPrecision::TF32, GemmPrecision::BF16}) {
+    for (support::Precision precision : predictedPrecisions(module)) {
       double peak = peakFlops(gpu, precision);
       if (peak == 0) // no tensor cores
         continue;
@@ -74,7 +92,8 @@ llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
       llvm::json::Object milliseconds;
       for (const auto &[op, seconds] : step.secondsByOp)
         milliseconds[op] = seconds * 1e3;
-      byPrecision[precisionName(precision)] = llvm::json::Object{
+      std::string name(support::nameOf(precision));
+      byPrecision[name] = llvm::json::Object{
           {"step_ms", step.seconds * 1e3},
           {"gemm_ms", step.gemmSeconds * 1e3},
           {"gemm_tflop", step.gemmFlops * 1e-12},
@@ -86,7 +105,7 @@ llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
           {"ms_by_op", std::move(milliseconds)}};
       summary << llvm::formatv(
           "  {0,-26} {1,-5} {2,9:f2} {3,12:f0} {4,5:f1}% {5,9:f2}  {6}\n",
-          function.getSymName(), precisionName(precision), step.seconds * 1e3,
+          function.getSymName(), name, step.seconds * 1e3,
           tokensPerSecond, mfu * 100, step.gemmSeconds * 1e3,
           largestOthers(step, 3));
     }
@@ -101,6 +120,8 @@ llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
       {"bandwidth_gb_per_s", gpu.bandwidth * 1e-9},
       {"gemm_efficiency", kGemmEfficiency},
       {"minimum_launch_us", kMinimumLaunchSeconds * 1e6},
+      {"compiled_precision",
+       std::string(support::nameOf(compiledPrecision(module)))},
       {"steps", std::move(steps)}};
 }
 

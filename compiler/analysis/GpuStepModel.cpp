@@ -31,38 +31,32 @@ const GpuSpec *findGpu(llvm::StringRef name) {
   return nullptr;
 }
 
-llvm::StringRef precisionName(GemmPrecision precision) {
+double peakFlops(const GpuSpec &gpu, support::Precision precision) {
   switch (precision) {
-  case GemmPrecision::F32:
-    return "f32";
-  case GemmPrecision::TF32:
-    return "tf32";
-  case GemmPrecision::BF16:
-    return "bf16";
-  }
-  llvm_unreachable("a GEMM precision");
-}
-
-double peakFlops(const GpuSpec &gpu, GemmPrecision precision) {
-  switch (precision) {
-  case GemmPrecision::F32:
+  case support::Precision::F32:
     return gpu.f32Flops;
-  case GemmPrecision::TF32:
+  case support::Precision::TF32:
     return gpu.tf32Flops;
-  case GemmPrecision::BF16:
+  case support::Precision::BF16:
     return gpu.bf16Flops;
   }
   llvm_unreachable("a GEMM precision");
 }
 
+/// The precision a GEMM op runs in: bf16 for bf16 operands (a function
+/// compiled in bf16), else `asked`.
+static support::Precision gemmPrecision(Operation *gemm,
+                                        support::Precision asked) {
+  auto lhs = cast<ShapedType>(gemm->getOperand(0).getType());
+  return lhs.getElementType().isBF16() ? support::Precision::BF16 : asked;
+}
+
 StepPrediction predictStep(func::FuncOp function, const GpuSpec &gpu,
-                           GemmPrecision precision) {
+                           support::Precision precision) {
   StepPrediction step;
   if (function.isExternal())
     return step;
   BufferAssignment assignment(function);
-  // bf16 GEMMs move their f32 operands' and result's elements in 2 bytes.
-  double gemmBytesScale = precision == GemmPrecision::BF16 ? 0.5 : 1.0;
   for (Operation &op : function.getBody().front()) {
     double flops, bytes, peak;
     std::string group;
@@ -70,13 +64,18 @@ StepPrediction predictStep(func::FuncOp function, const GpuSpec &gpu,
     case StepKind::None:
     case StepKind::Collective:
       continue;
-    case StepKind::Gemm:
+    case StepKind::Gemm: {
+      support::Precision gemm = gemmPrecision(&op, precision);
+      // Asked of an f32 GEMM: bf16 would move its elements in 2 bytes.
+      bool asked = gemm == support::Precision::BF16 &&
+                   gemm != gemmPrecision(&op, support::Precision::F32);
       flops = double(gemmFlops(&op));
-      bytes = double(trafficBytes(&op)) * gemmBytesScale;
-      peak = peakFlops(gpu, precision) * kGemmEfficiency;
+      bytes = double(trafficBytes(&op)) * (asked ? 0.5 : 1.0);
+      peak = peakFlops(gpu, gemm) * kGemmEfficiency;
       group = "gemm";
       step.gemmFlops += flops;
       break;
+    }
     case StepKind::Kernel:
       flops = double(kernelFlops(&op));
       bytes = double(trafficBytes(&op));

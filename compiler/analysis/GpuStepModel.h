@@ -11,17 +11,22 @@
 //   * kMinimumLaunchSeconds, what one launch costs on a stream however
 //     little it does,
 //
-// and the step is their sum (tc's CUDA device runs them in order). The
-// GEMM precisions are what cuBLAS would be asked for: f32 (what tc runs
-// today), TF32 tensor cores (f32 data), and bf16 (operands and results in
-// 16 bits; the generated kernels stay f32, so this is GEMMs alone, not
-// mixed precision as a whole). docs/performance.md sets the predictions
-// beside measurements and published throughputs.
+// and the step is their sum (tc's CUDA device runs them in order). Bytes
+// come from the values' real element types, so a function compiled in bf16
+// (support/Precision.h) is timed with its bf16 operands, f32 results and
+// conversion kernels, and its GEMMs at the bf16 rate. For a function
+// compiled in f32, `precision` asks what its GEMMs alone would take in
+// TF32 or bf16 (operands and results then taken as 16 bits, the kernels
+// unchanged): an estimate for choosing, not mixed precision as a whole.
+// docs/performance.md sets the predictions beside measurements and
+// published throughputs.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_COMPILER_ANALYSIS_GPUSTEPMODEL_H
 #define TC_COMPILER_ANALYSIS_GPUSTEPMODEL_H
+
+#include "support/Precision.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -58,13 +63,8 @@ inline constexpr double kGemmEfficiency = 0.7;
 /// start-up and drain, a few microseconds on every recent GPU.
 inline constexpr double kMinimumLaunchSeconds = 3e-6;
 
-enum class GemmPrecision { F32, TF32, BF16 };
-
-/// "f32", "tf32", "bf16".
-llvm::StringRef precisionName(GemmPrecision precision);
-
 /// The peak FLOP/s of `precision`'s GEMMs on `gpu` (0: it has none).
-double peakFlops(const GpuSpec &gpu, GemmPrecision precision);
+double peakFlops(const GpuSpec &gpu, support::Precision precision);
 
 struct StepPrediction {
   double seconds = 0;       ///< the whole step
@@ -77,10 +77,11 @@ struct StepPrediction {
   std::map<std::string, double> secondsByOp;
 };
 
-/// The predicted time of one call of `function` on `gpu` with `precision`'s
-/// GEMMs. Collectives are left out (one GPU).
+/// The predicted time of one call of `function` on `gpu`, its GEMMs of f32
+/// operands in `precision` (a GEMM of bf16 operands is bf16 whatever it
+/// says). Collectives are left out (one GPU).
 StepPrediction predictStep(mlir::func::FuncOp function, const GpuSpec &gpu,
-                           GemmPrecision precision);
+                           support::Precision precision);
 
 } // namespace tc
 
