@@ -50,9 +50,9 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
       !tcx::checkGemmTypes(executable.root(), "CPU", cpuGemmTypes(), error) ||
       !admitBf16Gemms(executable.root(), options.allowSlowBf16, error))
     return nullptr;
-  device->bf16_ =
-      std::make_unique<Bf16Gemm>(device->sgemm_, Bf16Gemm::pathOfThisCpu());
-  device->hasBf16Gemms_ = countBf16Gemms(executable.root()) > 0;
+  if (countBf16Gemms(executable.root()) > 0)
+    device->bf16_ =
+        std::make_unique<Bf16Gemm>(device->sgemm_, Bf16Gemm::pathOfThisCpu());
 
   device->kernels_ = KernelLibrary::load(executable, error);
   if (!device->kernels_)
@@ -72,7 +72,7 @@ HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
 std::string CpuDevice::describe() const {
   return std::string("cpu (") + std::to_string(omp_get_max_threads()) +
          " threads, " + describeSgemm(sgemm_) +
-         (hasBf16Gemms_ ? ", " + bf16_->describe() : "") + ")";
+         (bf16_ ? ", " + bf16_->describe() : "") + ")";
 }
 
 void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,

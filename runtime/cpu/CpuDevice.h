@@ -102,8 +102,7 @@ private:
   const Executable &executable_;
   std::unique_ptr<KernelLibrary> kernels_;
   SgemmLibrary sgemm_ = SgemmLibrary::OneDnn;
-  std::unique_ptr<Bf16Gemm> bf16_;
-  bool hasBf16Gemms_ = false; ///< the executable's, for describe()
+  std::unique_ptr<Bf16Gemm> bf16_; ///< when the executable has bf16 GEMMs
   HostBuffer shared_[8];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
   bool profiling_ = false;

@@ -24,6 +24,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -270,6 +271,8 @@ TEST(Bf16Gemm, OneDnnPathMatchesTheReference) {
     Operands in(t);
     std::string kernel = gemm.oneDnnKernel(in.block(t, 0));
     made += !kernel.empty();
+    std::printf("%s: %s\n", t.name.c_str(),
+                kernel.empty() ? "widened (no oneDNN kernel)" : kernel.c_str());
     check(gemm, t);
   }
   if (made == 0)
