@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -106,8 +107,30 @@ Primitive make(const dnnl::engine &engine, const Shape &s) {
 
 } // namespace
 
+/// The CPU engine of every cache, made once and never destroyed: a thread's
+/// memory objects (Bound below) may outlive the cache that made them.
+const dnnl::engine &cpuEngine() {
+  static const auto *engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+/// A thread's arguments for one primitive: memory objects made once, their
+/// addresses set per call (making one costs about 1 us, setting an address
+/// 15 ns: an attention block's whole product takes 20 us), and its
+/// scratchpad.
+struct Bound {
+  const Primitive *primitive = nullptr;
+  std::unordered_map<int, memory> args;
+  std::vector<uint8_t> scratchpad;
+};
+
 struct Bf16Matmuls::Cache {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  /// Tells this cache's entries in a thread's table from those of caches
+  /// gone before it at the same address.
+  const uint64_t id = [] {
+    static std::atomic<uint64_t> next{0};
+    return next++;
+  }();
   std::shared_mutex mutex;
   std::map<Shape, Primitive> primitives; // references stay valid
 
@@ -121,8 +144,31 @@ struct Bf16Matmuls::Cache {
     std::unique_lock lock(mutex);
     auto [it, added] = primitives.try_emplace(shape);
     if (added)
-      it->second = make(engine, shape);
+      it->second = make(cpuEngine(), shape);
     return it->second;
+  }
+
+  /// The calling thread's arguments for `shape`'s primitive: the shared
+  /// table is locked only the first time a thread runs a shape.
+  Bound &bind(const Shape &shape) {
+    thread_local std::map<std::pair<uint64_t, Shape>, Bound> bound;
+    auto [it, added] = bound.try_emplace({id, shape});
+    Bound &b = it->second;
+    if (!added)
+      return b;
+    const Primitive &p = find(shape);
+    b.primitive = &p;
+    if (!p.made)
+      return b;
+    const dnnl::engine &engine = cpuEngine();
+    b.args = {{DNNL_ARG_SRC, memory(p.a, engine, nullptr)},
+              {DNNL_ARG_WEIGHTS, memory(p.b, engine, nullptr)},
+              {DNNL_ARG_DST, memory(p.c, engine, nullptr)}};
+    b.scratchpad.resize(p.scratchpad.get_size());
+    if (!b.scratchpad.empty())
+      b.args.emplace(DNNL_ARG_SCRATCHPAD,
+                     memory(p.scratchpad, engine, b.scratchpad.data()));
+    return b;
   }
 };
 
@@ -135,24 +181,18 @@ std::string Bf16Matmuls::kernel(const GemmBlock &block) {
 }
 
 bool Bf16Matmuls::run(const GemmBlock &g) {
-  const Primitive &p = cache_->find(shapeOf(g));
+  Bound &b = cache_->bind(shapeOf(g));
+  const Primitive &p = *b.primitive;
   if (!p.made)
     return false;
   addBiasBeforeProduct(g); // the shape's beta is the one this leaves
-  const dnnl::engine &engine = cache_->engine;
-  thread_local std::vector<uint8_t> scratchpad;
-  scratchpad.resize(p.scratchpad.get_size());
-  std::unordered_map<int, memory> args = {
-      {DNNL_ARG_SRC, memory(p.a, engine, const_cast<void *>(g.a))},
-      {DNNL_ARG_WEIGHTS, memory(p.b, engine, const_cast<void *>(g.b))},
-      {DNNL_ARG_DST, memory(p.c, engine, g.c)}};
-  if (!scratchpad.empty())
-    args.emplace(DNNL_ARG_SCRATCHPAD,
-                 memory(p.scratchpad, engine, scratchpad.data()));
   try {
+    b.args.at(DNNL_ARG_SRC).set_data_handle(const_cast<void *>(g.a));
+    b.args.at(DNNL_ARG_WEIGHTS).set_data_handle(const_cast<void *>(g.b));
+    b.args.at(DNNL_ARG_DST).set_data_handle(g.c);
     OneOpenMpThread oneThread;
-    dnnl::stream stream(engine);
-    p.matmul.execute(stream, args);
+    dnnl::stream stream(cpuEngine());
+    p.matmul.execute(stream, b.args);
     stream.wait();
   } catch (const dnnl::error &e) { // the primitive was made for this shape
     std::fprintf(stderr,

@@ -5,8 +5,9 @@
 // transposes, sizes, leading dimensions, alpha, beta and ReLU), made on its
 // first use and kept, since making one costs far more than running it.
 // Each is made and run with one OpenMP thread, as the device's sgemm calls
-// are (it spreads the blocks over its threads itself), with a scratchpad of
-// the calling thread, so that any thread runs any of them. A shape oneDNN
+// are (it spreads the blocks over its threads itself), with memory objects
+// and a scratchpad of the calling thread, so that any thread runs any of
+// them and a call only sets the block's addresses. A shape oneDNN
 // has no kernel for, or only its reference implementation (far slower than
 // widening the operands to f32), is left to the caller.
 //
