@@ -2,6 +2,8 @@
 
 #include "support/HostCpu.h"
 
+#include <fstream>
+
 namespace tc::support {
 
 const std::vector<std::string> &cpuLevels() {
@@ -28,6 +30,18 @@ std::string hostCpuLevel() {
     if (cpuSupports(level))
       best = level;
   return best;
+}
+
+std::string hostCpuModel() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.starts_with("model name")) {
+      size_t colon = line.find(':');
+      size_t first = line.find_first_not_of(" \t", colon + 1);
+      if (colon != std::string::npos && first != std::string::npos)
+        return line.substr(first);
+    }
+  return "this CPU";
 }
 
 } // namespace tc::support

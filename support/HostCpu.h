@@ -27,6 +27,10 @@ std::string hostCpuLevel();
 /// level it does not know).
 bool cpuSupports(const std::string &level);
 
+/// This machine's CPU as /proc/cpuinfo names it ("AMD EPYC 9B45"), or "this
+/// CPU" where it does not, for messages.
+std::string hostCpuModel();
+
 } // namespace tc::support
 
 #endif // TC_SUPPORT_HOSTCPU_H

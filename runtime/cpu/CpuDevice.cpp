@@ -1,6 +1,7 @@
 //===- CpuDevice.cpp - runs an executable's functions on the host ---------===//
 
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/cpu/Bf16Instructions.h"
 
 #include <omp.h>
 
@@ -20,9 +21,10 @@ HostBuffer::HostBuffer(int64_t bytes) : size_(bytes) {
 }
 
 std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
-                                             std::string &error) {
+                                             std::string &error,
+                                             const CpuDeviceOptions &options) {
   try {
-    return allocate(executable, error);
+    return allocate(executable, options, error);
   } catch (const std::bad_alloc &) {
     error = "not enough memory for the executable's buffers (parameters, "
             "moments and the largest arena: see tc-inspect)";
@@ -30,16 +32,27 @@ std::unique_ptr<CpuDevice> CpuDevice::create(const Executable &executable,
   }
 }
 
-void registerCpuDevice(DeviceRegistry &registry) {
-  registry.add({"cpu", {tcx::CodeKind::Host}, CpuDevice::create});
+void registerCpuDevice(DeviceRegistry &registry,
+                       const CpuDeviceOptions &options) {
+  registry.add({"cpu",
+                {tcx::CodeKind::Host},
+                [options](const Executable &executable,
+                          std::string &error) -> std::unique_ptr<Device> {
+                  return CpuDevice::create(executable, error, options);
+                }});
 }
 
 std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
+                                               const CpuDeviceOptions &options,
                                                std::string &error) {
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
   if (!chooseSgemm(device->sgemm_, error) ||
-      !tcx::checkGemmTypes(executable.root(), "CPU", cpuGemmTypes(), error))
+      !tcx::checkGemmTypes(executable.root(), "CPU", cpuGemmTypes(), error) ||
+      !admitBf16Gemms(executable.root(), options.allowSlowBf16, error))
     return nullptr;
+  if (countBf16Gemms(executable.root()) > 0)
+    device->bf16_ =
+        std::make_unique<Bf16Gemm>(device->sgemm_, Bf16Gemm::pathOfThisCpu());
 
   device->kernels_ = KernelLibrary::load(executable, error);
   if (!device->kernels_)
@@ -58,7 +71,8 @@ HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
 
 std::string CpuDevice::describe() const {
   return std::string("cpu (") + std::to_string(omp_get_max_threads()) +
-         " threads, " + describeSgemm(sgemm_) + ")";
+         " threads, " + describeSgemm(sgemm_) +
+         (bf16_ ? ", " + bf16_->describe() : "") + ")";
 }
 
 void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,
@@ -131,6 +145,7 @@ uint8_t *CpuDevice::binding(const tcx::Function &function,
 void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // The device was made for these types (allocate checked them).
   GemmKernel kernel = cpuGemmKernel(tcx::gemmTypesOf(g));
+  GemmLibraries libraries{sgemm_, bf16_.get()};
   const uint8_t *a = address(function, *g.lhs());
   const uint8_t *b = address(function, *g.rhs());
   uint8_t *c = address(function, *g.out());
@@ -184,21 +199,21 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
     int64_t col = byColumns ? first : 0, cols = byColumns ? size : n;
     // Rows row .. row + rows of op(A) and C, columns col .. col + cols of
     // op(B) and C (element offsets, in bytes at each operand's size).
-    kernel(sgemm_, {.transposeA = ta,
-                    .transposeB = tb,
-                    .rows = rows,
-                    .cols = cols,
-                    .k = k,
-                    .alpha = g.alpha(),
-                    .beta = g.beta(),
-                    .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
-                    .lda = g.lda(),
-                    .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
-                    .ldb = g.ldb(),
-                    .c = c + (oc + row * ldc + col) * sizeC,
-                    .ldc = ldc,
-                    .bias = bias ? bias + col * sizeC : nullptr,
-                    .relu = g.relu()});
+    kernel(libraries, {.transposeA = ta,
+                       .transposeB = tb,
+                       .rows = rows,
+                       .cols = cols,
+                       .k = k,
+                       .alpha = g.alpha(),
+                       .beta = g.beta(),
+                       .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
+                       .lda = g.lda(),
+                       .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
+                       .ldb = g.ldb(),
+                       .c = c + (oc + row * ldc + col) * sizeC,
+                       .ldc = ldc,
+                       .bias = bias ? bias + col * sizeC : nullptr,
+                       .relu = g.relu()});
   }
 }
 

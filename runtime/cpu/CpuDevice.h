@@ -5,10 +5,12 @@
 // per function) and
 // runs a function's steps in order: generated kernels from the executable's
 // shared object, GEMMs through one-threaded kernels chosen by their operand
-// and compute types (CpuGemm.h: f32 sgemm calls of oneDNN or OpenBLAS, per
-// batch index or block of rows, the bias and ReLU epilogue around them),
-// strided copies, and all-reduces (a no-op with one rank). It refuses an
-// executable with GEMMs of other types when it is made.
+// and compute types (CpuGemm.h: f32 sgemm calls of oneDNN or OpenBLAS,
+// bf16 ones by oneDNN's matmul or widened to f32, per batch index or block
+// of rows or columns, the bias and ReLU epilogue around them), strided
+// copies, and all-reduces (a no-op with one rank). It refuses an executable
+// with GEMMs of other types when it is made, and one with bf16 GEMMs on a
+// CPU without bf16 instructions unless asked (Bf16Instructions.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,12 +44,22 @@ private:
   int64_t size_ = 0;
 };
 
+/// What a program asks of the CPU device.
+struct CpuDeviceOptions {
+  /// Opens an executable with bf16 GEMMs on a CPU without bf16 GEMM
+  /// instructions, and runs them widened to f32 (slower than an f32
+  /// executable; tc-run --allow-slow-bf16, to check numerics).
+  bool allowSlowBf16 = false;
+};
+
 class CpuDevice : public Device {
 public:
   /// A device for `executable` (which must outlive it), or null with
-  /// `error` saying why (no host code, a kernel missing).
-  static std::unique_ptr<CpuDevice> create(const Executable &executable,
-                                           std::string &error);
+  /// `error` saying why (no host code, a kernel missing, bf16 GEMMs on a
+  /// CPU without bf16 instructions and `options` not allowing them).
+  static std::unique_ptr<CpuDevice>
+  create(const Executable &executable, std::string &error,
+         const CpuDeviceOptions &options = {});
 
   using Device::readOutput; // and the typed overloads beside these
   using Device::writeInputAt;
@@ -78,6 +90,7 @@ private:
   };
   CpuDevice(const Executable &executable) : executable_(executable) {}
   static std::unique_ptr<CpuDevice> allocate(const Executable &executable,
+                                             const CpuDeviceOptions &options,
                                              std::string &error);
   FunctionBuffers &buffersOf(const tcx::Function &function);
   uint8_t *address(const tcx::Function &function, const tcx::Buffer &buffer);
@@ -89,14 +102,16 @@ private:
   const Executable &executable_;
   std::unique_ptr<KernelLibrary> kernels_;
   SgemmLibrary sgemm_ = SgemmLibrary::OneDnn;
+  std::unique_ptr<Bf16Gemm> bf16_; ///< when the executable has bf16 GEMMs
   HostBuffer shared_[8];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
   bool profiling_ = false;
   std::map<std::string, ProfileEntry> profile_; ///< by name
 };
 
-/// Registers "cpu", which runs Host code.
-void registerCpuDevice(DeviceRegistry &registry);
+/// Registers "cpu", which runs Host code, made with `options`.
+void registerCpuDevice(DeviceRegistry &registry,
+                       const CpuDeviceOptions &options = {});
 
 } // namespace tc::rt
 

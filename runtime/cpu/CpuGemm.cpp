@@ -2,30 +2,17 @@
 
 #include "runtime/cpu/CpuGemm.h"
 
-#include <algorithm>
-
 namespace tc::rt {
 namespace {
 
 /// f32 x f32 -> f32 with f32 compute: one sgemm call.
-void f32Gemm(SgemmLibrary library, const GemmBlock &g) {
-  auto *out = static_cast<float *>(g.c);
-  auto *bias = static_cast<const float *>(g.bias);
-  float beta = g.beta;
-  if (bias) { // the epilogue's bias: C becomes beta * C + bias first
-    for (int64_t r = 0; r < g.rows; ++r)
-      for (int64_t j = 0; j < g.cols; ++j)
-        out[r * g.ldc + j] =
-            (beta == 0.0f ? 0.0f : beta * out[r * g.ldc + j]) + bias[j];
-    beta = 1.0f;
-  }
-  sgemm(library, g.transposeA, g.transposeB, g.rows, g.cols, g.k, g.alpha,
-        static_cast<const float *>(g.a), g.lda, static_cast<const float *>(g.b),
-        g.ldb, beta, out, g.ldc);
-  if (g.relu)
-    for (int64_t r = 0; r < g.rows; ++r)
-      for (int64_t j = 0; j < g.cols; ++j)
-        out[r * g.ldc + j] = std::max(out[r * g.ldc + j], 0.0f);
+void f32Gemm(const GemmLibraries &libraries, const GemmBlock &g) {
+  sgemmBlock(libraries.sgemm, g);
+}
+
+/// bf16 x bf16 -> f32 with f32 compute (an f32 bias).
+void bf16Gemm(const GemmLibraries &libraries, const GemmBlock &g) {
+  libraries.bf16->run(g);
 }
 
 struct Entry {
@@ -33,9 +20,10 @@ struct Entry {
   GemmKernel kernel;
 };
 
+using tcx::DType;
 constexpr Entry kKernels[] = {
-    {{tcx::DType::F32, tcx::DType::F32, tcx::DType::F32, tcx::GemmCompute::F32},
-     f32Gemm},
+    {{DType::F32, DType::F32, DType::F32, tcx::GemmCompute::F32}, f32Gemm},
+    {{DType::BF16, DType::BF16, DType::F32, tcx::GemmCompute::F32}, bf16Gemm},
 };
 
 } // namespace

@@ -66,4 +66,13 @@ void sgemm(SgemmLibrary library, bool transposeA, bool transposeB, int64_t m,
   }
 }
 
+void sgemmBlock(SgemmLibrary library, const GemmBlock &g) {
+  float beta = addBiasBeforeProduct(g);
+  sgemm(library, g.transposeA, g.transposeB, g.rows, g.cols, g.k, g.alpha,
+        static_cast<const float *>(g.a), g.lda, static_cast<const float *>(g.b),
+        g.ldb, beta, static_cast<float *>(g.c), g.ldc);
+  if (g.relu)
+    applyRelu(g);
+}
+
 } // namespace tc::rt

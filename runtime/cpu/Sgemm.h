@@ -11,6 +11,8 @@
 #ifndef TC_RUNTIME_CPU_SGEMM_H
 #define TC_RUNTIME_CPU_SGEMM_H
 
+#include "runtime/cpu/GemmBlock.h"
+
 #include <cstdint>
 #include <string>
 
@@ -29,6 +31,10 @@ std::string describeSgemm(SgemmLibrary library);
 void sgemm(SgemmLibrary library, bool transposeA, bool transposeB, int64_t m,
            int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
            const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+
+/// `block`, of f32 operands and an f32 C, as one sgemm call with the bias
+/// and ReLU epilogue around it.
+void sgemmBlock(SgemmLibrary library, const GemmBlock &block);
 
 } // namespace tc::rt
 

@@ -53,14 +53,11 @@ CLI::Validator numberInRange(const support::NumberRange &range) {
 }
 
 /// The devices of tc-run, in --device=auto's order of preference: a GPU
-/// whose code the executable carries, else the CPU.
-const rt::DeviceRegistry &devices() {
-  static const rt::DeviceRegistry registry = [] {
-    rt::DeviceRegistry registry;
-    rt::registerCudaDevice(registry);
-    rt::registerCpuDevice(registry);
-    return registry;
-  }();
+/// whose code the executable carries, else the CPU (made with `cpu`).
+rt::DeviceRegistry devices(const rt::CpuDeviceOptions &cpu = {}) {
+  rt::DeviceRegistry registry;
+  rt::registerCudaDevice(registry);
+  rt::registerCpuDevice(registry, cpu);
   return registry;
 }
 
@@ -82,7 +79,7 @@ CLI::Validator positiveNumberUpTo(double max) {
   return numberInRange({0, max, /*minExcluded=*/true});
 }
 
-void addModelOptions(CLI::App &command, ModelOptions &options) {
+void addModelOptions(CLI::App &command, ModelOptions &options, bool runsSteps) {
   command.add_option("model", options.model, "the executable (tc-compile -o)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -93,6 +90,16 @@ void addModelOptions(CLI::App &command, ModelOptions &options) {
                   "where to run: auto (the GPU when the executable has "
                   "CUDA code and there is one, else the CPU), cpu or cuda")
       ->check(CLI::IsMember(choices));
+  if (!runsSteps) {
+    options.allowSlowBf16 = true; // no GEMM runs
+    return;
+  }
+  command.add_flag(
+      "--allow-slow-bf16", options.allowSlowBf16,
+      "run a bf16 executable on a CPU without bf16 GEMM instructions "
+      "(AVX512-BF16 or AMX), its GEMMs widened to f32: slower than an f32 "
+      "executable, for checking its numerics (without it tc-run refuses; "
+      "tc-compile --precision=f32 makes the fast one)");
 }
 
 void addCheckpointOption(CLI::App &command, std::string &checkpoint) {
@@ -109,7 +116,8 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   loaded.executable = rt::Executable::load(options.model, error);
   if (!loaded.executable)
     return fail(error);
-  loaded.device = devices().create(options.device, *loaded.executable, error);
+  loaded.device = devices({.allowSlowBf16 = options.allowSlowBf16})
+                      .create(options.device, *loaded.executable, error);
   if (!loaded.device)
     return fail(options.model + ": " + error);
   return kSuccess;

@@ -42,13 +42,17 @@ struct Command {
   std::function<int()> run;
 };
 
-/// The options every command that loads an executable takes: the model and
-/// --device.
+/// The options every command that loads an executable takes: the model,
+/// --device, and (for the commands that run its steps) --allow-slow-bf16.
 struct ModelOptions {
   std::string model;
   std::string device = "auto";
+  bool allowSlowBf16 = false;
 };
-void addModelOptions(CLI::App &command, ModelOptions &options);
+/// A command that runs no step (export) takes no --allow-slow-bf16: it may
+/// open a bf16 executable on any CPU.
+void addModelOptions(CLI::App &command, ModelOptions &options,
+                     bool runsSteps = true);
 
 /// The --checkpoint option of the commands that use a trained model (also
 /// spelled --checkpoint-dir): a checkpoint file or a directory.

@@ -46,7 +46,7 @@ Command addExportCommand(CLI::App &app) {
       "export", "write a checkpoint's parameters to a .npz (numpy.load), "
                 "named as tc-compile --emit=params names them; tc-run train "
                 "--init reads one back");
-  addModelOptions(*command, o->model);
+  addModelOptions(*command, o->model, /*runsSteps=*/false);
   addCheckpointOption(*command, o->checkpoint);
   command->add_option("-o", o->output, "the .npz to write")->required();
   command->add_flag("--overwrite", o->overwrite,

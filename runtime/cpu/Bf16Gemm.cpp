@@ -1,0 +1,82 @@
+//===- Bf16Gemm.cpp - the CPU device's bf16 x bf16 -> f32 GEMMs -----------===//
+
+#include "runtime/cpu/Bf16Gemm.h"
+#include "runtime/cpu/Bf16Instructions.h"
+
+#include <algorithm>
+#include <bit>
+#include <vector>
+
+namespace tc::rt {
+namespace {
+
+/// Columns of op(B) widened and multiplied at a time: a thread's scratch
+/// then holds its block of op(A) and k x 512 values of B, not all of a
+/// vocabulary-wide weight.
+constexpr int64_t kPanelColumns = 512;
+
+/// The rows x cols bf16 values at `from` (rows `ld` apart) as f32 values,
+/// packed at `to`. bf16 is the upper half of an f32: widening is exact.
+void widen(const void *from, int64_t rows, int64_t cols, int64_t ld,
+           float *to) {
+  auto *bits = static_cast<const uint16_t *>(from);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < cols; ++j)
+      to[r * cols + j] = std::bit_cast<float>(uint32_t(bits[r * ld + j]) << 16);
+}
+
+} // namespace
+
+Bf16Gemm::Path Bf16Gemm::pathOfThisCpu() {
+  return cpuHasBf16Gemms() ? Path::OneDnn : Path::Widened;
+}
+
+Bf16Gemm::Bf16Gemm(SgemmLibrary sgemm, Path path)
+    : sgemm_(sgemm),
+      matmuls_(path == Path::OneDnn ? std::make_unique<Bf16Matmuls>()
+                                    : nullptr) {}
+
+void Bf16Gemm::run(const GemmBlock &block) {
+  if (!matmuls_ || !matmuls_->run(block))
+    runWidened(block);
+}
+
+std::string Bf16Gemm::oneDnnKernel(const GemmBlock &block) {
+  return matmuls_ ? matmuls_->kernel(block) : "";
+}
+
+std::string Bf16Gemm::describe() const {
+  return matmuls_ ? "bf16 GEMMs by oneDNN's matmul"
+                  : "bf16 GEMMs widened to f32 for " + describeSgemm(sgemm_);
+}
+
+void Bf16Gemm::runWidened(const GemmBlock &g) {
+  // op(A) is rows x k; stored transposed, A is k x rows. The same for
+  // op(B), k x cols, in panels of columns.
+  int64_t aRows = g.transposeA ? g.k : g.rows;
+  int64_t aCols = g.transposeA ? g.rows : g.k;
+  int64_t panel = std::min(g.cols, kPanelColumns);
+  thread_local std::vector<float> scratch; // grows to the largest block
+  scratch.resize(std::max<size_t>(scratch.size(), aRows * aCols + g.k * panel));
+  float *a = scratch.data(), *b = a + aRows * aCols;
+  widen(g.a, aRows, aCols, g.lda, a);
+  const auto *bfB = static_cast<const uint16_t *>(g.b);
+  for (int64_t col = 0; col < g.cols; col += panel) {
+    int64_t cols = std::min(panel, g.cols - col);
+    if (g.transposeB) // B is cols x k: rows col .. col + cols
+      widen(bfB + col * g.ldb, cols, g.k, g.ldb, b);
+    else // B is k x cols: columns col .. col + cols
+      widen(bfB + col, g.k, cols, g.ldb, b);
+    GemmBlock widened = g;
+    widened.cols = cols;
+    widened.a = a;
+    widened.lda = aCols;
+    widened.b = b;
+    widened.ldb = g.transposeB ? g.k : cols;
+    widened.c = static_cast<float *>(g.c) + col;
+    widened.bias = g.bias ? static_cast<const float *>(g.bias) + col : nullptr;
+    sgemmBlock(sgemm_, widened);
+  }
+}
+
+} // namespace tc::rt

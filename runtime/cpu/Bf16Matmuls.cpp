@@ -1,0 +1,208 @@
+//===- Bf16Matmuls.cpp - bf16 GEMM blocks by oneDNN's matmul primitive ----===//
+
+#include "runtime/cpu/Bf16Matmuls.h"
+
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tc::rt {
+namespace {
+
+using dnnl::memory;
+
+/// What a primitive is made for: everything of a block but its addresses.
+struct Shape {
+  bool transposeA, transposeB, relu;
+  int64_t rows, cols, k, lda, ldb, ldc;
+  float alpha, beta; ///< beta after the bias (addBiasBeforeProduct)
+  auto operator<=>(const Shape &) const = default;
+};
+
+Shape shapeOf(const GemmBlock &g) {
+  return {g.transposeA,
+          g.transposeB,
+          g.relu,
+          g.rows,
+          g.cols,
+          g.k,
+          g.lda,
+          g.ldb,
+          g.ldc,
+          g.alpha,
+          g.bias ? 1.0f : g.beta};
+}
+
+/// A primitive and the layouts it was made for; `made` is false when
+/// oneDNN has no fast kernel for the shape.
+struct Primitive {
+  bool made = false;
+  dnnl::matmul matmul;
+  memory::desc a, b, c, scratchpad;
+  std::string kernel;
+};
+
+/// oneDNN threads a primitive's work with OpenMP. Made and run with one
+/// thread: inside the device's parallel regions that is what it gets
+/// anyway (no nesting), and outside one it must not take the other cores.
+/// Setting the count inside a parallel region changes only this thread's.
+class OneOpenMpThread {
+public:
+  OneOpenMpThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneOpenMpThread() { omp_set_num_threads(saved_); }
+
+private:
+  int saved_;
+};
+
+Primitive make(const dnnl::engine &engine, const Shape &s) {
+  using Type = memory::data_type;
+  Primitive p;
+  try {
+    // op(A) is rows x k and op(B) is k x cols: a transposed operand is the
+    // stored matrix read by columns.
+    p.a = memory::desc({s.rows, s.k}, Type::bf16,
+                       s.transposeA ? memory::dims{1, s.lda}
+                                    : memory::dims{s.lda, 1});
+    p.b = memory::desc({s.k, s.cols}, Type::bf16,
+                       s.transposeB ? memory::dims{1, s.ldb}
+                                    : memory::dims{s.ldb, 1});
+    p.c = memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.ldc, 1});
+    // C = relu(alpha AB + beta C): the output scale applies to the
+    // product, then the sum adds the old C, then the ReLU.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (s.alpha != 1.0f)
+      attr.set_output_scales(0, {s.alpha});
+    dnnl::post_ops ops;
+    if (s.beta != 0.0f)
+      ops.append_sum(s.beta);
+    if (s.relu)
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+    OneOpenMpThread oneThread;
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p.a, p.b, p.c), attr,
+                                    engine, /*allow_empty=*/true);
+    if (!pd)
+      return p;
+    p.kernel = pd.impl_info_str();
+    if (p.kernel.starts_with("ref"))
+      return p;
+    p.scratchpad = pd.scratchpad_desc();
+    p.matmul = dnnl::matmul(pd);
+    p.made = true;
+  } catch (const dnnl::error &) { // a layout oneDNN does not take
+    p.made = false;
+  }
+  return p;
+}
+
+} // namespace
+
+/// The CPU engine of every cache, made once and never destroyed: a thread's
+/// memory objects (Bound below) may outlive the cache that made them.
+const dnnl::engine &cpuEngine() {
+  static const auto *engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+/// A thread's arguments for one primitive: memory objects made once, their
+/// addresses set per call (making one costs about 1 us, setting an address
+/// 15 ns: an attention block's whole product takes 20 us), and its
+/// scratchpad.
+struct Bound {
+  const Primitive *primitive = nullptr;
+  std::unordered_map<int, memory> args;
+  std::vector<uint8_t> scratchpad;
+};
+
+struct Bf16Matmuls::Cache {
+  /// Tells this cache's entries in a thread's table from those of caches
+  /// gone before it at the same address.
+  const uint64_t id = [] {
+    static std::atomic<uint64_t> next{0};
+    return next++;
+  }();
+  std::shared_mutex mutex;
+  std::map<Shape, Primitive> primitives; // references stay valid
+
+  const Primitive &find(const Shape &shape) {
+    {
+      std::shared_lock lock(mutex);
+      auto it = primitives.find(shape);
+      if (it != primitives.end())
+        return it->second;
+    }
+    std::unique_lock lock(mutex);
+    auto [it, added] = primitives.try_emplace(shape);
+    if (added)
+      it->second = make(cpuEngine(), shape);
+    return it->second;
+  }
+
+  /// The calling thread's arguments for `shape`'s primitive: the shared
+  /// table is locked only the first time a thread runs a shape.
+  Bound &bind(const Shape &shape) {
+    thread_local std::map<std::pair<uint64_t, Shape>, Bound> bound;
+    auto [it, added] = bound.try_emplace({id, shape});
+    Bound &b = it->second;
+    if (!added)
+      return b;
+    const Primitive &p = find(shape);
+    b.primitive = &p;
+    if (!p.made)
+      return b;
+    const dnnl::engine &engine = cpuEngine();
+    b.args = {{DNNL_ARG_SRC, memory(p.a, engine, nullptr)},
+              {DNNL_ARG_WEIGHTS, memory(p.b, engine, nullptr)},
+              {DNNL_ARG_DST, memory(p.c, engine, nullptr)}};
+    b.scratchpad.resize(p.scratchpad.get_size());
+    if (!b.scratchpad.empty())
+      b.args.emplace(DNNL_ARG_SCRATCHPAD,
+                     memory(p.scratchpad, engine, b.scratchpad.data()));
+    return b;
+  }
+};
+
+Bf16Matmuls::Bf16Matmuls() : cache_(std::make_unique<Cache>()) {}
+Bf16Matmuls::~Bf16Matmuls() = default;
+
+std::string Bf16Matmuls::kernel(const GemmBlock &block) {
+  const Primitive &p = cache_->find(shapeOf(block));
+  return p.made ? p.kernel : "";
+}
+
+bool Bf16Matmuls::run(const GemmBlock &g) {
+  Bound &b = cache_->bind(shapeOf(g));
+  const Primitive &p = *b.primitive;
+  if (!p.made)
+    return false;
+  addBiasBeforeProduct(g); // the shape's beta is the one this leaves
+  try {
+    b.args.at(DNNL_ARG_SRC).set_data_handle(const_cast<void *>(g.a));
+    b.args.at(DNNL_ARG_WEIGHTS).set_data_handle(const_cast<void *>(g.b));
+    b.args.at(DNNL_ARG_DST).set_data_handle(g.c);
+    OneOpenMpThread oneThread;
+    dnnl::stream stream(cpuEngine());
+    p.matmul.execute(stream, b.args);
+    stream.wait();
+  } catch (const dnnl::error &e) { // the primitive was made for this shape
+    std::fprintf(stderr,
+                 "tc-run: internal error: oneDNN's bf16 matmul %s failed on a "
+                 "%lldx%lldx%lld product: %s\n",
+                 p.kernel.c_str(), (long long)g.rows, (long long)g.cols,
+                 (long long)g.k, e.what());
+    std::abort();
+  }
+  return true;
+}
+
+} // namespace tc::rt

@@ -1,0 +1,47 @@
+//===- Bf16Matmuls.h - bf16 GEMM blocks by oneDNN's matmul primitive ------===//
+//
+// bf16 x bf16 -> f32 GEMM blocks with f32 accumulation by oneDNN's matmul
+// primitive (Debian's libdnnl 2.6): one primitive per shape of block (its
+// transposes, sizes, leading dimensions, alpha, beta and ReLU), made on its
+// first use and kept, since making one costs far more than running it.
+// Each is made and run with one OpenMP thread, as the device's sgemm calls
+// are (it spreads the blocks over its threads itself), with memory objects
+// and a scratchpad of the calling thread, so that any thread runs any of
+// them and a call only sets the block's addresses. A shape oneDNN
+// has no kernel for, or only its reference implementation (far slower than
+// widening the operands to f32), is left to the caller.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_CPU_BF16MATMULS_H
+#define TC_RUNTIME_CPU_BF16MATMULS_H
+
+#include "runtime/cpu/GemmBlock.h"
+
+#include <memory>
+#include <string>
+
+namespace tc::rt {
+
+class Bf16Matmuls {
+public:
+  Bf16Matmuls();
+  ~Bf16Matmuls();
+
+  /// Runs `block` (bf16 A and B, an f32 C and bias) and returns true, or
+  /// returns false without touching C when oneDNN has no fast kernel for
+  /// its shape. Any thread may call it.
+  bool run(const GemmBlock &block);
+
+  /// The oneDNN implementation that runs `block` ("brg:avx512_core_bf16"),
+  /// or "" when none does.
+  std::string kernel(const GemmBlock &block);
+
+private:
+  struct Cache;
+  std::unique_ptr<Cache> cache_;
+};
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_CPU_BF16MATMULS_H

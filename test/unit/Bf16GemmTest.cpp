@@ -1,0 +1,300 @@
+//===- Bf16GemmTest.cpp - the CPU device's bf16 x bf16 -> f32 GEMMs -------===//
+//
+// runtime/cpu/Bf16Gemm.h against a double-precision reference computed from
+// the same bf16 values: both operand transposes, leading dimensions larger
+// than the rows they hold, batches run from OpenMP threads at once (as the
+// device runs them), alpha, beta != 0, the bias and the ReLU, more columns
+// than one panel of the widened path. The widened path runs everywhere
+// (with each sgemm library); oneDNN's matmul only where oneDNN makes a bf16
+// kernel, that is on a CPU with AVX512-BF16 or AMX, and the test says so
+// where it skips.
+//
+// Tolerance: f32 accumulation of k exact products (a bf16 product is exact
+// in f32), so |got - reference| <= (k + 3) 2^-24 (|alpha| sum |a b| +
+// |beta c| + |bias|) + 2^-120: recursive summation's bound gamma_k, plus
+// the roundings of alpha's product, the beta C + bias term and their sum.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/cpu/Bf16Gemm.h"
+#include "runtime/cpu/Bf16Instructions.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace tc;
+using rt::Bf16Gemm;
+
+/// f32 -> bf16 bits, round to nearest even, written here rather than taken
+/// from the runtime: the test's operands do not depend on the code tested.
+uint16_t toBf16(float value) {
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+
+double fromBf16(uint16_t bits) {
+  return std::bit_cast<float>(uint32_t(bits) << 16);
+}
+
+/// One GEMM of a test: C[batch] = act(alpha op(A) op(B) + beta C + bias).
+struct Case {
+  std::string name;
+  bool transposeA = false, transposeB = false;
+  int64_t rows = 1, cols = 1, k = 1;
+  int64_t padA = 0, padB = 0, padC = 0; ///< leading dimension - row
+  int64_t batch = 1;
+  float alpha = 1, beta = 0;
+  bool bias = false, relu = false;
+};
+
+/// The operands of a case, in buffers laid out as a plan lays them out:
+/// batch after batch, rows of leading dimension ld.
+struct Operands {
+  int64_t lda, ldb, ldc, strideA, strideB, strideC;
+  std::vector<uint16_t> a, b;
+  std::vector<float> c, bias;
+
+  explicit Operands(const Case &t) {
+    int64_t aRows = t.transposeA ? t.k : t.rows;
+    int64_t aCols = t.transposeA ? t.rows : t.k;
+    int64_t bRows = t.transposeB ? t.cols : t.k;
+    int64_t bCols = t.transposeB ? t.k : t.cols;
+    lda = aCols + t.padA;
+    ldb = bCols + t.padB;
+    ldc = t.cols + t.padC;
+    strideA = aRows * lda + 5; // batches apart by more than their rows
+    strideB = bRows * ldb + 3;
+    strideC = t.rows * ldc + 2;
+    std::mt19937 random(uint32_t(t.rows * 7919 + t.cols * 104729 + t.k));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int64_t i = 0; i < t.batch * strideA; ++i)
+      a.push_back(toBf16(normal(random)));
+    for (int64_t i = 0; i < t.batch * strideB; ++i)
+      b.push_back(toBf16(normal(random)));
+    for (int64_t i = 0; i < t.batch * strideC; ++i)
+      c.push_back(normal(random));
+    if (t.bias)
+      for (int64_t j = 0; j < t.cols; ++j)
+        bias.push_back(normal(random));
+  }
+
+  double opA(const Case &t, int64_t n, int64_t r, int64_t kk) const {
+    return fromBf16(
+        a[n * strideA + (t.transposeA ? kk * lda + r : r * lda + kk)]);
+  }
+  double opB(const Case &t, int64_t n, int64_t kk, int64_t j) const {
+    return fromBf16(
+        b[n * strideB + (t.transposeB ? j * ldb + kk : kk * ldb + j)]);
+  }
+
+  rt::GemmBlock block(const Case &t, int64_t n) {
+    return {.transposeA = t.transposeA,
+            .transposeB = t.transposeB,
+            .rows = t.rows,
+            .cols = t.cols,
+            .k = t.k,
+            .alpha = t.alpha,
+            .beta = t.beta,
+            .a = a.data() + n * strideA,
+            .lda = lda,
+            .b = b.data() + n * strideB,
+            .ldb = ldb,
+            .c = c.data() + n * strideC,
+            .ldc = ldc,
+            .bias = t.bias ? bias.data() : nullptr,
+            .relu = t.relu};
+  }
+};
+
+/// Runs `t` with `gemm`, a batch index per OpenMP thread, and checks every
+/// element of C against the reference and every padding element unchanged.
+void check(Bf16Gemm &gemm, const Case &t) {
+  Operands in(t);
+  std::vector<float> before = in.c;
+#pragma omp parallel for num_threads(4) schedule(static, 1)
+  for (int64_t n = 0; n < t.batch; ++n)
+    gemm.run(in.block(t, n));
+  int64_t wrong = 0;
+  for (int64_t n = 0; n < t.batch; ++n)
+    for (int64_t r = 0; r < t.rows; ++r)
+      for (int64_t j = 0; j < t.cols; ++j) {
+        double sum = 0, magnitude = 0;
+        for (int64_t kk = 0; kk < t.k; ++kk) {
+          double product = in.opA(t, n, r, kk) * in.opB(t, n, kk, j);
+          sum += product;
+          magnitude += std::abs(product);
+        }
+        double old = before[n * in.strideC + r * in.ldc + j];
+        double addend = (t.beta == 0 ? 0.0 : double(t.beta) * old) +
+                        (t.bias ? double(in.bias[j]) : 0.0);
+        double reference = double(t.alpha) * sum + addend;
+        if (t.relu)
+          reference = std::max(reference, 0.0);
+        double tolerance = (t.k + 3) * std::ldexp(1.0, -24) *
+                               (std::abs(t.alpha) * magnitude +
+                                std::abs(double(t.beta) * old) +
+                                (t.bias ? std::abs(in.bias[j]) : 0.0)) +
+                           std::ldexp(1.0, -120);
+        float got = in.c[n * in.strideC + r * in.ldc + j];
+        if (!(std::abs(got - reference) <= tolerance) && wrong++ < 5)
+          ADD_FAILURE() << t.name << ": C[" << n << "][" << r << "][" << j
+                        << "] = " << got << ", reference " << reference
+                        << " +- " << tolerance;
+      }
+  EXPECT_EQ(wrong, 0) << t.name;
+  int64_t touched = 0;
+  for (int64_t n = 0; n < t.batch; ++n)
+    for (int64_t i = 0; i < in.strideC; ++i) {
+      int64_t r = i / in.ldc, j = i % in.ldc;
+      if ((r >= t.rows || j >= t.cols) &&
+          in.c[n * in.strideC + i] != before[n * in.strideC + i])
+        ++touched;
+    }
+  EXPECT_EQ(touched, 0) << t.name << ": elements outside C changed";
+}
+
+std::vector<Case> cases() {
+  return {
+      {.name = "NN", .rows = 7, .cols = 9, .k = 13},
+      {.name = "NT, leading dimensions past the rows",
+       .transposeB = true,
+       .rows = 33,
+       .cols = 17,
+       .k = 64,
+       .padA = 3,
+       .padB = 5,
+       .padC = 7},
+      {.name = "TN",
+       .transposeA = true,
+       .rows = 16,
+       .cols = 40,
+       .k = 31,
+       .padA = 2,
+       .padB = 1,
+       .padC = 4},
+      {.name = "TT, alpha and beta",
+       .transposeA = true,
+       .transposeB = true,
+       .rows = 9,
+       .cols = 11,
+       .k = 5,
+       .padA = 1,
+       .padB = 2,
+       .padC = 3,
+       .alpha = 0.5f,
+       .beta = -1.25f},
+      {.name = "a linear: NT, bias and ReLU",
+       .transposeB = true,
+       .rows = 24,
+       .cols = 48,
+       .k = 16,
+       .padC = 16,
+       .bias = true,
+       .relu = true},
+      {.name = "bias, beta 1 and alpha",
+       .rows = 5,
+       .cols = 6,
+       .k = 8,
+       .padC = 2,
+       .alpha = 0.125f,
+       .beta = 1,
+       .bias = true},
+      {.name = "attention's batches: NT",
+       .transposeB = true,
+       .rows = 6,
+       .cols = 6,
+       .k = 4,
+       .padA = 44,
+       .padB = 44,
+       .batch = 8,
+       .alpha = 0.5f},
+      {.name = "attention's batches: NN, beta",
+       .rows = 6,
+       .cols = 4,
+       .k = 6,
+       .padB = 12,
+       .padC = 3,
+       .batch = 6,
+       .beta = 0.75f},
+      {.name = "columns past a panel: NN, bias",
+       .rows = 3,
+       .cols = 1100,
+       .k = 20,
+       .padB = 9,
+       .padC = 1,
+       .bias = true},
+      {.name = "columns past a panel: NT, ReLU",
+       .transposeB = true,
+       .rows = 5,
+       .cols = 1030,
+       .k = 24,
+       .padB = 3,
+       .relu = true},
+      {.name = "a long k",
+       .transposeA = true,
+       .rows = 4,
+       .cols = 8,
+       .k = 2048,
+       .padA = 1},
+      {.name = "one row and column", .rows = 1, .cols = 1, .k = 300, .beta = 2},
+  };
+}
+
+TEST(Bf16Gemm, WidenedMatchesTheReference) {
+  for (rt::SgemmLibrary library :
+       {rt::SgemmLibrary::OneDnn, rt::SgemmLibrary::OpenBlas}) {
+    Bf16Gemm gemm(library, Bf16Gemm::Path::Widened);
+    for (const Case &t : cases()) {
+      Operands in(t);
+      EXPECT_EQ(gemm.oneDnnKernel(in.block(t, 0)), "") << t.name;
+      check(gemm, t);
+    }
+  }
+}
+
+/// Where oneDNN makes no bf16 kernel the oneDNN path runs widened: the
+/// same numbers, checked here on every CPU.
+TEST(Bf16Gemm, OneDnnPathMatchesTheReference) {
+  Bf16Gemm gemm(rt::SgemmLibrary::OneDnn, Bf16Gemm::Path::OneDnn);
+  int64_t made = 0;
+  for (const Case &t : cases()) {
+    Operands in(t);
+    std::string kernel = gemm.oneDnnKernel(in.block(t, 0));
+    made += !kernel.empty();
+    std::printf("%s: %s\n", t.name.c_str(),
+                kernel.empty() ? "widened (no oneDNN kernel)" : kernel.c_str());
+    check(gemm, t);
+  }
+  if (made == 0)
+    GTEST_SKIP() << "oneDNN makes no bf16 matmul kernel on "
+                 << rt::describeCpuIsa()
+                 << " (it needs AVX512-BF16 or AMX); only the fallback to "
+                    "widening was checked";
+}
+
+TEST(Bf16Gemm, ThisCpusPathFollowsItsInstructions) {
+  EXPECT_EQ(Bf16Gemm::pathOfThisCpu() == Bf16Gemm::Path::OneDnn,
+            rt::cpuHasBf16Gemms());
+  Bf16Gemm gemm(rt::SgemmLibrary::OneDnn, Bf16Gemm::pathOfThisCpu());
+  Case linear = cases()[4];
+  Operands in(linear);
+  if (!rt::cpuHasBf16Gemms())
+    GTEST_SKIP() << rt::describeCpuIsa() << " has no bf16 GEMM instructions";
+  // On a CPU with them, a linear's shape runs on oneDNN's bf16 kernel, not
+  // its reference implementation.
+  std::string kernel = gemm.oneDnnKernel(in.block(linear, 0));
+  EXPECT_NE(kernel, "");
+  std::printf("oneDNN's bf16 matmul kernel here: %s\n", kernel.c_str());
+}
+
+} // namespace
