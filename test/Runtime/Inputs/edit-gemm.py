@@ -6,13 +6,7 @@ of the payload). flatc turns the flatbuffer into JSON and back (tcx.fbs).
 
     edit-gemm.py IN.tcx --schema tcx.fbs --set compute=TF32 -o OUT.tcx
     edit-gemm.py IN.tcx --schema tcx.fbs --set lhs.dtype=BF16 -o OUT.tcx
-    edit-gemm.py IN.tcx --schema tcx.fbs --every --bf16-view -o OUT.tcx
-
---bf16-view makes a GEMM's f32 lhs and rhs bf16 operands without moving a
-byte: each becomes a bf16 view of the high halves of its f32 elements (2
-bytes further on, strides and leading dimension doubled), which are the f32
-values truncated toward zero to bf16. So an f32 executable runs a bf16 x
-bf16 -> f32 GEMM on values the test knows.
+    edit-gemm.py IN.tcx --schema tcx.fbs --every --set compute=TF32 -o OUT.tcx
 """
 import argparse
 import json
@@ -37,19 +31,6 @@ def gemms(executable):
     return found
 
 
-def bf16_view(gemm):
-    """lhs and rhs as bf16 views of their f32 elements' high halves."""
-    for operand, ld in (("lhs", "lda"), ("rhs", "ldb")):
-        buffer = gemm[operand]
-        assert buffer.get("dtype", "F32") == "F32", buffer
-        buffer["dtype"] = "BF16"
-        buffer["offset"] = buffer.get("offset", 0) + 2  # little-endian
-        buffer["strides"] = [2 * s for s in buffer.get("strides", [])]
-        gemm[ld] *= 2
-        key = operand + "_batch_strides"
-        gemm[key] = [2 * s for s in gemm.get(key, [])]
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("tcx")
@@ -59,8 +40,6 @@ def main():
                         "table, or of one of its buffers (lhs.dtype)")
     parser.add_argument("--every", action="store_true",
                         help="edit every GEMM, not only the first")
-    parser.add_argument("--bf16-view", action="store_true",
-                        help="make lhs and rhs bf16 views (see above)")
     parser.add_argument("-o", required=True)
     args = parser.parse_args()
     data = open(args.tcx, "rb").read()
@@ -81,8 +60,6 @@ def main():
                 for part in outer:
                     table = table[part]
                 table[name] = value
-            if args.bf16_view:
-                bf16_view(gemm)
         json.dump(executable, open(path, "w"))
         subprocess.run(["flatc", "--binary", "-o", work, args.schema, path],
                        check=True)
