@@ -196,8 +196,8 @@ CudaDevice::~CudaDevice() {
 /// Empty, or why this GPU (compute capability `capability`, named `gpu`)
 /// cannot run a GEMM of `x`: bf16 and TF32 need tensor cores of sm_80 on.
 /// Every GEMM's types have a row (tcx::checkGemmTypes ran first).
-std::string gemmsTooNew(const tcx::Executable &x, int capability,
-                        const std::string &gpu) {
+std::string gpuTooOldForGemms(const tcx::Executable &x, int capability,
+                              const std::string &gpu) {
   if (!x.functions())
     return "";
   for (const tcx::Function *function : *x.functions())
@@ -294,9 +294,9 @@ void CudaDevice::open(std::string &error) {
   cudaDeviceProp properties;
   check(cudaGetDeviceProperties(&properties, gpu), "querying " + which);
   int capability = properties.major * 10 + properties.minor;
-  error = gemmsTooNew(executable_.root(), capability,
-                      contract::cudaArchitectureName(capability, false) + " (" +
-                          properties.name + ")");
+  error = gpuTooOldForGemms(executable_.root(), capability,
+                            contract::cudaArchitectureName(capability, false) +
+                                " (" + properties.name + ")");
   if (!error.empty())
     return;
   std::string chosen;
