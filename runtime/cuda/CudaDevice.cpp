@@ -17,9 +17,11 @@
 // Reads synchronise the stream; writes are asynchronous copies.
 //
 // Each GEMM's cuBLAS data and compute types come from its operand and
-// compute types (CublasTypes.h: f32 with CUBLAS_COMPUTE_32F, no TF32, as on
-// the CPU); an executable with GEMMs of other types is refused when the
-// device opens it.
+// compute types (CublasTypes.h: f32; bf16 operands with an f32 result and
+// bias; f32 with TF32 compute), on every path (strided, pointer arrays,
+// cuBLASLt); an executable with GEMMs of other types, or of types the GPU is
+// too old for (bf16 and TF32 need sm_80), is refused when the device opens
+// it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,6 +193,32 @@ CudaDevice::~CudaDevice() {
     cudaStreamDestroy(stream_);
 }
 
+/// Empty, or why this GPU (compute capability `capability`, named `gpu`)
+/// cannot run a GEMM of `x`: bf16 and TF32 need tensor cores of sm_80 on.
+/// Every GEMM's types have a row (tcx::checkGemmTypes ran first).
+std::string gpuTooOldForGemms(const tcx::Executable &x, int capability,
+                              const std::string &gpu) {
+  if (!x.functions())
+    return "";
+  for (const tcx::Function *function : *x.functions())
+    for (size_t step = 0; step < function->steps()->size(); ++step) {
+      const tcx::Gemm *gemm = function->steps()->Get(step)->step_as_Gemm();
+      if (!gemm)
+        continue;
+      tcx::GemmTypes types = tcx::gemmTypesOf(*gemm);
+      const CublasTypes &row = *tcx::rowFor(kCublasTypes, types);
+      if (row.capability <= capability)
+        continue;
+      return function->name()->str() + " step " + std::to_string(step) +
+             ": a GEMM of " + tcx::describe(types) + " needs " + row.why +
+             " (" + contract::cudaArchitectureName(row.capability, false) +
+             " or newer), and this GPU is " + gpu +
+             "; recompile the model with --precision=f32, or run it on a "
+             "newer GPU";
+    }
+  return "";
+}
+
 /// The code modules to load on a GPU of compute capability `capability`
 /// (major * 10 + minor): CUBINs of the newest architecture of the same
 /// major version not above it, else PTX of the newest virtual one not
@@ -266,6 +294,11 @@ void CudaDevice::open(std::string &error) {
   cudaDeviceProp properties;
   check(cudaGetDeviceProperties(&properties, gpu), "querying " + which);
   int capability = properties.major * 10 + properties.minor;
+  error = gpuTooOldForGemms(executable_.root(), capability,
+                            contract::cudaArchitectureName(capability, false) +
+                                " (" + properties.name + ")");
+  if (!error.empty())
+    return;
   std::string chosen;
   std::vector<const tcx::CodeModule *> modules =
       modulesFor(executable_.root(), capability, chosen, error);
@@ -424,6 +457,12 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
       const void *bias = reinterpret_cast<const void *>(g.bias);
       check(cublasLtMatmulDescSetAttribute(
                 lt.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
+            what);
+      // Said, not left to the default (D's type): the row's bias type.
+      int32_t biasType = types.bias;
+      check(cublasLtMatmulDescSetAttribute(lt.desc,
+                                           CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                           &biasType, sizeof biasType),
             what);
     }
     check(cublasLtMatrixLayoutCreate(

@@ -1,9 +1,9 @@
 //===- Cublas.cpp - a stand-in for cuBLAS (libcublas) -----------------------===//
 //
-// The cuBLAS calls of tc's CUDA plug-in: f32 GEMMs, strided batched and
-// with arrays of pointers, by the reference (Standin.h), on the handle's
-// stream. Arguments are checked as cuBLAS checks them (and operands must
-// lie in allocations).
+// The cuBLAS calls of tc's CUDA plug-in: GEMMs of the types it uses (f32;
+// bf16 operands; TF32 compute: Standin.h), strided batched and with arrays
+// of pointers, by the reference, on the handle's stream. Arguments are
+// checked as cuBLAS checks them (and operands must lie in allocations).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,36 +28,45 @@ cublasStatus_t faultOf(const char *name) {
                          : CUBLAS_STATUS_SUCCESS;
 }
 
+/// The stand-in's compute type for cuBLAS's, if it models it.
+bool computeOf(cublasComputeType_t type, GemmCompute &compute) {
+  compute = type == CUBLAS_COMPUTE_32F_FAST_TF32 ? GemmCompute::TF32
+                                                 : GemmCompute::F32;
+  return type == CUBLAS_COMPUTE_32F || type == CUBLAS_COMPUTE_32F_FAST_TF32;
+}
+
 /// cuBLAS's own checks of a GEMM's shape (CUBLAS_STATUS_INVALID_VALUE),
-/// and f32 throughout (the plug-in asks for nothing else).
+/// and the types the stand-in models (CUBLAS_STATUS_NOT_SUPPORTED).
 cublasStatus_t checkGemm(cublasOperation_t transa, cublasOperation_t transb,
                          int m, int n, int k, int lda, int ldb, int ldc,
                          int batchCount, cudaDataType a, cudaDataType b,
-                         cudaDataType c, cublasComputeType_t compute) {
+                         cudaDataType c, cublasComputeType_t type) {
   bool ta = transa == CUBLAS_OP_T, tb = transb == CUBLAS_OP_T;
   if ((transa != CUBLAS_OP_N && !ta) || (transb != CUBLAS_OP_N && !tb) ||
       m < 0 || n < 0 || k < 0 || batchCount < 0 ||
       lda < std::max(1, ta ? k : m) || ldb < std::max(1, tb ? n : k) ||
       ldc < std::max(1, m))
     return CUBLAS_STATUS_INVALID_VALUE;
-  if (a != CUDA_R_32F || b != CUDA_R_32F || c != CUDA_R_32F ||
-      compute != CUBLAS_COMPUTE_32F)
+  GemmCompute compute;
+  if (!computeOf(type, compute) || !gemmTypesModelled(a, b, c, compute))
     return CUBLAS_STATUS_NOT_SUPPORTED;
   return CUBLAS_STATUS_SUCCESS;
 }
 
 /// Whether one batch entry's operands lie in allocations.
-bool inBounds(cublasOperation_t transa, cublasOperation_t transb, int m,
-              int n, int k, const void *a, int lda, const void *b, int ldb,
-              const void *c, int ldc) {
+bool inBounds(cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+              int k, Matrix a, Matrix b, const void *c, int ldc) {
   bool ta = transa == CUBLAS_OP_T, tb = transb == CUBLAS_OP_T;
-  bool ok = isDeviceMatrix(a, ta ? k : m, ta ? m : k, lda) &&
-            isDeviceMatrix(b, tb ? n : k, tb ? k : n, ldb) &&
+  bool ok = isDeviceMatrix(a.data, ta ? k : m, ta ? m : k, a.ld,
+                           elementBytes(a.type)) &&
+            isDeviceMatrix(b.data, tb ? n : k, tb ? k : n, b.ld,
+                           elementBytes(b.type)) &&
             isDeviceMatrix(c, m, n, ldc);
   if (!ok)
-    std::fprintf(stderr, "stand-in: a GEMM operand lies outside every "
-                         "allocation (m=%d n=%d k=%d lda=%d ldb=%d ldc=%d)\n",
-                 m, n, k, lda, ldb, ldc);
+    std::fprintf(stderr,
+                 "stand-in: a GEMM operand lies outside every "
+                 "allocation (m=%d n=%d k=%d lda=%ld ldb=%ld ldc=%d)\n",
+                 m, n, k, long(a.ld), long(b.ld), ldc);
   return ok;
 }
 
@@ -117,20 +126,30 @@ cublasStatus_t cublasGemmStridedBatchedEx(
                                    batchCount, Atype, Btype, Ctype,
                                    computeType))
     return s;
-  const auto *a = static_cast<const float *>(A);
-  const auto *b = static_cast<const float *>(B);
+  GemmCompute compute;
+  computeOf(computeType, compute);
+  // Strides count elements of each operand's own type.
+  size_t aBytes = elementBytes(Atype), bBytes = elementBytes(Btype);
+  auto a = [=](int batch) {
+    return Matrix{static_cast<const uint8_t *>(A) + batch * strideA * aBytes,
+                  Atype, lda};
+  };
+  auto b = [=](int batch) {
+    return Matrix{static_cast<const uint8_t *>(B) + batch * strideB * bBytes,
+                  Btype, ldb};
+  };
   auto *c = static_cast<float *>(C);
   for (int batch = 0; batch < batchCount; ++batch)
-    if (!inBounds(transa, transb, m, n, k, a + batch * strideA, lda,
-                  b + batch * strideB, ldb, c + batch * strideC, ldc))
+    if (!inBounds(transa, transb, m, n, k, a(batch), b(batch),
+                  c + batch * strideC, ldc))
       return CUBLAS_STATUS_EXECUTION_FAILED;
   float scale = *static_cast<const float *>(alpha),
         accumulate = *static_cast<const float *>(beta);
   enqueue(handle->stream, [=] {
     for (int batch = 0; batch < batchCount; ++batch)
       referenceGemm(transa == CUBLAS_OP_T, transb == CUBLAS_OP_T, m, n, k,
-                    scale, a + batch * strideA, lda, b + batch * strideB, ldb,
-                    accumulate, c + batch * strideC, ldc);
+                    scale, a(batch), b(batch), accumulate, c + batch * strideC,
+                    ldc, compute);
   });
   return CUBLAS_STATUS_SUCCESS;
 }
@@ -157,17 +176,18 @@ cublasStatus_t cublasGemmBatchedEx(
                          "every allocation\n");
     return CUBLAS_STATUS_EXECUTION_FAILED;
   }
+  GemmCompute compute;
+  computeOf(computeType, compute);
   float scale = *static_cast<const float *>(alpha),
         accumulate = *static_cast<const float *>(beta);
   enqueue(handle->stream, [=] {
     for (int batch = 0; batch < batchCount; ++batch) {
-      if (!inBounds(transa, transb, m, n, k, Aarray[batch], lda, Barray[batch],
-                    ldb, Carray[batch], ldc))
+      Matrix a{Aarray[batch], Atype, lda}, b{Barray[batch], Btype, ldb};
+      if (!inBounds(transa, transb, m, n, k, a, b, Carray[batch], ldc))
         std::abort(); // on a GPU: an illegal address, the context lost
       referenceGemm(transa == CUBLAS_OP_T, transb == CUBLAS_OP_T, m, n, k,
-                    scale, static_cast<const float *>(Aarray[batch]), lda,
-                    static_cast<const float *>(Barray[batch]), ldb,
-                    accumulate, static_cast<float *>(Carray[batch]), ldc);
+                    scale, a, b, accumulate,
+                    static_cast<float *>(Carray[batch]), ldc, compute);
     }
   });
   return CUBLAS_STATUS_SUCCESS;

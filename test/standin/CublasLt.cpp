@@ -1,8 +1,9 @@
 //===- CublasLt.cpp - a stand-in for cuBLASLt (libcublasLt) -----------------===//
 //
-// The cuBLASLt calls of tc's CUDA plug-in: one f32 matmul with a bias
-// and/or ReLU epilogue, D = epilogue(alpha op(A) op(B) + beta C), by the
-// reference (Standin.h) on the call's stream. Descriptors and layouts are
+// The cuBLASLt calls of tc's CUDA plug-in: one matmul with a bias and/or
+// ReLU epilogue, D = epilogue(alpha op(A) op(B) + beta C), in the types the
+// plug-in uses (f32; bf16 A and B; TF32 compute; an f32 bias: Standin.h),
+// by the reference on the call's stream. Descriptors and layouts are
 // checked as cuBLASLt checks them.
 //
 //===----------------------------------------------------------------------===//
@@ -21,11 +22,14 @@ namespace {
 
 /// What the plug-in sets of a matmul descriptor.
 struct MatmulDesc {
+  standin::GemmCompute compute = standin::GemmCompute::F32;
   cublasOperation_t transA = CUBLAS_OP_N, transB = CUBLAS_OP_N;
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
   const float *bias = nullptr;
+  int32_t biasType = -1; ///< a cudaDataType; -1: D's
 };
 struct Layout {
+  cudaDataType type = CUDA_R_32F;
   uint64_t rows = 0, cols = 0;
   int64_t ld = 0;
 };
@@ -75,9 +79,13 @@ cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *desc,
                                         cudaDataType_t scaleType) {
   if (cublasStatus_t s = faultOf("cublasLtMatmulDescCreate"))
     return s;
-  if (computeType != CUBLAS_COMPUTE_32F || scaleType != CUDA_R_32F)
+  bool tf32 = computeType == CUBLAS_COMPUTE_32F_FAST_TF32;
+  if ((computeType != CUBLAS_COMPUTE_32F && !tf32) || scaleType != CUDA_R_32F)
     return CUBLAS_STATUS_NOT_SUPPORTED;
-  *desc = reinterpret_cast<cublasLtMatmulDesc_t>(new MatmulDesc);
+  auto *created = new MatmulDesc;
+  created->compute =
+      tf32 ? standin::GemmCompute::TF32 : standin::GemmCompute::F32;
+  *desc = reinterpret_cast<cublasLtMatmulDesc_t>(created);
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -104,6 +112,8 @@ cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t desc,
     return setAttribute(d.epilogue, buf, size);
   case CUBLASLT_MATMUL_DESC_BIAS_POINTER:
     return setAttribute(d.bias, buf, size);
+  case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE:
+    return setAttribute(d.biasType, buf, size);
   default:
     return CUBLAS_STATUS_NOT_SUPPORTED; // none the plug-in sets
   }
@@ -114,12 +124,12 @@ cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *layout,
                                           uint64_t cols, int64_t ld) {
   if (cublasStatus_t s = faultOf("cublasLtMatrixLayoutCreate"))
     return s;
-  if (type != CUDA_R_32F)
+  if (!standin::elementBytes(type))
     return CUBLAS_STATUS_NOT_SUPPORTED;
   if (ld < int64_t(std::max<uint64_t>(rows, 1)))
     return CUBLAS_STATUS_INVALID_VALUE;
   *layout = reinterpret_cast<cublasLtMatrixLayout_t>(
-      new Layout{rows, cols, ld});
+      new Layout{type, rows, cols, ld});
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -157,9 +167,17 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
               d.epilogue == CUBLASLT_EPILOGUE_RELU_BIAS;
   if (!bias && !relu && d.epilogue != CUBLASLT_EPILOGUE_DEFAULT)
     return CUBLAS_STATUS_NOT_SUPPORTED;
+  // The types: one of the plug-in's combinations, D's type C's, and an f32
+  // bias (the default bias type is D's).
+  if (!standin::gemmTypesModelled(a.type, b.type, c.type, d.compute) ||
+      out.type != c.type ||
+      (bias && (d.biasType == -1 ? out.type : d.biasType) != CUDA_R_32F))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
   if ((bias && (!d.bias || !standin::isDeviceMatrix(d.bias, m, 1, m))) ||
-      !standin::isDeviceMatrix(A, int64_t(a.rows), int64_t(a.cols), a.ld) ||
-      !standin::isDeviceMatrix(B, int64_t(b.rows), int64_t(b.cols), b.ld) ||
+      !standin::isDeviceMatrix(A, int64_t(a.rows), int64_t(a.cols), a.ld,
+                               standin::elementBytes(a.type)) ||
+      !standin::isDeviceMatrix(B, int64_t(b.rows), int64_t(b.cols), b.ld,
+                               standin::elementBytes(b.type)) ||
       !standin::isDeviceMatrix(D, m, n, out.ld)) {
     std::fprintf(stderr, "stand-in: a cuBLASLt operand lies outside every "
                          "allocation (m=%ld n=%ld k=%ld)\n",
@@ -170,10 +188,10 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
         accumulate = *static_cast<const float *>(beta);
   const float *biasValues = bias ? d.bias : nullptr;
   standin::enqueue(stream, [=] {
-    standin::referenceGemm(ta, tb, m, n, k, scale,
-                           static_cast<const float *>(A), a.ld,
-                           static_cast<const float *>(B), b.ld, accumulate,
-                           static_cast<float *>(D), out.ld, biasValues, relu);
+    standin::referenceGemm(ta, tb, m, n, k, scale, {A, a.type, a.ld},
+                           {B, b.type, b.ld}, accumulate,
+                           static_cast<float *>(D), out.ld, d.compute,
+                           biasValues, relu);
   });
   return CUBLAS_STATUS_SUCCESS;
 }

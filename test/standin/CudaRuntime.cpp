@@ -109,6 +109,13 @@ bool inAllocation(const void *pointer, size_t bytes) {
   return address + bytes <= it->first + it->second;
 }
 
+/// $TC_STANDIN_CAPABILITY (major * 10 + minor: 75 is a Turing GPU), else
+/// 90, an H100's.
+int capability() {
+  const char *value = std::getenv("TC_STANDIN_CAPABILITY");
+  return value ? std::atoi(value) : 90;
+}
+
 /// $TC_STANDIN_GPUS, else 1.
 int gpuCount() {
   const char *gpus = std::getenv("TC_STANDIN_GPUS");
@@ -198,13 +205,15 @@ Fault countCall(const char *name) {
   return Fault::None;
 }
 
-bool isDeviceMatrix(const void *pointer, int64_t rows, int64_t cols,
-                    int64_t ld) {
+bool isDeviceMatrix(const void *pointer, int64_t rows, int64_t cols, int64_t ld,
+                    size_t elementBytes) {
   std::lock_guard<std::recursive_mutex> guard(lock);
   if (rows <= 0 || cols <= 0)
     return true; // nothing is read or written
-  return ld >= rows &&
-         inAllocation(pointer, size_t((cols - 1) * ld + rows) * sizeof(float));
+  // cuBLAS reads elements at addresses aligned to their size.
+  bool aligned = reinterpret_cast<uintptr_t>(pointer) % elementBytes == 0;
+  return ld >= rows && aligned &&
+         inAllocation(pointer, size_t((cols - 1) * ld + rows) * elementBytes);
 }
 
 bool isDeviceRange(const void *pointer, size_t bytes) {
@@ -248,8 +257,9 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
     return fail(cudaErrorInvalidDevice);
   std::memset(prop, 0, sizeof *prop);
   std::snprintf(prop->name, sizeof prop->name, "tc stand-in");
-  prop->major = 9; // runs sm_90 CUBINs (of which it reads nothing)
-  prop->minor = 0;
+  // Runs the CUBINs of its architecture (of which it reads nothing).
+  prop->major = capability() / 10;
+  prop->minor = capability() % 10;
   prop->totalGlobalMem = size_t(16) << 30;
   prop->warpSize = 32;
   prop->maxThreadsPerBlock = 1024;

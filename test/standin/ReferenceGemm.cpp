@@ -1,21 +1,83 @@
 //===- ReferenceGemm.cpp - cuBLAS's GEMM by its definition ------------------===//
+//
+// Operands are read as a GPU reads them. bf16 (CUDA_R_16BF) elements are
+// the top 16 bits of an f32, widened exactly. With TF32 compute
+// (CUBLAS_COMPUTE_32F_FAST_TF32) each f32 element is rounded to TF32
+// before the product. cuBLAS does not document how its TF32 kernels round;
+// the stand-in rounds as the CUDA toolkit's own f32 -> TF32 conversion for
+// tensor cores does, nvcuda::wmma::__float_to_tf32 (crt/mma.h), which is
+// cvt.rna.tf32.f32: to nearest, ties away from zero. (CUTLASS's converter
+// rounds ties to even, and mma.sync ignores the low 13 bits of an operand
+// given unrounded: the three differ only on ties, or by one TF32 ulp of an
+// operand; docs/cuda.md.)
+//
+//===----------------------------------------------------------------------===//
 
 #include "Standin.h"
 
+#include <bit>
+#include <cstring>
+
 namespace standin {
 
+bool gemmTypesModelled(cudaDataType a, cudaDataType b, cudaDataType c,
+                       GemmCompute compute) {
+  if (c != CUDA_R_32F || a != b)
+    return false;
+  return a == CUDA_R_32F || (a == CUDA_R_16BF && compute == GemmCompute::F32);
+}
+
+size_t elementBytes(cudaDataType type) {
+  switch (type) {
+  case CUDA_R_32F:
+    return 4;
+  case CUDA_R_16BF:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+float roundToTf32(float value) {
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  if ((bits & 0x7f800000u) == 0x7f800000u)
+    return value; // NaN and infinity
+  // Half a TF32 ulp (bit 12) added to the magnitude carries into bit 13 from
+  // the halfway point up: ties go away from zero; a carry out of the
+  // mantissa raises the exponent (to infinity past the largest TF32).
+  bits += 1u << 12;
+  bits &= ~((1u << 13) - 1);
+  return std::bit_cast<float>(bits);
+}
+
+namespace {
+
+/// Element `index` of `matrix` as the GEMM's products read it.
+double operand(const Matrix &matrix, int64_t index, GemmCompute compute) {
+  if (matrix.type == CUDA_R_16BF) {
+    uint16_t bits;
+    std::memcpy(&bits, static_cast<const uint8_t *>(matrix.data) + 2 * index,
+                2);
+    return std::bit_cast<float>(uint32_t(bits) << 16);
+  }
+  float value = static_cast<const float *>(matrix.data)[index];
+  return compute == GemmCompute::TF32 ? roundToTf32(value) : value;
+}
+
+} // namespace
+
 void referenceGemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-                   float alpha, const float *a, int64_t lda, const float *b,
-                   int64_t ldb, float beta, float *c, int64_t ldc,
-                   const float *bias, bool relu) {
+                   float alpha, Matrix a, Matrix b, float beta, float *c,
+                   int64_t ldc, GemmCompute compute, const float *bias,
+                   bool relu) {
   // Column-major: element (i, j) of a matrix with leading dimension ld is
   // at i + j * ld; op(A)(i, l) is A(l, i) when transposed.
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) {
       double sum = 0;
       for (int64_t l = 0; l < k; ++l) {
-        double x = transA ? a[l + i * lda] : a[i + l * lda];
-        double y = transB ? b[j + l * ldb] : b[l + j * ldb];
+        double x = operand(a, transA ? l + i * a.ld : i + l * a.ld, compute);
+        double y = operand(b, transB ? j + l * b.ld : l + j * b.ld, compute);
         sum += x * y;
       }
       double value = alpha * sum;

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Rewrites fields of the first GEMM step of a .tcx executable, as a
-hand edit would, and rewraps it in its header with a new checksum
-(runtime/format/TcxFile.h: magic, version, payload size, FNV-1a 64 of the
-payload). flatc turns the flatbuffer into JSON and back (tcx.fbs).
+"""Rewrites fields of the first GEMM step of a .tcx executable (or of every
+one, --every), as a hand edit would, and rewraps it in its header with a new
+checksum (runtime/format/TcxFile.h: magic, version, payload size, FNV-1a 64
+of the payload). flatc turns the flatbuffer into JSON and back (tcx.fbs).
 
     edit-gemm.py IN.tcx --schema tcx.fbs --set compute=TF32 -o OUT.tcx
     edit-gemm.py IN.tcx --schema tcx.fbs --set lhs.dtype=BF16 -o OUT.tcx
+    edit-gemm.py IN.tcx --schema tcx.fbs --every --set compute=TF32 -o OUT.tcx
 """
 import argparse
 import json
@@ -22,12 +23,12 @@ def fnv1a64(data):
     return h
 
 
-def first_gemm(executable):
-    for function in executable["functions"]:
-        for entry in function["steps"]:
-            if entry["step_type"] == "Gemm":
-                return entry["step"]
-    raise SystemExit("the executable has no GEMM")
+def gemms(executable):
+    found = [entry["step"] for function in executable["functions"]
+             for entry in function["steps"] if entry["step_type"] == "Gemm"]
+    if not found:
+        raise SystemExit("the executable has no GEMM")
+    return found
 
 
 def main():
@@ -37,6 +38,8 @@ def main():
     parser.add_argument("--set", action="append", default=[],
                         metavar="FIELD=VALUE", help="a field of the Gemm "
                         "table, or of one of its buffers (lhs.dtype)")
+    parser.add_argument("--every", action="store_true",
+                        help="edit every GEMM, not only the first")
     parser.add_argument("-o", required=True)
     args = parser.parse_args()
     data = open(args.tcx, "rb").read()
@@ -49,14 +52,14 @@ def main():
                         "-o", work, args.schema, "--", payload], check=True)
         path = os.path.join(work, "executable.json")
         executable = json.load(open(path))
-        gemm = first_gemm(executable)
-        for assignment in args.set:
-            field, value = assignment.split("=", 1)
-            table = gemm
-            *outer, name = field.split(".")
-            for part in outer:
-                table = table[part]
-            table[name] = value
+        for gemm in gemms(executable)[:None if args.every else 1]:
+            for assignment in args.set:
+                field, value = assignment.split("=", 1)
+                table = gemm
+                *outer, name = field.split(".")
+                for part in outer:
+                    table = table[part]
+                table[name] = value
         json.dump(executable, open(path, "w"))
         subprocess.run(["flatc", "--binary", "-o", work, args.schema, path],
                        check=True)
