@@ -279,8 +279,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     error = "no row kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
-  // Mixed precision keeps them f32 (docs/codegen.md): a bf16 value here is
-  // a compiler bug, never code that computes it wrong.
+  // Mixed precision keeps them f32 (docs/codegen.md): a bf16 value is
+  // refused, never computed wrong.
   if (std::optional<std::string> bf16 = firstComputedWider(op)) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but row kernels (softmax, LayerNorm, cross-entropy and their "

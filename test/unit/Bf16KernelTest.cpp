@@ -40,19 +40,44 @@ using namespace mlir;
 
 /// The rounding cases of f32 -> bf16, as f32 bits.
 constexpr uint32_t kRoundingCases[] = {
-    0x3f808000, // 1 + 2^-8: a tie, to the even 1
-    0x3f818000, // a tie, up to the even 1 + 2^-6
-    0x3f808001, 0x3f807fff,             // just above and below a tie
-    0xbf808000, 0xbf818000, 0xbf808001, // the same, negative
-    0x3fffffff, 0x3fff8000,             // carries into the exponent
-    0x7f7fffff, 0x7f7f8000, 0x7f7f7fff, // overflow to inf, a tie to inf, not
-    0xff7fffff,                         // to -inf
-    0x00000001, 0x00008000, 0x00018000, 0x00008001, 0x807fffff, // subnormals
-    0x00000000, 0x80000000, 0x7f800000, 0xff800000, // zeros, infinities
-    0x7fc00000, 0xffc00000, // quiet NaNs
-    0x7f800001, 0xff800001, // NaNs with payload only in the cut bits
-    0x7fffffff, 0xffffffff, // NaNs that rounding up would carry out of
-    0x7fbfffff,             // a signalling NaN
+    // Ties (1 + 2^-8 down to the even 1, 1 + 3 * 2^-8 up to the even
+    // 1 + 2^-6), just above and below a tie, the same negative.
+    0x3f808000,
+    0x3f818000,
+    0x3f808001,
+    0x3f807fff,
+    0xbf808000,
+    0xbf818000,
+    0xbf808001,
+    // Carries into the exponent.
+    0x3fffffff,
+    0x3fff8000,
+    // Overflow to inf, a tie to inf, the largest that stays finite, -inf.
+    0x7f7fffff,
+    0x7f7f8000,
+    0x7f7f7fff,
+    0xff7fffff,
+    // Subnormals: to zero, a tie to zero, a tie up, above a tie, up to the
+    // smallest normal.
+    0x00000001,
+    0x00008000,
+    0x00018000,
+    0x00008001,
+    0x807fffff,
+    // Signed zeros and infinities.
+    0x00000000,
+    0x80000000,
+    0x7f800000,
+    0xff800000,
+    // NaNs: quiet; with payload only in the cut bits (not infinity); that
+    // rounding up would carry out of (not zero, not a sign flip); signalling.
+    0x7fc00000,
+    0xffc00000,
+    0x7f800001,
+    0xff800001,
+    0x7fffffff,
+    0xffffffff,
+    0x7fbfffff,
 };
 
 float floatOf(uint32_t bits) { return std::bit_cast<float>(bits); }
@@ -83,10 +108,9 @@ std::vector<Input> inputsOf(func::FuncOp function, std::mt19937 &rng) {
   for (auto [a, type] : llvm::enumerate(function.getArgumentTypes())) {
     auto tensor = cast<RankedTensorType>(type);
     Type element = tensor.getElementType();
-    Input in{tc::Tensor(element.isInteger(64) ? tc::DType::I64
-                                              : tc::DType::F32,
-                        tc::Shape(tensor.getShape().begin(),
-                                  tensor.getShape().end())),
+    Input in{tc::Tensor(
+                 element.isInteger(64) ? tc::DType::I64 : tc::DType::F32,
+                 tc::Shape(tensor.getShape().begin(), tensor.getShape().end())),
              {}};
     for (int64_t i = 0; i < in.value.size(); ++i) {
       uint64_t bits = element.isInteger(64) ? (i == 0 ? 1234 : 5)
