@@ -2,17 +2,19 @@
 //
 // Issue 31: the functions of test/Codegen/Inputs/bf16-kernels.mlir (f32 <->
 // bf16 converts alone, views of a bf16 value, a convert fused with other
-// elementwise work and a bf16 sum), through tc-fuse-elementwise and into an
-// executable, run on the CPU device (the host kernels) and, with the CUDA
-// toolkit, on the emulated GPU (the CUDA kernels through the SIMT harness,
-// EmulatedGpu.h). Every result equals the interpreter's bit for bit (no
-// tolerance: what the functions compute in f32 is exact, and every bf16
-// value is the interpreter's rounding of the same f32 value), a NaN as any
-// NaN. The f32 inputs hold the cases of the rounding: ties to even (up and
-// down), just off a tie, carries into the exponent, overflow to infinity,
-// subnormals, signed zeros, infinities and NaNs whose payload lies only in
-// the bits that are cut (NaN must not become infinity or flip sign); then
-// random bit patterns.
+// elementwise work and a bf16 sum, lookups in a bf16 table, the sinusoids
+// in bf16), through tc-fuse-elementwise and into an executable, run on the
+// CPU device (the host kernels) and, with the CUDA toolkit, on the emulated
+// GPU (the CUDA kernels through the SIMT harness, EmulatedGpu.h). Every
+// result equals the interpreter's bit for bit, a NaN as any NaN. No
+// tolerance: before each rounding to bf16 a kernel holds the interpreter's
+// value (the f32 arithmetic here is exact or rounds once as the
+// interpreter's does; the embedding's f64 is the interpreter's expression),
+// and the rounding is the interpreter's. The first f32 input holds the
+// cases of the rounding: ties to even (up and down), just off a tie, carries
+// into the exponent, overflow to infinity, subnormals, signed zeros,
+// infinities and NaNs whose payload lies only in the bits that are cut (NaN
+// must not become infinity or flip sign); then random bit patterns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,7 +93,8 @@ struct Input {
 /// The function's inputs: the first f32 tensor holds the rounding cases,
 /// then random bit patterns and random values in [-4, 4) by turns, other
 /// f32 tensors random values in [-4, 4); bf16 tensors random bf16 bit
-/// patterns (the interpreter takes them as their f32 values, exact); the
+/// patterns (the interpreter takes them as their f32 values, exact); i32
+/// tensors (ids) values in [0, 4); the
 /// RNG state (seed, step) is (1234, 5). The device gets the bits, NaN
 /// payloads included (a float through a double loses a signalling NaN's).
 std::vector<Input> inputsOf(func::FuncOp function, std::mt19937 &rng) {
@@ -108,18 +111,22 @@ std::vector<Input> inputsOf(func::FuncOp function, std::mt19937 &rng) {
   for (auto [a, type] : llvm::enumerate(function.getArgumentTypes())) {
     auto tensor = cast<RankedTensorType>(type);
     Type element = tensor.getElementType();
+    bool i64 = element.isInteger(64), i32 = element.isInteger(32);
     Input in{tc::Tensor(
-                 element.isInteger(64) ? tc::DType::I64 : tc::DType::F32,
+                 i64   ? tc::DType::I64
+                 : i32 ? tc::DType::I32
+                       : tc::DType::F32,
                  tc::Shape(tensor.getShape().begin(), tensor.getShape().end())),
              {}};
+    int width = i64 ? 8 : element.isBF16() ? 2 : 4;
     for (int64_t i = 0; i < in.value.size(); ++i) {
-      uint64_t bits = element.isInteger(64) ? (i == 0 ? 1234 : 5)
-                      : element.isBF16()    ? rng() & 0xffff
-                                            : f32Bits(a, i);
-      int width = element.isInteger(64) ? 8 : element.isBF16() ? 2 : 4;
+      uint64_t bits = i64                ? (i == 0 ? 1234 : 5)
+                      : i32              ? rng() % 4
+                      : element.isBF16() ? rng() & 0xffff
+                                         : f32Bits(a, i);
       for (int b = 0; b < width; ++b)
         in.bytes.push_back(uint8_t(bits >> (8 * b)));
-      if (element.isInteger(64))
+      if (i64 || i32)
         in.value.setInt(i, int64_t(bits));
       else
         in.value.set(i, floatOf(element.isBF16() ? uint32_t(bits) << 16
@@ -233,7 +240,7 @@ void expectEveryFunctionMatches(ModuleOp module,
     expectResultsEqual(device, *compiled, function, *want);
     ++functions;
   }
-  EXPECT_EQ(functions, 4);
+  EXPECT_EQ(functions, 5);
 }
 
 TEST(Bf16Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {

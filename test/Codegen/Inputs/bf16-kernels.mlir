@@ -50,3 +50,15 @@ func.func @fused(%x: tensor<8x16xf32>, %bias: tensor<16xf32>, %rng: tensor<2xi64
   %5 = tc.reduce_sum %2 axes = [1] : tensor<8x16xbf16> -> tensor<8xbf16>
   return %2, %4, %5 : tensor<8x16xbf16>, tensor<8x16xf32>, tensor<8xbf16>
 }
+
+// The ops with kernels of their own, on a bf16 table: the lookup, the
+// scaled lookup with positions and dropout (computed in f64, rounded once),
+// the sinusoids.
+func.func @lookups(%table: tensor<24x8xbf16>, %ids: tensor<2x5xi32>, %rng: tensor<2xi64>)
+    -> (tensor<2x5x8xbf16>, tensor<2x5x8xbf16>, tensor<5x8xbf16>) {
+  %pe = tc.positional_encoding : tensor<5x8xbf16>
+  %rows = tc.embedding %table, %ids : tensor<24x8xbf16>, tensor<2x5xi32> -> tensor<2x5x8xbf16>
+  %x = tc.embed %table, %ids, %pe, %rng scale = 2.0 rate = 0.1 key = 1
+      : tensor<24x8xbf16>, tensor<2x5xi32>, tensor<5x8xbf16>, tensor<2xi64> -> tensor<2x5x8xbf16>
+  return %rows, %x, %pe : tensor<2x5x8xbf16>, tensor<2x5x8xbf16>, tensor<5x8xbf16>
+}
