@@ -28,9 +28,9 @@ std::optional<support::ElementType> elementTypeOf(mlir::Type type);
 std::optional<support::ElementType> elementTypeOf(mlir::Value v);
 
 /// What kernels compute a value of `type` in: f32 for bf16 (a load widens
-/// it, exactly; every bf16 value of the IR is rounded to bf16 where it is
-/// computed and stored so: TargetBackend::rounded, stored), `type` itself for
-/// the others.
+/// it exactly; each bf16 value of the IR is rounded to bf16 where it is
+/// computed, TargetBackend::rounded, and stored as bf16,
+/// TargetBackend::stored), `type` itself for the others.
 constexpr support::ElementType computeTypeOf(support::ElementType type) {
   return type == support::ElementType::BF16 ? support::ElementType::F32 : type;
 }
