@@ -31,15 +31,15 @@ struct ElementTypeInfo {
   std::string_view name;     // as MLIR prints it: "f32", "bf16", "i1"
   int64_t bytes;             // in memory (i1: one byte, as C++'s bool)
   bool isFloat;
-  std::string_view hostType; // host C++ (the prelude defines tc::*)
-  std::string_view cudaType; // CUDA C++ (cuda_fp16.h, cuda_bf16.h)
+  std::string_view hostType; // host C++ (the preludes define tc::*)
+  std::string_view cudaType; // CUDA C++ (the same; cuda_fp16.h's __half)
 };
 
 inline constexpr ElementTypeInfo kElementTypes[] = {
     {ElementType::F32, "f32", 4, true, "float", "float"},
     {ElementType::F64, "f64", 8, true, "double", "double"},
     {ElementType::F16, "f16", 2, true, "tc::f16", "__half"},
-    {ElementType::BF16, "bf16", 2, true, "tc::bf16", "__nv_bfloat16"},
+    {ElementType::BF16, "bf16", 2, true, "tc::bf16", "tc::bf16"},
     {ElementType::I1, "i1", 1, false, "bool", "bool"},
     {ElementType::I32, "i32", 4, false, "int32_t", "int32_t"},
     {ElementType::I64, "i64", 8, false, "int64_t", "int64_t"},

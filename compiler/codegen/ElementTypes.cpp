@@ -19,4 +19,9 @@ std::optional<support::ElementType> elementTypeOf(mlir::Value v) {
       mlir::cast<mlir::ShapedType>(v.getType()).getElementType());
 }
 
+bool isComputedWider(mlir::Value v) {
+  std::optional<support::ElementType> type = elementTypeOf(v);
+  return type && computeTypeOf(*type) != *type;
+}
+
 } // namespace tc::codegen

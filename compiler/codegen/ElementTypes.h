@@ -27,6 +27,18 @@ std::optional<support::ElementType> elementTypeOf(mlir::Type type);
 /// The element type of the tensor value `v`.
 std::optional<support::ElementType> elementTypeOf(mlir::Value v);
 
+/// What kernels compute a value of `type` in: f32 for bf16 (a load widens
+/// it exactly; each bf16 value of the IR is rounded to bf16 where it is
+/// computed, TargetBackend::rounded, and stored as bf16,
+/// TargetBackend::stored), `type` itself for the others.
+constexpr support::ElementType computeTypeOf(support::ElementType type) {
+  return type == support::ElementType::BF16 ? support::ElementType::F32 : type;
+}
+
+/// Whether kernels compute the elements of tensor `v` in another type than
+/// its element type (a bf16 value, in f32).
+bool isComputedWider(mlir::Value v);
+
 /// What reductions, row statistics (softmax, LayerNorm, cross-entropy) and
 /// the embedding's scale and dropout accumulate in, whatever the element
 /// type: the interpreter's precision and order, so that results match it.

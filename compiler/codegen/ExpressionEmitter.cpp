@@ -49,7 +49,9 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
     if (op.hasTrait<tc::OpTrait::Reduction>())
       continue; // accumulated by the skeleton, which knows the loop
     Value result = op.getResult(0);
-    std::optional<std::string> spelled = backend.spell(result);
+    // Locals, literals and templates are of the compute type (f32 for a
+    // bf16 value, which is rounded to bf16 below).
+    std::optional<std::string> spelled = backend.spellCompute(result);
     if (!spelled) {
       error = "element type of '" + op.getName().getStringRef().str() +
               "' has no C++ type here";
@@ -118,7 +120,8 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
       return failure();
     }
     std::string name = "v" + std::to_string(next++);
-    os << "    const " << type << " " << name << " = " << expr << ";\n";
+    os << "    const " << type << " " << name << " = "
+       << backend.rounded(result, expr) << ";\n";
     names[result] = name;
   }
   return success();

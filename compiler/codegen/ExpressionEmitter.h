@@ -1,7 +1,8 @@
 //===- ExpressionEmitter.h - tc ops as C++ expressions ---------------------===//
 //
 // Prints the body of a fused elementwise group as C++ statements that compute
-// one element: every value becomes a local of its element type, every op an
+// one element: every value becomes a local of its compute type (its element
+// type; f32 for bf16, rounded to bf16 where it is computed), every op an
 // expression over them. The same statements serve every target; only the
 // skeleton around them (a host loop, a CUDA grid-stride loop) differs.
 //
@@ -25,8 +26,8 @@ public:
   /// Spells each value's type as `backend` does.
   explicit ExpressionEmitter(const TargetBackend &backend) : backend(backend) {}
 
-  /// Names the value `v` already holds in the generated code (an input
-  /// loaded by the skeleton).
+  /// Names the value `v` already holds in the generated code (an input the
+  /// skeleton loaded into a local of its compute type).
   void bind(mlir::Value v, std::string name) { names[v] = std::move(name); }
 
   /// Prints one statement per op of `ops` (but the reductions, which the

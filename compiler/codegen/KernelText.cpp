@@ -1,6 +1,7 @@
 //===- KernelText.cpp - helpers shared by the host kernel emitters --------===//
 
 #include "compiler/codegen/KernelText.h"
+#include "compiler/codegen/ElementTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -61,6 +62,20 @@ bool hasCppTypes(Operation *op, const TargetBackend &backend,
       return false;
     }
   return true;
+}
+
+std::optional<std::string> firstComputedWider(Operation *op) {
+  unsigned operands = op->getNumOperands();
+  for (auto [k, v] : llvm::enumerate(
+           llvm::concat<Value>(op->getOperands(), op->getResults())))
+    if (isComputedWider(v)) {
+      bool operand = k < operands;
+      return llvm::formatv("{0} #{1} is {2}", operand ? "operand" : "result",
+                           operand ? k : k - operands,
+                           support::info(*elementTypeOf(v)).name)
+          .str();
+    }
+  return std::nullopt;
 }
 
 std::string inputDeclaration(StringRef type, unsigned k) {

@@ -195,7 +195,8 @@ const char *accumulatorStart(Operation *reduction) {
 }
 
 /// The buffer pointers, the dropout masks and the RNG seed; the loads of
-/// the inputs (which bind them in `emitter`) go to `loads`.
+/// the inputs (into locals of their compute type, which bind them in
+/// `emitter`) go to `loads`.
 LogicalResult declareBuffers(const Group &group, const TargetBackend &backend,
                              ExpressionEmitter &emitter, llvm::raw_ostream &os,
                              std::string &loads, std::string &error) {
@@ -208,7 +209,8 @@ LogicalResult declareBuffers(const Group &group, const TargetBackend &backend,
     os << inputDeclaration(*type, k);
     if (group.rngArg && k == *group.rngArg)
       continue;
-    loads += llvm::formatv("    const {0} a{1} = in{1}[{2}];\n", *type, k,
+    loads += llvm::formatv("    const {0} a{1} = in{1}[{2}];\n",
+                           *backend.spellCompute(arg), k,
                            broadcastIndex(shapeOf(arg), group.shape))
                  .str();
     emitter.bind(arg, "a" + std::to_string(k));
@@ -314,41 +316,48 @@ std::string accumulator(const Group &group, size_t j, Operation *def) {
   return llvm::formatv("acc{0}[{1}]", j, reducedIndex(group.shape, axes)).str();
 }
 
-/// The stores of reduction `def`'s result `j` (`size` elements), after the
-/// loop over the elements reduced into them.
-std::string storeReduction(const Group &group, size_t j, int64_t size,
-                           double scale) {
+/// The stores of the reduction into output `j` (`value`, `size` elements),
+/// after the loop over the elements reduced into them.
+std::string storeReduction(const Group &group, const TargetBackend &backend,
+                           size_t j, Value value, int64_t size, double scale) {
+  // The accumulator's element `at`, scaled, as an element of `value`.
+  auto result = [&](StringRef at) {
+    return backend.stored(
+        value, llvm::formatv("acc{0}{1} * {2:e17}", j, at, scale).str());
+  };
   switch (group.skeleton) {
   case Skeleton::PerResult:
-    return llvm::formatv("    out{0}[r] = acc{0} * {1:e17};\n", j, scale).str();
+    return llvm::formatv("    out{0}[r] = {1};\n", j, result("")).str();
   case Skeleton::GpuColumns:
     return llvm::formatv("  acc{0} = tc::columnTotal(acc{0});\n"
                          "  if (threadIdx.x < tc::kColumnLanes && k < {2})\n"
-                         "    out{0}[k] = acc{0} * {1:e17};\n",
-                         j, scale, group.reducedCount)
+                         "    out{0}[k] = {1};\n",
+                         j, result(""), group.reducedCount)
         .str();
   case Skeleton::ColumnBlocks:
     return llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
-                         "    out{0}[k] = acc{0}[k - k0] * {1:e17};\n",
-                         j, scale)
+                         "    out{0}[k] = {1};\n",
+                         j, result("[k - k0]"))
         .str();
   case Skeleton::Elements:
     break;
   }
   return llvm::formatv("  for (int64_t r = 0; r < {0}; ++r)\n"
-                       "    out{1}[r] = acc{1}[r] * {2:e17};\n",
-                       size, j, scale)
+                       "    out{1}[r] = {2};\n",
+                       size, j, result("[r]"))
       .str();
 }
 
 /// Each output's step for element `i`: a store, or a reduction's
 /// accumulation (whose stores after the loop go to `finish`).
-void writeOutputs(const Group &group, const ExpressionEmitter &emitter,
-                  StringRef acc, llvm::raw_ostream &os, std::string &finish) {
+void writeOutputs(const Group &group, const TargetBackend &backend,
+                  const ExpressionEmitter &emitter, StringRef acc,
+                  llvm::raw_ostream &os, std::string &finish) {
   for (auto [j, value] : llvm::enumerate(group.outputs)) {
     Operation *def = group.reductionOf(value);
     if (!def) {
-      os << llvm::formatv("    out{0}[i] = {1};\n", j, emitter.nameOf(value));
+      os << llvm::formatv("    out{0}[i] = {1};\n", j,
+                          backend.stored(value, emitter.nameOf(value)));
       continue;
     }
     std::string at = accumulator(group, j, def);
@@ -361,7 +370,7 @@ void writeOutputs(const Group &group, const ExpressionEmitter &emitter,
     int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
     double scale =
         isa<ReduceMeanOp>(def) ? double(size) / double(group.count) : 1.0;
-    finish += storeReduction(group, j, size, scale);
+    finish += storeReduction(group, backend, j, value, size, scale);
   }
 }
 
@@ -392,7 +401,7 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   os << loads;
   if (failed(emitter.emitOps(ops, "i", os, error)))
     return failure();
-  writeOutputs(group, emitter, acc, os, finish);
+  writeOutputs(group, backend, emitter, acc, os, finish);
   os << "  }\n"
      << finish << (group.skeleton == Skeleton::Elements ? "" : "  }\n");
   return backend.kernel(name, body);

@@ -184,7 +184,7 @@ std::string embedBody(EmbedOp embed) {
     for (int64_t d = 0; d < D; ++d) {
       int64_t i = t * D + d;
       @A x = (id >= 0 && id < V ? @A(in0[id * D + d]) : 0.0) * @4 +
-                 in2[(t % T) * D + d];
+                 @A(in2[(t % T) * D + d]);
       out0[i] = @E(x * @6);
     }
   }
@@ -226,7 +226,7 @@ std::string embeddingBody(EmbeddingOp lookup) {
   return fill(R"cpp(  const int64_t V = @0, D = @1;
   TC_FOR(i, @2) {
     int64_t id = in1[i / D];
-    out0[i] = id >= 0 && id < V ? in0[id * D + i % D] : 0.0f;
+    out0[i] = id >= 0 && id < V ? in0[id * D + i % D] : @E(0);
   }
 )cpp",
               {std::to_string(table[0]), std::to_string(table[1]),
@@ -302,7 +302,7 @@ std::optional<std::string> generatorBody(Operation *op) {
         R"cpp(  TC_FOR(i, @0) {
     int64_t pos = i / @1, c = i % @1;
     @A angle = pos / std::pow(10000.0, @A(c - c % 2) / @1);
-    out0[i] = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
+    out0[i] = @E(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
   }
 )cpp",
         {std::to_string(shape[0] * shape[1]), std::to_string(shape[1])});
@@ -339,6 +339,15 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                                     std::string &error) {
   if (!hasCppTypes(op, backend, error))
     return failure();
+  // Adam's update and the embedding gradient's sums compute in their
+  // tensors' type, which is f32 (master weights, moments and gradients).
+  if (std::optional<std::string> bf16 = firstComputedWider(op);
+      bf16 && isa<AdamOp, EmbeddingGradOp>(op)) {
+    error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
+            ", but its kernel updates f32 tensors only (parameters, Adam's "
+            "moments and gradients stay f32 in every precision)";
+    return failure();
+  }
   // Adam declares its buffers itself, a parameter at a time.
   if (auto adam = dyn_cast<AdamOp>(op))
     return backend.kernel(name, adamBody(adam, backend));

@@ -279,6 +279,15 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     error = "no row kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
+  // Mixed precision keeps them f32 (docs/codegen.md): a bf16 value is
+  // refused, never computed wrong.
+  if (std::optional<std::string> bf16 = firstComputedWider(op)) {
+    error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
+            ", but row kernels (softmax, LayerNorm, cross-entropy and their "
+            "gradients) compute on f32 tensors only; convert it to f32 first "
+            "(tc.convert)";
+    return failure();
+  }
   if (!llvm::all_of(llvm::concat<Value>(op->getOperands(), op->getResults()),
                     rowKernelType)) {
     error = "row kernels are generated for f32 tensors only so far";

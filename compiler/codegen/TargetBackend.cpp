@@ -15,8 +15,9 @@ std::string TargetBackend::kernel(llvm::StringRef name,
 
 std::optional<std::string>
 TargetBackend::spell(support::ElementType type) const {
-  // Neither prelude defines the 16-bit floats yet (issue 23 brings them).
-  if (type == support::ElementType::F16 || type == support::ElementType::BF16)
+  // No prelude defines f16: tc offers no fp16 training (it needs loss
+  // scaling; bf16 has f32's range).
+  if (type == support::ElementType::F16)
     return std::nullopt;
   return std::string(tableSpelling(support::info(type)));
 }
@@ -28,6 +29,26 @@ std::optional<std::string> TargetBackend::spell(mlir::Type type) const {
 
 std::optional<std::string> TargetBackend::spell(mlir::Value tensor) const {
   return spell(mlir::cast<mlir::ShapedType>(tensor.getType()).getElementType());
+}
+
+std::optional<std::string>
+TargetBackend::spellCompute(mlir::Value tensor) const {
+  std::optional<support::ElementType> type = elementTypeOf(tensor);
+  return type ? spell(computeTypeOf(*type)) : std::nullopt;
+}
+
+std::string TargetBackend::rounded(mlir::Value tensor,
+                                   const std::string &value) const {
+  if (!isComputedWider(tensor))
+    return value;
+  return *spellCompute(tensor) + "(" + stored(tensor, value) + ")";
+}
+
+std::string TargetBackend::stored(mlir::Value tensor,
+                                  const std::string &value) const {
+  if (!isComputedWider(tensor))
+    return value;
+  return *spell(tensor) + "(" + value + ")";
 }
 
 const TargetBackend &targetBackend(Target target) {

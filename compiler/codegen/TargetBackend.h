@@ -45,6 +45,20 @@ public:
   std::optional<std::string> spell(mlir::Type type) const;
   std::optional<std::string> spell(mlir::Value tensor) const;
 
+  /// How the target spells the type kernels compute `tensor`'s elements in
+  /// (computeTypeOf in ElementTypes.h: f32 for bf16), or none.
+  std::optional<std::string> spellCompute(mlir::Value tensor) const;
+
+  /// `value`, an expression of `tensor`'s compute type, rounded to its
+  /// element type and held in the compute type (`float(tc::bf16(value))`),
+  /// or `value` itself where the two types are one.
+  std::string rounded(mlir::Value tensor, const std::string &value) const;
+
+  /// `value`, an arithmetic expression, as an element of `tensor` to store
+  /// (`tc::bf16(value)`), or `value` itself where the compute type is the
+  /// element type.
+  std::string stored(mlir::Value tensor, const std::string &value) const;
+
   /// Blocks x threads of a launch of the kernel computing `op`.
   virtual std::pair<int64_t, int64_t>
   launchGeometry(mlir::Operation *op) const = 0;

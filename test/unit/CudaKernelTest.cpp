@@ -3,7 +3,8 @@
 // Issue 8, acceptance 1: every kernel of models/tiny.toml, transformer_base
 // and transformer_big (training steps, encoders, decoders of every bucket)
 // has a CUDA skeleton and compiles with NVRTC for sm_80 and sm_90 (one
-// translation unit per architecture), and ptxas reports no register spills.
+// translation unit per architecture), and ptxas reports no register spills;
+// so do the kernels that read and write bf16 (issue 31).
 // Built only when the CUDA toolkit is there (no GPU needed).
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,10 @@
 #include "compiler/codegen/CudaKernel.h"
 #include "compiler/codegen/Preludes.h"
 #include "compiler/export/Nvrtc.h"
+#include "compiler/pipeline/Compile.h"
+#include "compiler/transforms/Passes.h"
+
+#include "mlir/Parser/Parser.h"
 
 #include <gtest/gtest.h>
 
@@ -25,21 +30,11 @@ using namespace mlir;
 
 class CudaKernels : public testing::TestWithParam<const char *> {};
 
-TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module = tc::test::compileModel(
-      context, std::string(TC_SOURCE_DIR) + "/models/" + GetParam(),
-      /*plan=*/true);
-  ASSERT_TRUE(module);
-
-  std::vector<std::pair<std::string, std::string>> missing;
-  std::vector<tc::codegen::NamedKernelSource> kernels =
-      tc::codegen::emitCudaKernels(*module, missing);
-  ASSERT_FALSE(kernels.empty());
-  for (const auto &[name, why] : missing)
-    ADD_FAILURE() << name << ": " << why;
-  std::printf("%s: %zu CUDA kernels\n", GetParam(), kernels.size());
-  // One translation unit per architecture and core, compiled in parallel.
+/// Compiles `kernels` with NVRTC for sm_80 and sm_90 (one translation unit
+/// per architecture and core, in parallel): each gives a CUBIN, and ptxas
+/// reports no register spills.
+void expectCompilesWithoutSpills(
+    const std::vector<tc::codegen::NamedKernelSource> &kernels) {
   unsigned parts = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::future<std::pair<std::string, std::string>>> builds;
   for (const char *arch : {"sm_80", "sm_90"})
@@ -65,6 +60,29 @@ TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
   }
 }
 
+/// The CUDA kernels of a plan module, each emitted.
+std::vector<tc::codegen::NamedKernelSource> emitEveryKernel(ModuleOp module) {
+  std::vector<std::pair<std::string, std::string>> missing;
+  std::vector<tc::codegen::NamedKernelSource> kernels =
+      tc::codegen::emitCudaKernels(module, missing);
+  EXPECT_FALSE(kernels.empty());
+  for (const auto &[name, why] : missing)
+    ADD_FAILURE() << name << ": " << why;
+  return kernels;
+}
+
+TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = tc::test::compileModel(
+      context, std::string(TC_SOURCE_DIR) + "/models/" + GetParam(),
+      /*plan=*/true);
+  ASSERT_TRUE(module);
+  std::vector<tc::codegen::NamedKernelSource> kernels =
+      emitEveryKernel(*module);
+  std::printf("%s: %zu CUDA kernels\n", GetParam(), kernels.size());
+  expectCompilesWithoutSpills(kernels);
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, CudaKernels,
                          testing::Values("tiny.toml", "transformer_base.toml",
                                          "transformer_big.toml"),
@@ -72,6 +90,25 @@ INSTANTIATE_TEST_SUITE_P(Models, CudaKernels,
                            std::string name = info.param;
                            return name.substr(0, name.find('.'));
                          });
+
+// Issue 31: the kernels that read and write bf16 (bf16 loads, f32 compute,
+// rounded stores; test/Codegen/Inputs/bf16-kernels.mlir after
+// tc-fuse-elementwise) compile for both architectures without spills.
+TEST(CudaBf16Kernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
+  MLIRContext context;
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      TC_SOURCE_DIR "/test/Codegen/Inputs/bf16-kernels.mlir", &context);
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  pm.addPass(tc::createTcFuseElementwise());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  ASSERT_TRUE(succeeded(tc::compileTcModule(*module, tc::CompileStage::Plan)));
+  std::vector<tc::codegen::NamedKernelSource> kernels =
+      emitEveryKernel(*module);
+  EXPECT_GE(kernels.size(), 4u) << "converts, copies and the fused kernel";
+  expectCompilesWithoutSpills(kernels);
+}
 
 // A compile error shows NVRTC's log and the source with line numbers.
 TEST(Nvrtc, ACompileErrorShowsTheLogAndTheNumberedSource) {

@@ -2,6 +2,28 @@
 // (compiler/codegen/Preludes.cpp puts them together).
 
 namespace tc {
+// bfloat16: the upper half of an f32, one definition for both targets (NVRTC
+// compiles with -default-device, so it needs no __host__ __device__). To f32
+// is exact; from f32 rounds to nearest even, a NaN stays a (quiet) NaN: the
+// interpreter's rounding (roundToBF16, compiler/interpreter/Tensor.cpp), the
+// bits cuBLAS reads as CUDA_R_16BF. Kernels load it as f32, compute in f32
+// and round where the IR has a bf16 value (`float(tc::bf16(x))`, stores
+// `tc::bf16(x)`); from f32 is explicit, so no rounding goes unwritten.
+struct bf16 {
+  uint16_t bits;
+  bf16() = default;
+  explicit bf16(float f) : bits(rounded(__builtin_bit_cast(uint32_t, f))) {}
+  operator float() const {
+    return __builtin_bit_cast(float, uint32_t(bits) << 16);
+  }
+
+private:
+  static uint16_t rounded(uint32_t f) {
+    if ((f & 0x7fffffffu) > 0x7f800000u) // NaN: keep it one
+      return uint16_t(f >> 16 | 0x0040u);
+    return uint16_t((f + 0x7fffu + (f >> 16 & 1u)) >> 16);
+  }
+};
 // tc.max and tc.min propagate NaN (std::max and std::min do not).
 template <typename T> inline T maximum(T a, T b) {
   return a != a || b != b ? a + b : (a > b ? a : b);

@@ -1,0 +1,64 @@
+// Kernels that read and write bf16 buffers and compute in f32, for
+// test/Codegen/emit-bf16.test (their source) and test/unit/Bf16KernelTest.cpp
+// (their results on the CPU device and the SIMT harness against the
+// interpreter, after tc-fuse-elementwise).
+
+// f32 -> bf16 alone: the rounding, stored.
+func.func @narrow(%x: tensor<8x16xf32>) -> tensor<8x16xbf16> {
+  %b = tc.convert %x : tensor<8x16xf32> -> tensor<8x16xbf16>
+  return %b : tensor<8x16xbf16>
+}
+
+// bf16 -> f32 alone: a load, exact.
+func.func @widen(%b: tensor<8x16xbf16>) -> tensor<8x16xf32> {
+  %y = tc.convert %b : tensor<8x16xbf16> -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+
+// Views of bf16 values: returned (the plan's copies of 2-byte elements), and
+// read by kernels: a transpose, a slice across rows and a concat (copy
+// kernels of tc::bf16 elements) and a reshape (a view), then widened or
+// negated in bf16.
+func.func @views(%b: tensor<8x16xbf16>, %c: tensor<8x16xbf16>)
+    -> (tensor<16x8xbf16>, tensor<4x16xbf16>, tensor<16x8xf32>, tensor<8x8xf32>,
+        tensor<16x16xbf16>, tensor<128xf32>) {
+  %t = tc.transpose %b permutation = [1, 0] : tensor<8x16xbf16> -> tensor<16x8xbf16>
+  %rows = tc.slice %b offsets = [2, 0] : tensor<8x16xbf16> -> tensor<4x16xbf16>
+  %tw = tc.convert %t : tensor<16x8xbf16> -> tensor<16x8xf32>
+  %cols = tc.slice %c offsets = [0, 4] : tensor<8x16xbf16> -> tensor<8x8xbf16>
+  %cw = tc.convert %cols : tensor<8x8xbf16> -> tensor<8x8xf32>
+  %k = tc.concat %b, %c axis = 0 : tensor<8x16xbf16>, tensor<8x16xbf16> -> tensor<16x16xbf16>
+  %n = tc.neg %k : tensor<16x16xbf16>
+  %r = tc.reshape %c : tensor<8x16xbf16> -> tensor<128xbf16>
+  %rw = tc.convert %r : tensor<128xbf16> -> tensor<128xf32>
+  return %t, %rows, %tw, %cw, %n, %rw
+      : tensor<16x8xbf16>, tensor<4x16xbf16>, tensor<16x8xf32>, tensor<8x8xf32>,
+        tensor<16x16xbf16>, tensor<128xf32>
+}
+
+// One fused kernel: a bias added and dropout (rate 0.5, whose scale 2 is
+// exact, so the f32 values are the interpreter's), narrowed to bf16 and
+// stored; bf16 arithmetic (a product, rounded to bf16) and a bf16 row sum
+// (accumulated in f64, rounded once); the product widened again.
+func.func @fused(%x: tensor<8x16xf32>, %bias: tensor<16xf32>, %rng: tensor<2xi64>)
+    -> (tensor<8x16xbf16>, tensor<8x16xf32>, tensor<8xbf16>) {
+  %0 = tc.add %x, %bias : tensor<8x16xf32>, tensor<16xf32> -> tensor<8x16xf32>
+  %1 = tc.dropout %0, %rng rate = 5.0e-01 key = 7 : tensor<8x16xf32>, tensor<2xi64>
+  %2 = tc.convert %1 : tensor<8x16xf32> -> tensor<8x16xbf16>
+  %3 = tc.mul %2, %2 : tensor<8x16xbf16>, tensor<8x16xbf16> -> tensor<8x16xbf16>
+  %4 = tc.convert %3 : tensor<8x16xbf16> -> tensor<8x16xf32>
+  %5 = tc.reduce_sum %2 axes = [1] : tensor<8x16xbf16> -> tensor<8xbf16>
+  return %2, %4, %5 : tensor<8x16xbf16>, tensor<8x16xf32>, tensor<8xbf16>
+}
+
+// The ops with kernels of their own, on a bf16 table: the lookup, the
+// scaled lookup with positions and dropout (computed in f64, rounded once),
+// the sinusoids.
+func.func @lookups(%table: tensor<24x8xbf16>, %ids: tensor<2x5xi32>, %rng: tensor<2xi64>)
+    -> (tensor<2x5x8xbf16>, tensor<2x5x8xbf16>, tensor<5x8xbf16>) {
+  %pe = tc.positional_encoding : tensor<5x8xbf16>
+  %rows = tc.embedding %table, %ids : tensor<24x8xbf16>, tensor<2x5xi32> -> tensor<2x5x8xbf16>
+  %x = tc.embed %table, %ids, %pe, %rng scale = 2.0 rate = 0.1 key = 1
+      : tensor<24x8xbf16>, tensor<2x5xi32>, tensor<5x8xbf16>, tensor<2xi64> -> tensor<2x5x8xbf16>
+  return %rows, %x, %pe : tensor<2x5x8xbf16>, tensor<2x5x8xbf16>, tensor<5x8xbf16>
+}

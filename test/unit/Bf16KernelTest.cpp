@@ -1,0 +1,276 @@
+//===- Bf16KernelTest.cpp - bf16 kernels == the interpreter, bit for bit ---===//
+//
+// Issue 31: the functions of test/Codegen/Inputs/bf16-kernels.mlir (f32 <->
+// bf16 converts alone, views of a bf16 value, a convert fused with other
+// elementwise work and a bf16 sum, lookups in a bf16 table, the sinusoids
+// in bf16), through tc-fuse-elementwise and into an executable, run on the
+// CPU device (the host kernels) and, with the CUDA toolkit, on the emulated
+// GPU (the CUDA kernels through the SIMT harness, EmulatedGpu.h). Every
+// result equals the interpreter's bit for bit, a NaN as any NaN. No
+// tolerance: before each rounding to bf16 a kernel holds the interpreter's
+// value (the f32 arithmetic here is exact or rounds once as the
+// interpreter's does; the embedding's f64 is the interpreter's expression),
+// and the rounding is the interpreter's. The first f32 input holds the
+// cases of the rounding: ties to even (up and down), just off a tie, carries
+// into the exponent, overflow to infinity, subnormals, signed zeros,
+// infinities and NaNs whose payload lies only in the bits that are cut (NaN
+// must not become infinity or flip sign); then random bit patterns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmulatedGpu.h"
+
+#include "compiler/export/TcxWriter.h"
+#include "compiler/interpreter/Interpreter.h"
+#include "compiler/pipeline/Compile.h"
+#include "compiler/transforms/Passes.h"
+#include "runtime/Executable.h"
+#include "runtime/cpu/CpuDevice.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <random>
+
+namespace {
+
+using namespace mlir;
+
+/// The rounding cases of f32 -> bf16, as f32 bits.
+constexpr uint32_t kRoundingCases[] = {
+    // Ties (1 + 2^-8 down to the even 1, 1 + 3 * 2^-8 up to the even
+    // 1 + 2^-6), just above and below a tie, the same negative.
+    0x3f808000,
+    0x3f818000,
+    0x3f808001,
+    0x3f807fff,
+    0xbf808000,
+    0xbf818000,
+    0xbf808001,
+    // Carries into the exponent.
+    0x3fffffff,
+    0x3fff8000,
+    // Overflow to inf, a tie to inf, the largest that stays finite, -inf.
+    0x7f7fffff,
+    0x7f7f8000,
+    0x7f7f7fff,
+    0xff7fffff,
+    // Subnormals: to zero, a tie to zero, a tie up, above a tie, up to the
+    // smallest normal.
+    0x00000001,
+    0x00008000,
+    0x00018000,
+    0x00008001,
+    0x807fffff,
+    // Signed zeros and infinities.
+    0x00000000,
+    0x80000000,
+    0x7f800000,
+    0xff800000,
+    // NaNs: quiet; with payload only in the cut bits (not infinity); that
+    // rounding up would carry out of (not zero, not a sign flip); signalling.
+    0x7fc00000,
+    0xffc00000,
+    0x7f800001,
+    0xff800001,
+    0x7fffffff,
+    0xffffffff,
+    0x7fbfffff,
+};
+
+float floatOf(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+/// An input: as the interpreter takes it, and its bytes on the device.
+struct Input {
+  tc::Tensor value;
+  std::vector<uint8_t> bytes;
+};
+
+/// The function's inputs: the first f32 tensor holds the rounding cases,
+/// then random bit patterns and random values in [-4, 4) by turns, other
+/// f32 tensors random values in [-4, 4); bf16 tensors random bf16 bit
+/// patterns (the interpreter takes them as their f32 values, exact); i32
+/// tensors (ids) values in [0, 4); the
+/// RNG state (seed, step) is (1234, 5). The device gets the bits, NaN
+/// payloads included (a float through a double loses a signalling NaN's).
+std::vector<Input> inputsOf(func::FuncOp function, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> values(-4.0f, 4.0f);
+  auto f32Bits = [&](size_t a, int64_t i) -> uint32_t {
+    int64_t cases = std::size(kRoundingCases);
+    if (a == 0 && i < cases)
+      return kRoundingCases[i];
+    if (a == 0 && i % 2 == 0)
+      return rng();
+    return std::bit_cast<uint32_t>(values(rng));
+  };
+  std::vector<Input> inputs;
+  for (auto [a, type] : llvm::enumerate(function.getArgumentTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    Type element = tensor.getElementType();
+    bool i64 = element.isInteger(64), i32 = element.isInteger(32);
+    Input in{tc::Tensor(
+                 i64   ? tc::DType::I64
+                 : i32 ? tc::DType::I32
+                       : tc::DType::F32,
+                 tc::Shape(tensor.getShape().begin(), tensor.getShape().end())),
+             {}};
+    int width = i64 ? 8 : element.isBF16() ? 2 : 4;
+    for (int64_t i = 0; i < in.value.size(); ++i) {
+      uint64_t bits = i64                ? (i == 0 ? 1234 : 5)
+                      : i32              ? rng() % 4
+                      : element.isBF16() ? rng() & 0xffff
+                                         : f32Bits(a, i);
+      for (int b = 0; b < width; ++b)
+        in.bytes.push_back(uint8_t(bits >> (8 * b)));
+      if (i64 || i32)
+        in.value.setInt(i, int64_t(bits));
+      else
+        in.value.set(i, floatOf(element.isBF16() ? uint32_t(bits) << 16
+                                                 : uint32_t(bits)));
+    }
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+/// The f32 bits of element `i` of a device's result of `element` type.
+uint32_t deviceBits(const std::vector<uint8_t> &bytes, Type element,
+                    int64_t i) {
+  if (element.isBF16())
+    return uint32_t(bytes[2 * i] | bytes[2 * i + 1] << 8) << 16;
+  uint32_t bits;
+  std::memcpy(&bits, bytes.data() + 4 * i, 4);
+  return bits;
+}
+
+/// Each result of `function` from `device` equals `want` bit for bit (a
+/// NaN as a NaN).
+void expectResultsEqual(tc::rt::Device &device,
+                        const tc::tcx::Function &compiled,
+                        func::FuncOp function,
+                        const std::vector<tc::Tensor> &want) {
+  for (auto [r, type] : llvm::enumerate(function.getResultTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    Type element = tensor.getElementType();
+    std::vector<uint8_t> got(tensor.getNumElements() *
+                             (element.isBF16() ? 2 : 4));
+    std::string name = "result" + std::to_string(r);
+    ASSERT_TRUE(device.readOutput(compiled, name, got.data(), got.size()));
+    int mismatches = 0;
+    for (int64_t i = 0; i < tensor.getNumElements() && mismatches < 8; ++i) {
+      float expected = float(want[r].floats[i]);
+      uint32_t bits = deviceBits(got, element, i);
+      bool same = std::isnan(expected)
+                      ? std::isnan(floatOf(bits))
+                      : bits == std::bit_cast<uint32_t>(expected);
+      if (!same)
+        ++mismatches;
+      EXPECT_TRUE(same) << "@" << function.getSymName().str() << " " << name
+                        << "[" << i << "]: 0x" << std::hex << bits
+                        << ", the interpreter's 0x"
+                        << std::bit_cast<uint32_t>(expected);
+    }
+  }
+}
+
+/// The test's functions after tc-fuse-elementwise.
+OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context) {
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      TC_SOURCE_DIR "/test/Codegen/Inputs/bf16-kernels.mlir", &context);
+  if (!module)
+    return nullptr;
+  PassManager pm(&context);
+  pm.addPass(tc::createTcFuseElementwise());
+  if (failed(pm.run(*module)))
+    return nullptr;
+  return module;
+}
+
+/// `module` as a loaded executable for `target` (CUDA: sm_80).
+std::unique_ptr<tc::rt::Executable> executableOf(ModuleOp module,
+                                                 tc::Target target) {
+  OwningOpRef<ModuleOp> plan = module.clone();
+  if (failed(tc::compileTcModule(*plan, tc::CompileStage::Plan)))
+    return nullptr;
+  std::string error;
+  tc::ExportOptions options{"bf16-kernels", "test"};
+  EXPECT_TRUE(tc::setTarget(options, target, "native",
+                            target == tc::Target::Cuda
+                                ? std::vector<std::string>{"sm_80"}
+                                : std::vector<std::string>{},
+                            error))
+      << error;
+  std::optional<std::vector<uint8_t>> bytes =
+      tc::writeExecutable(*plan, options, error);
+  EXPECT_TRUE(bytes) << error;
+  if (!bytes)
+    return nullptr;
+  auto executable = tc::rt::Executable::fromBytes(std::move(*bytes),
+                                                  "bf16-kernels.tcx", error);
+  EXPECT_TRUE(executable) << error;
+  return executable;
+}
+
+/// Runs every function of `module` on `device` and compares it with the
+/// interpreter.
+void expectEveryFunctionMatches(ModuleOp module,
+                                const tc::rt::Executable &executable,
+                                tc::rt::Device &device) {
+  std::mt19937 rng(31);
+  int functions = 0;
+  for (func::FuncOp function : module.getOps<func::FuncOp>()) {
+    std::vector<Input> inputs = inputsOf(function, rng);
+    std::vector<tc::Tensor> values;
+    for (const Input &in : inputs)
+      values.push_back(in.value);
+    FailureOr<std::vector<tc::Tensor>> want = tc::interpret(function, values);
+    ASSERT_TRUE(succeeded(want)) << function.getSymName().str();
+    const tc::tcx::Function *compiled =
+        executable.function(function.getSymName().str());
+    ASSERT_TRUE(compiled) << function.getSymName().str();
+    for (auto [a, in] : llvm::enumerate(inputs))
+      ASSERT_TRUE(device.writeInput(*compiled, "arg" + std::to_string(a),
+                                    in.bytes.data(), in.bytes.size()));
+    device.run(*compiled);
+    expectResultsEqual(device, *compiled, function, *want);
+    ++functions;
+  }
+  EXPECT_EQ(functions, 5);
+}
+
+TEST(Bf16Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = fusedFunctions(context);
+  ASSERT_TRUE(module);
+  std::unique_ptr<tc::rt::Executable> executable =
+      executableOf(*module, tc::Target::Host);
+  ASSERT_TRUE(executable);
+  std::string error;
+  std::unique_ptr<tc::rt::CpuDevice> device =
+      tc::rt::CpuDevice::create(*executable, error);
+  ASSERT_TRUE(device) << error;
+  expectEveryFunctionMatches(*module, *executable, *device);
+}
+
+#ifdef TC_TEST_CUDA
+TEST(Bf16Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = fusedFunctions(context);
+  ASSERT_TRUE(module);
+  std::unique_ptr<tc::rt::Executable> executable =
+      executableOf(*module, tc::Target::Cuda);
+  ASSERT_TRUE(executable);
+  tc::test::EmulatedGpu gpu(
+      *executable,
+      tc::test::compileSimt(executable->root(),
+                            testing::TempDir() + "/tc-bf16-simt-kernels"));
+  expectEveryFunctionMatches(*module, *executable, gpu);
+}
+#endif
+
+} // namespace
