@@ -8,9 +8,9 @@ of --steps steps, timed apart (the median window and the spread). Under each
 configuration, each tc row's speed against the fastest peer of its
 precision and the fastest of all. The last line is `ratio_gpu`, the fastest
 f32 peer's step time over tc's f32 step on the last configuration. Beside
-each tc row: what `tc-compile --stats --gpu=NAME --precision=P` predicts
-for the GPU (compiler/analysis/GpuStepModel.h), when it is one the model
-knows.
+each tc row: what `tc-compile --stats --target=cuda --gpu=NAME
+--precision=P` predicts for the GPU (compiler/analysis/GpuStepModel.h),
+when it is one the model knows.
 
     bench/gpu.py --configs base_short,base_gpu          # compiles for this GPU
     bench/gpu.py --prebuilt DIR                         # DIR/NAME-P-cuda.tcx and
@@ -79,6 +79,13 @@ def precision_flags(precision):
     return [] if precision == "f32" else [f"--precision={precision}"]
 
 
+def error_line(stderr, last=False):
+    """The first non-blank line of a tool's stderr (its error; notes
+    follow), or the last (a Python traceback's exception)."""
+    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
+    return (lines[-1] if last else lines[0]) if lines else ""
+
+
 def predicted_step_seconds(stats, c, precision):
     """The step time tc-compile --stats --gpu=NAME --precision=P predicts for
     the training step of configuration `c`'s bucket, or None."""
@@ -90,19 +97,15 @@ def predicted_step_seconds(stats, c, precision):
 def gpu_stats(build, name, gpu, precision, prebuilt):
     """tc-compile --stats --gpu=GPU of configuration `name` in `precision`
     (with --prebuilt, DIR/NAME-P-stats-GPU.json, made so where tc-compile
-    is), or None."""
+    is), or why there is none (a string)."""
     if prebuilt:
         path = os.path.join(prebuilt, f"{name}-{precision}-stats-{gpu}.json")
-        return json.load(open(path)) if os.path.exists(path) else None
+        return json.load(open(path)) if os.path.exists(path) else f"no {path}"
     out = subprocess.run([os.path.join(build, "bin", "tc-compile"),
                           os.path.join(HERE, "models", name + ".toml"), "--stats",
-                          "--gpu=" + gpu] + precision_flags(precision),
+                          "--target=cuda", "--gpu=" + gpu] + precision_flags(precision),
                          capture_output=True, text=True)
-    return json.loads(out.stdout) if out.returncode == 0 else None
-
-
-def last_line(text):
-    return next((l.strip() for l in reversed(text.splitlines()) if l.strip()), "")
+    return json.loads(out.stdout) if out.returncode == 0 else error_line(out.stderr)
 
 
 def tc_executable(args, name, precision, work):
@@ -116,7 +119,7 @@ def tc_executable(args, name, precision, work):
                           os.path.join(HERE, "models", name + ".toml"), "-o", tcx,
                           "--target=cuda", "--arch=" + gpu_arch()] + precision_flags(precision),
                          capture_output=True, text=True)
-    return tcx if out.returncode == 0 else f"not run: tc-compile: {last_line(out.stderr)}"
+    return tcx if out.returncode == 0 else f"not run: {error_line(out.stderr)}"
 
 
 def run_tc(build, tcx, warmup, steps, runs, work):
@@ -130,7 +133,7 @@ def run_tc(build, tcx, warmup, steps, runs, work):
          os.path.join(work, "checkpoints-" + os.path.basename(tcx)), "--checkpoint-every", "0"],
         capture_output=True, text=True)
     if out.returncode != 0:
-        return f"not run: tc-run: {last_line(out.stderr)}"
+        return f"not run: {error_line(out.stderr)}"
     # A step's line holds its loss (validation lines do not); window r
     # runs from the end of step warmup + r * steps (warmup >= 1).
     elapsed = [line["elapsed_seconds"] for line in map(json.loads, open(metrics))
@@ -140,8 +143,10 @@ def run_tc(build, tcx, warmup, steps, runs, work):
 
 
 def torch_child(name, peer, warmup, steps, runs, device):
-    """One peer's step times on `device` ("cuda", or "cpu" for --dry-run),
-    and the last step's loss, as a JSON line."""
+    """One peer's step times on `device` ("cuda", or "cpu" for --dry-run:
+    torch.compile's aot_eager backend there, the graph capture and autograd
+    of inductor's path without its device code), and the last step's loss,
+    as a JSON line."""
     import torch
     from torch_transformer import make_train_step
     precision, options, _ = PEERS[peer]
@@ -152,7 +157,8 @@ def torch_child(name, peer, warmup, steps, runs, device):
     torch.manual_seed(0)
     c = model_config(name)
     step = make_train_step(c, fused=True, compiled="compiled" in options,
-                           bf16=precision == "bf16", device=device)
+                           bf16=precision == "bf16", device=device,
+                           backend="inductor" if device == "cuda" else "aot_eager")
     src, tgt_in, tgt_out = (torch.from_numpy(x).long().to(device) for x in batch(c, 0))
     for _ in range(warmup):
         loss = step(src, tgt_in, tgt_out)
@@ -178,7 +184,7 @@ def run_peer(peer, name, args, device):
     if out.returncode != 0:
         print(f"bench: peer {peer} failed ({out.returncode}):\n{out.stderr[-3000:]}",
               file=sys.stderr)
-        return f"not run: {last_line(out.stderr)}"
+        return f"not run: {error_line(out.stderr, last=True)}"
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -195,7 +201,7 @@ def measure(args, name, gpu, work):
             args.build, tcx, args.warmup, args.steps, args.runs, work)
         versions[system] = ""
         stats = modelled and gpu_stats(args.build, name, modelled, precision, args.prebuilt)
-        if stats:
+        if isinstance(stats, dict):
             predicted[system] = (predicted_step_seconds(stats, c, precision),
                                  stats["gpu_prediction"]["product"])
     for peer in args.peers:
@@ -271,11 +277,12 @@ def dry_run(args):
     compiler = os.path.join(args.build, "bin", "tc-compile")
     for precision in args.precisions if os.path.exists(compiler) else []:
         stats = gpu_stats(args.build, "tiny", "h100", precision, None)
-        seconds = stats and predicted_step_seconds(stats, model_config("tiny"), precision)
+        seconds = isinstance(stats, dict) and predicted_step_seconds(
+            stats, model_config("tiny"), precision)
         failed |= not seconds
         command = " ".join(["tc-compile", "--gpu=h100"] + precision_flags(precision))
         print(f"dry run: {command} predicts tiny's step " +
-              (f"at {seconds * 1e3:.3f} ms" if seconds else "FAILED"))
+              (f"at {seconds * 1e3:.3f} ms" if seconds else f"FAILED: {stats}"))
     print("dry run: " + ("FAILED" if failed else "ok"))
     return 1 if failed else 0
 
@@ -352,7 +359,8 @@ def main():
     gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                          capture_output=True, text=True, check=True).stdout.strip()
     print(f"GPU: {gpu}; medians of {args.runs} windows of {args.steps} steps "
-          f"(min..max of the step time); predicted: tc-compile --stats --gpu")
+          f"(min..max of the step time); pred.: tc-compile --stats --gpu; Nx: a peer's "
+          f"step time over tc's (above 1, tc is faster)")
     header = (f"{'config':<11} {'system':<26}{'prec':<5}{'tokens/s':>10}{'step ms':>10}"
               f"{'spread ms':>15}{'TFLOP/s':>9}{'pred. ms':>11}{'/ pred':>8}")
     print(header)

@@ -300,8 +300,10 @@ def missing_bf16():
     return f"this CPU ({cpu_name()}) has neither avx512_bf16 nor amx_bf16"
 
 
-def last_line(error):
-    return next((l.strip() for l in reversed(error.splitlines()) if l.strip()), error)
+def error_line(error):
+    """The first non-blank line of try_child's error after its exit status
+    (a tool's error; notes follow)."""
+    return next((l.strip() for l in error.splitlines()[1:] if l.strip()), error)
 
 
 def compile_tc(build, name, precision, env, work):
@@ -313,7 +315,7 @@ def compile_tc(build, name, precision, env, work):
     compile_env = dict(env, TC_CACHE_DIR=os.path.join(work, "cache-" + name))  # uncached
     _, seconds, rss, error = try_child(
         [os.path.join(build, "bin", "tc-compile"), model, "-o", tcx] + flags, compile_env)
-    return tcx, seconds, rss, error and f"tc-compile {' '.join(flags)}: {last_line(error)}"
+    return tcx, seconds, rss, error and error_line(error)  # the line names tc-compile
 
 
 def run_tc(build, tcx, steps, warmup, env, work, flags):
@@ -326,7 +328,7 @@ def run_tc(build, tcx, steps, warmup, env, work, flags):
         [os.path.join(build, "bin", "tc-run"), "train", tcx, "--device=cpu", "--quiet",
          "--steps", str(warmup + steps), "--metrics", metrics] + flags, env)
     if error:
-        return {"not_run": f"tc-run {' '.join(flags)}: {last_line(error)}"}
+        return {"not_run": error_line(error)}  # the line names tc-run
     lines = [json.loads(line) for line in open(metrics)]
     seconds = (lines[-1]["elapsed_seconds"] - lines[warmup - 1]["elapsed_seconds"]) / steps
     return {"step_seconds": seconds, "rss": rss, "loss": lines[-1]["loss"]}
@@ -352,7 +354,8 @@ def compile_all(args, name, precisions, env, work):
             continue
         if precision == "bf16" and missing_bf16() and not args.tc_allow_slow_bf16:
             compiled[system] = (f"not run: {missing_bf16()}: tc-run refuses bf16 there "
-                                f"(--tc-allow-slow-bf16 runs its portable f32 path)")
+                                f"(--tc-allow-slow-bf16: its portable path, operands "
+                                f"widened to f32)")
             continue
         tcx, seconds, rss, error = compile_tc(args.build, name, precision, env, work)
         compiled[system] = f"not run: {error}" if error else (tcx, seconds, rss)
@@ -373,7 +376,7 @@ def measure(args, name, threads, steps, compiled, peers, pythons, work):
             flags = slow_bf16 if TC[system] == "bf16" else []
             result = run_tc(args.build, executable[0], steps, args.warmup, env, work, flags)
             if "not_run" in result:
-                compiled[system] = "not run: " + result["not_run"]
+                compiled[system], runs[system] = "not run: " + result["not_run"], []
             else:
                 runs[system].append(result)
         for peer in peers:
@@ -388,10 +391,11 @@ def print_rows(name, threads, c, runs, compiled, rates):
     median = {system: statistics.median(r["step_seconds"] for r in rs)
               for system, rs in runs.items()}
     emulated = "*" if missing_bf16() else ""
-    for system, executable in compiled.items():
-        if isinstance(executable, str):
-            print(f"{name:<11}{threads:>4} {system:<28}{TC[system]:<5} {executable}")
-    for system, rs in runs.items():
+    for system in list(compiled) + [s for s in runs if s not in compiled]:
+        if isinstance(compiled.get(system), str):
+            print(f"{name:<11}{threads:>4} {system:<28}{TC[system]:<5} {compiled[system]}")
+            continue
+        rs = runs[system]
         seconds, precision = median[system], precision_of(system)
         times = [r["step_seconds"] * 1e3 for r in rs]
         label = system if system in TC else f"{system} {rs[0].get('version', '?')}"

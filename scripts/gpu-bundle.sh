@@ -36,7 +36,7 @@ for precision in $precisions; do
     "$compile" "bench/models/$name.toml" -o "$work/tcx/$name-$precision-cuda.tcx" \
       --target=cuda --arch="$arch" "${flags[@]}"
     for gpu in h100 h200; do
-      "$compile" "bench/models/$name.toml" --stats --gpu=$gpu "${flags[@]}" \
+      "$compile" "bench/models/$name.toml" --stats --target=cuda --gpu=$gpu "${flags[@]}" \
         > "$work/tcx/$name-$precision-stats-$gpu.json" 2>/dev/null
     done
   done
