@@ -31,9 +31,10 @@ spread of the step time), the step time over tc's in the same precision,
 model FLOP utilisation (f32 rows: against the best square sgemm rate
 measured first at that thread count; bf16 rows: against the bf16 GEMM rate
 PyTorch's matmul reaches at the configuration's own GEMM shapes, measured
-before its rows), compile time and peak resident memory. Under each
-configuration and thread count: tc's speed over the fastest peer's of its
-precision, over the fastest of all, and tc-bf16's over tc's. The last line
+before the table, or the sgemm rate where bf16 is emulated), compile
+time and peak resident memory. Under each configuration and thread count:
+tc's speed over the fastest peer's of its precision, the fastest of all,
+and tc-bf16's over tc's. The last line
 is `ratio_small <the fastest f32 peer's step time / tc's, small
 configuration, all cores>`.
 
@@ -412,13 +413,13 @@ def print_rows(name, threads, c, runs, compiled, rates):
         label += emulated if precision == "bf16" else ""
         tc = next((s for s, p in TC.items() if p == precision and s in median), None)
         over_tc = f"{seconds / median[tc]:>7.2f}" if tc else f"{'-':>7}"
-        mfu = (f"{step_flops(c) / seconds / rates[precision]:>7.1%}"
+        mfu = (f" {step_flops(c) / seconds / rates[precision]:>6.1%}"
                if rates.get(precision) else f"{'-':>7}")
         compile_s = (compiled[system][1] if system in TC
                      else statistics.median(r["compile_seconds"] for r in rs))
         rss = max([r["rss"] for r in rs] + ([compiled[system][2]] if system in TC else []))
         print(f"{name:<11}{threads:>4} {label:<28}{precision:<5}{tokens / seconds:>10.0f}"
-              f"{seconds * 1e3:>10.1f}{f'{min(times):.1f}..{max(times):.1f}':>15}"
+              f"{seconds * 1e3:>10.1f} {f'{min(times):.1f}..{max(times):.1f}':>16}"
               f"{over_tc}{mfu}{compile_s:>11.1f}{rss:>10.0f}")
     return median
 
@@ -432,11 +433,15 @@ def summarise(name, threads, c, median):
                       default=None) for p in PRECISIONS}
     notes = []
     for system, precision in TC.items():
-        if system in median and fastest[precision]:
-            peer, seconds = fastest[precision]
+        if not fastest[precision]:
+            continue
+        peer, seconds = fastest[precision]
+        if system in median:
             ratios[precision] = seconds / median[system]
             notes.append(f"{system} / the fastest {precision} peer ({peer}): "
                          f"{ratios[precision]:.2f}x")
+        else:
+            notes.append(f"the fastest {precision} peer: {peer} ({seconds * 1e3:.1f} ms)")
     if "tc" in median and "tc-bf16" in median:
         ratios["speedup"] = median["tc"] / median["tc-bf16"]
         notes.append(f"tc-bf16 / tc: {ratios['speedup']:.2f}x")
@@ -466,7 +471,9 @@ def bf16_rate(python, name, threads):
     rates = json.loads(out.strip().splitlines()[-1])
     print(f"{name}'s GEMM shapes, {threads} threads, torch {rates['version']} matmul: "
           f"bf16 {rates['bf16'] / 1e9:.1f} GFLOP/s{'*' if missing_bf16() else ''}, "
-          f"f32 {rates['f32'] / 1e9:.1f}; bf16 is the bf16 MFU denominator")
+          f"f32 {rates['f32'] / 1e9:.1f}; " +
+          ("emulated: the bf16 rows' MFU is against the best sgemm rate" if missing_bf16()
+           else "bf16 is the bf16 rows' MFU denominator"))
     return rates["bf16"]
 
 
@@ -545,12 +552,14 @@ def main():
     rates = {(name, t): {"f32": sgemm[t]} for name in configs for t in thread_counts}
     if "bf16" in precisions and args.peers_python:
         for (name, t), rate in rates.items():
-            rate["bf16"] = bf16_rate(args.peers_python, name, t)
+            measured = bf16_rate(args.peers_python, name, t)
+            # Emulated bf16 computes with f32 instructions: f32's rate bounds it.
+            rate["bf16"] = rate["f32"] if missing_bf16() else measured
     default_steps = {"tiny": 200, "small": 20, "small_long": 10, "base_short": 5}
     ratios = {}
     with tempfile.TemporaryDirectory(prefix="tc-bench-") as work:
         header = (f"{'config':<11}{'thr':>4} {'system':<28}{'prec':<5}{'tokens/s':>10}"
-                  f"{'step ms':>10}{'spread ms':>15}{'/ tc':>7}{'MFU':>7}{'compile s':>11}"
+                  f"{'step ms':>10}{'spread ms':>17}{'/ tc':>7}{'MFU':>7}{'compile s':>11}"
                   f"{'peak MiB':>10}")
         print(header)
         print("-" * len(header))
