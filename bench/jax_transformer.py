@@ -5,7 +5,13 @@ sinusoidal positions, dropout on embeddings, sublayer outputs, attention
 weights and inside the feed-forward network, label-smoothed cross-entropy
 ignoring padding, Adam with the warmup / inverse-square-root schedule — as
 one jit-compiled training step. Plain jax.numpy (no Flax or Optax), so that
-what XLA compiles is visible here."""
+what XLA compiles is visible here.
+
+With bf16=True every matrix product (the projections, attention's scores
+and weighted sums, the feed-forward network, the output layer) takes bf16
+operands and gives an f32 result (`preferred_element_type`): tc's bf16
+design; parameters, gradients, Adam, LayerNorm, softmax and the loss stay
+f32."""
 
 import math
 
@@ -48,7 +54,7 @@ def positions(length, d):
     return jnp.where(col % 2 == 0, jnp.sin(angle), jnp.cos(angle))
 
 
-def make_train_step(config):
+def make_train_step(config, bf16=False):
     d, h = config["d_model"], config["heads"]
     p_drop = config["dropout"]
     eps_ls, pad = config["label_smoothing"], config.get("pad_id", 0)
@@ -59,13 +65,19 @@ def make_train_step(config):
         keep = jax.random.bernoulli(key, 1.0 - p_drop, x.shape)
         return jnp.where(keep, x / (1.0 - p_drop), 0.0)
 
+    def matmul(a, b):
+        if not bf16:
+            return a @ b
+        return jnp.matmul(a.astype(jnp.bfloat16), b.astype(jnp.bfloat16),
+                          preferred_element_type=jnp.float32)
+
     def layer_norm(p, x):
         mean = x.mean(-1, keepdims=True)
         var = ((x - mean) ** 2).mean(-1, keepdims=True)
         return (x - mean) * jax.lax.rsqrt(var + 1e-5) * p["g"] + p["b"]
 
     def linear(p, x):
-        return x @ p["w"] + p["b"]
+        return matmul(x, p["w"]) + p["b"]
 
     def attention(p, key, x, memory, mask):
         B, Tq, _ = x.shape
@@ -77,9 +89,9 @@ def make_train_step(config):
         q = heads(linear(p["q"], x), Tq)
         k = heads(linear(p["k"], memory), Tk)
         v = heads(linear(p["v"], memory), Tk)
-        scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(d // h)
+        scores = matmul(q, k.transpose(0, 1, 3, 2)) / math.sqrt(d // h)
         weights = jax.nn.softmax(jnp.where(mask, scores, -1e9), axis=-1)
-        out = dropout(key, weights) @ v
+        out = matmul(dropout(key, weights), v)
         return linear(p["o"], out.transpose(0, 2, 1, 3).reshape(B, Tq, d))
 
     def ffn(p, key, x):
@@ -108,7 +120,7 @@ def make_train_step(config):
             y = layer_norm(layer["norm2"], y + dropout(next(keys), c))
             f = ffn(layer["ffn"], next(keys), y)
             y = layer_norm(layer["norm3"], y + dropout(next(keys), f))
-        logits = y @ params["embedding"].T
+        logits = matmul(y, params["embedding"].T)
         logp = jax.nn.log_softmax(logits, axis=-1)
         nll = -jnp.take_along_axis(logp, tgt_out[..., None], axis=-1)[..., 0]
         smooth = -logp.mean(-1)

@@ -5,8 +5,11 @@
 # Debian 12's numpy 1.24, which python3-torch 1.13 is built against; and the
 # current PyTorch and JAX from PyPI in a venv of their own (below).
 #
-#   bench/run.sh                         # every configuration
+#   bench/run.sh                         # every configuration, f32 and bf16
 #   bench/run.sh --configs small --steps 30
+#   bench/run.sh --configs small,base_short --precisions bf16
+#                                        # tc-bf16 against PyTorch's CPU autocast
+#                                        # and JAX's bf16 matmuls (bench/run.py)
 #   bench/run.sh micro                   # kernels against ops (bench/microbench.py)
 #   bench/run.sh translation [--minutes M]  # BLEU after M minutes of training
 #                                        # (bench/translation.py)
@@ -41,8 +44,9 @@ if ! "$venv/bin/python" -c "import ctranslate2, sacrebleu" 2>/dev/null; then
 fi
 # The strongest peers a user would pick today: the current PyTorch and JAX
 # from PyPI, in a venv that sees none of Debian's packages (PyPI's torch wheel
-# brings its CUDA libraries: about 6 GB, once). TC_BENCH_PYPI_PEERS=0 skips
-# them.
+# brings its CUDA libraries: about 6 GB, once), f32 and bf16; also what
+# test/bench/gpu-dry-run.test runs bench/gpu.py --dry-run with.
+# TC_BENCH_PYPI_PEERS=0 skips them.
 peers_venv="$build/bench-peers-venv"
 peers_python=""
 if [ "${TC_BENCH_PYPI_PEERS:-1}" != 0 ] && [ -z "${1:-}" -o "${1#--}" != "${1:-}" ]; then

@@ -4,13 +4,18 @@
 # libraries): the executables of the GPU tests and benchmarks compiled here,
 # the CPU device's reference run of the tiny model, and tc-run with its
 # plug-ins and every library it needs beyond glibc and CUDA, packed in one
-# tar.xz. Then, on the GPU machine: scripts/gpu-check.sh DIR.
+# tar.xz. The benchmark's configurations come in each precision
+# (NAME-P-cuda.tcx, and NAME-P-stats-GPU.json: the step model's prediction
+# for the H100 and the H200), for bench/gpu.py --prebuilt. Then, on the GPU
+# machine: scripts/gpu-check.sh DIR.
 #
 #   scripts/gpu-bundle.sh [DIR] [ARCH]        (default .gpu and sm_90)
+#   PRECISIONS="f32 bf16" scripts/gpu-bundle.sh   (default: f32 tf32 bf16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.gpu}
 arch=${2:-sm_90}
+precisions=${PRECISIONS:-f32 tf32 bf16}
 build=${BUILD:-build}
 compile="$build/bin/tc-compile"
 run="$build/bin/tc-run"
@@ -19,17 +24,21 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out" "$work/tcx"
 
-for model in models/tiny.toml models/copy_task.toml bench/models/base_short.toml \
-             bench/models/base_gpu.toml; do
-  name=$(basename "$model" .toml)
-  "$compile" "$model" -o "$work/tcx/$name-cuda.tcx" --target=cuda --arch="$arch"
-done
 for name in tiny copy_task; do
+  "$compile" "models/$name.toml" -o "$work/tcx/$name-cuda.tcx" --target=cuda --arch="$arch"
   "$compile" "models/$name.toml" -o "$work/tcx/$name-cpu.tcx" --target=cpu
 done
-for name in base_short base_gpu; do
-  for gpu in h100 h200; do
-    "$compile" "bench/models/$name.toml" --stats --gpu=$gpu > "$work/tcx/$name-stats-$gpu.json" 2>/dev/null
+for precision in $precisions; do
+  # f32 is tc-compile's default (bench/models name no precision).
+  flags=()
+  [ "$precision" = f32 ] || flags=(--precision="$precision")
+  for name in base_short base_gpu; do
+    "$compile" "bench/models/$name.toml" -o "$work/tcx/$name-$precision-cuda.tcx" \
+      --target=cuda --arch="$arch" "${flags[@]}"
+    for gpu in h100 h200; do
+      "$compile" "bench/models/$name.toml" --stats --target=cuda --gpu=$gpu "${flags[@]}" \
+        > "$work/tcx/$name-$precision-stats-$gpu.json" 2>/dev/null
+    done
   done
 done
 
@@ -51,3 +60,8 @@ tar -C "$work/tc" -cJf "$out/tc.tar.xz" .
 # The executables, compressed too: a lent machine takes 64 MiB at most.
 tar -C "$work/tcx" -cJf "$out/tcx.tar.xz" .
 du -sh "$out"
+bytes=$(du -cb "$out"/*.tar.xz | tail -1 | cut -f1)
+if [ "$bytes" -ge $((64 * 1024 * 1024)) ]; then
+  echo "gpu-bundle: $out holds $bytes bytes, over the 64 MiB a GPU machine takes" >&2
+  exit 1
+fi

@@ -2,11 +2,18 @@
 # On a GPU machine, with DIR made by scripts/gpu-bundle.sh: the GPU tests
 # (test/Runtime/cuda-train.test and cuda-translate.test, by hand, since lit
 # and tc-compile are not there), two steps under compute-sanitizer, then
-# bench/gpu.py against PyTorch, then each kernel's time in one step of
-# base_gpu under ncu. Results go to $OUT (default /tmp/tc-gpu-out); each
-# stage has its own time limit so that a hang costs only that stage.
+# bench/gpu.py against PyTorch (tc in f32, TF32 and bf16 against PyTorch's
+# peers in each), then each kernel's time in one step of base_gpu under ncu
+# (f32 and bf16). Results go to $OUT (default /tmp/tc-gpu-out); each stage
+# has its own time limit so that a hang costs only that stage.
 #
 #   scripts/gpu-check.sh [DIR]                (default .gpu)
+#
+# To fit a shorter lease: SKIP_BENCH=1; BENCH_CONFIGS (default
+# base_gpu,base_short), BENCH_PEERS (default: all of bench/gpu.py --help),
+# BENCH_SECONDS (the bench stage's limit, default 480: four torch.compile
+# peers compile each configuration); NCU_PRECISIONS (default "f32 bf16",
+# "" skips ncu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bundle=$(realpath "${1:-.gpu}")
@@ -57,13 +64,16 @@ memcheck() {
     "$run" train "$tcx/tiny-cuda.tcx" --device=cuda --steps 2 --quiet --checkpoint-dir "$work/memcheck"
 }
 
-kernel_times() {
+kernel_times() { # kernel_times PRECISION
   # Every launch of a 2-step run, one pass each (the first step also loads
-  # the kernels); the second half of the CSV is a step.
+  # the kernels); the second half of the CSV is a step. f32's file keeps
+  # its old name, ncu-base_gpu.csv.
+  local suffix=""
+  [ "$1" = f32 ] || suffix="-$1"
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-count 4000 --csv \
-    --log-file "$out/ncu-base_gpu.csv" \
-    "$run" train "$tcx/base_gpu-cuda.tcx" --device=cuda --steps 2 --quiet \
-    --checkpoint-dir "$work/ncu" --checkpoint-every 0 > /dev/null
+    --log-file "$out/ncu-base_gpu$suffix.csv" \
+    "$run" train "$tcx/base_gpu-$1-cuda.tcx" --device=cuda --steps 2 --quiet \
+    --checkpoint-dir "$work/ncu-$1" --checkpoint-every 0 > /dev/null
 }
 
 export run tcx work out
@@ -71,6 +81,11 @@ export -f cuda_train cuda_translate memcheck kernel_times
 stage cuda-train 60 cuda_train
 stage cuda-translate 90 cuda_translate
 stage memcheck 60 memcheck
-[ -n "${SKIP_BENCH:-}" ] || stage bench 240 python3 bench/gpu.py --build "$tc" --prebuilt "$tcx" --configs base_gpu,base_short
-stage ncu 100 kernel_times
+peers=()
+[ -z "${BENCH_PEERS:-}" ] || peers=(--peers "$BENCH_PEERS")
+[ -n "${SKIP_BENCH:-}" ] || stage bench "${BENCH_SECONDS:-480}" python3 bench/gpu.py \
+  --build "$tc" --prebuilt "$tcx" --configs "${BENCH_CONFIGS:-base_gpu,base_short}" "${peers[@]}"
+for precision in ${NCU_PRECISIONS-f32 bf16}; do
+  stage "ncu-$precision" 100 kernel_times "$precision"
+done
 exit $failed

@@ -61,6 +61,13 @@ for name, value in [("OMPI_ALLOW_RUN_AS_ROOT", "1"),
                     ("OMPI_MCA_rmaps_base_oversubscribe", "1"),
                     ("OMPI_MCA_btl_vader_single_copy_mechanism", "none")]:
     config.environment[name] = value
+# bench/gpu.py --dry-run needs the current PyTorch of build/bench-peers-venv
+# (bench/run.sh makes it; test/bench/gpu-dry-run.test is unsupported without).
+bench_peers = os.path.join(config.tc_binary_dir, "bench-peers-venv")
+if glob.glob(os.path.join(bench_peers, "lib", "python3*", "site-packages", "torch",
+                          "__init__.py")):
+    config.available_features.add("bench-peers")
+config.substitutions.append(("%bench-peers-python", os.path.join(bench_peers, "bin", "python")))
 # The two-host test makes network namespaces: root and iproute2.
 if os.geteuid() == 0 and shutil.which("ip"):
     config.available_features.add("root")
