@@ -431,8 +431,9 @@ int main(int argc, char **argv) {
   cl::opt<bool> stats(
       "stats",
       cl::desc("Print one JSON object of statistics on stdout instead of IR: "
-               "params (scalar count), param_tensors, per function the op "
-               "counts, kernels (generated, gemm) and non_gemm_bytes, and "
+               "params (scalar count), param_tensors, precision, per "
+               "function the op counts, kernels (generated, gemm) and "
+               "non_gemm_bytes, and "
                "those of the first bucket's training step with its memory "
                "plan: peak_activation_bytes, arena_bytes, no_reuse_bytes"),
       cl::cat(category));
