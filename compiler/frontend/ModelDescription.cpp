@@ -463,8 +463,7 @@ precisionFromName(std::string_view name, std::string &why, std::string &fix) {
           "none (or f32)";
   } else {
     why = "not a precision";
-    fix = "use " + support::precisionChoices() +
-          " (docs/model-description.md)";
+    fix = "use " + support::precisionChoices() + " (docs/model-description.md)";
   }
   return std::nullopt;
 }

@@ -107,9 +107,8 @@ std::vector<Bucket> decodingBuckets(const ModelDescription &description);
 /// The precision called `name` ("bf16"), or nullopt with `why` it is not one
 /// and the `fix`: for "fp16", why tc does not offer it; otherwise the
 /// choices. For `[training] precision` and `tc-compile --precision`.
-std::optional<support::Precision> precisionFromName(std::string_view name,
-                                                    std::string &why,
-                                                    std::string &fix);
+std::optional<support::Precision>
+precisionFromName(std::string_view name, std::string &why, std::string &fix);
 
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;

@@ -1,4 +1,4 @@
-//===- ApplyPrecision.cpp - tc-apply-precision: GEMMs in the chosen precision ===//
+//===- ApplyPrecision.cpp - tc-apply-precision: GEMMs in a precision ------===//
 //
 // Records the module's precision and, for bf16, gives every f32 GEMM bf16
 // operands (one tc.convert per value) while its result stays f32. See
@@ -94,14 +94,14 @@ struct ApplyPrecisionPass
     std::optional<support::Precision> recorded = precisionOf(module);
     if (module->hasAttr(kPrecisionAttrName) && recorded != chosen) {
       module.emitError() << "tc-apply-precision: the module is already in "
-                         << module->getAttr(kPrecisionAttrName)
-                         << ", not " << support::nameOf(chosen)
+                         << module->getAttr(kPrecisionAttrName) << ", not "
+                         << support::nameOf(chosen)
                          << "; apply the precision to the f32 graph";
       return signalPassFailure();
     }
-    module->setAttr(kPrecisionAttrName,
-                    StringAttr::get(module.getContext(),
-                                    support::nameOf(chosen)));
+    module->setAttr(
+        kPrecisionAttrName,
+        StringAttr::get(module.getContext(), support::nameOf(chosen)));
     if (chosen != support::Precision::BF16)
       return;
     SmallVector<OpOperand *> operands; // collected first: the walk inserts

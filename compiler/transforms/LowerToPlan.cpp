@@ -57,7 +57,7 @@ private:
   ModuleOp module;
   OpBuilder b;
   int64_t bucketBytes;
-  support::Precision precision; ///< the module's tc.precision
+  support::Precision precision;               ///< the module's tc.precision
   llvm::StringMap<std::string> kernelsByText; // printed kernel -> its name
   int64_t constantBytes = 0;                  // of the whole executable
   ArrayAttr params;
@@ -205,12 +205,12 @@ LogicalResult Lowering::emitGemm(Operation *op) {
   bool tf32 = precision == support::Precision::TF32 &&
               typeOf(lhs).getElementType().isF32() &&
               typeOf(rhs).getElementType().isF32();
-  plan::GemmOp::create(
-      b, op->getLoc(), lhsBuffer, rhsBuffer, bufferOf(out),
-      bias ? bufferOf(bias) : plan::BufferAttr(), uint64_t(m), uint64_t(n),
-      uint64_t(k), transA, transB, uint64_t(lda), uint64_t(ldb), uint64_t(ldc),
-      batch, sa, sb, sc, APFloat(1.0f), APFloat(0.0f), relu,
-      tf32 ? plan::GemmCompute::tf32 : plan::GemmCompute::f32);
+  plan::GemmOp::create(b, op->getLoc(), lhsBuffer, rhsBuffer, bufferOf(out),
+                       bias ? bufferOf(bias) : plan::BufferAttr(), uint64_t(m),
+                       uint64_t(n), uint64_t(k), transA, transB, uint64_t(lda),
+                       uint64_t(ldb), uint64_t(ldc), batch, sa, sb, sc,
+                       APFloat(1.0f), APFloat(0.0f), relu,
+                       tf32 ? plan::GemmCompute::tf32 : plan::GemmCompute::f32);
   return success();
 }
 

@@ -51,8 +51,8 @@ TEST(ExportOptions, PrecisionsNeedTheirTarget) {
   std::string error, fix;
   ASSERT_TRUE(setTarget(host, Target::Host, "x86-64", {}, error)) << error;
   ASSERT_TRUE(setTarget(cuda, Target::Cuda, "native", {}, error)) << error;
-  ASSERT_TRUE(setTarget(volta, Target::Cuda, "native", {"sm_90", "sm_70"},
-                        error))
+  ASSERT_TRUE(
+      setTarget(volta, Target::Cuda, "native", {"sm_90", "sm_70"}, error))
       << error;
   for (const support::PrecisionInfo &row : support::kPrecisions) {
     EXPECT_TRUE(checkPrecision(cuda, row.precision, error, fix)) << error;

@@ -103,10 +103,9 @@ static cl::opt<std::string> precisionName("precision",
                                           cl::cat(category));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
-    cl::desc(
-        "Write the IR after the frontend and after every pass into DIR, "
-        "one numbered file per pass (00-frontend.mlir, "
-        "01-tc-fuse-embedding.mlir, ...)"),
+    cl::desc("Write the IR after the frontend and after every pass into DIR, "
+             "one numbered file per pass (00-frontend.mlir, "
+             "01-tc-fuse-embedding.mlir, ...)"),
     cl::value_desc("DIR"), cl::cat(category));
 
 static cl::opt<std::string> outputFile(
