@@ -8,6 +8,7 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
+#include "dialects/tc/GemmElementTypes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -23,14 +24,17 @@ using namespace tc;
 namespace {
 
 /// The GEMM operands of `op` (matmul: lhs and rhs; linear: input and weight,
-/// not the bias), or none when `op` is not a GEMM with an f32 result.
+/// not the bias), or none when `op` is not a GEMM whose result bf16 operands
+/// may give (f32: dialects/tc/GemmElementTypes.h).
 SmallVector<OpOperand *, 2> f32GemmOperands(Operation *op) {
   SmallVector<OpOperand *, 2> operands;
   if (auto matmul = dyn_cast<MatmulOp>(op))
     operands = {&matmul.getLhsMutable(), &matmul.getRhsMutable()};
   else if (auto linear = dyn_cast<LinearOp>(op))
     operands = {&linear.getInputMutable(), &linear.getWeightMutable()};
-  if (operands.empty() || !typeOf(op->getResult(0)).getElementType().isF32())
+  if (operands.empty() ||
+      !isGemmResultElementType(BFloat16Type::get(op->getContext()),
+                               typeOf(op->getResult(0)).getElementType()))
     return {};
   return operands;
 }

@@ -67,10 +67,11 @@ def Plan_GemmOp : Plan_Op<"gemm"> {
     (for checking and for `tc-inspect`); the BLAS parameters are derived from
     them by the lowering.
 
-    `compute` says what the products are computed and summed in: `f32` (the
-    default, not printed) or `tf32` (f32 operands rounded to TF32 for the
-    products, summed in f32: CUDA's tensor cores), which tc-lower-to-plan
-    chooses for the f32 GEMMs of a module in precision tf32.
+    The operands are both f32 or both bf16 (mixed precision); the output and
+    a bias are f32. `compute` says what the products are computed and summed
+    in: `f32` (the default, not printed) or `tf32` (f32 operands rounded to
+    TF32 for the products, summed in f32: CUDA's tensor cores), which
+    tc-lower-to-plan chooses for the f32 GEMMs of a module in precision tf32.
   }];
   let arguments = (ins Plan_BufferAttr:$lhs, Plan_BufferAttr:$rhs,
                        Plan_BufferAttr:$out, OptionalAttr<Plan_BufferAttr>:$bias,
