@@ -49,6 +49,13 @@ std::unique_ptr<Executable> Executable::load(const std::string &path,
   return fromBytes(std::move(*bytes), path, error);
 }
 
+std::optional<support::Precision>
+precisionOf(const tcx::Executable &executable) {
+  if (!executable.precision())
+    return support::Precision::F32;
+  return support::precisionNamed(executable.precision()->string_view());
+}
+
 uint64_t Executable::fingerprint() const {
   return tcx::checksum(bytes_.data(), bytes_.size());
 }

@@ -14,10 +14,12 @@
 
 #include "runtime/format/Contract.h"
 #include "runtime/format/DType.h"
+#include "support/Precision.h"
 #include "tcx_generated.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +57,11 @@ const tcx::Function *findFunction(const tcx::Executable &executable,
                                   tcx::FunctionRole role,
                                   const contract::BucketShape &bucket);
 
+/// The precision `executable` was compiled in (its `precision`: f32 in files
+/// without one), or nullopt for a name this build does not know.
+std::optional<support::Precision>
+precisionOf(const tcx::Executable &executable);
+
 /// What a code module runs on, for messages: "host-x86-64-v3", "sm_90" or
 /// "compute_90".
 std::string codeModuleName(const tcx::CodeModule &module);
@@ -76,6 +83,8 @@ public:
                                                std::string &error);
 
   const tcx::Executable &root() const { return *root_; }
+  /// What its GEMMs read and compute in (a known name: the load checks it).
+  support::Precision precision() const { return *precisionOf(*root_); }
   /// A checksum of the whole file: two processes hold the same executable
   /// when theirs agree.
   uint64_t fingerprint() const;

@@ -296,6 +296,9 @@ bool Checker::run() {
   where = "executable";
   if (x.param_bytes() < 0 || x.param_bytes() > kMaxBytes)
     return fail("a parameter size out of range");
+  if (!precisionOf(x))
+    return fail("precision '" + x.precision()->str() + "', which is not " +
+                support::precisionChoices());
   return kernels() && codeModules() && parameters() && functions() &&
          runConfig() && trainingStepsPairUp();
 }

@@ -89,6 +89,8 @@ llvm::json::Object moduleStatistics(ModuleOp module, const GpuSpec *gpu,
   llvm::json::Object stats{{"params", scalars},
                            {"param_tensors", int64_t(params.size())},
                            {"functions", std::move(functions)}};
+  if (std::optional<support::Precision> precision = precisionOf(module))
+    stats["precision"] = std::string(support::nameOf(*precision));
   if (firstStep) { // one training step of the first bucket
     stats["kernels"] = kernelsJson(*firstStep);
     stats["non_gemm_bytes"] = firstStep->nonGemmBytes;

@@ -22,7 +22,8 @@ namespace tc {
 /// same ones): name, shape, elements and initializer, in argument order.
 llvm::json::Array parameterTable(mlir::ModuleOp module);
 
-/// tc-compile --stats: params (scalar count), param_tensors, per function
+/// tc-compile --stats: params (scalar count), param_tensors, precision (the
+/// module's tc.precision; f32 without one), per function
 /// the op counts, kernels and non_gemm_bytes, and those of the first
 /// bucket's training step with its memory plan. With `gpu`, each training
 /// step's predicted time too (gpu_prediction), and its table on `summary`.

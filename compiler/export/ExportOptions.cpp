@@ -38,4 +38,28 @@ bool setTarget(ExportOptions &options, Target target, const std::string &cpu,
   return true;
 }
 
+bool checkPrecision(const ExportOptions &options, support::Precision precision,
+                    std::string &error, std::string &fix) {
+  std::string name(support::nameOf(precision));
+  if (options.target != Target::Cuda && support::info(precision).cudaOnly) {
+    error = "precision " + name +
+            " runs on CUDA only (TF32 tensor cores; no CPU computes in TF32)";
+    fix = "use --precision=bf16 or --precision=f32 for the CPU, or "
+          "--target=cuda";
+    return false;
+  }
+  // Ampere (sm_80) brought the bf16 and TF32 tensor cores.
+  constexpr unsigned kFirstArchWithTensorCoreTypes = 80;
+  if (options.target == Target::Cuda && precision != support::Precision::F32)
+    for (unsigned arch : options.cudaArchitectures)
+      if (arch < kFirstArchWithTensorCoreTypes) {
+        error = "precision " + name + " needs " + name +
+                " tensor cores, which sm_" + std::to_string(arch) +
+                " does not have (sm_80 and newer do)";
+        fix = "use --arch=sm_80 or newer, or --precision=f32";
+        return false;
+      }
+  return true;
+}
+
 } // namespace tc

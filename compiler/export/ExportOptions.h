@@ -11,6 +11,7 @@
 #define TC_COMPILER_EXPORT_EXPORTOPTIONS_H
 
 #include "compiler/codegen/Target.h"
+#include "support/Precision.h"
 
 #include <string>
 #include <vector>
@@ -40,6 +41,12 @@ struct ExportOptions {
 bool setTarget(ExportOptions &options, Target target, const std::string &cpu,
                const std::vector<std::string> &architectures,
                std::string &error);
+
+/// Whether the target of `options` runs GEMMs in `precision`: TF32 is a
+/// CUDA tensor-core mode, which no CPU has; bf16 and TF32 GEMMs on CUDA need
+/// their tensor cores, sm_80 or newer. False with `error` and the `fix`.
+bool checkPrecision(const ExportOptions &options, support::Precision precision,
+                    std::string &error, std::string &fix);
 
 } // namespace tc
 

@@ -162,14 +162,16 @@ fb::Offset<tcx::StepEntry> Writer::step(Operation &op) {
         auto sa = vector(gemm.getLhsBatchStrides());
         auto sb = vector(gemm.getRhsBatchStrides());
         auto sc = vector(gemm.getOutBatchStrides());
-        // The operand types are the buffers'; the plan's GEMMs compute in
-        // f32 (plan.gemm: sgemm per batch index), the .tcx default.
+        // The operand types are the buffers'; the compute type the plan's.
         auto step = tcx::CreateGemm(
             fbb, lhs, rhs, out, bias, gemm.getM(), gemm.getN(), gemm.getK(),
             gemm.getTransposeLhs(), gemm.getTransposeRhs(), gemm.getLda(),
             gemm.getLdb(), gemm.getLdc(), batch, sa, sb, sc,
             gemm.getAlpha().convertToFloat(), gemm.getBeta().convertToFloat(),
-            gemm.getRelu(), tcx::GemmCompute::F32);
+            gemm.getRelu(),
+            gemm.getCompute() == plan::GemmCompute::tf32
+                ? tcx::GemmCompute::TF32
+                : tcx::GemmCompute::F32);
         return tcx::CreateStepEntry(fbb, tcx::Step::Gemm, step.Union());
       })
       .Case<plan::CopyOp>([&](plan::CopyOp copy) {
@@ -409,6 +411,17 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
                                                   std::string &error) {
   if (!checkTarget(options, error))
     return std::nullopt;
+  std::optional<support::Precision> precision = precisionOf(module);
+  std::string fix;
+  if (!precision) {
+    error = "the module's tc.precision is not a precision; expected " +
+            support::precisionChoices();
+    return std::nullopt;
+  }
+  if (!checkPrecision(options, *precision, error, fix)) {
+    error += "; " + fix;
+    return std::nullopt;
+  }
   std::optional<std::vector<codegen::NamedKernelSource>> kernels =
       emitKernels(module, options.target, error);
   if (!kernels)
@@ -451,7 +464,8 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
       fbb, fbb.CreateString(options.producer),
       fbb.CreateString(options.modelDescription), parameterTable,
       paramBytes ? paramBytes.getInt() : 0, constantVector, functionVector,
-      kernelVector, codeVector, run);
+      kernelVector, codeVector, run,
+      fbb.CreateString(std::string(support::nameOf(*precision))));
   tcx::FinishExecutableBuffer(fbb, root);
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }

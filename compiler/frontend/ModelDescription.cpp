@@ -380,6 +380,31 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
   }
 }
 
+/// training.precision: a name of support/Precision.h.
+void readPrecision(Diagnostics &diag, Section &s,
+                   support::Precision &precision) {
+  const toml::node *node = s.find("precision");
+  if (!node)
+    return;
+  if (!node->is_string()) { // says it must be a string, such as "f32"
+    std::vector<std::string> names;
+    for (const support::PrecisionInfo &row : support::kPrecisions)
+      names.emplace_back(row.name);
+    std::string ignored;
+    s.string("precision", ignored, names);
+    return;
+  }
+  std::string why, fix;
+  std::optional<support::Precision> named =
+      precisionFromName(*node->value<std::string>(), why, fix);
+  if (!named)
+    return diag.error(node->source(),
+                      s.qualified("precision") + " is \"" +
+                          *node->value<std::string>() + "\": " + why,
+                      fix);
+  precision = *named;
+}
+
 void readTraining(Diagnostics &diag, const toml::table &table,
                   const ModelConfig &model, TrainingConfig &t) {
   Section s(diag, table, "training");
@@ -398,6 +423,7 @@ void readTraining(Diagnostics &diag, const toml::table &table,
             "; each micro-batch is unrolled into the compiled step");
   s.integer("seed", t.seed, 0, contract::kMaxSeed);
   s.real("allreduce_bucket_mb", t.allreduceBucketMb, 1.0 / 1024, 1024.0);
+  readPrecision(diag, s, t.precision);
   s.rejectUnknownKeys();
 }
 
@@ -422,6 +448,25 @@ void readDecoding(Diagnostics &diag, const toml::table &table,
 }
 
 } // namespace
+
+std::optional<support::Precision>
+precisionFromName(std::string_view name, std::string &why, std::string &fix) {
+  if (std::optional<support::Precision> precision =
+          support::precisionNamed(name))
+    return precision;
+  std::string lower = llvm::StringRef(name).lower();
+  if (lower == "fp16" || lower == "f16" || lower == "float16" ||
+      lower == "half") {
+    why = "tc does not offer fp16";
+    fix = "fp16's narrow range needs loss scaling to keep small gradients "
+          "from flushing to zero; use bf16, which has f32's range and needs "
+          "none (or f32)";
+  } else {
+    why = "not a precision";
+    fix = "use " + support::precisionChoices() + " (docs/model-description.md)";
+  }
+  return std::nullopt;
+}
 
 std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
   int64_t longestTarget = 0;

@@ -12,6 +12,7 @@
 #define TC_COMPILER_FRONTEND_MODELDESCRIPTION_H
 
 #include "runtime/format/BucketShape.h"
+#include "support/Precision.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -70,6 +71,9 @@ struct TrainingConfig {
   /// Megabytes (2^20 bytes) of gradients per allreduce of a data-parallel
   /// job (PyTorch DDP's bucket_cap_mb: 25).
   double allreduceBucketMb = 25.0;
+  /// What the GEMMs read and compute in (support/Precision.h);
+  /// `tc-compile --precision` overrides it.
+  support::Precision precision = support::Precision::F32;
 };
 
 struct DataConfig {
@@ -99,6 +103,12 @@ inline constexpr int64_t kDecodingLengthOffset = 50;
 /// training buckets, `decoding.rows` rows and room for the source length +
 /// 50 target positions, capped by the longest training target length.
 std::vector<Bucket> decodingBuckets(const ModelDescription &description);
+
+/// The precision called `name` ("bf16"), or nullopt with `why` it is not one
+/// and the `fix`: for "fp16", why tc does not offer it; otherwise the
+/// choices. For `[training] precision` and `tc-compile --precision`.
+std::optional<support::Precision>
+precisionFromName(std::string_view name, std::string &why, std::string &fix);
 
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;

@@ -36,12 +36,21 @@ compileModelDescription(MLIRContext &context,
   return module;
 }
 
-LogicalResult compileTcModule(ModuleOp module, CompileStage stage) {
-  if (stage != CompileStage::Plan || module->hasAttr(plan::kParamBytesAttrName))
-    return success();
+bool isPlanModule(ModuleOp module) {
+  return module->hasAttr(plan::kParamBytesAttrName);
+}
+
+LogicalResult compileTcModule(ModuleOp module, CompileStage stage,
+                              std::optional<support::Precision> precision) {
   PassManager pm(module.getContext());
-  pm.addPass(createTcLowerToPlan()); // every function of the file
-  return pm.run(module);
+  if (precision) {
+    TcApplyPrecisionOptions options;
+    options.precision = std::string(support::nameOf(*precision));
+    pm.addPass(createTcApplyPrecision(options));
+  }
+  if (stage == CompileStage::Plan && !isPlanModule(module))
+    pm.addPass(createTcLowerToPlan()); // every function of the file
+  return pm.size() == 0 ? success() : pm.run(module);
 }
 
 } // namespace tc

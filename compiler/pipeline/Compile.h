@@ -16,6 +16,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -55,10 +56,16 @@ compileModelDescription(mlir::MLIRContext &context,
                         const ModelDescription &description,
                         const CompileOptions &options, CompileError &error);
 
-/// A module read from a tc dialect file, for CompileStage::Plan lowered to
-/// the plan (every function of it) unless it is a plan already. Fails,
-/// with diagnostics, where the lowering does.
-mlir::LogicalResult compileTcModule(mlir::ModuleOp module, CompileStage stage);
+/// Whether `module` is in the plan dialect already (tc-lower-to-plan's).
+bool isPlanModule(mlir::ModuleOp module);
+
+/// A module read from a tc dialect file, put in `precision` when given
+/// (tc-apply-precision), for CompileStage::Plan lowered to the plan (every
+/// function of it) unless it is a plan already. Fails, with diagnostics,
+/// where a pass does.
+mlir::LogicalResult
+compileTcModule(mlir::ModuleOp module, CompileStage stage,
+                std::optional<support::Precision> precision = std::nullopt);
 
 } // namespace tc
 

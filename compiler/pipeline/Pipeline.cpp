@@ -59,6 +59,11 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseMaskedSoftmax());
   if (fusions.count("residual-layer-norm"))
     pm.addPass(createTcFuseResidualLayerNorm());
+  // On the fused forward graph (and the decoder's functions, in the same
+  // module), so that autodiff differentiates through the conversions.
+  TcApplyPrecisionOptions precision;
+  precision.precision = std::string(support::nameOf(t.precision));
+  pm.addPass(createTcApplyPrecision(precision));
   pm.addPass(createTcAutodiff());
   TcBuildTrainStepOptions step;
   step.dModel = m.dModel;
@@ -122,8 +127,9 @@ void registerTcPipelines() {
   mlir::registerPassPipeline(
       "tc-training-pipeline",
       "tc-compile's passes from the frontend's graph to the training steps: "
-      "forward fusions, tc-autodiff, tc-build-train-step configured from the "
-      "description, the fusions of the whole step",
+      "forward fusions, tc-apply-precision (the description's precision), "
+      "tc-autodiff, tc-build-train-step configured from the description, the "
+      "fusions of the whole step",
       buildTrainingPipeline,
       [](llvm::function_ref<void(const mlir::detail::PassOptions &)> print) {
         print(TrainingPipelineOptions());

@@ -23,8 +23,9 @@ std::optional<std::set<std::string>> parseFusions(const std::string &spec,
                                                   std::string &error);
 
 /// Adds the passes that turn the frontend's graph into training steps:
-/// the forward fusions, tc-autodiff, tc-build-train-step configured from the
-/// description, then the fusions of the whole step.
+/// the forward fusions, tc-apply-precision in the description's precision,
+/// tc-autodiff, tc-build-train-step configured from the description, then
+/// the fusions of the whole step.
 void addTrainingPipeline(mlir::OpPassManager &pm,
                          const ModelDescription &description,
                          const std::set<std::string> &fusions);

@@ -12,6 +12,7 @@
 #include "compiler/analysis/MemoryPlan.h"
 #include "compiler/codegen/TargetBackend.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/TransformUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
@@ -29,8 +30,9 @@ namespace {
 /// Lowers the functions of one module, sharing kernels and constants.
 class Lowering {
 public:
-  Lowering(ModuleOp module, int64_t bucketBytes)
-      : module(module), b(module.getContext()), bucketBytes(bucketBytes) {}
+  Lowering(ModuleOp module, int64_t bucketBytes, support::Precision precision)
+      : module(module), b(module.getContext()), bucketBytes(bucketBytes),
+        precision(precision) {}
 
   LogicalResult lower(func::FuncOp function);
   void finish() {
@@ -55,6 +57,7 @@ private:
   ModuleOp module;
   OpBuilder b;
   int64_t bucketBytes;
+  support::Precision precision;               ///< the module's tc.precision
   llvm::StringMap<std::string> kernelsByText; // printed kernel -> its name
   int64_t constantBytes = 0;                  // of the whole executable
   ArrayAttr params;
@@ -198,11 +201,16 @@ LogicalResult Lowering::emitGemm(Operation *op) {
   }
   plan::BufferAttr lhsBuffer = bufferOf(swapped ? rhs : lhs);
   plan::BufferAttr rhsBuffer = bufferOf(swapped ? lhs : rhs);
+  // TF32 is a way to compute f32 GEMMs; bf16 operands compute in f32.
+  bool tf32 = precision == support::Precision::TF32 &&
+              typeOf(lhs).getElementType().isF32() &&
+              typeOf(rhs).getElementType().isF32();
   plan::GemmOp::create(b, op->getLoc(), lhsBuffer, rhsBuffer, bufferOf(out),
                        bias ? bufferOf(bias) : plan::BufferAttr(), uint64_t(m),
                        uint64_t(n), uint64_t(k), transA, transB, uint64_t(lda),
                        uint64_t(ldb), uint64_t(ldc), batch, sa, sb, sc,
-                       APFloat(1.0f), APFloat(0.0f), relu);
+                       APFloat(1.0f), APFloat(0.0f), relu,
+                       tf32 ? plan::GemmCompute::tf32 : plan::GemmCompute::f32);
   return success();
 }
 
@@ -425,7 +433,15 @@ struct LowerToPlan : public tc::impl::TcLowerToPlanBase<LowerToPlan> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    Lowering lowering(module, bucketBytes);
+    std::optional<support::Precision> precision = precisionOf(module);
+    if (!precision) {
+      module.emitError() << "tc-lower-to-plan: " << kPrecisionAttrName << " "
+                         << module->getAttr(kPrecisionAttrName)
+                         << " is not a precision; expected "
+                         << support::precisionChoices();
+      return signalPassFailure();
+    }
+    Lowering lowering(module, bucketBytes, *precision);
     SmallVector<func::FuncOp> functions;
     for (func::FuncOp function : module.getOps<func::FuncOp>())
       if (!function.isExternal() && !function->hasAttr(plan::kKernelAttrName))

@@ -25,6 +25,32 @@ def TcDecompose : Pass<"tc-decompose", "mlir::func::FuncOp"> {
   ];
 }
 
+def TcApplyPrecision : Pass<"tc-apply-precision", "mlir::ModuleOp"> {
+  let summary = "Puts the GEMMs of a module in the chosen precision";
+  let description = [{
+    Records `precision` (f32, bf16 or tf32: support/Precision.h) as the
+    module attribute `tc.precision`, which the later stages read (tf32:
+    tc-lower-to-plan's GEMM compute type; the .tcx records the name).
+
+    For `bf16`, every `tc.matmul` and `tc.linear` with an f32 result reads
+    its GEMM operands in bf16: each f32 operand (matmul: lhs and rhs;
+    linear: input and weight) is replaced by its `tc.convert` to bf16, one
+    conversion per value, placed right after the value is defined, so all
+    GEMMs reading a value share it. The result stays f32 (f32
+    accumulation), and so does a linear's bias; parameters, gradients, the
+    optimizer, LayerNorm, softmax and the loss are untouched. Runs after the
+    forward fusions and before tc-autodiff, whose reverse rules then give
+    the backward over the conversions. `f32` and `tf32` change no op.
+
+    A module already recorded in another precision is refused.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+  let options = [
+    Option<"precision", "precision", "std::string", "\"f32\"",
+           "The precision: f32, bf16 or tf32 (support/Precision.h)">
+  ];
+}
+
 def TcAutodiff : Pass<"tc-autodiff", "mlir::ModuleOp"> {
   let summary = "Builds the reverse-mode gradient function of every loss";
   let description = [{
@@ -226,7 +252,9 @@ def TcLowerToPlan : Pass<"tc-lower-to-plan", "mlir::ModuleOp"> {
     loss, the token count) are reduced at its place. Values returned that
     are not written in place are copied into the outputs buffer.
     `functions` keeps only the functions whose names start with one of the
-    prefixes (all when empty).
+    prefixes (all when empty). In a module of precision tf32 (`tc.precision`,
+    set by tc-apply-precision) every f32 GEMM computes in TF32
+    (`compute tf32`).
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",

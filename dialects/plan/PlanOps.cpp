@@ -131,14 +131,23 @@ LogicalResult GemmOp::verify() {
            << getLda() << ", " << getLdb() << ", " << getLdc()
            << ") are shorter than the rows (" << lhsRow << ", " << rhsRow
            << ", " << n << ")";
-  for (BufferAttr buffer : {getLhs(), getRhs(), getOut()})
-    if (!buffer.getElementType().isF32())
-      return emitOpError("GEMMs are f32, got ") << buffer.getElementType();
+  // f32 x f32 or bf16 x bf16 (mixed precision), summed into f32; TF32 is a
+  // way to compute f32 products.
+  Type operand = getLhs().getElementType();
+  if (operand != getRhs().getElementType() ||
+      !(operand.isF32() || operand.isBF16()))
+    return emitOpError("operands must be both f32 or both bf16, got ")
+           << operand << " and " << getRhs().getElementType();
+  if (!getOut().getElementType().isF32())
+    return emitOpError("GEMMs write f32, got ") << getOut().getElementType();
+  if (getCompute() == GemmCompute::tf32 && !operand.isF32())
+    return emitOpError("tf32 compute needs f32 operands, got ") << operand;
   if (failed(verifyWritable(*this, getOut())))
     return failure();
   if (BufferAttr bias = getBiasAttr()) {
-    if (!bias.isContiguous() || bias.numElements() != n)
-      return emitOpError("bias must be ") << n << " contiguous elements";
+    if (!bias.isContiguous() || bias.numElements() != n ||
+        !bias.getElementType().isF32())
+      return emitOpError("bias must be ") << n << " contiguous f32 elements";
   }
   return success();
 }

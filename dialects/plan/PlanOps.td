@@ -37,6 +37,17 @@ def Plan_LaunchOp : Plan_Op<"launch",
   let hasVerifier = 1;
 }
 
+def Plan_GemmCompute : I32EnumAttr<"GemmCompute",
+    "what a GEMM's products are computed and summed in", [
+    I32EnumAttrCase<"f32", 0>,  // f32 products summed in f32
+    I32EnumAttrCase<"tf32", 1>  // f32 operands rounded to TF32, summed in f32
+  ]> {
+  let cppNamespace = "::tc::plan";
+  let genSpecializedAttr = 0;
+}
+def Plan_GemmComputeAttr
+    : EnumAttr<Plan_Dialect, Plan_GemmCompute, "gemm_compute">;
+
 def Plan_GemmOp : Plan_Op<"gemm"> {
   let summary = "One library GEMM call: batched, strided, with an epilogue";
   let description = [{
@@ -55,6 +66,12 @@ def Plan_GemmOp : Plan_Op<"gemm"> {
     The views `lhs`, `rhs`, `out` (and `bias`) give the same data as tensors
     (for checking and for `tc-inspect`); the BLAS parameters are derived from
     them by the lowering.
+
+    The operands are both f32 or both bf16 (mixed precision); the output and
+    a bias are f32. `compute` says what the products are computed and summed
+    in: `f32` (the default, not printed) or `tf32` (f32 operands rounded to
+    TF32 for the products, summed in f32: CUDA's tensor cores), which
+    tc-lower-to-plan chooses for the f32 GEMMs of a module in precision tf32.
   }];
   let arguments = (ins Plan_BufferAttr:$lhs, Plan_BufferAttr:$rhs,
                        Plan_BufferAttr:$out, OptionalAttr<Plan_BufferAttr>:$bias,
@@ -65,9 +82,11 @@ def Plan_GemmOp : Plan_Op<"gemm"> {
                        DenseI64ArrayAttr:$lhs_batch_strides,
                        DenseI64ArrayAttr:$rhs_batch_strides,
                        DenseI64ArrayAttr:$out_batch_strides,
-                       F32Attr:$alpha, F32Attr:$beta, UnitAttr:$relu);
+                       F32Attr:$alpha, F32Attr:$beta, UnitAttr:$relu,
+                       DefaultValuedAttr<Plan_GemmComputeAttr,
+                                         "::tc::plan::GemmCompute::f32">:$compute);
   let assemblyFormat = [{
-    $lhs `,` $rhs `->` $out (`bias` $bias^)? attr-dict
+    $lhs `,` $rhs `->` $out (`bias` $bias^)? (`compute` $compute^)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialects/tc/TcTraits.h"
+#include "support/Precision.h"
 
 #include "dialects/tc/TcDialect.h.inc"
 #include "dialects/tc/TcEnums.h.inc"
@@ -36,6 +37,14 @@ inline constexpr llvm::StringLiteral kInitAttrName = "tc.init";
 /// Module attribute: the precision the module is compiled in (a name of
 /// support/Precision.h), set by tc-apply-precision; absent means f32.
 inline constexpr llvm::StringLiteral kPrecisionAttrName = "tc.precision";
+/// The precision `module` is compiled in: its tc.precision, f32 when it has
+/// none; nullopt when the attribute is not the name of a precision.
+inline std::optional<support::Precision> precisionOf(mlir::Operation *module) {
+  auto name = module->getAttrOfType<mlir::StringAttr>(kPrecisionAttrName);
+  if (!module->hasAttr(kPrecisionAttrName))
+    return support::Precision::F32;
+  return name ? support::precisionNamed(name.getValue()) : std::nullopt;
+}
 /// Argument attribute naming a data input ("source_ids", "rng", ...), so that
 /// a runtime binds inputs by name.
 inline constexpr llvm::StringLiteral kInputAttrName = "tc.input";

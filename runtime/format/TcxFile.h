@@ -26,12 +26,10 @@ namespace tc::tcx {
 
 // 2: functions carry their role and bucket, code modules their kind and
 // architecture as fields. 3: AllReduce steps are asynchronous, in buckets,
-// ended by Wait steps. Still 3: GEMMs name a compute type, F32 by default,
-// which a flatbuffer does not store: a file of f32 GEMMs (every file so
-// far) is the same bytes as before and reads the same in both. The first
-// tc-compile to write another compute type must bump it, since a reader
-// of version 3 would run that GEMM in f32.
-inline constexpr uint32_t kFormatVersion = 3;
+// ended by Wait steps. 4: GEMMs may compute in TF32 (Gemm.compute, which a
+// reader of 3 skips and would run in f32) and the executable names its
+// precision (Executable.precision).
+inline constexpr uint32_t kFormatVersion = 4;
 inline constexpr size_t kHeaderBytes = 32;
 /// The largest .tcx a reader accepts: a flatbuffer cannot exceed 2 GiB.
 inline constexpr uint64_t kMaxFileBytes = kHeaderBytes + (uint64_t(2) << 30);

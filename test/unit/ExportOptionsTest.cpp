@@ -2,7 +2,10 @@
 
 #include "ModelPipeline.h"
 #include "compiler/export/TcxWriter.h"
+#include "dialects/tc/TcDialect.h"
 #include "support/HostCpu.h"
+
+#include "mlir/IR/Builders.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +42,55 @@ TEST(ExportOptions, BadSpellingsAreRefusedWithTheFlag) {
   EXPECT_FALSE(setTarget(options, Target::Host, "x86-64-v9", {}, error));
   EXPECT_EQ(error, "--cpu=x86-64-v9: expected native, x86-64, x86-64-v2, "
                    "x86-64-v3 or x86-64-v4");
+}
+
+// What each target runs (issue 31): TF32 is CUDA's; bf16 and TF32 need the
+// tensor cores of sm_80 and newer.
+TEST(ExportOptions, PrecisionsNeedTheirTarget) {
+  ExportOptions host, cuda, volta;
+  std::string error, fix;
+  ASSERT_TRUE(setTarget(host, Target::Host, "x86-64", {}, error)) << error;
+  ASSERT_TRUE(setTarget(cuda, Target::Cuda, "native", {}, error)) << error;
+  ASSERT_TRUE(
+      setTarget(volta, Target::Cuda, "native", {"sm_90", "sm_70"}, error))
+      << error;
+  for (const support::PrecisionInfo &row : support::kPrecisions) {
+    EXPECT_TRUE(checkPrecision(cuda, row.precision, error, fix)) << error;
+    EXPECT_EQ(checkPrecision(host, row.precision, error, fix), !row.cudaOnly);
+  }
+  EXPECT_FALSE(checkPrecision(host, support::Precision::TF32, error, fix));
+  EXPECT_EQ(error, "precision tf32 runs on CUDA only (TF32 tensor cores; no "
+                   "CPU computes in TF32)");
+  EXPECT_EQ(fix, "use --precision=bf16 or --precision=f32 for the CPU, or "
+                 "--target=cuda");
+  EXPECT_TRUE(checkPrecision(volta, support::Precision::F32, error, fix));
+  EXPECT_FALSE(checkPrecision(volta, support::Precision::BF16, error, fix));
+  EXPECT_EQ(error, "precision bf16 needs bf16 tensor cores, which sm_70 does "
+                   "not have (sm_80 and newer do)");
+  EXPECT_EQ(fix, "use --arch=sm_80 or newer, or --precision=f32");
+  EXPECT_FALSE(checkPrecision(volta, support::Precision::TF32, error, fix));
+}
+
+// The writer checks the module's precision against the target too (a .mlir
+// file may carry one), and refuses a name that is not a precision.
+TEST(ExportOptions, TheWriterRefusesAPrecisionItsTargetLacks) {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> planModule = test::compileModel(
+      context, std::string(TC_SOURCE_DIR) + "/models/tiny.toml", /*plan=*/true);
+  ASSERT_TRUE(planModule);
+  std::string error;
+  ExportOptions host{"tiny", "test"};
+  ASSERT_TRUE(setTarget(host, Target::Host, "x86-64", {}, error)) << error;
+  mlir::Builder b(&context);
+  (*planModule)->setAttr(kPrecisionAttrName, b.getStringAttr("tf32"));
+  EXPECT_FALSE(writeExecutable(*planModule, host, error));
+  EXPECT_EQ(error, "precision tf32 runs on CUDA only (TF32 tensor cores; no "
+                   "CPU computes in TF32); use --precision=bf16 or "
+                   "--precision=f32 for the CPU, or --target=cuda");
+  (*planModule)->setAttr(kPrecisionAttrName, b.getStringAttr("fp16"));
+  EXPECT_FALSE(writeExecutable(*planModule, host, error));
+  EXPECT_EQ(error, "the module's tc.precision is not a precision; expected "
+                   "f32, bf16 or tf32");
 }
 
 // The writer refuses options setTarget did not fill instead of guessing.

@@ -42,6 +42,7 @@ struct Options {
   enum class Sum { None, WaitedAtOnce, WaitedAtTheEnd, NeverWaited };
   Sum sum = Sum::None;
   bool reduceParams = false;
+  std::string precision; ///< Executable.precision; empty: absent
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -145,8 +146,9 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
       tcx::CreateParameterDirect(fbb, "w",
                                  buffer(tcx::Space::Params, 0, {4, 4}),
                                  tcx::InitKind::Zeros, 0)};
-  auto root = tcx::CreateExecutableDirect(fbb, "test", "", &params, 64, nullptr,
-                                          &functions, &kernels, &code, run);
+  auto root = tcx::CreateExecutableDirect(
+      fbb, "test", "", &params, 64, nullptr, &functions, &kernels, &code, run,
+      options.precision.empty() ? nullptr : options.precision.c_str());
   tcx::FinishExecutableBuffer(fbb, root);
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }
@@ -304,6 +306,24 @@ TEST(TcxFile, HostCodeNamesItsLevel) {
   o.hostLevel = "";
   expectRefused(o, "code modules: a code module without a binary or an "
                    "architecture");
+}
+
+// The precision an executable was compiled in (issue 31): f32 in files
+// without one; a name this build does not know is refused at load.
+TEST(TcxFile, ThePrecisionIsReadAndChecked) {
+  std::string error;
+  auto old = rt::Executable::fromBytes(smallExecutable(), "m.tcx", error);
+  ASSERT_TRUE(old) << error;
+  EXPECT_EQ(old->precision(), support::Precision::F32);
+  Options o;
+  o.precision = "bf16";
+  auto bf16 = rt::Executable::fromBytes(smallExecutable(o), "m.tcx", error);
+  ASSERT_TRUE(bf16) << error;
+  EXPECT_EQ(bf16->precision(), support::Precision::BF16);
+  o.precision = "fp16";
+  expectRefused(o, "m.tcx: executable: precision 'fp16', which is not f32, "
+                   "bf16 or tf32; the file is inconsistent, rebuild it with "
+                   "tc-compile");
 }
 
 TEST(TcxFile, RolesNeedTheirBucket) {

@@ -9,6 +9,7 @@
 //   tc-compile graph.mlir --emit=tc                       # a tc .mlir file
 //
 //   tc-compile models/tiny.toml -o tiny.tcx --target=cpu   # the executable
+//   tc-compile models/tiny.toml -o tiny.tcx --precision=bf16  # bf16 GEMMs
 //   tc-compile models/tiny.toml --emit=plan               # its plan
 // Exit codes: 0 success, 2 bad usage or bad input, 3 cannot write the output.
 //
@@ -75,12 +76,36 @@ static cl::opt<std::string> fusion(
              "embedding, linear, qkv (implies linear), masked-softmax, "
              "residual-layer-norm, adam, elementwise (for A/B comparisons)"),
     cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
+/// --precision's help: the table of support/Precision.h.
+static std::string precisionHelp() {
+  std::string help =
+      "What the GEMMs read and compute in, overriding the description's "
+      "[training] precision (default f32) and applied to a .mlir input:";
+  for (const tc::support::PrecisionInfo &row : tc::support::kPrecisions)
+    help += " " + std::string(row.name) + ": " + std::string(row.meaning) + ";";
+  return help + " bf16 and tf32 on CUDA need sm_80 or newer; fp16 is not "
+                "offered (it needs loss scaling)";
+}
+/// "f32|bf16|tf32".
+static std::string precisionNames() {
+  std::string names;
+  for (const tc::support::PrecisionInfo &row : tc::support::kPrecisions)
+    names += (names.empty() ? "" : "|") + std::string(row.name);
+  return names;
+}
+// cl::desc and cl::value_desc keep references: the texts must outlive the
+// option.
+static const std::string precisionHelpText = precisionHelp();
+static const std::string precisionValues = precisionNames();
+static cl::opt<std::string> precisionName("precision",
+                                          cl::desc(precisionHelpText),
+                                          cl::value_desc(precisionValues),
+                                          cl::cat(category));
 static cl::opt<std::string> dumpIR(
     "dump-ir",
-    cl::desc(
-        "Write the IR after the frontend and after every pass into DIR, "
-        "one numbered file per pass (00-frontend.mlir, 01-tc-autodiff.mlir, "
-        "...)"),
+    cl::desc("Write the IR after the frontend and after every pass into DIR, "
+             "one numbered file per pass (00-frontend.mlir, "
+             "01-tc-fuse-embedding.mlir, ...)"),
     cl::value_desc("DIR"), cl::cat(category));
 
 static cl::opt<std::string> outputFile(
@@ -139,6 +164,8 @@ struct Request {
   bool stats = false;
   const tc::GpuSpec *gpu = nullptr; ///< --gpu
   int64_t bucketCount = 0;          ///< --bucket-count; 0: the description's
+  /// --precision; none: the description's (or a .mlir file's own)
+  std::optional<tc::support::Precision> precision;
 
   bool isTcFile() const {
     return llvm::StringRef(inputFile).ends_with(".mlir");
@@ -169,6 +196,36 @@ static std::optional<int64_t> parseBucketCount() {
   if (!count)
     llvm::errs() << "tc-compile: error: --bucket-count: " << error << "\n";
   return count;
+}
+
+/// --precision (none without it); false after saying what is wrong.
+static bool parsePrecision(Request &request) {
+  if (!precisionName.getNumOccurrences())
+    return true;
+  std::string why, fix;
+  request.precision = tc::precisionFromName(precisionName, why, fix);
+  if (!request.precision)
+    llvm::errs() << "tc-compile: error: --precision=" << precisionName << ": "
+                 << why << "\nnote: " << fix << "\n";
+  return request.precision.has_value();
+}
+
+/// Whether the target runs GEMMs in `precision`, where the target matters
+/// (an executable, or an explicit --target); false after saying why not.
+static bool checkPrecisionOfTarget(tc::support::Precision precision) {
+  if (outputFile.empty() && !target.getNumOccurrences())
+    return true;
+  tc::ExportOptions options;
+  std::string error, fix;
+  if (!tc::setTarget(
+          options, target, cpuLevel,
+          std::vector<std::string>(architectures.begin(), architectures.end()),
+          error))
+    return true; // writeExecutable reports the flag
+  if (tc::checkPrecision(options, precision, error, fix))
+    return true;
+  llvm::errs() << "tc-compile: error: " << error << "\nnote: " << fix << "\n";
+  return false;
 }
 
 /// The GPU of --gpu, which only --stats uses; false after saying what is
@@ -234,7 +291,19 @@ static OwningOpRef<ModuleOp> readTcFile(MLIRContext &context,
   }
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
-  if (!module || failed(tc::compileTcModule(*module, request.stage())))
+  if (!module)
+    return nullptr;
+  if (request.precision && tc::isPlanModule(*module)) {
+    llvm::errs() << "tc-compile: error: --precision applies to the tc "
+                    "dialect, and "
+                 << inputFile << " is a plan already\n";
+    return nullptr;
+  }
+  std::optional<tc::support::Precision> precision =
+      request.precision ? request.precision : tc::precisionOf(*module);
+  if (precision && !checkPrecisionOfTarget(*precision))
+    return nullptr;
+  if (failed(tc::compileTcModule(*module, request.stage(), request.precision)))
     return nullptr;
   return module;
 }
@@ -246,6 +315,10 @@ compileDescription(MLIRContext &context, const Request &request,
                    std::optional<tc::ModelDescription> &description) {
   description = tc::readModelDescription(inputFile, llvm::errs());
   if (!description)
+    return nullptr;
+  if (request.precision)
+    description->training.precision = *request.precision;
+  if (!checkPrecisionOfTarget(description->training.precision))
     return nullptr;
   std::string error;
   if (!bucketsFrom.empty() &&
@@ -357,8 +430,9 @@ int main(int argc, char **argv) {
   cl::opt<bool> stats(
       "stats",
       cl::desc("Print one JSON object of statistics on stdout instead of IR: "
-               "params (scalar count), param_tensors, per function the op "
-               "counts, kernels (generated, gemm) and non_gemm_bytes, and "
+               "params (scalar count), param_tensors, precision, per "
+               "function the op counts, kernels (generated, gemm) and "
+               "non_gemm_bytes, and "
                "those of the first bucket's training step with its memory "
                "plan: peak_activation_bytes, arena_bytes, no_reuse_bytes"),
       cl::cat(category));
@@ -385,6 +459,8 @@ int main(int argc, char **argv) {
   if (!count)
     return kBadInput;
   request.bucketCount = *count;
+  if (!parsePrecision(request))
+    return kBadInput;
   if (!findRequestedGpu(gpuName, gpuNames, request))
     return kBadInput;
 

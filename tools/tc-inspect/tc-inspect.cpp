@@ -30,9 +30,9 @@ namespace {
 
 const char *kUsage =
     "usage: tc-inspect FILE.tcx [--steps] [--params] [--kernel=NAME]\n"
-    "  Prints what a tc executable holds: its parameters, its functions (one\n"
-    "  per shape bucket: train_step, encode, decode) with their arena size,\n"
-    "  inputs, outputs and steps, and its kernels.\n"
+    "  Prints what a tc executable holds: its precision, its parameters, its\n"
+    "  functions (one per shape bucket: train_step, encode, decode) with\n"
+    "  their arena size, inputs, outputs and steps, and its kernels.\n"
     "  --steps        every step of every function\n"
     "  --params       the parameter table (name, shape, offset, initializer)\n"
     "  --kernel=NAME  the generated source of kernel NAME\n"
@@ -190,6 +190,11 @@ int main(int argc, char **argv) {
 
   std::printf("%s: tc executable, format version %u, by %s\n", path.c_str(),
               tcx::kFormatVersion, x.producer() ? x.producer()->c_str() : "?");
+  const support::PrecisionInfo &precision =
+      support::info(executable->precision());
+  std::printf("precision: %.*s - %.*s\n", int(precision.name.size()),
+              precision.name.data(), int(precision.meaning.size()),
+              precision.meaning.data());
   size_t paramCount = x.parameters() ? x.parameters()->size() : 0;
   std::printf("parameters: %zu tensors, %lld bytes (%lld floats)\n", paramCount,
               (long long)x.param_bytes(), (long long)x.param_bytes() / 4);

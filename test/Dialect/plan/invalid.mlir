@@ -227,9 +227,9 @@ func.func @f() {
 
 // -----
 
-// An f16 operand: the GEMMs are f32 only.
+// An f16 operand: the GEMMs are f32 x f32 or bf16 x bf16.
 func.func @f() {
-  // expected-error @+1 {{'plan.gemm' op GEMMs are f32, got 'f16'}}
+  // expected-error @+1 {{'plan.gemm' op operands must be both f32 or both bf16, got 'f32' and 'f16'}}
   plan.gemm <arena + 0 : 4x4xf32>, <arena + 0 : 4x4xf16> -> <arena + 64 : 4x4xf32> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
   return
 }
@@ -238,8 +238,35 @@ func.func @f() {
 
 // An f64 output.
 func.func @f() {
-  // expected-error @+1 {{'plan.gemm' op GEMMs are f32, got 'f64'}}
+  // expected-error @+1 {{'plan.gemm' op GEMMs write f32, got 'f64'}}
   plan.gemm <arena + 0 : 4x4xf32>, <arena + 0 : 4x4xf32> -> <arena + 64 : 4x4xf64> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+  return
+}
+
+// -----
+
+// bf16 operands write f32, not bf16.
+func.func @f() {
+  // expected-error @+1 {{'plan.gemm' op GEMMs write f32, got 'bf16'}}
+  plan.gemm <arena + 0 : 4x4xbf16>, <arena + 0 : 4x4xbf16> -> <arena + 64 : 4x4xbf16> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+  return
+}
+
+// -----
+
+// TF32 is a way to compute f32 products, not bf16 ones.
+func.func @f() {
+  // expected-error @+1 {{'plan.gemm' op tf32 compute needs f32 operands, got 'bf16'}}
+  plan.gemm <arena + 0 : 4x4xbf16>, <arena + 0 : 4x4xbf16> -> <arena + 64 : 4x4xf32> compute tf32 {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+  return
+}
+
+// -----
+
+// A bias has the output's type, f32.
+func.func @f() {
+  // expected-error @+1 {{'plan.gemm' op bias must be 4 contiguous f32 elements}}
+  plan.gemm <arena + 0 : 4x4xbf16>, <arena + 0 : 4x4xbf16> -> <arena + 64 : 4x4xf32> bias <arena + 128 : 4xbf16> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
   return
 }
 
@@ -265,7 +292,7 @@ func.func @f() {
 
 // A bias of 8 elements for n = 4.
 func.func @f() {
-  // expected-error @+1 {{'plan.gemm' op bias must be 4 contiguous elements}}
+  // expected-error @+1 {{'plan.gemm' op bias must be 4 contiguous f32 elements}}
   plan.gemm <arena + 0 : 4x4xf32>, <params + 0 : 4x4xf32> -> <arena + 64 : 4x4xf32> bias <params + 64 : 8xf32> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32, transpose_rhs}
   return
 }
@@ -274,7 +301,7 @@ func.func @f() {
 
 // A bias of the right size but strided.
 func.func @f() {
-  // expected-error @+1 {{'plan.gemm' op bias must be 4 contiguous elements}}
+  // expected-error @+1 {{'plan.gemm' op bias must be 4 contiguous f32 elements}}
   plan.gemm <arena + 0 : 4x4xf32>, <params + 0 : 4x4xf32> -> <arena + 64 : 4x4xf32> bias <params + 64 : 4xf32, strides [2]> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32, transpose_rhs}
   return
 }
