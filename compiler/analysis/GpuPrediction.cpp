@@ -43,13 +43,9 @@ static std::string largestOthers(const StepPrediction &step, size_t count) {
   return text;
 }
 
-/// The precision `module` was compiled in (tc-apply-precision's attribute;
-/// f32 where it has none).
+/// The precision `module` was compiled in (f32 where it says none).
 static support::Precision compiledPrecision(ModuleOp module) {
-  auto name = module->getAttrOfType<StringAttr>(kPrecisionAttrName);
-  std::optional<support::Precision> precision =
-      name ? support::precisionNamed(name.getValue().str()) : std::nullopt;
-  return precision.value_or(support::Precision::F32);
+  return precisionOf(module).value_or(support::Precision::F32);
 }
 
 /// The rows to predict: the compiled precision; for an f32 module also what
