@@ -28,6 +28,9 @@ for name in tiny copy_task; do
   "$compile" "models/$name.toml" -o "$work/tcx/$name-cuda.tcx" --target=cuda --arch="$arch"
   "$compile" "models/$name.toml" -o "$work/tcx/$name-cpu.tcx" --target=cpu
 done
+# tiny in bf16, for the GPU's bf16 step against the CPU device's.
+"$compile" models/tiny.toml -o "$work/tcx/tiny-bf16-cuda.tcx" --target=cuda --arch="$arch" --precision=bf16
+"$compile" models/tiny.toml -o "$work/tcx/tiny-bf16-cpu.tcx" --target=cpu --precision=bf16
 for precision in $precisions; do
   # f32 is tc-compile's default (bench/models name no precision).
   flags=()
@@ -46,6 +49,10 @@ done
 "$run" train "$work/tcx/tiny-cpu.tcx" --device=cpu --steps 20 --quiet \
   --metrics "$work/tcx/tiny-cpu.jsonl" --checkpoint-dir "$work/tiny"
 "$run" export "$work/tcx/tiny-cpu.tcx" --checkpoint-dir "$work/tiny" -o "$work/tcx/tiny-cpu.npz"
+# The same in bf16 (on a CPU without bf16 instructions, its portable path).
+"$run" train "$work/tcx/tiny-bf16-cpu.tcx" --device=cpu --steps 20 --quiet --allow-slow-bf16 \
+  --metrics "$work/tcx/tiny-bf16-cpu.jsonl" --checkpoint-dir "$work/tiny-bf16" 2>/dev/null
+"$run" export "$work/tcx/tiny-bf16-cpu.tcx" --checkpoint-dir "$work/tiny-bf16" -o "$work/tcx/tiny-bf16-cpu.npz"
 
 # tc-run, its plug-ins, and the libraries they load that are neither glibc's
 # nor CUDA's (the GPU machine brings those).

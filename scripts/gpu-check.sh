@@ -47,6 +47,18 @@ cuda_train() {
   python3 test/Runtime/Inputs/compare-parameters.py "$work/tiny-cuda.npz" "$tcx/tiny-cpu.npz" 1e-3
 }
 
+# bf16: the GPU's step against the CPU device's bf16 step. Both round to
+# bf16 at the same points, but their f32 values before a rounding differ by
+# f32 ulps, so an element now and then rounds to the neighbouring bf16 (2^-8
+# apart): losses within 1e-2 relative, parameters within 1e-2 absolute.
+cuda_train_bf16() {
+  "$run" train "$tcx/tiny-bf16-cuda.tcx" --device=cuda --steps 20 --quiet \
+    --metrics "$work/tiny-bf16-cuda.jsonl" --checkpoint-dir "$work/tiny-bf16" &&
+  python3 test/Runtime/Inputs/compare-losses.py "$work/tiny-bf16-cuda.jsonl" "$tcx/tiny-bf16-cpu.jsonl" 1e-2 &&
+  "$run" export "$tcx/tiny-bf16-cpu.tcx" --checkpoint-dir "$work/tiny-bf16" -o "$work/tiny-bf16-cuda.npz" &&
+  python3 test/Runtime/Inputs/compare-parameters.py "$work/tiny-bf16-cuda.npz" "$tcx/tiny-bf16-cpu.npz" 1e-2
+}
+
 cuda_translate() {
   "$run" train "$tcx/copy_task-cuda.tcx" --device=cuda --steps 300 --quiet --checkpoint-dir "$work/copy" &&
   python3 -c "import random; r = random.Random(1); print('\n'.join(' '.join(str(r.randint(3, 15)) for _ in range(r.randint(2, 10))) for _ in range(200)))" > "$work/source.ids" &&
@@ -77,8 +89,9 @@ kernel_times() { # kernel_times PRECISION
 }
 
 export run tcx work out
-export -f cuda_train cuda_translate memcheck kernel_times
+export -f cuda_train cuda_train_bf16 cuda_translate memcheck kernel_times
 stage cuda-train 60 cuda_train
+stage cuda-train-bf16 60 cuda_train_bf16
 stage cuda-translate 90 cuda_translate
 stage memcheck 60 memcheck
 peers=()

@@ -40,8 +40,17 @@ using namespace mlir;
 using tc::test::Compiled;
 using tc::test::compileTiny;
 
-TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
-  std::unique_ptr<Compiled> compiled = compileTiny();
+/// How far the CPU device's training step may be from the interpreter's.
+struct StepTolerances {
+  double lossRelative; ///< of each step's loss
+  double state;        ///< absolute, of parameters and moments after 3 steps
+};
+
+/// Tiny, compiled in `precision`, trained for three steps on the CPU device
+/// and by the interpreter from the same state and batches.
+void expectThreeStepsEqualTheInterpreter(
+    std::optional<tc::support::Precision> precision, StepTolerances within) {
+  std::unique_ptr<Compiled> compiled = compileTiny({}, precision);
   ASSERT_TRUE(compiled);
   func::FuncOp step;
   for (func::FuncOp f : compiled->graph->getOps<func::FuncOp>())
@@ -52,8 +61,10 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
       compiled->executable->function(step.getSymName().str());
   ASSERT_TRUE(function);
   std::string error;
-  std::unique_ptr<tc::rt::CpuDevice> device =
-      tc::rt::CpuDevice::create(*compiled->executable, error);
+  // bf16 GEMMs run on any CPU here (widened to f32 where it has no bf16
+  // instructions: the same products, exact in f32).
+  std::unique_ptr<tc::rt::CpuDevice> device = tc::rt::CpuDevice::create(
+      *compiled->executable, error, {.allowSlowBf16 = true});
   ASSERT_TRUE(device) << error;
 
   // The interpreter's arguments: parameters, moments, then the data.
@@ -141,7 +152,8 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
     ASSERT_TRUE(device->readOutput(*function, "loss", &gotLoss, 4));
     ASSERT_TRUE(device->readOutput(*function, "tokens", &gotTokens, 4));
     ASSERT_TRUE(device->readOutput(*function, "learning_rate", &gotRate, 4));
-    EXPECT_NEAR(gotLoss, loss, 1e-5 * std::abs(loss)) << "step " << s;
+    EXPECT_NEAR(gotLoss, loss, within.lossRelative * std::abs(loss))
+        << "step " << s;
     EXPECT_EQ(gotTokens, (*want)[n + 1].ints[0]) << "step " << s;
     EXPECT_NEAR(gotRate, (*want)[n + 2].floats[0], 1e-7) << "step " << s;
     learningRates += (*want)[n + 2].floats[0];
@@ -159,10 +171,27 @@ TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
     if (keyBias && !names[i].starts_with("adam_"))
       EXPECT_LE(worst, learningRates) << names[i];
     else if (!keyBias)
-      EXPECT_LE(worst, 2e-5) << names[i];
+      EXPECT_LE(worst, within.state) << names[i];
     ++compared;
   }
   EXPECT_EQ(compared, 3 * 85);
+}
+
+TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
+  expectThreeStepsEqualTheInterpreter(std::nullopt, {1e-5, 2e-5});
+}
+
+// Issue 31, acceptance 1: the same in bf16 (tc-apply-precision: bf16 GEMM
+// operands, f32 results), with the f32 test's tolerances. Both round to
+// bf16 at the same points; the device's f32 values before a rounding differ
+// from the interpreter's (double, rounded once) by f32 ulps, so an element
+// may round to the neighbouring bf16, 2^-8 away, but on tiny none moves a
+// result past the tolerances (measured: losses equal, state within 3e-7).
+// An f32 GEMM in place of a bf16 one fails by far: tiny's bf16 and f32
+// losses are 5e-4 to 1.3e-3 relative apart in its first three steps.
+TEST(Executable, TinyBf16TrainingStepEqualsTheInterpreterForThreeSteps) {
+  expectThreeStepsEqualTheInterpreter(tc::support::Precision::BF16,
+                                      {1e-5, 2e-5});
 }
 
 } // namespace

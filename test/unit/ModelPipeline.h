@@ -22,11 +22,13 @@
 namespace tc::test {
 
 /// The description at `path` built and run through the training pipeline
-/// (all fusions), and the plan pipeline too when `plan`; null, with a test
-/// failure saying why, when that fails.
+/// (all fusions; in `precision` when given, else the description's), and
+/// the plan pipeline too when `plan`; null, with a test failure saying why,
+/// when that fails.
 inline mlir::OwningOpRef<mlir::ModuleOp>
 compileModel(mlir::MLIRContext &context, const std::string &path,
-             bool plan = false) {
+             bool plan = false,
+             std::optional<support::Precision> precision = std::nullopt) {
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   std::optional<ModelDescription> model =
@@ -34,6 +36,8 @@ compileModel(mlir::MLIRContext &context, const std::string &path,
   EXPECT_TRUE(model) << errors;
   if (!model)
     return nullptr;
+  if (precision)
+    model->training.precision = *precision;
   mlir::OwningOpRef<mlir::ModuleOp> module = buildTransformer(context, *model);
   mlir::PassManager pm(&context);
   std::string error;
