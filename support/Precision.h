@@ -3,9 +3,9 @@
 // A model is compiled in one precision (`[training] precision`,
 // `tc-compile --precision`): what its GEMMs read and compute in. Everything
 // else (parameters, gradients, Adam's moments, the loss, LayerNorm and
-// softmax) is f32 in every precision (docs/precision.md). The compiler
-// records the name in the module (`tc.precision`) and in the .tcx; this
-// table is the one list of names, meanings and targets.
+// softmax) is f32 in every precision (docs/model-description.md#precision).
+// The compiler records the name in the module (`tc.precision`) and in the
+// .tcx; this table is the one list of names, meanings and targets.
 //
 // fp16 is not offered: its range needs loss scaling, which bf16 (f32's
 // exponent) does not.
