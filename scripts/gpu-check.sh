@@ -9,7 +9,8 @@
 #
 #   scripts/gpu-check.sh [DIR]                (default .gpu)
 #
-# To fit a shorter lease: SKIP_BENCH=1; BENCH_CONFIGS (default
+# To fit a shorter lease: SKIP_TRANSLATE=1; MEMCHECK_PRECISIONS (default
+# "f32 bf16"); SKIP_BENCH=1; BENCH_CONFIGS (default
 # base_gpu,base_short), BENCH_PEERS (default: all of bench/gpu.py --help),
 # BENCH_SECONDS (the bench stage's limit, default 480: four torch.compile
 # peers compile each configuration); NCU_PRECISIONS (default "f32 bf16",
@@ -71,9 +72,11 @@ cuda_translate() {
   done
 }
 
-memcheck() {
+memcheck() { # memcheck PRECISION
+  local name=tiny-cuda
+  [ "$1" = f32 ] || name="tiny-$1-cuda"
   compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3 \
-    "$run" train "$tcx/tiny-cuda.tcx" --device=cuda --steps 2 --quiet --checkpoint-dir "$work/memcheck"
+    "$run" train "$tcx/$name.tcx" --device=cuda --steps 2 --quiet --checkpoint-dir "$work/memcheck-$1"
 }
 
 kernel_times() { # kernel_times PRECISION
@@ -92,8 +95,10 @@ export run tcx work out
 export -f cuda_train cuda_train_bf16 cuda_translate memcheck kernel_times
 stage cuda-train 60 cuda_train
 stage cuda-train-bf16 60 cuda_train_bf16
-stage cuda-translate 90 cuda_translate
-stage memcheck 60 memcheck
+[ -n "${SKIP_TRANSLATE:-}" ] || stage cuda-translate 90 cuda_translate
+for precision in ${MEMCHECK_PRECISIONS-f32 bf16}; do
+  stage "memcheck-$precision" 60 memcheck "$precision"
+done
 peers=()
 [ -z "${BENCH_PEERS:-}" ] || peers=(--peers "$BENCH_PEERS")
 [ -n "${SKIP_BENCH:-}" ] || stage bench "${BENCH_SECONDS:-480}" python3 bench/gpu.py \
