@@ -8,16 +8,23 @@
 # them), show a few translations beside their references, and draw the
 # training curves. docs/demo.md explains every step and its numbers.
 #
-#   scripts/main-job.sh                 # 30 minutes of training
-#   scripts/main-job.sh --minutes 5     # a shorter run
+# It trains in bf16 (GEMM operands in bf16, f32 accumulation and master
+# weights) where the CPU has bf16 GEMM instructions, in f32 elsewhere, and
+# says which and why.
+#
+#   scripts/main-job.sh                     # 30 minutes of training
+#   scripts/main-job.sh --minutes 5         # a shorter run
+#   scripts/main-job.sh --which-precision   # build, choose, say, stop
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes=30
+which_precision_only=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) minutes="$2"; shift 2 ;;
-    *) echo "usage: scripts/main-job.sh [--minutes N]" >&2; exit 2 ;;
+    --which-precision) which_precision_only=true; shift ;;
+    *) echo "usage: scripts/main-job.sh [--minutes N | --which-precision]" >&2; exit 2 ;;
   esac
 done
 
@@ -29,6 +36,37 @@ model=models/bible_en_es.toml
 corpus=build/corpus
 work=build/demo
 step() { echo; echo "== $*"; }
+
+# Asks tc-run itself: one step of the tiny model compiled in bf16. tc-run
+# refuses a bf16 executable with exit 2 where the CPU has no bf16 GEMM
+# instructions (oneDNN's effective ISA decides; ONEDNN_MAX_CPU_ISA=AVX2
+# plays such a CPU), where its GEMMs would run slower than f32's.
+choose_precision() {
+  local probe status=0
+  probe=$(mktemp -d)
+  $bin/tc-compile models/tiny.toml --precision=bf16 -o "$probe/tiny.tcx" \
+    >"$probe/log" 2>&1 || { cat "$probe/log" >&2; exit 1; }
+  $bin/tc-run train "$probe/tiny.tcx" --steps 1 --quiet \
+    --checkpoint-dir "$probe/ck" 2>"$probe/log" || status=$?
+  if [ "$status" -eq 0 ]; then
+    precision=bf16
+    precision_reason="this CPU has bf16 GEMM instructions (tc-run ran a bf16 step): bf16 GEMMs at about twice the f32 rate"
+  elif [ "$status" -eq 2 ] && grep -q "has no bf16 GEMM instructions" "$probe/log"; then
+    precision=f32
+    precision_reason="$(sed -n 's/^tc-run: error: [^:]*: //p' "$probe/log" |
+      sed 's/: the executable.*//'): bf16 GEMMs would run widened to f32, slower than f32's"
+  else
+    cat "$probe/log" >&2; exit 1
+  fi
+  rm -rf "$probe"
+}
+
+step "the precision: bf16 where this CPU has bf16 GEMM instructions, f32 elsewhere"
+choose_precision
+echo "training in $precision: $precision_reason"
+if $which_precision_only; then
+  exit 0
+fi
 
 step "the corpus: scripts/build-corpus.py $corpus"
 if [ ! -f "$corpus/README.txt" ]; then
@@ -44,10 +82,11 @@ $bin/tc-run prepare "$work/vocabulary-size.tcx" --source "$corpus/train.en" \
 $bin/tc-run prepare "$work/vocabulary-size.tcx" --source "$corpus/valid.en" \
   --target "$corpus/valid.es" --vocabulary "$work/train.tok" -o "$work/valid.tok"
 
-step "tc-compile $model --buckets-from $work/train.tok"
-$bin/tc-compile "$model" --buckets-from "$work/train.tok" -o "$work/bible.tcx"
+step "tc-compile $model --buckets-from $work/train.tok --precision=$precision"
+$bin/tc-compile "$model" --buckets-from "$work/train.tok" \
+  --precision="$precision" -o "$work/bible.tcx"
 
-step "tc-run train: $minutes minutes on the CPU, validated every 1000 steps"
+step "tc-run train: $minutes minutes on the CPU in $precision, validated every 1000 steps"
 $bin/tc-run train "$work/bible.tcx" --data "$work/train.tok" \
   --valid "$work/valid.tok" --valid-every 1000 --valid-translate 100 \
   --checkpoint-dir "$work/checkpoints" --checkpoint-every 250 --keep-last 5 \
@@ -83,4 +122,4 @@ done
 
 step "training curves"
 scripts/plot-training.py "$work/metrics.jsonl" -o "$work/curves.png" \
-  --title "tc: $model, $minutes minutes on $(nproc) CPU cores"
+  --title "tc: $model, $precision, $minutes minutes on $(nproc) CPU cores"
