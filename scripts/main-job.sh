@@ -45,7 +45,7 @@ choose_precision() {
   local probe status=0
   probe=$(mktemp -d)
   $bin/tc-compile models/tiny.toml --precision=bf16 -o "$probe/tiny.tcx" \
-    >"$probe/log" 2>&1 || { cat "$probe/log" >&2; exit 1; }
+    >"$probe/log" 2>&1 || { cat "$probe/log" >&2; rm -rf "$probe"; exit 1; }
   $bin/tc-run train "$probe/tiny.tcx" --steps 1 --quiet \
     --checkpoint-dir "$probe/ck" 2>"$probe/log" || status=$?
   if [ "$status" -eq 0 ]; then
@@ -56,7 +56,7 @@ choose_precision() {
     precision_reason="$(sed -n 's/^tc-run: error: [^:]*: //p' "$probe/log" |
       sed 's/: the executable.*//'): bf16 GEMMs would run widened to f32, slower than f32's"
   else
-    cat "$probe/log" >&2; exit 1
+    cat "$probe/log" >&2; rm -rf "$probe"; exit 1
   fi
   rm -rf "$probe"
 }

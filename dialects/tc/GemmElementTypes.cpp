@@ -12,7 +12,7 @@ namespace tc {
 bool isGemmResultElementType(Type operand, Type result) {
   if (operand == result)
     return true;
-  return (operand.isBF16() || operand.isF16()) && result.isF32();
+  return operand.isBF16() && result.isF32();
 }
 
 static Type elementTypeOf(Value v) {
@@ -29,7 +29,7 @@ LogicalResult verifyGemmElementTypes(Operation *op, Value lhs, Value rhs,
   if (!isGemmResultElementType(operand, out))
     return op->emitOpError()
            << "a GEMM of " << operand << " operands gives " << operand
-           << (operand.isBF16() || operand.isF16() ? " or f32" : "")
+           << (operand.isBF16() ? " or f32" : "")
            << " results, not " << out;
   if (bias && elementTypeOf(bias) != out)
     return op->emitOpError() << "bias must have the result's element type "

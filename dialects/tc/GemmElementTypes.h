@@ -2,7 +2,7 @@
 //
 // The one rule for a GEMM's element types in the tc dialect: both operands
 // (a linear's input and weight) have one type; the result has it too, or is
-// f32 when the operands are a 16-bit float, which a GEMM accumulates in f32
+// f32 when the operands are bf16, which a GEMM accumulates in f32
 // (mixed precision: tc-apply-precision converts the operands to bf16 and
 // keeps the f32 result). A linear's bias has the result's type. The
 // verifiers, the reverse rules and the precision pass ask this rule.

@@ -224,7 +224,7 @@ def Tc_MatmulOp : Tc_Op<"matmul",
     ```
 
     Both operands have one element type; the result has it too, or is `f32`
-    when the operands are `bf16` (or `f16`): the products are accumulated
+    when the operands are `bf16`: the products are accumulated
     and returned in f32 (mixed precision, tc-apply-precision).
   }];
   let arguments = (ins Tc_FloatTensor:$lhs, Tc_FloatTensor:$rhs,

@@ -48,7 +48,8 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
   std::unique_ptr<CpuDevice> device(new CpuDevice(executable));
   if (!chooseSgemm(device->sgemm_, error) ||
       !tcx::checkGemmTypes(executable.root(), "CPU", cpuGemmTypes(), error) ||
-      !admitBf16Gemms(executable.root(), options.allowSlowBf16, error))
+      (!options.runsNoSteps &&
+       !admitBf16Gemms(executable.root(), options.allowSlowBf16, error)))
     return nullptr;
   if (countBf16Gemms(executable.root()) > 0)
     device->bf16_ =

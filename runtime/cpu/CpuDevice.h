@@ -50,6 +50,9 @@ struct CpuDeviceOptions {
   /// instructions, and runs them widened to f32 (slower than an f32
   /// executable; tc-run --allow-slow-bf16, to check numerics).
   bool allowSlowBf16 = false;
+  /// Opened for its parameters alone (tc-run export): its bf16 GEMMs are
+  /// neither refused nor noted on any CPU, as none will run.
+  bool runsNoSteps = false;
 };
 
 class CpuDevice : public Device {

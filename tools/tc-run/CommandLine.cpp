@@ -91,7 +91,7 @@ void addModelOptions(CLI::App &command, ModelOptions &options, bool runsSteps) {
                   "CUDA code and there is one, else the CPU), cpu or cuda")
       ->check(CLI::IsMember(choices));
   if (!runsSteps) {
-    options.allowSlowBf16 = true; // no GEMM runs
+    options.runsSteps = false;
     return;
   }
   command.add_flag(
@@ -116,7 +116,8 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   loaded.executable = rt::Executable::load(options.model, error);
   if (!loaded.executable)
     return fail(error);
-  loaded.device = devices({.allowSlowBf16 = options.allowSlowBf16})
+  loaded.device = devices({.allowSlowBf16 = options.allowSlowBf16,
+                           .runsNoSteps = !options.runsSteps})
                       .create(options.device, *loaded.executable, error);
   if (!loaded.device)
     return fail(options.model + ": " + error);

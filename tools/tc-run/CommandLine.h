@@ -48,6 +48,7 @@ struct ModelOptions {
   std::string model;
   std::string device = "auto";
   bool allowSlowBf16 = false;
+  bool runsSteps = true; ///< false: export, which reads the parameters only
 };
 /// A command that runs no step (export) takes no --allow-slow-bf16: it may
 /// open a bf16 executable on any CPU.
