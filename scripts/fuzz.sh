@@ -3,7 +3,7 @@
 # the other) in the sanitizer build, growing the corpora in
 # build-sanitize/fuzz/long/corpus/, and prints per target the executions,
 # the coverage reached and whether it found anything. ctest runs each target
-# for TC_FUZZ_SECONDS (45 s); this is the longer run (docs/robustness.md).
+# for TC_FUZZ_SECONDS (25 s); this is the longer run (docs/robustness.md).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
