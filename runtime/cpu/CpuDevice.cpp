@@ -165,8 +165,8 @@ bool CpuDevice::updatesParameters(const tcx::Function &function) {
     bool writes = false;
     if (const tcx::Launch *launch = entry->step_as_Launch())
       writes = launch->outputs() &&
-               std::any_of(launch->outputs()->begin(),
-                           launch->outputs()->end(), writesParams);
+               std::any_of(launch->outputs()->begin(), launch->outputs()->end(),
+                           writesParams);
     else if (const tcx::Gemm *gemm = entry->step_as_Gemm())
       writes = writesParams(gemm->out());
     else if (const tcx::Copy *copy = entry->step_as_Copy())
@@ -183,8 +183,7 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // Activations times a parameter that stays as it is while it runs.
   constexpr tcx::GemmTypes kF32{tcx::DType::F32, tcx::DType::F32,
                                 tcx::DType::F32, tcx::GemmCompute::F32};
-  bool prepared = types == kF32 &&
-                  g.rhs()->space() == tcx::Space::Params &&
+  bool prepared = types == kF32 && g.rhs()->space() == tcx::Space::Params &&
                   g.batch()->size() == 0 && !updatesParameters(function);
   GemmLibraries libraries{sgemm_, bf16_.get()};
   const uint8_t *a = address(function, *g.lhs());
@@ -241,20 +240,20 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
     // Rows row .. row + rows of op(A) and C, columns col .. col + cols of
     // op(B) and C (element offsets, in bytes at each operand's size).
     GemmBlock part{.transposeA = ta,
-                       .transposeB = tb,
-                       .rows = rows,
-                       .cols = cols,
-                       .k = k,
-                       .alpha = g.alpha(),
-                       .beta = g.beta(),
-                       .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
-                       .lda = g.lda(),
-                       .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
-                       .ldb = g.ldb(),
-                       .c = c + (oc + row * ldc + col) * sizeC,
-                       .ldc = ldc,
-                       .bias = bias ? bias + col * sizeC : nullptr,
-                       .relu = g.relu()};
+                   .transposeB = tb,
+                   .rows = rows,
+                   .cols = cols,
+                   .k = k,
+                   .alpha = g.alpha(),
+                   .beta = g.beta(),
+                   .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
+                   .lda = g.lda(),
+                   .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
+                   .ldb = g.ldb(),
+                   .c = c + (oc + row * ldc + col) * sizeC,
+                   .ldc = ldc,
+                   .bias = bias ? bias + col * sizeC : nullptr,
+                   .relu = g.relu()};
     if (!(prepared && PreparedGemms::takes(part) && prepared_->run(part)))
       kernel(libraries, part);
   }

@@ -27,8 +27,9 @@ struct Shape {
 };
 
 Shape shapeOf(const GemmBlock &g) {
-  return {g.transposeA, g.transposeB, g.relu, g.bias != nullptr, g.rows,
-          g.cols,       g.k,          g.lda,  g.ldb,             g.ldc};
+  return {g.transposeA, g.transposeB, g.relu, g.bias != nullptr,
+          g.rows,       g.cols,       g.k,    g.lda,
+          g.ldb,        g.ldc};
 }
 
 /// The int8 activations' range: [-63, 63], shifted by 64 (PreparedGemms.h).
@@ -72,10 +73,10 @@ Primitive make(ComputeType type, const Shape &s) {
                                memory::dims{s.k, 1});
     memory::desc anyWeights({s.k, s.cols}, typeOf(type),
                             memory::format_tag::any);
-    p.dst = int8 ? memory::desc({s.rows, s.cols}, Type::s32,
-                                memory::dims{s.cols, 1})
-                 : memory::desc({s.rows, s.cols}, Type::f32,
-                                memory::dims{s.ldc, 1});
+    p.dst =
+        int8
+            ? memory::desc({s.rows, s.cols}, Type::s32, memory::dims{s.cols, 1})
+            : memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.ldc, 1});
     if (s.bias && !int8)
       p.bias = memory::desc({1, s.cols}, Type::f32, memory::dims{s.cols, 1});
     dnnl::primitive_attr attr;
@@ -86,8 +87,8 @@ Primitive make(ComputeType type, const Shape &s) {
     attr.set_post_ops(ops);
     OneOpenMpThread oneThread;
     dnnl::matmul::primitive_desc pd(
-        dnnl::matmul::desc(p.src, anyWeights, p.bias, p.dst), attr,
-        cpuEngine(), /*allow_empty=*/true);
+        dnnl::matmul::desc(p.src, anyWeights, p.bias, p.dst), attr, cpuEngine(),
+        /*allow_empty=*/true);
     if (!pd)
       return p;
     p.kernel = pd.impl_info_str();
@@ -306,7 +307,8 @@ bool PreparedGemms::run(const GemmBlock &g) {
     convertToBf16(g, static_cast<uint16_t *>(src));
   } else if (cache_->type == ComputeType::Int8) {
     src = grow<uint8_t>(scratch.activations, g.rows * g.k);
-    scratch.rowScales.resize(std::max<size_t>(scratch.rowScales.size(), g.rows));
+    scratch.rowScales.resize(
+        std::max<size_t>(scratch.rowScales.size(), g.rows));
     quantizeRows(g, static_cast<uint8_t *>(src), scratch.rowScales.data());
     sums = grow<int32_t>(scratch.sums, g.rows * g.cols);
   }

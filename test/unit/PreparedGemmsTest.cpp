@@ -57,11 +57,19 @@ struct Operands {
         x = normal(random);
   }
   GemmBlock block() {
-    return {.transposeA = false, .transposeB = true, .rows = t.rows,
-            .cols = t.cols,      .k = t.k,           .a = a.data(),
-            .lda = t.k + 3,      .b = w.data(),      .ldb = t.k,
-            .c = c.data(),       .ldc = t.cols + 5,
-            .bias = t.bias ? bias.data() : nullptr,  .relu = t.relu};
+    return {.transposeA = false,
+            .transposeB = true,
+            .rows = t.rows,
+            .cols = t.cols,
+            .k = t.k,
+            .a = a.data(),
+            .lda = t.k + 3,
+            .b = w.data(),
+            .ldb = t.k,
+            .c = c.data(),
+            .ldc = t.cols + 5,
+            .bias = t.bias ? bias.data() : nullptr,
+            .relu = t.relu};
   }
   float aAt(int64_t i, int64_t kk) const { return a[i * (t.k + 3) + kk]; }
   float wAt(int64_t j, int64_t kk) const { return w[j * t.k + kk]; }
@@ -76,8 +84,8 @@ struct Operands {
 };
 
 const Case kCases[] = {
-    {1, 128, 256, true, false},  {4, 512, 256, true, true},
-    {16, 128, 1024, true, false}, {64, 256, 256, true, true},
+    {1, 128, 256, true, false},    {4, 512, 256, true, true},
+    {16, 128, 1024, true, false},  {64, 256, 256, true, true},
     {64, 2000, 256, false, false}, {7, 100, 1024, true, false},
 };
 
@@ -110,8 +118,7 @@ TEST(PreparedGemms, F32EqualsSgemm) {
       for (int64_t j = 0; j < t.cols; ++j)
         ASSERT_LE(std::fabs(prepared.cAt(i, j) - plain.cAt(i, j)),
                   1e-5 * prepared.magnitude(i, j))
-            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << ","
-            << j;
+            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << "," << j;
     // Padding between C's rows is left alone.
     EXPECT_EQ(prepared.c[t.cols], 7.0f);
   }
@@ -142,7 +149,8 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
                  int64_t(std::nearbyint(o.wAt(j, kk) / sw[j]));
           exact += double(o.aAt(i, kk)) * o.wAt(j, kk);
           bound += (std::fabs(o.aAt(i, kk)) * sw[j] +
-                    std::fabs(o.wAt(j, kk)) * sa + sa * sw[j] / 2) / 2;
+                    std::fabs(o.wAt(j, kk)) * sa + sa * sw[j] / 2) /
+                   2;
         }
         double b = t.bias ? o.bias[j] : 0.0;
         double reference = double(sum) * sa * sw[j] + b;
@@ -151,11 +159,10 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
           reference = std::max(reference, 0.0);
           f32 = std::max(f32, 0.0);
         }
-        ASSERT_NEAR(o.cAt(i, j), reference,
-                    1e-5 * (std::fabs(double(sum) * sa * sw[j]) +
-                            std::fabs(b)) + 1e-6)
-            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << ","
-            << j;
+        ASSERT_NEAR(
+            o.cAt(i, j), reference,
+            1e-5 * (std::fabs(double(sum) * sa * sw[j]) + std::fabs(b)) + 1e-6)
+            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << "," << j;
         ASSERT_NEAR(o.cAt(i, j), f32, bound + 1e-4);
       }
     }
