@@ -59,6 +59,7 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
     return nullptr;
   }
   device->prepared_ = std::make_unique<PreparedGemms>(options.computeType);
+  device->computeType_ = options.computeType;
   if (countBf16Gemms(executable.root()) > 0)
     device->bf16_ =
         std::make_unique<Bf16Gemm>(device->sgemm_, Bf16Gemm::pathOfThisCpu());
@@ -81,8 +82,10 @@ HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
 std::string CpuDevice::describe() const {
   return std::string("cpu (") + std::to_string(omp_get_max_threads()) +
          " threads, " + describeSgemm(sgemm_) +
-         (bf16_ ? ", " + bf16_->describe() : "") + ", " +
-         prepared_->describe() + ")";
+         (bf16_ ? ", " + bf16_->describe() : "") +
+         (computeType_ != ComputeType::F32 ? ", " + prepared_->describe()
+                                           : "") +
+         ")";
 }
 
 void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,

@@ -123,6 +123,8 @@ private:
   SgemmLibrary sgemm_ = SgemmLibrary::OneDnn;
   std::unique_ptr<Bf16Gemm> bf16_; ///< when the executable has bf16 GEMMs
   std::unique_ptr<PreparedGemms> prepared_;
+  /// describe() names it unless it is the default, f32.
+  ComputeType computeType_ = ComputeType::F32;
   std::map<const tcx::Function *, bool> updatesParameters_;
   HostBuffer shared_[8];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
