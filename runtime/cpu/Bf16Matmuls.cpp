@@ -1,9 +1,7 @@
 //===- Bf16Matmuls.cpp - bf16 GEMM blocks by oneDNN's matmul primitive ----===//
 
 #include "runtime/cpu/Bf16Matmuls.h"
-
-#include <omp.h>
-#include <oneapi/dnnl/dnnl.hpp>
+#include "runtime/cpu/OneDnnThread.h"
 
 #include <atomic>
 #include <cstdio>
@@ -50,19 +48,6 @@ struct Primitive {
   std::string kernel;
 };
 
-/// oneDNN threads a primitive's work with OpenMP. Made and run with one
-/// thread: inside the device's parallel regions that is what it gets
-/// anyway (no nesting), and outside one it must not take the other cores.
-/// Setting the count inside a parallel region changes only this thread's.
-class OneOpenMpThread {
-public:
-  OneOpenMpThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
-  ~OneOpenMpThread() { omp_set_num_threads(saved_); }
-
-private:
-  int saved_;
-};
-
 Primitive make(const dnnl::engine &engine, const Shape &s) {
   using Type = memory::data_type;
   Primitive p;
@@ -107,8 +92,6 @@ Primitive make(const dnnl::engine &engine, const Shape &s) {
 
 } // namespace
 
-/// The CPU engine of every cache, made once and never destroyed: a thread's
-/// memory objects (Bound below) may outlive the cache that made them.
 const dnnl::engine &cpuEngine() {
   static const auto *engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *engine;

@@ -51,6 +51,15 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
       (!options.runsNoSteps &&
        !admitBf16Gemms(executable.root(), options.allowSlowBf16, error)))
     return nullptr;
+  if (options.computeType == ComputeType::Bf16 && !options.runsNoSteps &&
+      !cpuHasBf16Gemms()) {
+    error = "--compute-type bf16 needs a CPU with bf16 GEMM instructions "
+            "(AVX512-BF16 or AMX); this one has " +
+            describeCpuIsa() + ": use --compute-type f32 or int8";
+    return nullptr;
+  }
+  device->prepared_ = std::make_unique<PreparedGemms>(options.computeType);
+  device->computeType_ = options.computeType;
   if (countBf16Gemms(executable.root()) > 0)
     device->bf16_ =
         std::make_unique<Bf16Gemm>(device->sgemm_, Bf16Gemm::pathOfThisCpu());
@@ -73,11 +82,16 @@ HostBuffer &CpuDevice::space(tcx::Space space) { return shared_[int(space)]; }
 std::string CpuDevice::describe() const {
   return std::string("cpu (") + std::to_string(omp_get_max_threads()) +
          " threads, " + describeSgemm(sgemm_) +
-         (bf16_ ? ", " + bf16_->describe() : "") + ")";
+         (bf16_ ? ", " + bf16_->describe() : "") +
+         (computeType_ != ComputeType::F32 ? ", " + prepared_->describe()
+                                           : "") +
+         ")";
 }
 
 void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,
                       int64_t bytes) {
+  if (space == tcx::Space::Params)
+    prepared_->clear();
   std::memcpy(shared_[int(space)].data() + offset, data, bytes);
 }
 
@@ -143,9 +157,37 @@ uint8_t *CpuDevice::binding(const tcx::Function &function,
   return b ? address(function, *b->buffer()) : nullptr;
 }
 
+bool CpuDevice::updatesParameters(const tcx::Function &function) {
+  auto [it, added] = updatesParameters_.try_emplace(&function, false);
+  if (!added)
+    return it->second;
+  auto writesParams = [](const tcx::Buffer *buffer) {
+    return buffer && buffer->space() == tcx::Space::Params;
+  };
+  for (const tcx::StepEntry *entry : *function.steps()) {
+    bool writes = false;
+    if (const tcx::Launch *launch = entry->step_as_Launch())
+      writes = launch->outputs() &&
+               std::any_of(launch->outputs()->begin(), launch->outputs()->end(),
+                           writesParams);
+    else if (const tcx::Gemm *gemm = entry->step_as_Gemm())
+      writes = writesParams(gemm->out());
+    else if (const tcx::Copy *copy = entry->step_as_Copy())
+      writes = writesParams(copy->target());
+    it->second = it->second || writes;
+  }
+  return it->second;
+}
+
 void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // The device was made for these types (allocate checked them).
-  GemmKernel kernel = cpuGemmKernel(tcx::gemmTypesOf(g));
+  tcx::GemmTypes types = tcx::gemmTypesOf(g);
+  GemmKernel kernel = cpuGemmKernel(types);
+  // Activations times a parameter that stays as it is while it runs.
+  constexpr tcx::GemmTypes kF32{tcx::DType::F32, tcx::DType::F32,
+                                tcx::DType::F32, tcx::GemmCompute::F32};
+  bool prepared = types == kF32 && g.rhs()->space() == tcx::Space::Params &&
+                  g.batch()->size() == 0 && !updatesParameters(function);
   GemmLibraries libraries{sgemm_, bf16_.get()};
   const uint8_t *a = address(function, *g.lhs());
   const uint8_t *b = address(function, *g.rhs());
@@ -200,21 +242,23 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
     int64_t col = byColumns ? first : 0, cols = byColumns ? size : n;
     // Rows row .. row + rows of op(A) and C, columns col .. col + cols of
     // op(B) and C (element offsets, in bytes at each operand's size).
-    kernel(libraries, {.transposeA = ta,
-                       .transposeB = tb,
-                       .rows = rows,
-                       .cols = cols,
-                       .k = k,
-                       .alpha = g.alpha(),
-                       .beta = g.beta(),
-                       .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
-                       .lda = g.lda(),
-                       .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
-                       .ldb = g.ldb(),
-                       .c = c + (oc + row * ldc + col) * sizeC,
-                       .ldc = ldc,
-                       .bias = bias ? bias + col * sizeC : nullptr,
-                       .relu = g.relu()});
+    GemmBlock part{.transposeA = ta,
+                   .transposeB = tb,
+                   .rows = rows,
+                   .cols = cols,
+                   .k = k,
+                   .alpha = g.alpha(),
+                   .beta = g.beta(),
+                   .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
+                   .lda = g.lda(),
+                   .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
+                   .ldb = g.ldb(),
+                   .c = c + (oc + row * ldc + col) * sizeC,
+                   .ldc = ldc,
+                   .bias = bias ? bias + col * sizeC : nullptr,
+                   .relu = g.relu()};
+    if (!(prepared && PreparedGemms::takes(part) && prepared_->run(part)))
+      kernel(libraries, part);
   }
 }
 
@@ -323,6 +367,8 @@ void CpuDevice::run(const tcx::Function &function) {
       p.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }
   }
+  if (updatesParameters(function))
+    prepared_->clear();
 }
 
 } // namespace tc::rt

@@ -8,8 +8,11 @@
 // and compute types (CpuGemm.h: f32 sgemm calls of oneDNN or OpenBLAS,
 // bf16 ones by oneDNN's matmul or widened to f32, per batch index or block
 // of rows or columns, the bias and ReLU epilogue around them), strided
-// copies, and all-reduces (a no-op with one rank). It refuses an executable
-// with GEMMs of other types when it is made, and one with bf16 GEMMs on a
+// copies, and all-reduces (a no-op with one rank). f32 GEMMs of
+// activations times a parameter run with the weights prepared once
+// (PreparedGemms.h) in the options' compute type, except in functions that
+// update parameters. It refuses an executable with GEMMs of other types
+// when it is made, and one with bf16 GEMMs (or the bf16 compute type) on a
 // CPU without bf16 instructions unless asked (Bf16Instructions.h).
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +25,7 @@
 #include "runtime/Executable.h"
 #include "runtime/cpu/CpuGemm.h"
 #include "runtime/cpu/KernelLibrary.h"
+#include "runtime/cpu/PreparedGemms.h"
 
 #include <map>
 #include <memory>
@@ -53,6 +57,10 @@ struct CpuDeviceOptions {
   /// Opened for its parameters alone (tc-run export): its bf16 GEMMs are
   /// neither refused nor noted on any CPU, as none will run.
   bool runsNoSteps = false;
+  /// The type of the weight GEMMs (ComputeType.h) of functions that do not
+  /// update the parameters; bf16 is refused on a CPU without bf16 GEMM
+  /// instructions.
+  ComputeType computeType = ComputeType::F32;
 };
 
 class CpuDevice : public Device {
@@ -80,10 +88,18 @@ public:
   std::vector<ProfileEntry> profile() const override;
 
   /// The whole buffer of a space shared by all functions (Params, Grads,
-  /// AdamM, AdamV, Constants, Arena), in host memory.
+  /// AdamM, AdamV, Constants, Arena), in host memory. Parameters changed
+  /// through it after a function ran keep their stale prepared weights:
+  /// write() drops them.
   HostBuffer &space(tcx::Space space);
 
+  /// The weight GEMMs prepared so far (for tests).
+  const PreparedGemms &preparedGemms() const { return *prepared_; }
+
 private:
+  /// Whether `function` writes a parameter (a training step): its GEMMs
+  /// run by sgemm, and the prepared weights are dropped after it.
+  bool updatesParameters(const tcx::Function &function);
   /// The bytes of input or output `name` of `function`, or null.
   uint8_t *binding(const tcx::Function &function, std::string_view name,
                    bool output);
@@ -106,6 +122,10 @@ private:
   std::unique_ptr<KernelLibrary> kernels_;
   SgemmLibrary sgemm_ = SgemmLibrary::OneDnn;
   std::unique_ptr<Bf16Gemm> bf16_; ///< when the executable has bf16 GEMMs
+  std::unique_ptr<PreparedGemms> prepared_;
+  /// describe() names it unless it is the default, f32.
+  ComputeType computeType_ = ComputeType::F32;
+  std::map<const tcx::Function *, bool> updatesParameters_;
   HostBuffer shared_[8];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
   bool profiling_ = false;

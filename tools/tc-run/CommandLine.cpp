@@ -61,6 +61,15 @@ rt::DeviceRegistry devices(const rt::CpuDeviceOptions &cpu = {}) {
   return registry;
 }
 
+/// Whether `executable` carries code for the CPU.
+bool hasHostCode(const tcx::Executable &executable) {
+  if (executable.code())
+    for (const tcx::CodeModule *module : *executable.code())
+      if (module->kind() == tcx::CodeKind::Host)
+        return true;
+  return false;
+}
+
 } // namespace
 
 CLI::Validator integerIn(int64_t min, int64_t max) {
@@ -116,11 +125,25 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   loaded.executable = rt::Executable::load(options.model, error);
   if (!loaded.executable)
     return fail(error);
+  if (options.computeType != rt::ComputeType::F32 &&
+      !hasHostCode(loaded.executable->root()))
+    return fail(options.model + ": --compute-type " +
+                rt::nameOf(options.computeType) +
+                " runs on the CPU only, and this executable has no CPU code: "
+                "compile it with tc-compile --target=cpu, or leave "
+                "--compute-type out");
   loaded.device = devices({.allowSlowBf16 = options.allowSlowBf16,
-                           .runsNoSteps = !options.runsSteps})
+                           .runsNoSteps = !options.runsSteps,
+                           .computeType = options.computeType})
                       .create(options.device, *loaded.executable, error);
   if (!loaded.device)
     return fail(options.model + ": " + error);
+  if (options.computeType != rt::ComputeType::F32 &&
+      !dynamic_cast<rt::CpuDevice *>(loaded.device.get()))
+    return fail(options.model + ": --compute-type " +
+                rt::nameOf(options.computeType) +
+                " runs on the CPU only; add --device cpu, or leave "
+                "--compute-type out");
   return kSuccess;
 }
 

@@ -10,6 +10,7 @@
 #define TC_TOOLS_TC_RUN_COMMANDLINE_H
 
 #include "runtime/Device.h"
+#include "runtime/cpu/ComputeType.h"
 #include "runtime/data/SubwordVocabulary.h"
 #include "runtime/train/TrainingState.h"
 
@@ -49,6 +50,8 @@ struct ModelOptions {
   std::string device = "auto";
   bool allowSlowBf16 = false;
   bool runsSteps = true; ///< false: export, which reads the parameters only
+  /// The CPU's weight GEMMs (translate --compute-type); not f32 on a GPU.
+  rt::ComputeType computeType = rt::ComputeType::F32;
 };
 /// A command that runs no step (export) takes no --allow-slow-bf16: it may
 /// open a bf16 executable on any CPU.

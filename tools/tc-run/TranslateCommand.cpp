@@ -36,6 +36,7 @@ struct TranslateOptions {
   rt::SearchOptions search;
   bool nBestOutput = false, ids = false, recomputePrefix = false;
   bool overwrite = false, quiet = false;
+  std::string computeType = "f32";
 };
 
 /// The largest text translate reads.
@@ -106,10 +107,13 @@ void reportTranslations(const TranslateOptions &o,
 int translateText(const TranslateOptions &o) {
   if (int code = checkOptions(o))
     return code;
-  TrainedModel trained;
-  if (int code = loadTrainedModel(o.model, o.checkpoint, !o.ids, trained))
-    return code;
   std::string error;
+  ModelOptions model = o.model;
+  if (!rt::parseComputeType(o.computeType, model.computeType, error))
+    return fail(error);
+  TrainedModel trained;
+  if (int code = loadTrainedModel(model, o.checkpoint, !o.ids, trained))
+    return code;
   std::string inputName = o.input == "-" ? "standard input" : o.input;
   std::optional<std::string> text =
       support::readTextOrStandardInput(o.input, kMaxInputBytes, error);
@@ -200,6 +204,14 @@ Command addTranslateCommand(CLI::App &app) {
                     "decode greedily (--beam 1) by rerunning the decoder on "
                     "the whole prefix at every position, as tc did before its "
                     "incremental decoder; for measuring the difference");
+  command
+      ->add_option("--compute-type", o->computeType,
+                   "the type of the GEMMs of activations times weights on the "
+                   "CPU, as CTranslate2 names them: f32; int8 (weights "
+                   "quantized per output row when loaded, activations per "
+                   "row at run time); bf16 (on a CPU with bf16 GEMM "
+                   "instructions)")
+      ->capture_default_str();
   command->add_flag("--overwrite", o->overwrite,
                     "replace -o when it exists");
   command->add_flag("--quiet", o->quiet, "no progress output");

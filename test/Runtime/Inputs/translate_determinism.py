@@ -5,6 +5,7 @@ byte-identical n-best lists (tokens and scores printed to 9 digits), for
 beam search and for greedy decoding.
 
     translate_determinism.py MODEL.tcx CHECKPOINT_DIR WORK_DIR [--sentences N]
+        [--alone N] [--compute-type f32|bf16|int8]
 """
 
 import argparse
@@ -14,12 +15,13 @@ import subprocess
 import sys
 
 
-def translate(model, checkpoint_dir, lines, work, name, beam):
+def translate(model, checkpoint_dir, lines, work, name, beam, compute_type):
     source = os.path.join(work, name + ".src")
     with open(source, "w") as f:
         f.writelines(line + "\n" for line in lines)
     args = ["tc-run", "translate", model, "--checkpoint-dir", checkpoint_dir,
-            "--ids", "--input", source, "--beam", str(beam), "--quiet"]
+            "--ids", "--input", source, "--beam", str(beam), "--quiet",
+            "--compute-type", compute_type]
     if beam > 1:
         args += ["--n-best", "2"]
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
@@ -41,6 +43,7 @@ def main():
     parser.add_argument("--sentences", type=int, default=100)
     parser.add_argument("--alone", type=int, default=100,
                         help="how many of them to translate one by one")
+    parser.add_argument("--compute-type", default="f32")
     args = parser.parse_args()
     rng = random.Random(17)
     # The copy task's symbols: ids 3..15 (after padding, BOS and EOS).
@@ -48,11 +51,12 @@ def main():
              for _ in range(args.sentences)]
     for beam in (4, 1):
         together = translate(args.model, args.checkpoint_dir, lines, args.work,
-                             f"all-{beam}", beam)
+                             f"all-{beam}", beam, args.compute_type)
         failures = []
         for i in range(min(args.alone, len(lines))):
             alone = translate(args.model, args.checkpoint_dir, [lines[i]],
-                              args.work, f"alone-{beam}", beam)[0]
+                              args.work, f"alone-{beam}", beam,
+                              args.compute_type)[0]
             if alone != together[i]:
                 failures.append(f"sentence {i} alone: {alone} != {together[i]}")
         order = list(range(len(lines)))
@@ -64,7 +68,7 @@ def main():
             chunk = order[start:start + size]
             got = translate(args.model, args.checkpoint_dir,
                             [lines[i] for i in chunk], args.work,
-                            f"chunk-{beam}", beam)
+                            f"chunk-{beam}", beam, args.compute_type)
             for i, out in zip(chunk, got):
                 if out != together[i]:
                     failures.append(f"sentence {i} in a shuffled input of "

@@ -1,0 +1,336 @@
+//===- PreparedGemms.cpp - weight GEMMs with weights prepared once --------===//
+
+#include "runtime/cpu/PreparedGemms.h"
+#include "runtime/cpu/OneDnnThread.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tc::rt {
+namespace {
+
+using dnnl::memory;
+using Type = memory::data_type;
+
+/// What a primitive is made for: everything of a block but its addresses.
+struct Shape {
+  bool transposeA, transposeB, relu, bias;
+  int64_t rows, cols, k, lda, ldb, ldc;
+  auto operator<=>(const Shape &) const = default;
+};
+
+Shape shapeOf(const GemmBlock &g) {
+  return {g.transposeA, g.transposeB, g.relu, g.bias != nullptr,
+          g.rows,       g.cols,       g.k,    g.lda,
+          g.ldb,        g.ldc};
+}
+
+/// The int8 activations' range: [-63, 63], shifted by 64 (PreparedGemms.h).
+constexpr float kActivationLevels = 63;
+constexpr int32_t kActivationShift = 64;
+constexpr float kWeightLevels = 127;
+
+struct Primitive {
+  bool made = false;
+  dnnl::matmul matmul;
+  memory::desc src, weights, bias, dst, scratchpad;
+  std::string kernel;
+};
+
+/// A weight block in the primitive's layout; for int8 its scales and the
+/// sums of its quantized columns.
+struct Weights {
+  memory::desc desc;
+  memory data;
+  std::vector<float> scales;
+  std::vector<int32_t> sums;
+};
+
+Type typeOf(ComputeType type) {
+  return type == ComputeType::Int8   ? Type::s8
+         : type == ComputeType::Bf16 ? Type::bf16
+                                     : Type::f32;
+}
+
+/// The primitive for `s`: f32 reads A in place; bf16 and int8 read a dense
+/// converted copy of op(A). f32 and bf16 write C with the bias and ReLU;
+/// int8 writes dense s32 sums that run() turns into C.
+Primitive make(ComputeType type, const Shape &s) {
+  Primitive p;
+  bool f32 = type == ComputeType::F32, int8 = type == ComputeType::Int8;
+  try {
+    p.src = f32 ? memory::desc({s.rows, s.k}, Type::f32,
+                               s.transposeA ? memory::dims{1, s.lda}
+                                            : memory::dims{s.lda, 1})
+                : memory::desc({s.rows, s.k}, int8 ? Type::u8 : Type::bf16,
+                               memory::dims{s.k, 1});
+    memory::desc anyWeights({s.k, s.cols}, typeOf(type),
+                            memory::format_tag::any);
+    p.dst =
+        int8
+            ? memory::desc({s.rows, s.cols}, Type::s32, memory::dims{s.cols, 1})
+            : memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.ldc, 1});
+    if (s.bias && !int8)
+      p.bias = memory::desc({1, s.cols}, Type::f32, memory::dims{s.cols, 1});
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::post_ops ops;
+    if (s.relu && !int8)
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+    OneOpenMpThread oneThread;
+    dnnl::matmul::primitive_desc pd(
+        dnnl::matmul::desc(p.src, anyWeights, p.bias, p.dst), attr, cpuEngine(),
+        /*allow_empty=*/true);
+    if (!pd)
+      return p;
+    p.kernel = pd.impl_info_str();
+    p.weights = pd.weights_desc();
+    p.scratchpad = pd.scratchpad_desc();
+    p.matmul = dnnl::matmul(pd);
+    p.made = true;
+  } catch (const dnnl::error &) { // a layout oneDNN does not take
+    p.made = false;
+  }
+  return p;
+}
+
+/// op(B)'s column j, element kk, of an f32 weight block.
+float weightAt(const GemmBlock &g, int64_t kk, int64_t j) {
+  const float *b = static_cast<const float *>(g.b);
+  return g.transposeB ? b[j * g.ldb + kk] : b[kk * g.ldb + j];
+}
+
+/// `g`'s weight block in `p`'s layout (converted or quantized).
+Weights prepare(ComputeType type, const Primitive &p, const GemmBlock &g) {
+  Weights w{p.weights, memory(p.weights, cpuEngine()), {}, {}};
+  const dnnl::engine &engine = cpuEngine();
+  dnnl::stream stream(engine);
+  OneOpenMpThread oneThread;
+  if (type != ComputeType::Int8) {
+    memory::desc plain({g.k, g.cols}, Type::f32,
+                       g.transposeB ? memory::dims{1, g.ldb}
+                                    : memory::dims{g.ldb, 1});
+    memory source(plain, engine, const_cast<void *>(g.b));
+    dnnl::reorder(source, w.data).execute(stream, source, w.data);
+    stream.wait();
+    return w;
+  }
+  // Column by column (op(B)'s columns are the stored weight's rows).
+  std::vector<int8_t> quantized(g.k * g.cols);
+  w.scales.resize(g.cols);
+  w.sums.resize(g.cols);
+  for (int64_t j = 0; j < g.cols; ++j) {
+    float largest = 0;
+    for (int64_t kk = 0; kk < g.k; ++kk)
+      largest = std::max(largest, std::fabs(weightAt(g, kk, j)));
+    float scale = largest > 0 ? largest / kWeightLevels : 1.0f;
+    int32_t sum = 0;
+    for (int64_t kk = 0; kk < g.k; ++kk) {
+      int8_t q = int8_t(std::lrintf(weightAt(g, kk, j) / scale));
+      quantized[j * g.k + kk] = q;
+      sum += q;
+    }
+    w.scales[j] = scale;
+    w.sums[j] = sum;
+  }
+  memory::desc plain({g.k, g.cols}, Type::s8, memory::dims{1, g.k});
+  memory source(plain, engine, quantized.data());
+  dnnl::reorder(source, w.data).execute(stream, source, w.data);
+  stream.wait();
+  return w;
+}
+
+/// op(A)'s element (i, kk).
+float activationAt(const GemmBlock &g, int64_t i, int64_t kk) {
+  const float *a = static_cast<const float *>(g.a);
+  return g.transposeA ? a[kk * g.lda + i] : a[i * g.lda + kk];
+}
+
+/// op(A) as dense bf16, rounded to nearest even (NaN stays NaN).
+void convertToBf16(const GemmBlock &g, uint16_t *out) {
+  for (int64_t i = 0; i < g.rows; ++i)
+    for (int64_t kk = 0; kk < g.k; ++kk) {
+      float x = activationAt(g, i, kk);
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      out[i * g.k + kk] =
+          std::isnan(x) ? uint16_t(0x7fc0)
+                        : uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+    }
+}
+
+/// op(A) quantized per row to u8 (PreparedGemms.h); `scales` gets each
+/// row's scale.
+void quantizeRows(const GemmBlock &g, uint8_t *out, float *scales) {
+  for (int64_t i = 0; i < g.rows; ++i) {
+    float largest = 0;
+    for (int64_t kk = 0; kk < g.k; ++kk)
+      largest = std::max(largest, std::fabs(activationAt(g, i, kk)));
+    float scale = largest > 0 ? largest / kActivationLevels : 1.0f;
+    float inverse = 1.0f / scale;
+    for (int64_t kk = 0; kk < g.k; ++kk)
+      out[i * g.k + kk] = uint8_t(
+          std::lrintf(activationAt(g, i, kk) * inverse) + kActivationShift);
+    scales[i] = scale;
+  }
+}
+
+/// C = (sums - 64 colsum) sa sw + bias, then the ReLU.
+void dequantize(const GemmBlock &g, const int32_t *sums, const float *rowScales,
+                const Weights &w) {
+  const float *bias = static_cast<const float *>(g.bias);
+  for (int64_t i = 0; i < g.rows; ++i) {
+    float *c = static_cast<float *>(g.c) + i * g.ldc;
+    const int32_t *row = sums + i * g.cols;
+    for (int64_t j = 0; j < g.cols; ++j) {
+      float x = float(row[j] - kActivationShift * w.sums[j]) * rowScales[i] *
+                    w.scales[j] +
+                (bias ? bias[j] : 0.0f);
+      c[j] = g.relu ? std::max(x, 0.0f) : x;
+    }
+  }
+}
+
+/// A thread's scratch memory, grown as needed.
+struct Scratch {
+  std::vector<uint8_t> pad, activations, sums;
+  std::vector<float> rowScales;
+};
+
+template <typename T> T *grow(std::vector<uint8_t> &v, int64_t count) {
+  v.resize(std::max<size_t>(v.size(), count * sizeof(T)));
+  return reinterpret_cast<T *>(v.data());
+}
+
+} // namespace
+
+struct PreparedGemms::Cache {
+  ComputeType type;
+  mutable std::shared_mutex mutex;
+  std::map<Shape, Primitive> primitives; // references stay valid
+  /// By the weight block's address: one per layout that primitives want.
+  std::map<const void *, std::vector<std::unique_ptr<Weights>>> weights;
+
+  const Weights *findWeights(const void *b, const memory::desc &desc) {
+    auto it = weights.find(b);
+    if (it != weights.end())
+      for (const std::unique_ptr<Weights> &w : it->second)
+        if (w->desc == desc)
+          return w.get();
+    return nullptr;
+  }
+
+  const Primitive &findPrimitive(const Shape &shape) {
+    {
+      std::shared_lock lock(mutex);
+      auto it = primitives.find(shape);
+      if (it != primitives.end())
+        return it->second;
+    }
+    std::unique_lock lock(mutex);
+    auto [it, added] = primitives.try_emplace(shape);
+    if (added)
+      it->second = make(type, shape);
+    return it->second;
+  }
+
+  /// The primitive for `g` and its prepared weights (null: no primitive).
+  std::pair<const Primitive *, const Weights *> find(const GemmBlock &g) {
+    const Primitive &p = findPrimitive(shapeOf(g));
+    if (!p.made)
+      return {&p, nullptr};
+    {
+      std::shared_lock lock(mutex);
+      if (const Weights *w = findWeights(g.b, p.weights))
+        return {&p, w};
+    }
+    std::unique_lock lock(mutex);
+    if (const Weights *w = findWeights(g.b, p.weights))
+      return {&p, w};
+    auto &list = weights[g.b];
+    list.push_back(std::make_unique<Weights>(prepare(type, p, g)));
+    return {&p, list.back().get()};
+  }
+};
+
+PreparedGemms::PreparedGemms(ComputeType type)
+    : cache_(std::make_unique<Cache>()) {
+  cache_->type = type;
+}
+PreparedGemms::~PreparedGemms() = default;
+
+bool PreparedGemms::takes(const GemmBlock &block) {
+  return block.alpha == 1.0f && block.beta == 0.0f;
+}
+
+void PreparedGemms::clear() {
+  std::unique_lock lock(cache_->mutex);
+  cache_->weights.clear();
+}
+
+size_t PreparedGemms::preparedWeights() const {
+  std::shared_lock lock(cache_->mutex);
+  size_t count = 0;
+  for (const auto &[b, list] : cache_->weights)
+    count += list.size();
+  return count;
+}
+
+std::string PreparedGemms::kernel(const GemmBlock &block) {
+  const Primitive &p = cache_->findPrimitive(shapeOf(block));
+  return p.made ? p.kernel : "";
+}
+
+std::string PreparedGemms::describe() const {
+  return std::string("weight GEMMs in ") + nameOf(cache_->type) +
+         " by oneDNN's matmul, weights prepared once";
+}
+
+bool PreparedGemms::run(const GemmBlock &g) {
+  auto [p, w] = cache_->find(g);
+  if (!w)
+    return false;
+  thread_local Scratch scratch;
+  const dnnl::engine &engine = cpuEngine();
+  void *src = const_cast<void *>(g.a);
+  int32_t *sums = nullptr;
+  if (cache_->type == ComputeType::Bf16) {
+    src = grow<uint16_t>(scratch.activations, g.rows * g.k);
+    convertToBf16(g, static_cast<uint16_t *>(src));
+  } else if (cache_->type == ComputeType::Int8) {
+    src = grow<uint8_t>(scratch.activations, g.rows * g.k);
+    scratch.rowScales.resize(
+        std::max<size_t>(scratch.rowScales.size(), g.rows));
+    quantizeRows(g, static_cast<uint8_t *>(src), scratch.rowScales.data());
+    sums = grow<int32_t>(scratch.sums, g.rows * g.cols);
+  }
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, memory(p->src, engine, src)},
+      {DNNL_ARG_WEIGHTS, w->data},
+      {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : g.c)},
+      {DNNL_ARG_SCRATCHPAD,
+       memory(p->scratchpad, engine,
+              grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
+  if (!p->bias.is_zero())
+    args.emplace(DNNL_ARG_BIAS,
+                 memory(p->bias, engine, const_cast<void *>(g.bias)));
+  {
+    OneOpenMpThread oneThread;
+    dnnl::stream stream(engine);
+    p->matmul.execute(stream, args);
+    stream.wait();
+  }
+  if (sums)
+    dequantize(g, sums, scratch.rowScales.data(), *w);
+  return true;
+}
+
+} // namespace tc::rt

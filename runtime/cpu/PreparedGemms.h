@@ -1,0 +1,69 @@
+//===- PreparedGemms.h - weight GEMMs with weights prepared once ----------===//
+//
+// GEMM blocks whose B is a parameter (activations times a weight) by
+// oneDNN's matmul primitive, with the weight block reordered once into the
+// layout the primitive prefers (and, by the compute type, converted to bf16
+// or quantized to int8) on its first use and kept until clear(): the
+// device clears them whenever the parameters may have changed (a write to
+// the parameters, a function that updates them). The bias is the
+// primitive's bias input and the ReLU its post-op, where sgemm pre-fills C
+// with the bias and runs the ReLU as a pass of its own.
+//
+// int8 (ComputeType::Int8): each output column of the weight block (a row
+// of the stored [out, in] weight) is quantized symmetrically with the scale
+// max|w| / 127; each row of A at run time with the scale max|a| / 63, to
+// [-63, 63], and shifted by 64 to u8: oneDNN 2.6 runs u8 x s8 -> s32 on
+// AVX2 with vpmaddubsw, whose 16-bit pair sums saturate above 32,767, and
+// 2 x 127 x 127 fits where 2 x 255 x 127 does not (measured: full-range u8
+// gives wrong sums, 7-bit ones exact); s8 x s8 runs 3-10x slower there.
+// The s32 sums are exact; C = (sum - 64 colsum(w)) sa sw + bias.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_RUNTIME_CPU_PREPAREDGEMMS_H
+#define TC_RUNTIME_CPU_PREPAREDGEMMS_H
+
+#include "runtime/cpu/ComputeType.h"
+#include "runtime/cpu/GemmBlock.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace tc::rt {
+
+class PreparedGemms {
+public:
+  explicit PreparedGemms(ComputeType type);
+  ~PreparedGemms();
+
+  /// Whether run() takes `block` (f32 A, B and C): alpha 1 and beta 0 (a
+  /// bias instead of an old C).
+  static bool takes(const GemmBlock &block);
+
+  /// Runs `block`, whose B must not have changed since it was prepared
+  /// (or since the last clear()), and returns true; false without touching
+  /// C when oneDNN makes no primitive for its shape. Any thread may call it.
+  bool run(const GemmBlock &block);
+
+  /// Drops every prepared weight (the parameters changed). Not while any
+  /// thread runs a block.
+  void clear();
+
+  /// The weight blocks prepared since the last clear().
+  size_t preparedWeights() const;
+
+  /// oneDNN's implementation for `block` ("gemm:jit"), or "" when none.
+  std::string kernel(const GemmBlock &block);
+
+  /// "weight GEMMs in int8 by oneDNN's matmul, weights prepared once".
+  std::string describe() const;
+
+private:
+  struct Cache;
+  std::unique_ptr<Cache> cache_;
+};
+
+} // namespace tc::rt
+
+#endif // TC_RUNTIME_CPU_PREPAREDGEMMS_H

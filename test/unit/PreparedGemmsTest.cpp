@@ -1,0 +1,204 @@
+//===- PreparedGemmsTest.cpp - weight GEMMs with weights prepared once ----===//
+//
+// runtime/cpu/PreparedGemms.h at the decoder's shapes (rows 1..64, k 256
+// and 1024, the weight [out, in] read transposed as the plan's linears read
+// it), blocks run from OpenMP threads at once as the device runs them:
+//
+// - f32 against sgemm (Sgemm.h, the device's path without preparation):
+//   |got - sgemm| <= 1e-5 (sum_k |a w| + |bias|), both sum k f32 products
+//   in their own order (each within k 2^-24 of the exact sum; k <= 1024).
+// - int8 against a quantize-dequantize computed here: per output column
+//   scale max|w| / 127, per row max|a| / 63, exact integer sums (int64);
+//   the only difference left is the f32 rounding of the dequantization
+//   (a few ulps of each term): 1e-5 relative to |sum sa sw| + |bias|. And
+//   against the f32 product within the quantization's bound:
+//   sum_k (|a| sw + |w| sa + sa sw / 2) / 2.
+// - a weight changed after clear() is seen; without clear() the prepared
+//   copy is kept (the device clears whenever parameters are written).
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/cpu/PreparedGemms.h"
+#include "runtime/cpu/Sgemm.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace tc;
+using rt::ComputeType;
+using rt::GemmBlock;
+using rt::PreparedGemms;
+
+struct Case {
+  int64_t rows, cols, k;
+  bool bias, relu;
+};
+
+/// A block's operands: A [rows, k] (lda = k + 3), the weight [cols, k]
+/// read transposed, C [rows, cols] (ldc = cols + 5), the bias [cols].
+struct Operands {
+  Case t;
+  std::vector<float> a, w, c, bias;
+  explicit Operands(const Case &t, uint32_t seed = 1) : t(t) {
+    std::mt19937 random(seed + uint32_t(t.rows * 31 + t.cols * 7 + t.k));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    a.resize(t.rows * (t.k + 3));
+    w.resize(t.cols * t.k);
+    c.assign(t.rows * (t.cols + 5), 7.0f);
+    bias.resize(t.cols);
+    for (auto *v : {&a, &w, &bias})
+      for (float &x : *v)
+        x = normal(random);
+  }
+  GemmBlock block() {
+    return {.transposeA = false,
+            .transposeB = true,
+            .rows = t.rows,
+            .cols = t.cols,
+            .k = t.k,
+            .a = a.data(),
+            .lda = t.k + 3,
+            .b = w.data(),
+            .ldb = t.k,
+            .c = c.data(),
+            .ldc = t.cols + 5,
+            .bias = t.bias ? bias.data() : nullptr,
+            .relu = t.relu};
+  }
+  float aAt(int64_t i, int64_t kk) const { return a[i * (t.k + 3) + kk]; }
+  float wAt(int64_t j, int64_t kk) const { return w[j * t.k + kk]; }
+  float cAt(int64_t i, int64_t j) const { return c[i * (t.cols + 5) + j]; }
+  /// sum_k |a w| + |bias|, the scale of C(i, j)'s rounding.
+  double magnitude(int64_t i, int64_t j) const {
+    double m = t.bias ? std::fabs(bias[j]) : 0.0;
+    for (int64_t kk = 0; kk < t.k; ++kk)
+      m += std::fabs(double(aAt(i, kk)) * wAt(j, kk));
+    return m;
+  }
+};
+
+const Case kCases[] = {
+    {1, 128, 256, true, false},    {4, 512, 256, true, true},
+    {16, 128, 1024, true, false},  {64, 256, 256, true, true},
+    {64, 2000, 256, false, false}, {7, 100, 1024, true, false},
+};
+
+/// Runs `operands` in two column halves from two OpenMP threads, as the
+/// device splits a decoder step's product.
+void runSplit(PreparedGemms &gemms, Operands &operands) {
+  GemmBlock whole = operands.block();
+  int64_t half = (whole.cols / 2 + 15) / 16 * 16;
+  bool ran[2] = {false, false};
+#pragma omp parallel for num_threads(2)
+  for (int part = 0; part < 2; ++part) {
+    GemmBlock g = whole;
+    int64_t first = part ? half : 0;
+    g.cols = part ? whole.cols - half : half;
+    g.b = operands.w.data() + first * whole.ldb;
+    g.c = operands.c.data() + first;
+    g.bias = whole.bias ? operands.bias.data() + first : nullptr;
+    ran[part] = gemms.run(g);
+  }
+  ASSERT_TRUE(ran[0] && ran[1]);
+}
+
+TEST(PreparedGemms, F32EqualsSgemm) {
+  PreparedGemms gemms(ComputeType::F32);
+  for (const Case &t : kCases) {
+    Operands prepared(t), plain(t);
+    runSplit(gemms, prepared);
+    rt::sgemmBlock(rt::SgemmLibrary::OneDnn, plain.block());
+    for (int64_t i = 0; i < t.rows; ++i)
+      for (int64_t j = 0; j < t.cols; ++j)
+        ASSERT_LE(std::fabs(prepared.cAt(i, j) - plain.cAt(i, j)),
+                  1e-5 * prepared.magnitude(i, j))
+            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << "," << j;
+    // Padding between C's rows is left alone.
+    EXPECT_EQ(prepared.c[t.cols], 7.0f);
+  }
+}
+
+TEST(PreparedGemms, Int8EqualsQuantizedReference) {
+  PreparedGemms gemms(ComputeType::Int8);
+  for (const Case &t : kCases) {
+    Operands o(t);
+    runSplit(gemms, o);
+    std::vector<float> sw(t.cols);
+    for (int64_t j = 0; j < t.cols; ++j) {
+      float m = 0;
+      for (int64_t kk = 0; kk < t.k; ++kk)
+        m = std::max(m, std::fabs(o.wAt(j, kk)));
+      sw[j] = m / 127;
+    }
+    for (int64_t i = 0; i < t.rows; ++i) {
+      float m = 0;
+      for (int64_t kk = 0; kk < t.k; ++kk)
+        m = std::max(m, std::fabs(o.aAt(i, kk)));
+      float sa = m / 63;
+      for (int64_t j = 0; j < t.cols; ++j) {
+        int64_t sum = 0;
+        double exact = 0, bound = 0;
+        for (int64_t kk = 0; kk < t.k; ++kk) {
+          sum += int64_t(std::nearbyint(o.aAt(i, kk) / sa)) *
+                 int64_t(std::nearbyint(o.wAt(j, kk) / sw[j]));
+          exact += double(o.aAt(i, kk)) * o.wAt(j, kk);
+          bound += (std::fabs(o.aAt(i, kk)) * sw[j] +
+                    std::fabs(o.wAt(j, kk)) * sa + sa * sw[j] / 2) /
+                   2;
+        }
+        double b = t.bias ? o.bias[j] : 0.0;
+        double reference = double(sum) * sa * sw[j] + b;
+        double f32 = exact + b;
+        if (t.relu) {
+          reference = std::max(reference, 0.0);
+          f32 = std::max(f32, 0.0);
+        }
+        ASSERT_NEAR(
+            o.cAt(i, j), reference,
+            1e-5 * (std::fabs(double(sum) * sa * sw[j]) + std::fabs(b)) + 1e-6)
+            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << "," << j;
+        ASSERT_NEAR(o.cAt(i, j), f32, bound + 1e-4);
+      }
+    }
+  }
+}
+
+TEST(PreparedGemms, ChangedWeightIsSeenAfterClear) {
+  for (ComputeType type : {ComputeType::F32, ComputeType::Int8}) {
+    PreparedGemms gemms(type);
+    Case t{4, 64, 256, true, false};
+    Operands o(t);
+    ASSERT_TRUE(gemms.run(o.block()));
+    float before = o.cAt(0, 0);
+    EXPECT_EQ(gemms.preparedWeights(), 1u);
+    for (float &x : o.w)
+      x *= -2;
+    ASSERT_TRUE(gemms.run(o.block()));
+    EXPECT_EQ(o.cAt(0, 0), before) << "prepared once, kept until clear()";
+    gemms.clear();
+    EXPECT_EQ(gemms.preparedWeights(), 0u);
+    ASSERT_TRUE(gemms.run(o.block()));
+    double expected = -2 * (before - o.bias[0]) + o.bias[0];
+    EXPECT_NEAR(o.cAt(0, 0), expected, 1e-3 * o.magnitude(0, 0) * 2)
+        << rt::nameOf(type);
+    EXPECT_NE(o.cAt(0, 0), before);
+  }
+}
+
+TEST(PreparedGemms, TakesOnlyAlphaOneAndBetaZero) {
+  GemmBlock g;
+  EXPECT_TRUE(PreparedGemms::takes(g));
+  g.beta = 1;
+  EXPECT_FALSE(PreparedGemms::takes(g));
+  g.beta = 0;
+  g.alpha = 0.125f;
+  EXPECT_FALSE(PreparedGemms::takes(g));
+}
+
+} // namespace
