@@ -286,9 +286,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   // wrong.
   Value stored = op->getResult(0);
   bool narrowed = isComputedWider(stored);
-  if (std::optional<std::string> bf16 = firstComputedWider(op);
-      bf16 && (!narrowed || llvm::any_of(op->getOperands(), isComputedWider) ||
-               llvm::any_of(op->getResults().drop_front(), isComputedWider))) {
+  if (std::optional<std::string> bf16 =
+          firstComputedWider(op, narrowed ? stored : Value())) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but row kernels (softmax, LayerNorm, cross-entropy and their "
             "gradients) compute on f32 tensors only; convert it to f32 first "
