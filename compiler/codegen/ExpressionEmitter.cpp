@@ -120,11 +120,31 @@ LogicalResult ExpressionEmitter::emitOps(ArrayRef<Operation *> ops,
       return failure();
     }
     std::string name = "v" + std::to_string(next++);
-    os << "    const " << type << " " << name << " = "
-       << backend.rounded(result, expr) << ";\n";
+    if (std::optional<std::string> storage = backend.spellStorage(result)) {
+      // Rounded once, into a local of the element type that a store of the
+      // value writes as it is; the compute-type local widens it (exact).
+      std::string stored = name + "s";
+      os << "    const " << *storage << " " << stored << " = "
+         << backend.stored(result, expr) << ";\n";
+      storedNames[result] = stored;
+      expr = type + "(" + stored + ")";
+      if (llvm::none_of(result.getUsers(), [&](Operation *user) {
+            return llvm::is_contained(ops, user);
+          })) { // only stored: no local to leave unused
+        names[result] = expr;
+        continue;
+      }
+    }
+    os << "    const " << type << " " << name << " = " << expr << ";\n";
     names[result] = name;
   }
   return success();
+}
+
+std::string ExpressionEmitter::storedValueOf(Value v) const {
+  auto it = storedNames.find(v);
+  return it != storedNames.end() ? it->second
+                                 : backend.stored(v, names.at(v));
 }
 
 } // namespace tc::codegen

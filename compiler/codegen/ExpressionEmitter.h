@@ -2,7 +2,8 @@
 //
 // Prints the body of a fused elementwise group as C++ statements that compute
 // one element: every value becomes a local of its compute type (its element
-// type; f32 for bf16, rounded to bf16 where it is computed), every op an
+// type; f32 for bf16, rounded to bf16 once where it is computed, into a
+// bf16 local that a store writes as it is), every op an
 // expression over them. The same statements serve every target; only the
 // skeleton around them (a host loop, a CUDA grid-stride loop) differs.
 //
@@ -41,9 +42,16 @@ public:
 
   const std::string &nameOf(mlir::Value v) const { return names.at(v); }
 
+  /// `v` as an element to store: the local holding it rounded to its
+  /// element type where the statements computed it in a wider type (so
+  /// that a store does not round it again), else `v`'s local, converted.
+  std::string storedValueOf(mlir::Value v) const;
+
 private:
   const TargetBackend &backend;
   llvm::DenseMap<mlir::Value, std::string> names;
+  /// The element-type locals of the values computed in a wider type.
+  llvm::DenseMap<mlir::Value, std::string> storedNames;
   int next = 0;
 };
 

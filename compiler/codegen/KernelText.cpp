@@ -64,11 +64,11 @@ bool hasCppTypes(Operation *op, const TargetBackend &backend,
   return true;
 }
 
-std::optional<std::string> firstComputedWider(Operation *op) {
+std::optional<std::string> firstComputedWider(Operation *op, Value allowed) {
   unsigned operands = op->getNumOperands();
   for (auto [k, v] : llvm::enumerate(
            llvm::concat<Value>(op->getOperands(), op->getResults())))
-    if (isComputedWider(v)) {
+    if (v != allowed && isComputedWider(v)) {
       bool operand = k < operands;
       return llvm::formatv("{0} #{1} is {2}", operand ? "operand" : "result",
                            operand ? k : k - operands,

@@ -34,10 +34,11 @@ std::string number(double v);
 bool hasCppTypes(mlir::Operation *op, const TargetBackend &backend,
                  std::string &error);
 
-/// The first operand or result of `op` that kernels compute in another type
-/// than its element type (a bf16 value, computed in f32), described for a
-/// diagnostic ("operand #1 is bf16"); none if there is none.
-std::optional<std::string> firstComputedWider(mlir::Operation *op);
+/// The first operand or result of `op` but `allowed` that kernels compute in
+/// another type than its element type (a bf16 value, computed in f32),
+/// described for a diagnostic ("operand #1 is bf16"); none if there is none.
+std::optional<std::string> firstComputedWider(mlir::Operation *op,
+                                              mlir::Value allowed = {});
 
 /// Declares `in<k>` and `out<k>` for the operands and results of `op`, in
 /// the kernel ABI's order (operands, then results), each of its element

@@ -357,7 +357,7 @@ void writeOutputs(const Group &group, const TargetBackend &backend,
     Operation *def = group.reductionOf(value);
     if (!def) {
       os << llvm::formatv("    out{0}[i] = {1};\n", j,
-                          backend.stored(value, emitter.nameOf(value)));
+                          emitter.storedValueOf(value));
       continue;
     }
     std::string at = accumulator(group, j, def);

@@ -7,7 +7,8 @@
 // preludes (TargetBackend.h): on the host rows run across OpenMP threads and
 // a row in order; on CUDA a block takes a row, its threads stride over the
 // row and reduce through warp shuffles. The templates mark the types they
-// spell: @E the results' element type, @A the accumulators' (spellTypes).
+// spell: @E the op's element type, @S0 result #0's (the op's, or bf16 where
+// tc-fuse-convert narrowed it), @A the accumulators' (spellTypes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +74,7 @@ std::string maskedSoftmax(MaskedSoftmaxOp m, const TargetBackend &backend) {
       int64_t i = r * D + k;
       @A p = e(k) / sum;
       out1[i] = @E(p);
-      out0[i] = @E(p * keep(i));
+      out0[i] = @S0(p * keep(i));
     }
   }
 )cpp",
@@ -97,7 +98,7 @@ std::string maskedSoftmaxGrad(MaskedSoftmaxGradOp m,
     TC_ROW(k) {
       int64_t i = r * D + k;
       @A dp = @A(in1[i]) * keep(i);
-      out0[i] = in2[@0] ? @E(@1 * in0[i] * (dp - dot)) : 0.0f;
+      out0[i] = @S0(in2[@0] ? @E(@1 * in0[i] * (dp - dot)) : @E(0));
     }
   }
 )cpp",
@@ -120,7 +121,7 @@ std::string residualLayerNorm(ResidualLayerNormOp n,
     }
     @A rstd = 1.0 / std::sqrt(TC_ROW_SUM(var) / D + @0);
     TC_ROW(k)
-      out0[r * D + k] = @E((s(k) - mean) * rstd * in2[k] + in3[k]);
+      out0[r * D + k] = @S0((s(k) - mean) * rstd * in2[k] + in3[k]);
     TC_ROW_LEADER {
       out1[r] = @E(mean);
       out2[r] = @E(rstd);
@@ -154,7 +155,7 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
       int64_t i = r * D + k;
       @A g = @A(in5[i]) * in2[k];
       @A ds = in4[r] * (g - meanG - x(k) * meanGX);
-      out0[i] = @E(ds);
+      out0[i] = @S0(ds);
       out1[i] = @E(ds * keep(i));
     }
   }
@@ -201,7 +202,7 @@ std::string crossEntropy(CrossEntropyOp c, const TargetBackend &backend) {
   // prelude's): deterministic.
   TC_ORDERED_ROW_SUM(total, tokens, counted, rowLoss)
   TC_ORDERED_ROW_SUM_LEADER(total) {
-    out0[0] = @E(total);
+    out0[0] = @S0(total);
     out1[0] = tokens;
   }
 )cpp",
@@ -217,7 +218,7 @@ std::string crossEntropyGrad(CrossEntropyGradOp c,
     int64_t t = in1[r];
     if (t == @0 || t < 0 || t >= D) { // the same for the whole row
       TC_ROW(k)
-        out0[r * D + k] = 0.0f;
+        out0[r * D + k] = @S0(0.0f);
       continue;
     }
     @A max = -INFINITY, sum = 0.0;
@@ -231,7 +232,7 @@ std::string crossEntropyGrad(CrossEntropyGradOp c,
     TC_ROW(k) {
       @A p = e(k) / sum;
       @A q = eps / D + (k == t ? 1.0 - eps : 0.0);
-      out0[r * D + k] = @E(scale * (p - q));
+      out0[r * D + k] = @S0(scale * (p - q));
     }
   }
 )cpp",
@@ -279,9 +280,14 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     error = "no row kernel for '" + op->getName().getStringRef().str() + "'";
     return failure();
   }
-  // Mixed precision keeps them f32 (docs/codegen.md): a bf16 value is
-  // refused, never computed wrong.
-  if (std::optional<std::string> bf16 = firstComputedWider(op)) {
+  // Mixed precision keeps them f32 (docs/codegen.md), but for result #0,
+  // which tc-fuse-convert may narrow to bf16 (stored rounded once from
+  // the f32 value, @S0): any other bf16 value is refused, never computed
+  // wrong.
+  Value stored = op->getResult(0);
+  bool narrowed = isComputedWider(stored);
+  if (std::optional<std::string> bf16 =
+          firstComputedWider(op, narrowed ? stored : Value())) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but row kernels (softmax, LayerNorm, cross-entropy and their "
             "gradients) compute on f32 tensors only; convert it to f32 first "
@@ -289,14 +295,18 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     return failure();
   }
   if (!llvm::all_of(llvm::concat<Value>(op->getOperands(), op->getResults()),
-                    rowKernelType)) {
+                    [&](Value v) {
+                      return rowKernelType(v) || (narrowed && v == stored);
+                    })) {
     error = "row kernels are generated for f32 tensors only so far";
     return failure();
   }
-  // The stores convert to the results' type; the statistics accumulate in
+  // The stores convert to the results' type (@S0 result #0's, @E the
+  // op's: its first operand's); the statistics accumulate in
   // kAccumulatorType.
   return backend.kernel(
-      name, spellTypes(*body, {{"@E", *backend.spell(op->getResult(0))},
+      name, spellTypes(*body, {{"@S0", *backend.spell(stored)},
+                               {"@E", *backend.spell(op->getOperand(0))},
                                {"@A", *backend.spell(kAccumulatorType)}}));
 }
 

@@ -37,11 +37,11 @@ TargetBackend::spellCompute(mlir::Value tensor) const {
   return type ? spell(computeTypeOf(*type)) : std::nullopt;
 }
 
-std::string TargetBackend::rounded(mlir::Value tensor,
-                                   const std::string &value) const {
+std::optional<std::string>
+TargetBackend::spellStorage(mlir::Value tensor) const {
   if (!isComputedWider(tensor))
-    return value;
-  return *spellCompute(tensor) + "(" + stored(tensor, value) + ")";
+    return std::nullopt;
+  return spell(tensor);
 }
 
 std::string TargetBackend::stored(mlir::Value tensor,

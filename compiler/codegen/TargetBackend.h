@@ -49,10 +49,9 @@ public:
   /// (computeTypeOf in ElementTypes.h: f32 for bf16), or none.
   std::optional<std::string> spellCompute(mlir::Value tensor) const;
 
-  /// `value`, an expression of `tensor`'s compute type, rounded to its
-  /// element type and held in the compute type (`float(tc::bf16(value))`),
-  /// or `value` itself where the two types are one.
-  std::string rounded(mlir::Value tensor, const std::string &value) const;
+  /// How the target spells `tensor`'s element type where kernels compute
+  /// it in a wider type (`tc::bf16`), or none where the two types are one.
+  std::optional<std::string> spellStorage(mlir::Value tensor) const;
 
   /// `value`, an arithmetic expression, as an element of `tensor` to store
   /// (`tc::bf16(value)`), or `value` itself where the compute type is the

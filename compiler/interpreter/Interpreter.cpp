@@ -139,6 +139,21 @@ private:
   Evaluated fusedOp(Operation *op);
   Evaluated regionOrCall(Operation *op);
 
+  /// Rounds each bf16 result that a reference kernel computed in f32 (a
+  /// row op's result narrowed by tc-fuse-convert) to bf16: its f32 value
+  /// converted, as tc.convert would.
+  void roundToResultTypes(Operation *op) {
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      Tensor &t = values[result];
+      if (!type || !type.getElementType().isBF16() || t.dtype != DType::F32)
+        continue;
+      t.dtype = DType::BF16;
+      for (double &x : t.floats)
+        x = roundTo(DType::BF16, x);
+    }
+  }
+
   /// Binds the only (or first) result of `op`.
   LogicalResult bind(Operation *op, Tensor t) {
     values[op->getResult(0)] = std::move(t);
@@ -239,8 +254,11 @@ LogicalResult Frame::step(Operation *op) {
   for (auto family : {&Frame::elementwise, &Frame::reductionOrMatmul,
                       &Frame::modelOp, &Frame::gradient, &Frame::dataMovement,
                       &Frame::fusedOp, &Frame::regionOrCall})
-    if (Evaluated evaluated = (this->*family)(op))
+    if (Evaluated evaluated = (this->*family)(op)) {
+      if (succeeded(*evaluated))
+        roundToResultTypes(op);
       return *evaluated;
+    }
   return op->emitError() << "the interpreter does not know '" << op->getName()
                          << "'";
 }

@@ -12,7 +12,7 @@ namespace tc {
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
       "embedding",           "linear", "qkv",        "masked-softmax",
-      "residual-layer-norm", "adam",   "elementwise"};
+      "residual-layer-norm", "adam",   "elementwise", "convert"};
   return names;
 }
 
@@ -79,6 +79,8 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseAdam());
   if (fusions.count("elementwise"))
     pm.addPass(createTcFuseElementwise());
+  if (fusions.count("convert"))
+    pm.addPass(createTcFuseConvert());
 }
 
 namespace {

@@ -233,6 +233,25 @@ def TcFuseElementwise : Pass<"tc-fuse-elementwise", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
+  let summary = "Lets row ops store the bf16 copy a tc.convert makes of "
+                "their result";
+  let description = [{
+    Mixed precision converts values to bf16 for the GEMMs that read them
+    (tc-apply-precision). A convert whose input an elementwise group makes
+    joins that group (tc-fuse-elementwise); one of a row op's result
+    (`tc.masked_softmax`, `tc.masked_softmax_grad`, `tc.residual_layer_norm`,
+    `tc.cross_entropy_grad`: result #0) would be a kernel of its own. Where
+    the convert is the only reader of that f32 result, the result becomes
+    bf16 (`narrowed tensor<...xbf16>`) and the convert goes: the row kernel
+    stores its value rounded once to bf16, as the convert would have
+    (bit for bit: the f32 value, rounded to nearest even), and the
+    interpreter rounds it the same way. A result that other ops read in f32
+    keeps its convert.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcLowerToPlan : Pass<"tc-lower-to-plan", "mlir::ModuleOp"> {
   let summary = "Lowers tc functions to the plan dialect: buffers and steps";
   let description = [{

@@ -115,7 +115,7 @@ def Tc_LinearOp : Tc_Op<"linear", [Pure,
 }
 
 def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure, Tc_RowWise,
-    AllTypesMatch<["residual", "sublayer", "result"]>,
+    AllTypesMatch<["residual", "sublayer"]>,
     AllTypesMatch<["mean", "rstd"]>, AllTypesMatch<["gamma", "beta"]>,
     DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "LayerNorm(residual + Dropout(sublayer)), keeping mean and rstd";
@@ -124,7 +124,8 @@ def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure, Tc_RowWise,
     `rate` and `key`), then `result = layer_norm(s)` over the last dimension
     with `gamma`, `beta` and `epsilon`. Also returns the mean and `rstd = 1 /
     sqrt(var + epsilon)` of every row ([..., 1]), which the backward reuses.
-    Built by tc-fuse-residual-layer-norm.
+    Built by tc-fuse-residual-layer-norm. `result` has the residual's type,
+    or is stored narrowed (`narrowed tensor<...xbf16>`: tc-fuse-convert).
   }];
   let arguments = (ins Tc_FloatTensor:$residual, Tc_FloatTensor:$sublayer,
                        Tc_FloatTensor:$gamma, Tc_FloatTensor:$beta,
@@ -135,7 +136,9 @@ def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure, Tc_RowWise,
   let assemblyFormat = [{
     $residual `,` $sublayer `,` $gamma `,` $beta `,` $rng `rate` `=` $rate
     `key` `=` $key `epsilon` `=` $epsilon attr-dict `:` type($residual) `,`
-    type($gamma) `,` type($rng) `->` type($mean)
+    type($gamma) `,` type($rng)
+    `` custom<NarrowedType>(type($result), ref(type($residual))) `->`
+    type($mean)
   }];
   let hasVerifier = 1;
 }
@@ -170,7 +173,7 @@ def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure, Tc_Row
 }
 
 def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure, Tc_RowWise,
-    AllTypesMatch<["scores", "result", "probs"]>,
+    AllTypesMatch<["scores", "probs"]>,
     DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Scale, mask, softmax and dropout of attention scores";
   let description = [{
@@ -178,7 +181,8 @@ def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure, Tc_RowWise,
     dimension, `result = dropout(probs)` (with `rng`, `rate`, `key`; the
     identity at rate 0). `mask` (i1) broadcasts to the scores and is true
     where attention is allowed. `probs` is kept for the backward. Built by
-    tc-fuse-masked-softmax.
+    tc-fuse-masked-softmax. `result` has the scores' type, or is stored
+    narrowed (`narrowed tensor<...xbf16>`: tc-fuse-convert).
   }];
   let arguments = (ins Tc_FloatTensor:$scores, Tc_MaskTensor:$mask,
                        Tc_RngState:$rng, F64Attr:$scale, F64Attr:$fill,
@@ -187,18 +191,19 @@ def Tc_MaskedSoftmaxOp : Tc_Op<"masked_softmax", [Pure, Tc_RowWise,
   let assemblyFormat = [{
     $scores `,` $mask `,` $rng `scale` `=` $scale `fill` `=` $fill `rate` `=`
     $rate `key` `=` $key attr-dict `:` type($scores) `,` type($mask) `,`
-    type($rng)
+    type($rng) `` custom<NarrowedType>(type($result), ref(type($scores)))
   }];
   let hasVerifier = 1;
 }
 
 def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure, Tc_RowWise,
-    AllTypesMatch<["probs", "output_grad", "result"]>]> {
+    AllTypesMatch<["probs", "output_grad"]>]> {
   let summary = "The gradient of tc.masked_softmax w.r.t. the scores";
   let description = [{
     `dp = dropout(output_grad)` (the forward's mask), then `result = scale *
     select(mask, probs * (dp - sum(dp * probs)), 0)` along the last
-    dimension.
+    dimension. `result` has the probs' type, or is stored narrowed
+    (tc-fuse-convert).
   }];
   let arguments = (ins Tc_FloatTensor:$probs, Tc_FloatTensor:$output_grad,
                        Tc_MaskTensor:$mask, Tc_RngState:$rng, F64Attr:$scale,
@@ -207,7 +212,7 @@ def Tc_MaskedSoftmaxGradOp : Tc_Op<"masked_softmax_grad", [Pure, Tc_RowWise,
   let assemblyFormat = [{
     $probs `,` $output_grad `,` $mask `,` $rng `scale` `=` $scale `rate` `=`
     $rate `key` `=` $key attr-dict `:` type($probs) `,` type($mask) `,`
-    type($rng)
+    type($rng) `` custom<NarrowedType>(type($result), ref(type($probs)))
   }];
   let hasVerifier = 1;
 }

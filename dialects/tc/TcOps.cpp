@@ -54,6 +54,36 @@ LogicalResult verifyAxis(Operation *op, StringRef what, int64_t axis,
 
 } // namespace
 
+/// ` narrowed T` after the types of a row op whose result #0 is stored in
+/// `T`, narrower than the op's type `like` (tc-fuse-convert); nothing where
+/// it has that type.
+static ParseResult parseNarrowedType(OpAsmParser &parser, Type &result,
+                                     Type like) {
+  result = like;
+  if (failed(parser.parseOptionalKeyword("narrowed")))
+    return success();
+  return parser.parseType(result);
+}
+
+static void printNarrowedType(OpAsmPrinter &printer, Operation *, Type result,
+                              Type like) {
+  if (result != like)
+    printer << " narrowed " << result;
+}
+
+/// Result #0 of a row op has the type of its input `like`, or that shape
+/// in bf16 where `like` is f32 (tc-fuse-convert narrowed it).
+static LogicalResult verifyNarrowedResult(Operation *op, Value like) {
+  auto type = cast<RankedTensorType>(like.getType());
+  Type result = op->getResult(0).getType();
+  if (result == type ||
+      (type.getElementType().isF32() &&
+       result == type.clone(BFloat16Type::get(op->getContext()))))
+    return success();
+  return op->emitOpError() << "result has type " << result << " but expected "
+                           << type << " (or bf16 of an f32 op, narrowed)";
+}
+
 /// A dropout rate in [0, 1).
 static LogicalResult verifyRate(Operation *op, APFloat rateValue) {
   double rate = rateValue.convertToDouble();
@@ -386,6 +416,8 @@ LogicalResult LayerNormGradOp::verify() {
 }
 
 LogicalResult CrossEntropyGradOp::verify() {
+  if (failed(verifyNarrowedResult(*this, getLogits())))
+    return failure();
   ArrayRef<int64_t> logits = shapeOf(getLogits());
   if (logits.empty() || shapeOf(getTargets()) != logits.drop_back())
     return emitOpError() << "targets have shape " << fmt(shapeOf(getTargets()))
@@ -522,6 +554,8 @@ static LogicalResult verifyResidualRows(Operation *op, Value residual,
 }
 
 LogicalResult ResidualLayerNormOp::verify() {
+  if (failed(verifyNarrowedResult(*this, getResidual())))
+    return failure();
   if (failed(verifyResidualRows(*this, getResidual(), {getGamma(), getBeta()},
                                 "gamma and beta", {getMean(), getRstd()})))
     return failure();
@@ -551,12 +585,16 @@ static LogicalResult verifyMask(Operation *op, Value mask, Value target,
 }
 
 LogicalResult MaskedSoftmaxOp::verify() {
+  if (failed(verifyNarrowedResult(*this, getScores())))
+    return failure();
   if (failed(verifyMask(*this, getMask(), getScores(), "scores")))
     return failure();
   return verifyRate(*this, getRate());
 }
 
 LogicalResult MaskedSoftmaxGradOp::verify() {
+  if (failed(verifyNarrowedResult(*this, getProbs())))
+    return failure();
   if (failed(verifyMask(*this, getMask(), getProbs(), "probs")))
     return failure();
   return verifyRate(*this, getRate());

@@ -673,14 +673,15 @@ def Tc_LayerNormGradOp : Tc_Op<"layer_norm_grad",
   let hasVerifier = 1;
 }
 
-def Tc_CrossEntropyGradOp : Tc_Op<"cross_entropy_grad",
-    [Pure, Tc_RowWise, AllTypesMatch<["logits", "result"]>]> {
+def Tc_CrossEntropyGradOp : Tc_Op<"cross_entropy_grad", [Pure, Tc_RowWise]> {
   let summary = "The gradient of tc.cross_entropy's summed loss w.r.t. the logits";
   let description = [{
     For a counted token (target `t` not `ignore_index`) with `p =
     softmax(logits)` over the vocabulary `V`:
     `dlogits[v] = loss_grad * (p[v] - (1 - eps) * [v == t] - eps / V)`;
     ignored tokens get zeros. Log-probabilities are never materialised.
+    `result` has the logits' type, or is stored narrowed (`narrowed
+    tensor<...xbf16>`: tc-fuse-convert).
 
     ```mlir
     %dl = tc.cross_entropy_grad %logits, %targets, %dloss label_smoothing = 1.0e-01
@@ -695,6 +696,7 @@ def Tc_CrossEntropyGradOp : Tc_Op<"cross_entropy_grad",
     $logits `,` $targets `,` $loss_grad `label_smoothing` `=` $label_smoothing
     `ignore_index` `=` $ignore_index attr-dict `:` type($logits) `,`
     type($targets) `,` type($loss_grad)
+    `` custom<NarrowedType>(type($result), ref(type($logits)))
   }];
   let hasVerifier = 1;
 }

@@ -13,6 +13,10 @@
 // CUDA: tc-compile: note: kernel softmax_k0:
 // ROW-SAME: 'tc.masked_softmax': operand #0 is bf16, but row kernels (softmax, LayerNorm, cross-entropy and their gradients) compute on f32 tensors only; convert it to f32 first (tc.convert)
 // CUDA-COUNT: tc-compile: 0 CUDA kernels, 1 without a CUDA skeleton yet
+// Result #0 may be bf16 (tc-fuse-convert's narrowed store); any other bf16
+// result (a LayerNorm's statistics) is refused.
+// RUN: not tc-compile %t/layer-norm.mlir --emit=cpp 2>&1 | FileCheck %s --check-prefix=STATS
+// STATS: 'tc.residual_layer_norm': result #1 is bf16, but row kernels (softmax, LayerNorm, cross-entropy and their gradients) compute on f32 tensors only
 // RUN: not tc-compile %t/embedding-grad.mlir --emit=cpp 2>&1 | FileCheck %s --check-prefix=GRAD
 // RUN: tc-compile %t/embedding-grad.mlir --emit=cuda 2>&1 >/dev/null | FileCheck %s --check-prefix=GRAD
 // GRAD: 'tc.embedding_grad': operand #1 is bf16, but its kernel updates f32 tensors only (parameters, Adam's moments and gradients stay f32 in every precision)
@@ -21,6 +25,12 @@
 func.func @softmax(%s: tensor<2x6xbf16>, %m: tensor<2x6xi1>, %rng: tensor<2xi64>) -> tensor<2x6xbf16> {
   %out, %probs = tc.masked_softmax %s, %m, %rng scale = 5.0e-01 fill = -1.0e+09 rate = 0.0 key = 0 : tensor<2x6xbf16>, tensor<2x6xi1>, tensor<2xi64>
   return %out : tensor<2x6xbf16>
+}
+
+//--- layer-norm.mlir
+func.func @layer_norm(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>) -> (tensor<2x8xbf16>, tensor<2x1xbf16>) {
+  %y, %mean, %rstd = tc.residual_layer_norm %x, %x, %g, %g, %rng rate = 0.0 key = 1 epsilon = 1.0e-05 : tensor<2x8xf32>, tensor<8xf32>, tensor<2xi64> narrowed tensor<2x8xbf16> -> tensor<2x1xbf16>
+  return %y, %mean : tensor<2x8xbf16>, tensor<2x1xbf16>
 }
 
 //--- embedding-grad.mlir

@@ -3,7 +3,8 @@
 // Issue 31: the functions of test/Codegen/Inputs/bf16-kernels.mlir (f32 <->
 // bf16 converts alone, views of a bf16 value, a convert fused with other
 // elementwise work and a bf16 sum, lookups in a bf16 table, the sinusoids
-// in bf16), through tc-fuse-elementwise and into an executable, run on the
+// in bf16, row kernels storing their result in bf16), through
+// tc-fuse-elementwise and tc-fuse-convert and into an executable, run on the
 // CPU device (the host kernels) and, with the CUDA toolkit, on the emulated
 // GPU (the CUDA kernels through the SIMT harness, EmulatedGpu.h). Every
 // result equals the interpreter's bit for bit, a NaN as any NaN. No
@@ -177,7 +178,7 @@ void expectResultsEqual(tc::rt::Device &device,
   }
 }
 
-/// The test's functions after tc-fuse-elementwise.
+/// The test's functions after tc-fuse-elementwise and tc-fuse-convert.
 OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context) {
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
@@ -186,6 +187,7 @@ OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context) {
     return nullptr;
   PassManager pm(&context);
   pm.addPass(tc::createTcFuseElementwise());
+  pm.addPass(tc::createTcFuseConvert());
   if (failed(pm.run(*module)))
     return nullptr;
   return module;
@@ -240,7 +242,7 @@ void expectEveryFunctionMatches(ModuleOp module,
     expectResultsEqual(device, *compiled, function, *want);
     ++functions;
   }
-  EXPECT_EQ(functions, 5);
+  EXPECT_EQ(functions, 6);
 }
 
 TEST(Bf16Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {

@@ -7,8 +7,9 @@ namespace tc {
 // is exact; from f32 rounds to nearest even, a NaN stays a (quiet) NaN: the
 // interpreter's rounding (roundToBF16, compiler/interpreter/Tensor.cpp), the
 // bits cuBLAS reads as CUDA_R_16BF. Kernels load it as f32, compute in f32
-// and round where the IR has a bf16 value (`float(tc::bf16(x))`, stores
-// `tc::bf16(x)`); from f32 is explicit, so no rounding goes unwritten.
+// and round once where the IR has a bf16 value (`tc::bf16 v = tc::bf16(x)`,
+// stored as it is, read back as `float(v)`); from f32 is explicit, so no
+// rounding goes unwritten.
 struct bf16 {
   uint16_t bits;
   bf16() = default;

@@ -1,7 +1,7 @@
 // Kernels that read and write bf16 buffers and compute in f32, for
 // test/Codegen/emit-bf16.test (their source) and test/unit/Bf16KernelTest.cpp
 // (their results on the CPU device and the SIMT harness against the
-// interpreter, after tc-fuse-elementwise).
+// interpreter, after tc-fuse-elementwise and tc-fuse-convert).
 
 // f32 -> bf16 alone: the rounding, stored.
 func.func @narrow(%x: tensor<8x16xf32>) -> tensor<8x16xbf16> {
@@ -61,4 +61,30 @@ func.func @lookups(%table: tensor<24x8xbf16>, %ids: tensor<2x5xi32>, %rng: tenso
   %x = tc.embed %table, %ids, %pe, %rng scale = 2.0 rate = 0.1 key = 1
       : tensor<24x8xbf16>, tensor<2x5xi32>, tensor<5x8xbf16>, tensor<2xi64> -> tensor<2x5x8xbf16>
   return %rows, %x, %pe : tensor<2x5x8xbf16>, tensor<2x5x8xbf16>, tensor<5x8xbf16>
+}
+
+// Row kernels whose result #0 only a convert to bf16 reads: tc-fuse-convert
+// has them store it in bf16 (rounded once from the f32 value); the softmax's
+// f32 probs, the LayerNorm's statistics stay f32.
+func.func @rows(%s: tensor<2x4x8xf32>, %dy: tensor<2x4x8xf32>, %g: tensor<8xf32>,
+                %t: tensor<2x4xi32>, %dl: tensor<f32>, %rng: tensor<2xi64>)
+    -> (tensor<2x4x8xbf16>, tensor<2x4x8xf32>, tensor<2x4x8xbf16>,
+        tensor<2x4x8xbf16>, tensor<2x4x1xf32>, tensor<2x4x8xbf16>) {
+  %m = tc.causal_mask : tensor<8x8xi1>
+  %mask = tc.slice %m offsets = [0, 0] : tensor<8x8xi1> -> tensor<4x8xi1>
+  %p:2 = tc.masked_softmax %s, %mask, %rng scale = 0.5 fill = -1.0e9 rate = 0.5 key = 2
+      : tensor<2x4x8xf32>, tensor<4x8xi1>, tensor<2xi64>
+  %p16 = tc.convert %p#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %ds = tc.masked_softmax_grad %p#1, %dy, %mask, %rng scale = 0.5 rate = 0.5 key = 2
+      : tensor<2x4x8xf32>, tensor<4x8xi1>, tensor<2xi64>
+  %ds16 = tc.convert %ds : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %n:3 = tc.residual_layer_norm %s, %dy, %g, %g, %rng rate = 0.5 key = 3 epsilon = 1.0e-05
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
+  %n16 = tc.convert %n#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %dx = tc.cross_entropy_grad %dy, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<2x4x8xf32>, tensor<2x4xi32>, tensor<f32>
+  %dx16 = tc.convert %dx : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %p16, %p#1, %ds16, %n16, %n#1, %dx16
+      : tensor<2x4x8xbf16>, tensor<2x4x8xf32>, tensor<2x4x8xbf16>,
+        tensor<2x4x8xbf16>, tensor<2x4x1xf32>, tensor<2x4x8xbf16>
 }

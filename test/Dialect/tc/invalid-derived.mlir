@@ -423,7 +423,7 @@ func.func @residual_layer_norm_rstd_type(%x: tensor<5x8xf32>, %g: tensor<8xf32>,
 
 // Residual LayerNorm: residual and sublayer must have one type (generic form).
 func.func @residual_layer_norm_sublayer_type(%x: tensor<5x8xf32>, %s: tensor<8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>) {
-  // expected-error @+1 {{'tc.residual_layer_norm' op failed to verify that all of {residual, sublayer, result} have same type}}
+  // expected-error @+1 {{'tc.residual_layer_norm' op failed to verify that all of {residual, sublayer} have same type}}
   %0:3 = "tc.residual_layer_norm"(%x, %s, %g, %g, %rng) {rate = 0.1 : f64, key = 1 : i64, epsilon = 1.0e-05 : f64}
       : (tensor<5x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2xi64>) -> (tensor<5x8xf32>, tensor<5x1xf32>, tensor<5x1xf32>)
   return
@@ -574,9 +574,9 @@ func.func @masked_softmax_rng(%s: tensor<2x4x5x5xf32>, %m: tensor<1x1x5x5xi1>, %
 
 // -----
 
-// Masked softmax: result and probs have the scores' type (generic form).
+// Masked softmax: probs have the scores' type (generic form).
 func.func @masked_softmax_probs_type(%s: tensor<4x5xf32>, %m: tensor<4x5xi1>, %rng: tensor<2xi64>) {
-  // expected-error @+1 {{'tc.masked_softmax' op failed to verify that all of {scores, result, probs} have same type}}
+  // expected-error @+1 {{'tc.masked_softmax' op failed to verify that all of {scores, probs} have same type}}
   %0:2 = "tc.masked_softmax"(%s, %m, %rng) {scale = 0.125 : f64, fill = -1.0e9 : f64, rate = 0.1 : f64, key = 2 : i64}
       : (tensor<4x5xf32>, tensor<4x5xi1>, tensor<2xi64>) -> (tensor<4x5xf32>, tensor<4x5xf16>)
   return
@@ -611,7 +611,7 @@ func.func @masked_softmax_grad_rng(%p: tensor<4x5xf32>, %m: tensor<4x5xi1>, %rng
 // Masked softmax gradient: output_grad must have the probs' type (generic
 // form).
 func.func @masked_softmax_grad_output_grad_type(%p: tensor<4x5xf32>, %dy: tensor<5x4xf32>, %m: tensor<4x5xi1>, %rng: tensor<2xi64>) {
-  // expected-error @+1 {{'tc.masked_softmax_grad' op failed to verify that all of {probs, output_grad, result} have same type}}
+  // expected-error @+1 {{'tc.masked_softmax_grad' op failed to verify that all of {probs, output_grad} have same type}}
   %0 = "tc.masked_softmax_grad"(%p, %dy, %m, %rng) {scale = 0.125 : f64, rate = 0.1 : f64, key = 2 : i64}
       : (tensor<4x5xf32>, tensor<5x4xf32>, tensor<4x5xi1>, tensor<2xi64>) -> tensor<4x5xf32>
   return
@@ -1001,5 +1001,15 @@ func.func @residual_layer_norm_grad_rate(%x: tensor<2x8xf32>, %g: tensor<8xf32>,
   // expected-error @+1 {{'tc.residual_layer_norm_grad' op rate must be in [0, 1), got 1.000000e+00}}
   %0:4 = tc.residual_layer_norm_grad %x, %x, %g, %st, %st, %x, %rng rate = 1.0 key = 1
       : tensor<2x8xf32>, tensor<8xf32>, tensor<2x1xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+// A row op's result is of its type, or narrowed to bf16 from f32 only.
+func.func @masked_softmax_narrowed_to_f16(%s: tensor<4x4xf32>, %m: tensor<4x4xi1>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.masked_softmax' op result has type 'tensor<4x4xf16>' but expected 'tensor<4x4xf32>' (or bf16 of an f32 op, narrowed)}}
+  %0:2 = tc.masked_softmax %s, %m, %rng scale = 0.125 fill = -1.0e9 rate = 0.1 key = 2
+      : tensor<4x4xf32>, tensor<4x4xi1>, tensor<2xi64> narrowed tensor<4x4xf16>
   return
 }

@@ -1,0 +1,54 @@
+// RUN: tc-opt %s --split-input-file --tc-fuse-convert | FileCheck %s
+// RUN: tc-opt %s --split-input-file --tc-fuse-convert | tc-opt --split-input-file --verify-each > /dev/null
+
+// The dropped-out probabilities only a bf16 GEMM reads: the softmax stores
+// them in bf16 and the convert goes; the f32 probs (the backward's) stay.
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NEXT:    %[[R:.*]], %[[P:.*]] = tc.masked_softmax %arg0, %arg1, %arg2 scale = {{.*}} : tensor<2x4x4xf32>, tensor<4x4xi1>, tensor<2xi64> narrowed tensor<2x4x4xbf16>
+// CHECK-NEXT:    return %[[R]], %[[P]] : tensor<2x4x4xbf16>, tensor<2x4x4xf32>
+func.func @softmax(%s: tensor<2x4x4xf32>, %m: tensor<4x4xi1>, %rng: tensor<2xi64>)
+    -> (tensor<2x4x4xbf16>, tensor<2x4x4xf32>) {
+  %0:2 = tc.masked_softmax %s, %m, %rng scale = 0.5 fill = -1.0e9 rate = 0.1 key = 2
+      : tensor<2x4x4xf32>, tensor<4x4xi1>, tensor<2xi64>
+  %b = tc.convert %0#0 : tensor<2x4x4xf32> -> tensor<2x4x4xbf16>
+  return %b, %0#1 : tensor<2x4x4xbf16>, tensor<2x4x4xf32>
+}
+
+// -----
+
+// The softmax gradient and the logits' gradient, read by GEMMs only.
+// CHECK-LABEL: func.func @gradients(
+// CHECK:         tc.masked_softmax_grad {{.*}} : tensor<2x4x4xf32>, tensor<4x4xi1>, tensor<2xi64> narrowed tensor<2x4x4xbf16>
+// CHECK:         tc.cross_entropy_grad {{.*}} : tensor<2x4x16xf32>, tensor<2x4xi32>, tensor<f32> narrowed tensor<2x4x16xbf16>
+// CHECK-NOT:     tc.convert
+func.func @gradients(%p: tensor<2x4x4xf32>, %dy: tensor<2x4x4xf32>, %m: tensor<4x4xi1>,
+                     %rng: tensor<2xi64>, %l: tensor<2x4x16xf32>, %t: tensor<2x4xi32>,
+                     %dl: tensor<f32>) -> (tensor<2x4x4xbf16>, tensor<2x4x16xbf16>) {
+  %0 = tc.masked_softmax_grad %p, %dy, %m, %rng scale = 0.5 rate = 0.1 key = 2
+      : tensor<2x4x4xf32>, tensor<4x4xi1>, tensor<2xi64>
+  %1 = tc.convert %0 : tensor<2x4x4xf32> -> tensor<2x4x4xbf16>
+  %2 = tc.cross_entropy_grad %l, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<2x4x16xf32>, tensor<2x4xi32>, tensor<f32>
+  %3 = tc.convert %2 : tensor<2x4x16xf32> -> tensor<2x4x16xbf16>
+  return %1, %3 : tensor<2x4x4xbf16>, tensor<2x4x16xbf16>
+}
+
+// -----
+
+// A LayerNorm output that the next residual also reads in f32 keeps its
+// convert; one only the GEMM reads (the last LayerNorm) is stored in bf16.
+// CHECK-LABEL: func.func @layer_norms(
+// CHECK:         %[[A:[a-z_0-9]+]], {{.*}} = tc.residual_layer_norm {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
+// CHECK-NEXT:    tc.convert %[[A]] : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+// CHECK-NEXT:    tc.residual_layer_norm %[[A]], {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> narrowed tensor<2x4x8xbf16> -> tensor<2x4x1xf32>
+// CHECK-NOT:     tc.convert
+func.func @layer_norms(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>)
+    -> (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>) {
+  %0:3 = tc.residual_layer_norm %x, %x, %g, %g, %rng rate = 0.1 key = 1 epsilon = 1.0e-05
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
+  %1 = tc.convert %0#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %2:3 = tc.residual_layer_norm %0#0, %x, %g, %g, %rng rate = 0.1 key = 3 epsilon = 1.0e-05
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
+  %3 = tc.convert %2#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %1, %3 : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>
+}
