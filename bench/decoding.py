@@ -14,10 +14,20 @@ full-prefix one (greedy).
 - PyTorch (bench/decoding_torch.py, eager, Debian's python3-torch, float32):
   an incremental decoder over the exported tensors and tc's beam search
   vectorised over the batch.
-- CTranslate2 (bench/decoding_ctranslate2.py, PyPI, CPU, float32): the model
+- CTranslate2 (bench/decoding_ctranslate2.py, PyPI, CPU): the model
   converted from the .npz with its spec API; its own beam search (its length
-  penalty is score / n^alpha, not GNMT's ((5 + n) / 6)^alpha).
-- tc: `tc-run translate --beam k --alpha A --max-length-offset O`, and
+  penalty is score / n^alpha, not GNMT's ((5 + n) / 6)^alpha). Each of
+  --ct2-compute-types (float32, int8, int8_float32) at its best settings on
+  this machine: a sweep on 1 beam sentence in --sweep-every (8) over
+  --ct2-batches (8, 16, 32, 64 sentences per translate_batch call) and
+  --ct2-splits (intra_threads x inter_threads: THREADSx1 and 1xTHREADS;
+  with inter_threads > 1 its workers decode batches side by side), the best
+  of 2 runs each, then the whole set with the fastest; the sweep is printed
+  and the winner named in the row.
+- tc: `tc-run translate --beam k --alpha A --max-length-offset O` in each of
+  --tc-compute-types (f32, bf16, int8: `--compute-type`, where tc-run has
+  it; a compute type it refuses, or a tc-run without the flag, is a row
+  saying why), and
   greedy: `--beam 1` (incremental) against `--beam 1 --recompute-prefix`
   (the full-prefix decoder). An executable compiled before the incremental
   decoder (no decode_step functions) is compiled again from --description
@@ -27,6 +37,13 @@ full-prefix one (greedy).
   L_max = source + O, capped by the decoder shape's target length (which
   tc-compile makes the bucket's source length + 50).
 
+Latency (interactive use; --latency N, default 100, 0 skips it): the first
+N beam sentences one at a time, beam k: CTranslate2 one sentence per
+translate_batch call (intra_threads = --threads), timed sentence by
+sentence (the median sentence and the mean); tc `tc-run translate
+--batch-sentences 1` (where tc-run has it, else a row saying why), whose
+own clock gives the mean only. Each in every compute type that ran.
+
 Speed: target tokens per second = the SentencePiece pieces of each system's
 output text, re-encoded by the same vocabulary.model for every system, plus
 one EOS per sentence, over the wall time of the translation alone (ids in,
@@ -35,10 +52,10 @@ ids out: the model load, the text encoding and decoding excluded): tc's own
 around their decoding calls, after loading. Median of --runs runs (each in
 the same process for the peers, a process each for tc) and their min..max.
 BLEU and chrF: tc-run score (sacreBLEU 2.6.0's, checked against sacrebleu).
-Batches: the peers decode sentences sorted by source length, --batch
-sentences (k rows each) at a time; tc batches by its shape buckets.
-Threads: OMP_NUM_THREADS, torch.set_num_threads and CT2's intra_threads all
---threads (2). Debian's torch 1.13 runs this small model's products slower
+Batches: PyTorch decodes sentences sorted by source length, --batch
+sentences (k rows each) at a time, CTranslate2 its sweep's best; tc batches
+by its shape buckets. Threads: OMP_NUM_THREADS and torch.set_num_threads
+--threads (2), CTranslate2's intra x inter its sweep's best. Debian's torch 1.13 runs this small model's products slower
 on 2 threads than on 1 (PyTorch, 61 sentences: 486 tokens/s on 2, 1061 on
 1); `--threads 1` shows every system on one. Each run's 1-minute load
 average is printed, and a warning when other work shared the machine: on
@@ -46,13 +63,20 @@ average is printed, and a warning when other work shared the machine: on
 
 Defaults: beam search on all 1,220 test sentences, greedy incremental
 against full prefix on 1 in 4 (the full-prefix decoder takes ~95 s for
-those 305); about 14 minutes in all on the 2-core machine. The last lines
-are a markdown table and the ratios, for docs/performance.md. --skip
-leaves systems out (torch, ctranslate2 or ct2, tc); --every N and --runs 1
-make a short run.
+those 305; --prefix-every 0 skips it); about 20 minutes in all on the
+2-core machine. The last lines are markdown tables (the runs, one sentence
+at a time, CTranslate2's sweeps, tc / CTranslate2 by compute type) and the
+ratios, for docs/performance.md. --skip leaves systems out (torch,
+ctranslate2 or ct2, tc); --every N, --runs 1, --latency 5 and a smaller
+sweep make a short run. Where no vocabulary.model is beside the checkpoint,
+--vocabulary gives it (a .model, or the training token file that holds it).
 
     bench/run.sh decoding [--threads 2] [--every 1] [--prefix-every 4]
-        [--skip torch,ctranslate2]
+        [--skip torch,ctranslate2] [--ct2-compute-types float32,int8]
+        [--tc-compute-types f32,int8] [--latency 100]
+    bench/run.sh decoding --skip torch --prefix-every 0
+        --model /work/demo-model/bible.tcx --checkpoint /work/demo-model/average.tcck
+        --vocabulary /work/demo-model/train.tok --source test.en --reference test.es
 """
 
 import argparse
