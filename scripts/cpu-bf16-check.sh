@@ -27,8 +27,9 @@
 # (its GEMMs widened to f32; the PyTorch bf16 peers emulated): for checking
 # this script where the bundle is made, not for its numbers. Knobs:
 # THREADS (default "1,$(nproc)"), RUNS (3), SMALL_STEPS (10),
-# BASE_SHORT_STEPS (3), WARMUP (2), COMPILE=0 skips torch.compile, PYTHON
-# (default python3: the one with PyTorch).
+# BASE_SHORT_STEPS (3), WARMUP (2), PEERS (torch,torch-bf16: bench/run.py's
+# names), COMPILE=0 skips torch.compile, PYTHON (default python3: the one
+# with PyTorch).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bundle=.cpu-bf16
@@ -98,8 +99,9 @@ export -f cpu onednn_kernels bench
 rm -f "$out/rows.jsonl"
 stage cpu 30 cpu
 stage onednn-kernels 40 onednn_kernels
-stage small 100 bench small "${SMALL_STEPS:-10}" torch,torch-bf16
-stage base_short 130 bench base_short "${BASE_SHORT_STEPS:-3}" torch,torch-bf16
+peers=${PEERS:-torch,torch-bf16}
+stage small 100 bench small "${SMALL_STEPS:-10}" "$peers"
+stage base_short 130 bench base_short "${BASE_SHORT_STEPS:-3}" "$peers"
 if [ "${COMPILE:-1}" != 0 ]; then
   stage torch-compile 90 bench small,base_short 3 torch-bf16-compile --no-tc --runs 1 \
     --precisions bf16
