@@ -125,7 +125,7 @@ def sweep(ctranslate2, directory, args, sources, tokens_of):
     for split in args.splits.split(","):
         intra, inter = (int(x) for x in split.split("x"))
         translator = load(ctranslate2, directory, args.compute_type, intra, inter)
-        translate_batches(translator, args)(subset[:args.batch])  # warm-up
+        translate_batches(translator, args)(subset[:args.batch])()  # warm-up
         for batch in (int(b) for b in args.batches.split(",")):
             outputs, seconds, _ = timed_runs("ct2 sweep", args, subset, {},
                                              translate_batches(translator, args), batch, 2)
