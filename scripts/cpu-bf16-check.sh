@@ -28,7 +28,8 @@
 # this script where the bundle is made, not for its numbers. Knobs:
 # THREADS (default "1,$(nproc)"), RUNS (3), SMALL_STEPS (10),
 # BASE_SHORT_STEPS (3), WARMUP (2), PEERS (torch,torch-bf16: bench/run.py's
-# names), COMPILE=0 skips torch.compile, PYTHON (default python3: the one
+# names), COMPILE=0 skips torch.compile (COMPILE_PEERS: its stage's peers,
+# default torch-bf16-compile), PYTHON (default python3: the one
 # with PyTorch).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -77,13 +78,18 @@ cpu() {
 # and implementation (the field after "cpu" names the kernel: brg:avx512_core_amx,
 # brg:avx512_core_bf16, gemm:jit...).
 onednn_kernels() {
-  ONEDNN_VERBOSE=1 OMP_NUM_THREADS=$(nproc) "$tc/bin/tc-run" train "$tcx/small-bf16-cpu.tcx" \
+  ONEDNN_VERBOSE=1 DNNL_VERBOSE=1 OMP_NUM_THREADS=$(nproc) "$tc/bin/tc-run" train "$tcx/small-bf16-cpu.tcx" \
     --device=cpu --steps 1 --quiet --checkpoint-dir "$(mktemp -d)" --checkpoint-every 0 \
     $slow > "$out/onednn-verbose.log" 2>&1 || return 1
-  grep -E '^onednn_verbose.*,exec,' "$out/onednn-verbose.log" |
+  # oneDNN 2.x writes dnnl_verbose lines, 3.x onednn_verbose.
+  grep -E '^(onednn|dnnl)_verbose.*,exec,' "$out/onednn-verbose.log" |
     awk -F, '{for (i = 1; i < NF; i++) if ($i == "cpu") {print $(i + 1), $(i + 2); break}}' |
-    sort | uniq -c | sort -rn
-  grep -m3 -E '^onednn_verbose,info' "$out/onednn-verbose.log"
+    sort | uniq -c | sort -rn | tee "$out/onednn-kernels-count.txt"
+  grep -m3 -E '^(onednn|dnnl)_verbose,info' "$out/onednn-verbose.log"
+  if [ ! -s "$out/onednn-kernels-count.txt" ]; then
+    echo "no oneDNN primitive ran: tc's bf16 GEMMs did not reach oneDNN's matmul"
+    [ -n "$slow" ]  # expected on the widened path (--allow-slow-bf16) only
+  fi
 }
 
 bench() { # bench CONFIG STEPS PEERS [run.py flags...]
@@ -103,8 +109,8 @@ peers=${PEERS:-torch,torch-bf16}
 stage small 100 bench small "${SMALL_STEPS:-10}" "$peers"
 stage base_short 130 bench base_short "${BASE_SHORT_STEPS:-3}" "$peers"
 if [ "${COMPILE:-1}" != 0 ]; then
-  stage torch-compile 90 bench small,base_short 3 torch-bf16-compile --no-tc --runs 1 \
-    --precisions bf16
+  stage torch-compile 90 bench small,base_short 3 "${COMPILE_PEERS:-torch-bf16-compile}" \
+    --no-tc --runs 1 --precisions bf16
 fi
 stage table 20 "$python" bench/run.py --table "$out/rows.jsonl"
 cp "$out/table.txt" "$out/table.md" 2>/dev/null
