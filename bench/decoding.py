@@ -174,7 +174,8 @@ def tc_translate(args, source, output, flags, env):
 def vocabulary_model(path, work):
     """A SentencePiece model file: `path` itself, or the vocabulary a token
     file (tc-run prepare's, runtime/format/TokenFile.h) carries, written to
-    the work directory."""
+    WORK/checkpoint (not WORK itself: tc-run takes a folder that holds a
+    vocabulary.model for a run's directory, where it writes no output)."""
     with open(path, "rb") as f:
         header = f.read(40)
         if not header.startswith(b"TCTOKENS"):
@@ -184,7 +185,8 @@ def vocabulary_model(path, work):
         if version < 2 or size == 0:
             sys.exit(f"bench: {path} (token file version {version}) holds no vocabulary")
         f.seek(40 if version >= 3 else 32)
-        model = os.path.join(work, "vocabulary.model")
+        os.makedirs(os.path.join(work, "checkpoint"), exist_ok=True)
+        model = os.path.join(work, "checkpoint", "vocabulary.model")
         with open(model, "wb") as out:
             out.write(f.read(size))
     return model
@@ -203,7 +205,9 @@ def checkpoint_beside(args):
     if os.path.lexists(linked):
         os.remove(linked)
     os.symlink(os.path.abspath(args.checkpoint), linked)
-    shutil.copyfile(args.vocabulary, os.path.join(folder, "vocabulary.model"))
+    copy = os.path.join(folder, "vocabulary.model")
+    if not (os.path.exists(copy) and os.path.samefile(copy, args.vocabulary)):
+        shutil.copyfile(args.vocabulary, copy)
     args.checkpoint = linked
 
 
