@@ -14,10 +14,20 @@ full-prefix one (greedy).
 - PyTorch (bench/decoding_torch.py, eager, Debian's python3-torch, float32):
   an incremental decoder over the exported tensors and tc's beam search
   vectorised over the batch.
-- CTranslate2 (bench/decoding_ctranslate2.py, PyPI, CPU, float32): the model
+- CTranslate2 (bench/decoding_ctranslate2.py, PyPI, CPU): the model
   converted from the .npz with its spec API; its own beam search (its length
-  penalty is score / n^alpha, not GNMT's ((5 + n) / 6)^alpha).
-- tc: `tc-run translate --beam k --alpha A --max-length-offset O`, and
+  penalty is score / n^alpha, not GNMT's ((5 + n) / 6)^alpha). Each of
+  --ct2-compute-types (float32, int8, int8_float32) at its best settings on
+  this machine: a sweep on 1 beam sentence in --sweep-every (8) over
+  --ct2-batches (8, 16, 32, 64 sentences per translate_batch call) and
+  --ct2-splits (intra_threads x inter_threads: THREADSx1 and 1xTHREADS;
+  with inter_threads > 1 its workers decode batches side by side), the best
+  of 2 runs each, then the whole set with the fastest; the sweep is printed
+  and the winner named in the row.
+- tc: `tc-run translate --beam k --alpha A --max-length-offset O` in each of
+  --tc-compute-types (f32, bf16, int8: `--compute-type`, where tc-run has
+  it; a compute type it refuses, or a tc-run without the flag, is a row
+  saying why), and
   greedy: `--beam 1` (incremental) against `--beam 1 --recompute-prefix`
   (the full-prefix decoder). An executable compiled before the incremental
   decoder (no decode_step functions) is compiled again from --description
@@ -27,6 +37,13 @@ full-prefix one (greedy).
   L_max = source + O, capped by the decoder shape's target length (which
   tc-compile makes the bucket's source length + 50).
 
+Latency (interactive use; --latency N, default 100, 0 skips it): the first
+N beam sentences one at a time, beam k: CTranslate2 one sentence per
+translate_batch call (intra_threads = --threads), timed sentence by
+sentence (the median sentence and the mean); tc `tc-run translate
+--batch-sentences 1` (where tc-run has it, else a row saying why), whose
+own clock gives the mean only. Each in every compute type that ran.
+
 Speed: target tokens per second = the SentencePiece pieces of each system's
 output text, re-encoded by the same vocabulary.model for every system, plus
 one EOS per sentence, over the wall time of the translation alone (ids in,
@@ -35,10 +52,10 @@ ids out: the model load, the text encoding and decoding excluded): tc's own
 around their decoding calls, after loading. Median of --runs runs (each in
 the same process for the peers, a process each for tc) and their min..max.
 BLEU and chrF: tc-run score (sacreBLEU 2.6.0's, checked against sacrebleu).
-Batches: the peers decode sentences sorted by source length, --batch
-sentences (k rows each) at a time; tc batches by its shape buckets.
-Threads: OMP_NUM_THREADS, torch.set_num_threads and CT2's intra_threads all
---threads (2). Debian's torch 1.13 runs this small model's products slower
+Batches: PyTorch decodes sentences sorted by source length, --batch
+sentences (k rows each) at a time, CTranslate2 its sweep's best; tc batches
+by its shape buckets. Threads: OMP_NUM_THREADS and torch.set_num_threads
+--threads (2), CTranslate2's intra x inter its sweep's best. Debian's torch 1.13 runs this small model's products slower
 on 2 threads than on 1 (PyTorch, 61 sentences: 486 tokens/s on 2, 1061 on
 1); `--threads 1` shows every system on one. Each run's 1-minute load
 average is printed, and a warning when other work shared the machine: on
@@ -46,19 +63,27 @@ average is printed, and a warning when other work shared the machine: on
 
 Defaults: beam search on all 1,220 test sentences, greedy incremental
 against full prefix on 1 in 4 (the full-prefix decoder takes ~95 s for
-those 305); about 14 minutes in all on the 2-core machine. The last lines
-are a markdown table and the ratios, for docs/performance.md. --skip
-leaves systems out (torch, ctranslate2 or ct2, tc); --every N and --runs 1
-make a short run.
+those 305; --prefix-every 0 skips it); about 20 minutes in all on the
+2-core machine. The last lines are markdown tables (the runs, one sentence
+at a time, CTranslate2's sweeps, tc / CTranslate2 by compute type) and the
+ratios, for docs/performance.md. --skip leaves systems out (torch,
+ctranslate2 or ct2, tc); --every N, --runs 1, --latency 5 and a smaller
+sweep make a short run. Where no vocabulary.model is beside the checkpoint,
+--vocabulary gives it (a .model, or the training token file that holds it).
 
     bench/run.sh decoding [--threads 2] [--every 1] [--prefix-every 4]
-        [--skip torch,ctranslate2]
+        [--skip torch,ctranslate2] [--ct2-compute-types float32,int8]
+        [--tc-compute-types f32,int8] [--latency 100]
+    bench/run.sh decoding --skip torch --prefix-every 0
+        --model /work/demo-model/bible.tcx --checkpoint /work/demo-model/average.tcck
+        --vocabulary /work/demo-model/train.tok --source test.en --reference test.es
 """
 
 import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -122,7 +147,8 @@ def tc_executable(args):
 def tc_translate(args, source, output, flags, env):
     """Runs tc-run translate --runs times: the seconds of each (its own
     translation time, else the process's wall time), whether that was tc's
-    own clock, and the 1-minute load average after each."""
+    own clock, the 1-minute load average after each, and None; or, when it
+    fails, ([], ..., its first error line)."""
     seconds, own, loads = [], True, []
     for _ in range(args.runs):
         command = [args.tc_run, "translate", args.executable, "--checkpoint", args.checkpoint,
@@ -132,14 +158,57 @@ def tc_translate(args, source, output, flags, env):
         done = subprocess.run(command, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - start
         if done.returncode != 0:
-            sys.exit(f"bench: tc-run translate failed ({done.returncode}):\n{done.stderr}")
+            print(f"bench: tc-run translate failed ({done.returncode}):\n{done.stderr}",
+                  flush=True)
+            return [], own, loads, next((line.strip() for line in done.stderr.splitlines()
+                                         if line.strip()), f"exit status {done.returncode}")
         m = re.search(r"translated \d+ sentences in ([0-9.]+) s", done.stderr)
         seconds.append(float(m.group(1)) if m else wall)
         own &= m is not None
         loads.append(os.getloadavg()[0])
         print(f"tc: {seconds[-1]:.1f} s ({'its own clock' if m else 'process wall'}, "
               f"load {loads[-1]:.1f})", flush=True)
-    return seconds, own, loads
+    return seconds, own, loads, None
+
+
+def vocabulary_model(path, work):
+    """A SentencePiece model file: `path` itself, or the vocabulary a token
+    file (tc-run prepare's, runtime/format/TokenFile.h) carries, written to
+    WORK/checkpoint (not WORK itself: tc-run takes a folder that holds a
+    vocabulary.model for a run's directory, where it writes no output)."""
+    with open(path, "rb") as f:
+        header = f.read(40)
+        if not header.startswith(b"TCTOKENS"):
+            return path
+        version = int.from_bytes(header[8:12], "little")
+        size = int.from_bytes(header[24:32], "little")
+        if version < 2 or size == 0:
+            sys.exit(f"bench: {path} (token file version {version}) holds no vocabulary")
+        f.seek(40 if version >= 3 else 32)
+        os.makedirs(os.path.join(work, "checkpoint"), exist_ok=True)
+        model = os.path.join(work, "checkpoint", "vocabulary.model")
+        with open(model, "wb") as out:
+            out.write(f.read(size))
+    return model
+
+
+def checkpoint_beside(args):
+    """tc-run translate reads the vocabulary beside the checkpoint: where
+    --vocabulary is elsewhere, the checkpoint is linked into a work folder
+    beside a copy of it."""
+    beside = os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)), "vocabulary.model")
+    if os.path.exists(beside) and os.path.samefile(beside, args.vocabulary):
+        return
+    folder = os.path.join(args.work, "checkpoint")
+    os.makedirs(folder, exist_ok=True)
+    linked = os.path.join(folder, os.path.basename(args.checkpoint))
+    if os.path.lexists(linked):
+        os.remove(linked)
+    os.symlink(os.path.abspath(args.checkpoint), linked)
+    copy = os.path.join(folder, "vocabulary.model")
+    if not (os.path.exists(copy) and os.path.samefile(copy, args.vocabulary)):
+        shutil.copyfile(args.vocabulary, copy)
+    args.checkpoint = linked
 
 
 # --- the parent ---------------------------------------------------------------
@@ -192,6 +261,9 @@ def arguments():
     parser.add_argument("--checkpoint",
                         help="default BUILD/demo/checkpoints/average.tcck; its "
                         "vocabulary.model beside it")
+    parser.add_argument("--vocabulary",
+                        help="the checkpoint's SentencePiece model, or a token file that "
+                        "holds it (the training data's), where none is beside the checkpoint")
     parser.add_argument("--description", default=os.path.join(ROOT, "models", "bible_en_es.toml"),
                         help="the model description the executable was compiled from")
     parser.add_argument("--source", help="default BUILD/corpus/test.en")
@@ -211,7 +283,22 @@ def arguments():
     parser.add_argument("--every", type=int, default=1,
                         help="the beam search comparison on every N-th sentence")
     parser.add_argument("--prefix-every", type=int, default=4,
-                        help="greedy incremental against full prefix (tc) on every N-th sentence")
+                        help="greedy incremental against full prefix (tc) on every N-th "
+                        "sentence (0: not run)")
+    parser.add_argument("--ct2-compute-types", default="float32,int8,int8_float32",
+                        help="CTranslate2's compute types, each at its best settings")
+    parser.add_argument("--ct2-batches", default="8,16,32,64",
+                        help="CTranslate2's batch sizes (sentences) to sweep")
+    parser.add_argument("--ct2-splits",
+                        help="CTranslate2's intra_threads x inter_threads to sweep "
+                        "(default THREADSx1,1xTHREADS)")
+    parser.add_argument("--sweep-every", type=int, default=8,
+                        help="CTranslate2's sweep on every N-th beam sentence")
+    parser.add_argument("--tc-compute-types", default="f32,bf16,int8",
+                        help="tc-run translate --compute-type values (where it has the flag)")
+    parser.add_argument("--latency", type=int, default=100,
+                        help="one sentence at a time on the first N beam sentences "
+                        "(0: not run)")
     parser.add_argument("--check", type=int, default=8,
                         help="sentences the peers are checked on before timing")
     parser.add_argument("--skip", default="",
@@ -234,8 +321,11 @@ def arguments():
                                                       "average.tcck")
     args.source = args.source or os.path.join(args.build, "corpus", "test.en")
     args.reference = args.reference or os.path.join(args.build, "corpus", "test.es")
-    args.vocabulary = os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)),
-                                   "vocabulary.model")
+    args.ct2_splits = args.ct2_splits or f"{args.threads}x1,1x{args.threads}"
+    os.makedirs(args.work, exist_ok=True)
+    args.vocabulary = (vocabulary_model(args.vocabulary, args.work) if args.vocabulary else
+                       os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)),
+                                    "vocabulary.model"))
     args.tc_run = os.path.join(args.build, "bin", "tc-run")
     for what, path in [("tc-run", args.tc_run), ("the demo executable", args.model),
                        ("the checkpoint", args.checkpoint),
@@ -245,151 +335,258 @@ def arguments():
                        ("the model description", args.description)]:
         if not os.path.exists(path):
             sys.exit(MISSING.format(what=what, path=path))
-    os.makedirs(args.work, exist_ok=True)
+    checkpoint_beside(args)
     args.env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     return args, skip
 
 
+# A compute type's class, across CTranslate2's names and tc's: the rows each
+# ratio compares (CTranslate2 has no bf16 on a CPU: tc's bf16 is compared
+# with its float32).
+CLASS = {"float32": "f32", "f32": "f32", "int8": "int8", "int8_float32": "int8",
+         "bf16": "bf16"}
+
+
+def row(system, compute, decoding, n, output=None, seconds=(), loads=(), note="", **more):
+    """A measured run, or one that did not run (more: not_run=the reason)."""
+    return dict(system=system, compute=compute, decoding=decoding, sentences=n, output=output,
+                seconds=list(seconds), loads=list(loads), note=note, **more)
+
+
 def peer_rows(args, skip, beam_n):
-    """The peers' beam search runs, each after the reference's check file."""
-    rows = []  # (system, decoding, sentences, output, seconds, loads, note)
+    """The peers' beam search runs, each after the reference's check file;
+    CTranslate2 once per compute type, at its best settings, with its
+    latency."""
+    rows = []
     if {"torch", "ctranslate2"} - skip:
         child(args, "decoding_reference", check_path(args.work),
               *([] if "torch" in skip else ["--with-beam"]))
+    beam = f"beam {args.beam}"
     if "torch" not in skip:
         out = os.path.join(args.work, "torch.beam.es")
         r = child(args, "decoding_torch", out)
-        rows.append(("PyTorch (incremental)", f"beam {args.beam}", beam_n, out, r["seconds"],
-                     r["loads"], f"checked: {r['check']}; deterministic {r['deterministic']}; "
-                     f"{r['at_limit']} at L_max"))
-    if "ctranslate2" not in skip:
-        out = os.path.join(args.work, "ct2.beam.es")
-        r = child(args, "decoding_ctranslate2", out)
-        rows.append((f"CTranslate2 {r['version']}", f"beam {args.beam}", beam_n, out,
-                     r["seconds"], r["loads"],
-                     f"checked: {r['check']}; deterministic {r['deterministic']}"))
+        rows.append(row("PyTorch (incremental)", "float32", beam, beam_n, out, r["seconds"],
+                        r["loads"], f"checked: {r['check']}; deterministic "
+                        f"{r['deterministic']}; {r['at_limit']} at L_max",
+                        settings=f"batch {args.batch}, {args.threads} threads"))
+    if "ctranslate2" in skip:
+        return rows
+    for compute in args.ct2_compute_types.split(","):
+        out = os.path.join(args.work, f"ct2.{compute}.beam.es")
+        latency_out = os.path.join(args.work, f"ct2.{compute}.latency.es")
+        r = child(args, "decoding_ctranslate2", out, "--compute-type", compute,
+                  "--batches", args.ct2_batches, "--splits", args.ct2_splits,
+                  "--sweep-every", str(args.sweep_every), "--latency", str(args.latency),
+                  "--latency-output", latency_out)
+        best = r["best"]
+        settings = (f"batch {best['batch']}, intra {best['intra_threads']} x inter "
+                    f"{best['inter_threads']}")
+        system = f"CTranslate2 {r['version']}"
+        rows.append(row(system, compute, beam, beam_n, out, r["seconds"], r["loads"],
+                        f"checked: {r['check']}; deterministic {r['deterministic']}",
+                        settings=settings, sweep=r["sweep"], best=best))
+        if args.latency:
+            rows.append(row(system, compute, f"{beam}, one sentence at a time", args.latency,
+                            latency_out, [sum(run) for run in r["latency"]],
+                            r["latency_loads"], settings=f"intra {args.threads} x inter 1",
+                            latency=r["latency"]))
     return rows
 
 
 def tc_rows(args, beam_n, prefix_src, prefix_n):
-    """tc's runs: beam search on the beam sentences, greedy incremental and
-    full prefix on the prefix sentences (what this tc-run translate has)."""
+    """tc's runs: beam search in each compute type on the beam sentences, one
+    sentence at a time on the latency sentences, greedy incremental and full
+    prefix on the prefix sentences (what this tc-run translate has)."""
     rows = []
     flags = tc_flags(args.tc_run)
     incremental = "--beam" in flags
     args.executable = tc_executable(args) if incremental else args.model
+    beam = f"beam {args.beam}"
 
-    def tc_row(decoding, source, n, name, tc_args):
+    def tc_row(decoding, source, n, name, tc_args, compute="f32", settings=""):
         out = os.path.join(args.work, name)
-        seconds, own, loads = tc_translate(args, source, out, tc_args, args.env)
-        rows.append(("tc", decoding, n, out, seconds, loads,
-                     "" if own else "process wall time"))
+        seconds, own, loads, error = tc_translate(args, source, out, tc_args, args.env)
+        rows.append(row("tc", compute, decoding, n, out, seconds, loads,
+                        "" if own else "process wall time", settings=settings,
+                        **({"not_run": error} if error else {})))
+        return not error
 
-    if incremental:
-        tc_row(f"beam {args.beam}", args.subset_source, beam_n, "tc.beam.es",
-               ["--beam", str(args.beam), "--alpha", str(args.alpha),
-                "--max-length-offset", str(args.offset)])
-        tc_row("greedy, incremental", prefix_src, prefix_n, "tc.greedy.es",
-               ["--beam", "1", "--max-length-offset", str(args.offset)])
-    else:
-        print("bench: tc-run translate has no --beam yet: greedy full prefix only",
-              flush=True)
-    if incremental and "--recompute-prefix" not in flags:
+    if not incremental:
+        print("bench: tc-run translate has no --beam yet: greedy full prefix only", flush=True)
+        tc_row("greedy, full prefix", prefix_src, prefix_n, "tc.prefix.es", [])
+        return rows
+    search = ["--beam", str(args.beam), "--alpha", str(args.alpha),
+              "--max-length-offset", str(args.offset)]
+    ran = []
+    for compute in args.tc_compute_types.split(","):
+        if "--compute-type" not in flags and compute != "f32":
+            rows.append(row("tc", compute, beam, beam_n,
+                            not_run="this tc-run has no --compute-type"))
+            continue
+        typed = ["--compute-type", compute] if "--compute-type" in flags else []
+        if tc_row(beam, args.subset_source, beam_n, f"tc.{compute}.beam.es", search + typed,
+                  compute, "shape buckets"):
+            ran.append((compute, typed))
+    latency = f"{beam}, one sentence at a time"
+    for compute, typed in ran if args.latency else []:
+        if "--batch-sentences" not in flags:
+            rows.append(row("tc", compute, latency, args.latency,
+                            not_run="this tc-run has no --batch-sentences"))
+            continue
+        tc_row(latency, args.latency_source, args.latency, f"tc.{compute}.latency.es",
+               search + typed + ["--batch-sentences", "1"], compute, "--batch-sentences 1")
+    if not prefix_n:
+        return rows
+    tc_row("greedy, incremental", prefix_src, prefix_n, "tc.greedy.es",
+           ["--beam", "1", "--max-length-offset", str(args.offset)])
+    if "--recompute-prefix" not in flags:
         print("bench: tc-run translate has no --recompute-prefix", flush=True)
     else:
         tc_row("greedy, full prefix", prefix_src, prefix_n, "tc.prefix.es",
-               ["--beam", "1", "--recompute-prefix", "--max-length-offset",
-                str(args.offset)] if incremental else [])
+               ["--beam", "1", "--recompute-prefix", "--max-length-offset", str(args.offset)])
     return rows
 
 
-def measured(args, processor, rows, beam_ref, prefix_ref):
-    """Each run's table row (tokens, speed, BLEU, chrF, notes), and the runs
-    that other work on the machine slowed down."""
-    table, busy = [], []
-    for system, decoding, n, out, seconds, loads, note in rows:
-        tokens = target_tokens(processor, out)
-        reference = beam_ref if decoding.startswith("beam") else prefix_ref
-        bleu, chrf = score(args, reference, out)
-        rates = sorted(tokens / s for s in seconds)
+def spread(values, scale=1.0, digits=0):
+    """'median (min..max)' of `values` x `scale`."""
+    v = sorted(x * scale for x in values)
+    return f"{statistics.median(v):.{digits}f} ({v[0]:.{digits}f}..{v[-1]:.{digits}f})"
+
+
+def measured(args, processor, rows, references):
+    """Each run's tokens, speed, BLEU, chrF and latency added to its row
+    (`references`: the decoding's first word -> its reference file), and
+    the runs that other work on the machine slowed down."""
+    busy = []
+    for r in rows:
+        if "not_run" in r:
+            continue
+        r["tokens"] = target_tokens(processor, r["output"])
+        reference = references["latency" if "one sentence" in r["decoding"] else
+                               "beam" if r["decoding"].startswith("beam") else "prefix"]
+        r["bleu"], r["chrf"] = score(args, reference, r["output"])
+        r["rates"] = [r["tokens"] / x for x in r["seconds"]]
+        r["rate"] = statistics.median(r["rates"])
+        # A sentence's latency: the median of each run's (where a system times
+        # each), and the mean (a run's seconds over its sentences).
+        r["means"] = [x / r["sentences"] for x in r["seconds"]]
+        if "latency" in r:
+            r["medians"] = [statistics.median(run) for run in r["latency"]]
         # The bench's own threads count; a busy machine's other work slows a
         # run's threads down much more than its share (they wait on each other).
-        if max(loads) > args.threads + 1.5:
-            busy.append(f"{system} {decoding} (load average {max(loads):.1f})")
-        note = (note + "; " if note else "") + "load average after each run: " + \
-            ", ".join(f"{x:.1f}" for x in loads)
-        table.append({"system": system, "decoding": decoding, "sentences": n,
-                      "tokens": tokens, "seconds": statistics.median(seconds),
-                      "rate": statistics.median(rates), "low": rates[0], "high": rates[-1],
-                      "bleu": bleu, "chrf": chrf, "note": note, "output": out})
-    return table, busy
+        if max(r["loads"]) > args.threads + 1.5:
+            busy.append(f"{r['system']} {r['compute']} {r['decoding']} "
+                        f"(load average {max(r['loads']):.1f})")
+        r["note"] = (r["note"] + "; " if r["note"] else "") + \
+            "load average after each run: " + ", ".join(f"{x:.1f}" for x in r["loads"])
+    return busy
 
 
-def comparisons(args, table):
-    """The ratios of speed and the BLEU differences between the systems that
-    ran; notes how many translations agree."""
-    def find(system, decoding):
-        for row in table:
-            if row["system"].startswith(system) and row["decoding"] == decoding:
-                return row
-        return None
+def comparisons(args, rows):
+    """Notes how many translations agree; returns the ratio table's lines
+    (tc / CTranslate2 by compute type, and latency) and the other ratios."""
+    def find(system, decoding, compute=None):
+        return next((r for r in rows if r["system"].startswith(system) and "rate" in r
+                     and r["decoding"] == decoding and compute in (None, r["compute"])), None)
 
-    beam = f"beam {args.beam}"
-    tc_beam, torch_beam = find("tc", beam), find("PyTorch", beam)
-    ct2_beam = find("CTranslate2", beam)
+    def fastest(system, decoding, wanted):
+        found = [r for r in rows if r["system"].startswith(system) and "rate" in r and
+                 r["decoding"] == decoding and CLASS.get(r["compute"]) == wanted]
+        return max(found, key=lambda r: r["rate"], default=None)
+
+    beam, latency = f"beam {args.beam}", f"beam {args.beam}, one sentence at a time"
+    tc_beam, torch_beam = find("tc", beam, "f32"), find("PyTorch", beam)
     inc, full = find("tc", "greedy, incremental"), find("tc", "greedy, full prefix")
-    if tc_beam and torch_beam:
-        same = sum(a == b for a, b in zip(read_lines(tc_beam["output"]),
-                                          read_lines(torch_beam["output"])))
-        tc_beam["note"] = (tc_beam["note"] + "; " if tc_beam["note"] else "") + \
-            f"{same}/{tc_beam['sentences']} translations as PyTorch's"
-    if inc and full:
-        same = sum(a == b for a, b in zip(read_lines(inc["output"]), read_lines(full["output"])))
-        inc["note"] = (inc["note"] + "; " if inc["note"] else "") + \
-            f"{same}/{inc['sentences']} translations as the full prefix's"
+    for a, b, what in [(tc_beam, torch_beam, "PyTorch's"), (inc, full, "the full prefix's")]:
+        if a and b:
+            same = sum(x == y for x, y in zip(read_lines(a["output"]), read_lines(b["output"])))
+            a["note"] += f"; {same}/{a['sentences']} translations as {what}"
 
+    table = ["| compute type | tc tokens/s | CTranslate2 tokens/s | tc / CTranslate2 "
+             "| BLEU tc | BLEU CTranslate2 |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for wanted, against in [("f32", "f32"), ("int8", "int8"), ("bf16", "f32")]:
+        tc, ct2 = fastest("tc", beam, wanted), fastest("CTranslate2", beam, against)
+        if not tc or not ct2:
+            reason = next((r["not_run"] for r in rows if r["system"] == "tc" and
+                           CLASS.get(r["compute"]) == wanted and "not_run" in r), "not run")
+            table.append(f"| {wanted} | {reason} | | | | |")
+            continue
+        label = wanted if wanted == against else f"{wanted} (CTranslate2: {ct2['compute']}; " \
+            "it has no bf16 on a CPU)"
+        table.append(f"| {label} | {tc['rate']:.0f} | {ct2['rate']:.0f} ({ct2['compute']}, "
+                     f"{ct2['settings']}) | **{tc['rate'] / ct2['rate']:.2f}x** | "
+                     f"{tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
+    for wanted in ("f32", "int8"):
+        tc, ct2 = fastest("tc", latency, wanted), fastest("CTranslate2", latency, wanted)
+        if tc and ct2:
+            table.append(f"| {wanted}, one sentence at a time: mean ms per sentence | "
+                         f"{statistics.median(tc['means']) * 1e3:.1f} | "
+                         f"{statistics.median(ct2['means']) * 1e3:.1f} | "
+                         f"**{statistics.median(ct2['means']) / statistics.median(tc['means']):.2f}x**"
+                         f" | {tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
     ratios = []
-    for name, a, b in [("tc / CTranslate2 speed", tc_beam, ct2_beam),
-                       ("tc / PyTorch speed", tc_beam, torch_beam),
-                       ("CTranslate2 / PyTorch speed", ct2_beam, torch_beam),
+    for name, a, b in [("tc / PyTorch speed", tc_beam, torch_beam),
                        ("tc incremental / full prefix speed (greedy)", inc, full)]:
         if a and b:
             ratios.append(f"{name}: {a['rate'] / b['rate']:.2f}x")
-    for name, a, b in [("BLEU tc - CTranslate2", tc_beam, ct2_beam),
-                       ("BLEU tc - PyTorch", tc_beam, torch_beam),
-                       ("BLEU CTranslate2 - PyTorch", ct2_beam, torch_beam),
-                       ("BLEU tc incremental - full prefix", inc, full)]:
-        if a and b:
-            ratios.append(f"{name}: {a['bleu'] - b['bleu']:+.2f}")
-    return ratios
+    return table, ratios
 
 
-def report(args, table, ratios, busy, beam_n, prefix_n):
-    """Prints the notes, the markdown table for docs/performance.md and the
-    ratios."""
+def report(args, rows, table, ratios, busy, counts):
+    """Prints the notes, the markdown tables for docs/performance.md (the
+    runs, the latency, CTranslate2's sweep, the ratios) and the ratios."""
     def every(n):
         return "all sentences" if n == 1 else f"1 sentence in {n}"
 
-    for row in table:
-        if row["note"]:
-            print(f"{row['system']} {row['decoding']}: {row['note']}")
+    for r in rows:
+        if r["note"]:
+            print(f"{r['system']} {r['compute']} {r['decoding']}: {r['note']}")
     print()
-    print(f"Decoding {os.path.relpath(args.source, ROOT)} with "
-          f"{os.path.relpath(args.checkpoint, ROOT)}, {args.threads} threads, "
+    def shown(path):  # relative to the repository where it is inside it
+        relative = os.path.relpath(os.path.realpath(path), ROOT)
+        return os.path.realpath(path) if relative.startswith("..") else relative
+
+    print(f"Decoding {shown(args.source)} with {shown(args.checkpoint)}, {args.threads} threads, "
           f"alpha {args.alpha}, L_max = source + {args.offset}; beam rows: "
-          f"{every(args.every)} ({beam_n}), greedy rows: {every(args.prefix_every)} "
-          f"({prefix_n}); tokens: the output's SentencePiece pieces + 1 EOS per "
-          f"sentence; tokens/s: median of {args.runs} runs (min..max), translation "
-          f"only (model load excluded); CTranslate2's length penalty: "
-          f"n^{args.ct2_length_penalty:g}, tc's and PyTorch's ((5 + n) / 6)^{args.alpha:g}.")
+          f"{every(args.every)} ({counts['beam']}), greedy rows: "
+          f"{every(args.prefix_every) if counts['prefix'] else 'none'} ({counts['prefix']}), "
+          f"one sentence at a time: the first {args.latency}; tokens: the output's "
+          f"SentencePiece pieces + 1 EOS per sentence; tokens/s and latency: median of "
+          f"{args.runs} runs (min..max), translation only (model load excluded); "
+          f"CTranslate2's length penalty: n^{args.ct2_length_penalty:g}, tc's and PyTorch's "
+          f"((5 + n) / 6)^{args.alpha:g}.")
     print()
-    print("| system | decoding | sentences | target tokens | seconds | tokens/s (min..max) "
-          "| BLEU | chrF |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for row in table:
-        print(f"| {row['system']} | {row['decoding']} | {row['sentences']} | {row['tokens']} | "
-              f"{row['seconds']:.1f} | {row['rate']:.0f} ({row['low']:.0f}..{row['high']:.0f}) | "
-              f"{row['bleu']:.2f} | {row['chrf']:.2f} |")
+    print("| system | compute type | settings | decoding | sentences | target tokens | seconds "
+          "| tokens/s (min..max) | BLEU | chrF |")
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        head = f"| {r['system']} | {r['compute']} | {r.get('settings', '')} | {r['decoding']} "
+        if "not_run" in r:
+            print(head + f"| {r['sentences']} | not run: {r['not_run']} | | | | |")
+            continue
+        print(head + f"| {r['sentences']} | {r['tokens']} | "
+              f"{statistics.median(r['seconds']):.1f} | {spread(r['rates'])} | "
+              f"{r['bleu']:.2f} | {r['chrf']:.2f} |")
+    timed = [r for r in rows if "one sentence" in r["decoding"] and "means" in r]
+    if timed:
+        print("\nOne sentence at a time (ms per sentence, median of the runs (min..max); "
+              "the median sentence where the system times each one, else the mean):\n")
+        print("| system | compute type | sentences | median sentence ms | mean ms |")
+        print("| --- | --- | ---: | ---: | ---: |")
+        for r in timed:
+            median = spread(r["medians"], 1e3, 1) if "medians" in r else "-"
+            print(f"| {r['system']} | {r['compute']} | {r['sentences']} | {median} | "
+                  f"{spread(r['means'], 1e3, 1)} |")
+    for r in (r for r in rows if "sweep" in r):
+        print(f"\nCTranslate2 {r['compute']}, the sweep (tokens/s, best of 2 runs, 1 beam "
+              f"sentence in {args.sweep_every}); the best: {r['settings']}\n")
+        print("| batch | intra x inter | tokens/s |\n| ---: | --- | ---: |")
+        for x in r["sweep"]:
+            print(f"| {x['batch']} | {x['intra_threads']} x {x['inter_threads']} | "
+                  f"{x['tokens_per_second']:.0f} |")
+    print("\ntc / CTranslate2, each at its best (one sentence at a time: CTranslate2's "
+          "mean over tc's; above 1, tc is faster):\n")
+    print("\n".join(table))
     print()
     for line in ratios:
         print(f"- {line}")
@@ -411,19 +608,24 @@ def main():
     if len(sources) != len(references):
         sys.exit(f"bench: {args.source} and {args.reference} differ in lines")
 
-    def subset(every, name):
+    def subset(name, chosen):
         src, ref = os.path.join(args.work, name + ".en"), os.path.join(args.work, name + ".es")
-        write_lines(src, sources[::every])
-        write_lines(ref, references[::every])
-        return src, ref, len(sources[::every])
+        write_lines(src, chosen(sources))
+        write_lines(ref, chosen(references))
+        return src, ref, len(chosen(sources))
 
-    args.subset_source, beam_ref, beam_n = subset(args.every, "beam")
-    prefix_src, prefix_ref, prefix_n = subset(args.prefix_every, "prefix")
+    args.subset_source, beam_ref, beam_n = subset("beam", lambda x: x[::args.every])
+    args.latency_source, latency_ref, args.latency = subset(
+        "latency", lambda x: x[::args.every][:args.latency])
+    prefix_src, prefix_ref, prefix_n = subset(
+        "prefix", lambda x: x[::args.prefix_every] if args.prefix_every else [])
     rows = peer_rows(args, skip, beam_n)
     if "tc" not in skip:
         rows += tc_rows(args, beam_n, prefix_src, prefix_n)
-    table, busy = measured(args, processor, rows, beam_ref, prefix_ref)
-    report(args, table, comparisons(args, table), busy, beam_n, prefix_n)
+    busy = measured(args, processor, rows, {"beam": beam_ref, "prefix": prefix_ref,
+                                            "latency": latency_ref})
+    table, ratios = comparisons(args, rows)
+    report(args, rows, table, ratios, busy, {"beam": beam_n, "prefix": prefix_n})
     print(f"\n(bench: {time.perf_counter() - began:.0f} s in all)")
 
 

@@ -97,18 +97,22 @@ def length_sorted_batches(sources, batch):
     return [order[i:i + batch] for i in range(0, len(order), batch)]
 
 
-def timed_runs(name, args, sources, report, translate_batch):
-    """Translates `sources` --runs times in length-sorted batches of --batch
-    (translate_batch: a batch of sources -> their outputs, in order); returns
-    the last run's outputs in input order, each run's seconds and the load
-    average after it, and records in `report` whether the runs agreed."""
-    batches = length_sorted_batches(sources, args.batch)
+def timed_runs(name, args, sources, report, translate_batch, batch_size=None, runs=None):
+    """Translates `sources` `runs` (default --runs) times in length-sorted
+    batches of `batch_size` (default --batch) (translate_batch: a batch of
+    sources -> their outputs in order, or a function that waits for them: all
+    batches are submitted before the first is waited for, so that a peer with
+    several workers keeps them busy); returns the last run's outputs in input
+    order, each run's seconds and the load average after it, and records in
+    `report` whether the runs agreed."""
+    batches = length_sorted_batches(sources, batch_size or args.batch)
     seconds, outputs, loads = [], None, []
-    for _ in range(args.runs):
+    for _ in range(runs or args.runs):
         found = [None] * len(sources)
         start = time.perf_counter()
-        for batch in batches:
-            for i, output in zip(batch, translate_batch([sources[i] for i in batch])):
+        submitted = [translate_batch([sources[i] for i in batch]) for batch in batches]
+        for batch, results in zip(batches, submitted):
+            for i, output in zip(batch, results() if callable(results) else results):
                 found[i] = output
         seconds.append(time.perf_counter() - start)
         loads.append(os.getloadavg()[0])
@@ -118,3 +122,20 @@ def timed_runs(name, args, sources, report, translate_batch):
             outputs is None or outputs == found)
         outputs = found
     return outputs, seconds, loads
+
+
+def latency_runs(name, sources, runs, translate_one):
+    """Translates `sources` one at a time (interactive use), `runs` times:
+    each run's per-sentence seconds, and the load average after each run."""
+    runs_seconds, loads = [], []
+    for _ in range(runs):
+        seconds = []
+        for source in sources:
+            start = time.perf_counter()
+            translate_one(source)
+            seconds.append(time.perf_counter() - start)
+        runs_seconds.append(seconds)
+        loads.append(os.getloadavg()[0])
+        print(f"{name}: {len(sources)} sentences one at a time in {sum(seconds):.1f} s "
+              f"(load {loads[-1]:.1f})", file=sys.stderr, flush=True)
+    return runs_seconds, loads

@@ -355,12 +355,17 @@ def compile_all(args, name, precisions, env, work):
     seconds, RSS) or, for a system that will not run, the reason."""
     compiled = {}
     for system, precision in TC.items():
-        if precision not in precisions:
+        if precision not in precisions or args.no_tc:
             continue
         if precision == "bf16" and missing_bf16() and not args.tc_allow_slow_bf16:
             compiled[system] = (f"not run: {missing_bf16()}: tc-run refuses bf16 there "
                                 f"(--tc-allow-slow-bf16: its portable path, operands "
                                 f"widened to f32)")
+            continue
+        if args.prebuilt:  # compiled elsewhere: no compile time or memory here
+            tcx = os.path.join(args.prebuilt, f"{name}-{precision}-cpu.tcx")
+            compiled[system] = (tcx, None, 0.0) if os.path.exists(tcx) else \
+                f"not run: no {tcx} (scripts/cpu-bf16-bundle.sh makes it)"
             continue
         tcx, seconds, rss, error = compile_tc(args.build, name, precision, env, work)
         compiled[system] = f"not run: {error}" if error else (tcx, seconds, rss)
@@ -418,9 +423,10 @@ def print_rows(name, threads, c, runs, compiled, rates):
         compile_s = (compiled[system][1] if system in TC
                      else statistics.median(r["compile_seconds"] for r in rs))
         rss = max([r["rss"] for r in rs] + ([compiled[system][2]] if system in TC else []))
+        compile_s = "-" if compile_s is None else f"{compile_s:.1f}"
         print(f"{name:<11}{threads:>4} {label:<28}{precision:<5}{tokens / seconds:>10.0f}"
               f"{seconds * 1e3:>10.1f} {f'{min(times):.1f}..{max(times):.1f}':>16}"
-              f"{over_tc}{mfu}{compile_s:>11.1f}{rss:>10.0f}")
+              f"{over_tc}{mfu}{compile_s:>11}{rss:>10.0f}")
     return median
 
 
@@ -454,9 +460,13 @@ def summarise(name, threads, c, median):
 
 
 def sgemm_rate(threads):
-    """The f32 MFU denominator at `threads`: the best square sgemm rate."""
-    out, _, _ = child([sys.executable, os.path.abspath(__file__), "--child", "sgemm",
-                       "--threads", str(threads)], environment(threads))
+    """The f32 MFU denominator at `threads`: the best square sgemm rate (None
+    where the libraries are not there: the f32 rows show no MFU)."""
+    out, _, _, error = try_child([sys.executable, os.path.abspath(__file__), "--child",
+                                  "sgemm", "--threads", str(threads)], environment(threads))
+    if error:
+        print(f"sgemm, {threads} threads: not measured {error_line(error)}")
+        return None
     rates = json.loads(out)
     print(f"sgemm, {threads} threads: " +
           ", ".join(f"{name} {rate / 1e9:.1f}" for name, rate in rates.items()) +
@@ -491,6 +501,55 @@ def print_ratios(ratios, thread_counts):
         print(f"ratio_small {ratios[last]['f32']:.3f}")
 
 
+def record(path, name, threads, runs, compiled):
+    """Appends a JSON line per system of one configuration and thread count
+    to `path` (--json): its step times, or why it did not run."""
+    with open(path, "a") as f:
+        for system in list(compiled) + [s for s in runs if s not in compiled]:
+            line = {"config": name, "threads": threads, "system": system,
+                    "precision": precision_of(system)}
+            if isinstance(compiled.get(system), str):
+                line["not_run"] = compiled[system]
+            else:
+                line["step_ms"] = [r["step_seconds"] * 1e3 for r in runs[system]]
+                line["version"] = runs[system][0].get("version", "")
+            f.write(json.dumps(line) + "\n")
+
+
+def markdown_table(paths):
+    """The --json lines of one or more runs as one markdown table: ms per
+    step of each system (median of its runs, min..max) by configuration and
+    thread count, tc-bf16's speed-up over tc, and the fastest bf16 peer's
+    step time over tc-bf16's (above 1, tc is faster). A system measured in
+    several files: the file with the most runs."""
+    found = {}
+    for path in paths:
+        for line in map(json.loads, open(path)):
+            key = (line["config"], line["threads"], line["system"])
+            if len(line.get("step_ms", [])) > len(found.get(key, {}).get("step_ms", [])) \
+                    or key not in found:
+                found[key] = line
+    systems = list(dict.fromkeys(key[2] for key in found))
+    print("| config | threads | " + " | ".join(f"{s} ms" for s in systems) +
+          " | tc-bf16 / tc | tc-bf16 / fastest torch bf16 |")
+    print("|---|---:|" + "---:|" * (len(systems) + 2))
+    for config, threads in dict.fromkeys(key[:2] for key in found):
+        lines = {s: found.get((config, threads, s)) for s in systems}
+        median = {s: statistics.median(l["step_ms"]) for s, l in lines.items()
+                  if l and l.get("step_ms")}
+        cells = [("-" if not l else l["not_run"] if "not_run" in l else
+                  f"{median[s]:.1f} ({min(l['step_ms']):.1f}..{max(l['step_ms']):.1f})")
+                 for s, l in lines.items()]
+        speedup = (f"**{median['tc'] / median['tc-bf16']:.2f}x**"
+                   if {"tc", "tc-bf16"} <= set(median) else "-")
+        peers = [s for s in median if s not in TC and lines[s]["precision"] == "bf16"]
+        fastest = min(peers, key=median.get, default=None)
+        over_peer = (f"**{median[fastest] / median['tc-bf16']:.2f}x** ({fastest})"
+                     if fastest and "tc-bf16" in median else "-")
+        print(f"| {config} | {threads} | " + " | ".join(cells) +
+              f" | {speedup} | {over_peer} |")
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"),
@@ -516,6 +575,13 @@ def parse_arguments():
                              "(tc-run --allow-slow-bf16: its portable path, emulated)")
     parser.add_argument("--peers-python", default=os.environ.get("TC_BENCH_PEERS_PYTHON", ""),
                         help="the Python with the PyPI peers (bench/run.sh makes it)")
+    parser.add_argument("--prebuilt",
+                        help="take DIR/NAME-P-cpu.tcx (scripts/cpu-bf16-bundle.sh) instead "
+                        "of compiling: for a machine without tc-compile")
+    parser.add_argument("--no-tc", action="store_true", help="the peers alone")
+    parser.add_argument("--json", help="append each row's step times to FILE (JSON lines)")
+    parser.add_argument("--table", nargs="+", metavar="FILE",
+                        help="print --json FILEs as one markdown table, and run nothing")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--options", default="", help=argparse.SUPPRESS)
     return parser.parse_args()
@@ -533,6 +599,8 @@ def main():
                     "jax": lambda: jax_child(configs[0], args.steps, args.warmup,
                                              int(args.threads), options)}
         return children[args.child]()
+    if args.table:
+        return markdown_table(args.table)
 
     precisions = args.precisions.split(",")
     pythons = {"debian": sys.executable, "pypi": args.peers_python}
@@ -552,9 +620,10 @@ def main():
     rates = {(name, t): {"f32": sgemm[t]} for name in configs for t in thread_counts}
     if "bf16" in precisions and args.peers_python:
         for (name, t), rate in rates.items():
-            measured = bf16_rate(args.peers_python, name, t)
-            # Emulated bf16 computes with f32 instructions: f32's rate bounds it.
-            rate["bf16"] = rate["f32"] if missing_bf16() else measured
+            # Emulated bf16 computes with f32 instructions: f32's rate bounds
+            # it (and measuring emulated products takes minutes).
+            rate["bf16"] = rate["f32"] if missing_bf16() else \
+                bf16_rate(args.peers_python, name, t)
     default_steps = {"tiny": 200, "small": 20, "small_long": 10, "base_short": 5}
     ratios = {}
     with tempfile.TemporaryDirectory(prefix="tc-bench-") as work:
@@ -572,6 +641,8 @@ def main():
                 row = dict(compiled)  # measure() marks a tc system that fails
                 runs = measure(args, name, threads, steps, row, peers, pythons, work)
                 median = print_rows(name, threads, c, runs, row, rates[(name, threads)])
+                if args.json:
+                    record(args.json, name, threads, runs, row)
                 ratios[(name, threads)] = summarise(name, threads, c, median)
     print_ratios(ratios, thread_counts)
 

@@ -13,6 +13,7 @@
 #   PRECISIONS="f32 bf16" scripts/gpu-bundle.sh   (default: f32 tf32 bf16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bundle-common.sh
 out=${1:-.gpu}
 arch=${2:-sm_90}
 precisions=${PRECISIONS:-f32 tf32 bf16}
@@ -54,21 +55,8 @@ done
   --metrics "$work/tcx/tiny-bf16-cpu.jsonl" --checkpoint-dir "$work/tiny-bf16" 2>/dev/null
 "$run" export "$work/tcx/tiny-bf16-cpu.tcx" --checkpoint-dir "$work/tiny-bf16" -o "$work/tcx/tiny-bf16-cpu.npz"
 
-# tc-run, its plug-ins, and the libraries they load that are neither glibc's
-# nor CUDA's (the GPU machine brings those).
-mkdir -p "$work/tc/bin" "$work/tc/lib"
-cp "$run" "$work/tc/bin/"
-cp "$build"/lib/*.so "$work/tc/lib/"
-{ ldd "$run"; for plugin in "$build"/lib/*.so; do ldd "$plugin"; done; } |
-  awk '$3 ~ /^\// {print $3}' | sort -u |
-  grep -v -E '/(libc|libm|libdl|libpthread|librt|libgcc_s|ld-linux[^/]*)\.so|/usr/local/cuda' |
-  xargs -I{} cp -L {} "$work/tc/lib/"
-tar -C "$work/tc" -cJf "$out/tc.tar.xz" .
+# tc-run with its plug-ins and libraries (scripts/bundle-common.sh).
+pack_tc_run "$build" "$out/tc.tar.xz"
 # The executables, compressed too: a lent machine takes 64 MiB at most.
 tar -C "$work/tcx" -cJf "$out/tcx.tar.xz" .
-du -sh "$out"
-bytes=$(du -cb "$out"/*.tar.xz | tail -1 | cut -f1)
-if [ "$bytes" -ge $((64 * 1024 * 1024)) ]; then
-  echo "gpu-bundle: $out holds $bytes bytes, over the 64 MiB a GPU machine takes" >&2
-  exit 1
-fi
+check_bundle_size "$out" gpu-bundle
