@@ -126,6 +126,12 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     if ((decoder ? decoderAssignment : assignment).stepOf(&op) !=
         tc::StepKind::Kernel)
       continue;
+    // The cache update writes its input in place, which separate input and
+    // result buffers cannot show (IncrementalDecoderTest covers it).
+    if (isa<tc::CacheUpdateOp>(op)) {
+      ++skipped;
+      continue;
+    }
     std::string name = "k" + std::to_string(kernels.size() + skipped);
     FailureOr<std::string> text = tc::codegen::emitKernel(
         &op, name, cuda ? tc::Target::Cuda : tc::Target::Host, error);
@@ -138,8 +144,9 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     source += *text;
     kernels.push_back({name, &op});
   }
-  ASSERT_EQ(int64_t(kernels.size()), tc::countKernels(step).generated +
-                                         tc::countKernels(decodeStep).generated)
+  ASSERT_EQ(int64_t(kernels.size() + skipped),
+            tc::countKernels(step).generated +
+                tc::countKernels(decodeStep).generated)
       << "every generated kernel of the steps";
   std::ofstream(dir + "/kernels.cpp") << source;
   std::string command =
