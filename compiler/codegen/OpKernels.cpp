@@ -2,9 +2,10 @@
 //
 // The ops with a kernel of their own: tc.adam over every parameter, the
 // embedding lookup (plain, or with scale, positions and dropout), its
-// scatter-add gradient, the incremental decoder's cache update, the data
-// movement ops that are copies (transpose, concat, a non-contiguous slice)
-// and the mask and position generators; emitOpKernel picks the body by op.
+// scatter-add gradient, the incremental decoder's cache update and top-k,
+// the data movement ops that are copies (transpose, concat, a
+// non-contiguous slice) and the mask and position generators; emitOpKernel
+// picks the body by op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +110,37 @@ std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
                   C * sizeof(@E));
   }
 )cpp";
+}
+
+/// tc.top_k: a row per iteration (an OpenMP thread's on the host, a
+/// thread's on CUDA), its k best so far kept sorted by insertion; a later
+/// element enters only when strictly larger, so equal ones keep the lower
+/// index first.
+std::string topKBody(TopKOp top) {
+  ArrayRef<int64_t> shape = shapeOf(top.getInput());
+  int64_t n = shape.back();
+  return fill(R"cpp(  const int64_t N = @0, K = @1;
+  TC_FOR(r, @2) {
+    const @E *row = in0 + r * N;
+    @E *best = out0 + r * K;
+    int32_t *at = out1 + r * K;
+    int64_t count = 0;
+    for (int64_t j = 0; j < N; ++j) {
+      @E x = row[j];
+      if (count == K && !(x > best[K - 1]))
+        continue;
+      int64_t p = count < K ? count++ : K - 1;
+      for (; p > 0 && x > best[p - 1]; --p) {
+        best[p] = best[p - 1];
+        at[p] = at[p - 1];
+      }
+      best[p] = x;
+      at[p] = int32_t(j);
+    }
+  }
+)cpp",
+              {std::to_string(n), std::to_string(top.getK()),
+               std::to_string(elements(top.getInput()) / n)});
 }
 
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,
@@ -321,6 +353,8 @@ std::optional<std::string> opBody(Operation *op, Target target) {
     return embeddingBody(lookup);
   if (auto update = dyn_cast<CacheUpdateOp>(op))
     return cacheUpdateBody(shapeOf(update.getCache()), target);
+  if (auto top = dyn_cast<TopKOp>(op))
+    return topKBody(top);
   if (auto transpose = dyn_cast<TransposeOp>(op))
     return copyLoop(elements(transpose.getResult()),
                     transposeSource(shapeOf(transpose.getInput()),

@@ -12,7 +12,7 @@
 namespace tc::codegen {
 
 /// The kernel `name` for tc.adam (all parameters in one call), tc.embed,
-/// tc.embedding, tc.cache_update (in place), tc.prefix_mask,
+/// tc.embedding, tc.cache_update (in place), tc.top_k, tc.prefix_mask,
 /// tc.embedding_grad, the copies (tc.transpose, tc.concat, tc.slice) and
 /// the mask and position generators, or failure (saying why) for any other
 /// op.

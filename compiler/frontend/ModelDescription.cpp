@@ -444,6 +444,8 @@ void readDecoding(Diagnostics &diag, const toml::table &table,
   Section s(diag, table, "decoding");
   s.integer("rows", d.rows, 1, 4096,
             "; every row of a decoder step is computed, sentence or not");
+  s.integer("beam", d.beam, 1, 256,
+            "; the step returns each row's 2 x beam most probable tokens");
   s.rejectUnknownKeys();
 }
 

@@ -85,6 +85,9 @@ struct DataConfig {
 struct DecodingConfig {
   /// Rows of a decoder step: sentences x beam (64: 16 sentences at beam 4).
   int64_t rows = 64;
+  /// The widest beam the step serves: it returns each row's 2 x beam most
+  /// probable tokens (tc-run translate --beam at most this).
+  int64_t beam = 4;
 };
 
 struct ModelDescription {

@@ -414,9 +414,10 @@ func::FuncOp createFunction(OpBuilder &b, Location loc, const std::string &name,
 
 /// decode_start_RxS (sources -> every decoder layer's cross-attention keys
 /// and values) and decode_step_RxSxT (one token per row -> the next token's
-/// log-probabilities, the self-attention caches updated in place) of
-/// `shape`.
+/// most probable continuations and EOS's log-probability, the
+/// self-attention caches updated in place) of `shape`.
 void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
+                             const DecodingConfig &decoding,
                              const std::vector<Param> &params,
                              const contract::BucketShape &shape) {
   using contract::binding::Cache;
@@ -469,7 +470,12 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
       {std::string(binding::kSourceIds), sourceIds}};
   inputs.insert(inputs.end(), cross.begin(), cross.end());
   inputs.insert(inputs.end(), self.begin(), self.end());
-  SmallVector<Type> results = {f32({R, m.vocabSize})};
+  // Each row's 2 x beam most probable tokens (all of them in a smaller
+  // vocabulary) and EOS's log-probability, which the last position needs.
+  int64_t K = std::min(2 * decoding.beam, m.vocabSize);
+  SmallVector<Type> results = {f32({R, K}),
+                               RankedTensorType::get({R, K}, b.getI32Type()),
+                               f32({R, 1})};
   for (auto &[name, type] : self)
     results.push_back(type);
   func::FuncOp fn = createFunction(
@@ -487,17 +493,34 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
   }
   Value y = g.decodeStep(args[0], args[1], args[2], crossCaches, selfCaches,
                          g.sourceMask(args[3]));
-  Value logProbs = g.logSoftmax(g.logits(y));
-  SmallVector<Value> returned = {ReshapeOp::create(
-      b, loc, cast<RankedTensorType>(results[0]), logProbs)};
+  auto rowsOfVocabulary = cast<RankedTensorType>(f32({R, m.vocabSize}));
+  Value logProbs = ReshapeOp::create(b, loc, rowsOfVocabulary,
+                                     g.logSoftmax(g.logits(y)));
+  // Padding and BOS are never continuations: -inf before the top-k.
+  std::vector<float> never(m.vocabSize, 0.0f);
+  never[m.padId] = never[m.bosId] = -INFINITY;
+  Value candidates = AddOp::create(
+      b, loc, rowsOfVocabulary, logProbs,
+      ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(cast<RankedTensorType>(f32({m.vocabSize})),
+                                 ArrayRef<float>(never))));
+  auto top = TopKOp::create(b, loc, results[0], results[1], candidates, K);
+  SmallVector<Value> returned = {
+      top.getValues(), top.getIndices(),
+      SliceOp::create(b, loc, results[2], candidates, // EOS is not masked
+                      ArrayRef<int64_t>{0, m.eosId})};
   for (const GraphBuilder::LayerCaches &c : selfCaches) {
     returned.push_back(c.keys);
     returned.push_back(c.values);
   }
   func::ReturnOp::create(b, loc, returned);
-  fn.setResultAttr(0, kOutputAttrName, b.getStringAttr(binding::kLogProbs));
+  std::string_view candidateNames[] = {
+      binding::kTopLogProbs, binding::kTopTokens, binding::kEosLogProb};
+  for (auto [i, name] : llvm::enumerate(candidateNames))
+    fn.setResultAttr(i, kOutputAttrName, b.getStringAttr(name));
   for (auto [i, entry] : llvm::enumerate(self))
-    fn.setResultAttr(i + 1, kOutputAttrName, b.getStringAttr(entry.first));
+    fn.setResultAttr(i + 3, kOutputAttrName, b.getStringAttr(entry.first));
 }
 
 } // namespace
@@ -578,7 +601,7 @@ OwningOpRef<ModuleOp> buildTransformer(MLIRContext &context,
   for (const Bucket &bucket : decodingBuckets(description)) {
     contract::BucketShape shape{bucket.batch, bucket.sourceLength,
                                 bucket.targetLength};
-    buildIncrementalDecoder(b, loc, m, params, shape);
+    buildIncrementalDecoder(b, loc, m, description.decoding, params, shape);
   }
   return module;
 }

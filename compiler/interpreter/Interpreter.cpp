@@ -326,6 +326,12 @@ Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
         values[c.getTokens()] = std::move(tokens);
         return success();
       })
+      .Case<TopKOp>([&](TopKOp t) -> LogicalResult {
+        auto [top, at] = ref::topK(get(t.getInput()), t.getK());
+        values[t.getValues()] = std::move(top);
+        values[t.getIndices()] = std::move(at);
+        return success();
+      })
       .Default(std::nullopt);
 }
 

@@ -46,6 +46,9 @@ std::pair<Tensor, Tensor> crossEntropy(const Tensor &logits,
                                        const Tensor &targets,
                                        double labelSmoothing,
                                        int64_t ignoreIndex, std::string &error);
+/// tc.top_k: (values, i32 indices) of each last-dimension row's k largest
+/// elements, largest first, the lower index first among equals.
+std::pair<Tensor, Tensor> topK(const Tensor &input, int64_t k);
 
 // The gradients of softmax, layer_norm and cross_entropy (GradientKernels.cpp)
 Tensor softmaxGrad(const Tensor &output, const Tensor &outputGrad,

@@ -124,4 +124,25 @@ crossEntropy(const Tensor &logits, const Tensor &targets, double labelSmoothing,
   return {loss, count};
 }
 
+std::pair<Tensor, Tensor> topK(const Tensor &input, int64_t k) {
+  int64_t n = input.shape.back(), rows = input.size() / n;
+  Shape shape = input.shape;
+  shape.back() = k;
+  Tensor values(input.dtype, shape), indices(DType::I32, shape);
+  std::vector<int64_t> order(n);
+  for (int64_t r = 0; r < rows; ++r) {
+    const double *row = input.floats.data() + r * n;
+    for (int64_t j = 0; j < n; ++j)
+      order[j] = j;
+    // The whole row sorted: larger first, then the lower index.
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return row[a] > row[b]; });
+    for (int64_t j = 0; j < k; ++j) {
+      values.floats[r * k + j] = row[order[j]];
+      indices.setInt(r * k + j, order[j]);
+    }
+  }
+  return {std::move(values), std::move(indices)};
+}
+
 } // namespace tc::ref

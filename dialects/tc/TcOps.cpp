@@ -245,6 +245,26 @@ LogicalResult PrefixMaskOp::verify() {
   return success();
 }
 
+LogicalResult TopKOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  if (input.empty())
+    return emitOpError() << "input must have rank >= 1";
+  int64_t k = getK();
+  if (k < 1 || k > input.back())
+    return emitOpError() << "k = " << k << " must lie in [1, "
+                         << input.back() << "] (the last dimension)";
+  SmallVector<int64_t> expected(input);
+  expected.back() = k;
+  for (Value result : {getValues(), getIndices()})
+    if (shapeOf(result) != ArrayRef<int64_t>(expected))
+      return emitOpError() << "results must have shape " << fmt(expected)
+                           << ", got " << fmt(shapeOf(result));
+  if (getValues().getType().getElementType() !=
+      getInput().getType().getElementType())
+    return emitOpError() << "values must have the input's element type";
+  return success();
+}
+
 LogicalResult CacheUpdateOp::verify() {
   ArrayRef<int64_t> cache = shapeOf(getCache());
   if (cache.size() != 3)

@@ -450,6 +450,29 @@ def Tc_CacheUpdateOp : Tc_Op<"cache_update", [Pure,
 // Data parallelism
 //===----------------------------------------------------------------------===//
 
+def Tc_TopKOp : Tc_Op<"top_k", [Pure]> {
+  let summary = "The k largest elements of each row of the last dimension";
+  let description = [{
+    For each row of the last dimension (of size `N`), the `k` largest
+    elements in order, largest first, and their indices in the row; equal
+    elements go lower index first (so the result is unique). `values` has
+    the input's shape with the last dimension `k` and its element type;
+    `indices` the same shape in `i32`. `k` is in `[1, N]`. An incremental
+    decoder step returns its log-probabilities' top-k instead of the whole
+    distribution.
+
+    ```mlir
+    %v, %i = tc.top_k %log_probs k = 8 : tensor<64x4000xf32> -> tensor<64x8xf32>, tensor<64x8xi32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$input, I64Attr:$k);
+  let results = (outs Tc_FloatTensor:$values, Tc_IdTensor:$indices);
+  let assemblyFormat = [{
+    $input `k` `=` $k attr-dict `:` type($input) `->` type($values) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tc_AllReduceOp : Tc_Op<"all_reduce",
     [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sums each tensor over all ranks of a data-parallel job";

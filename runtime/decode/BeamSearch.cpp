@@ -52,24 +52,25 @@ void SentenceSearch::finish(const Live &from, double logProb, int64_t length,
       {from.tokens, logProb, logProb / penalty(length), cut});
 }
 
-bool SentenceSearch::advance(const float *logProbs) {
+bool SentenceSearch::advance(const StepCandidates &step, int64_t firstRow) {
   bool last = step_ + 1 >= maxLength_;
-  bool done = width_ == 1 ? greedyStep(logProbs, last)
-                          : beamStep(logProbs, last);
+  bool done = width_ == 1 ? greedyStep(step, firstRow, last)
+                          : beamStep(step, firstRow, last);
   ++step_;
   return done || last;
 }
 
-bool SentenceSearch::greedyStep(const float *logProbs, bool last) {
+bool SentenceSearch::greedyStep(const StepCandidates &step, int64_t firstRow,
+                                bool last) {
   Live &hypothesis = live_.front();
-  int32_t best = -1; // the most probable token, the lowest id on ties
-  for (int32_t v = 0; v < vocab_.size && !last; ++v)
-    if (v != vocab_.pad && v != vocab_.bos &&
-        (best < 0 || logProbs[v] > logProbs[best]))
-      best = v;
-  if (best < 0)
+  // The most probable token (the step's first), EOS at the last position.
+  int32_t best = step.tokensOf(firstRow)[0];
+  float logProb = step.logProbsOf(firstRow)[0];
+  if (last || best == vocab_.pad || best == vocab_.bos) {
     best = vocab_.eos;
-  hypothesis.logProb += logProbs[best];
+    logProb = step.eosLogProb[firstRow];
+  }
+  hypothesis.logProb += logProb;
   hypothesis.parent = 0;
   if (best == vocab_.eos) {
     finish(hypothesis, hypothesis.logProb, step_ + 1, last);
@@ -79,30 +80,26 @@ bool SentenceSearch::greedyStep(const float *logProbs, bool last) {
   return false;
 }
 
-bool SentenceSearch::beamStep(const float *logProbs, bool last) {
+bool SentenceSearch::beamStep(const StepCandidates &step, int64_t firstRow,
+                              bool last) {
   int64_t k = width_, keep = 2 * k;
-  int32_t vocabulary = int32_t(vocab_.size);
-  // The 2k best continuations of each live hypothesis, then of all.
+  // The 2k best continuations of each live hypothesis (its row's first
+  // candidates, already in better() order), then of all.
   std::vector<Candidate> all;
   for (int32_t row = 0; row < int32_t(live_.size()); ++row) {
-    const float *lp = logProbs + int64_t(row) * vocabulary;
     double base = live_[row].logProb;
     if (last) {
-      all.push_back({base + lp[vocab_.eos], row, vocab_.eos});
+      all.push_back({base + step.eosLogProb[firstRow + row], row, vocab_.eos});
       continue;
     }
-    std::vector<Candidate> top; // sorted, better first
-    for (int32_t v = 0; v < vocabulary; ++v) {
-      if (v == vocab_.pad || v == vocab_.bos)
-        continue;
-      Candidate c{base + lp[v], row, v};
-      if (int64_t(top.size()) == keep && !better(c, top.back()))
-        continue;
-      top.insert(std::upper_bound(top.begin(), top.end(), c, better), c);
-      if (int64_t(top.size()) > keep)
-        top.pop_back();
+    const float *lp = step.logProbsOf(firstRow + row);
+    const int32_t *tokens = step.tokensOf(firstRow + row);
+    for (int64_t j = 0, taken = 0; j < step.perRow && taken < keep; ++j) {
+      if (tokens[j] == vocab_.pad || tokens[j] == vocab_.bos)
+        continue; // only where the step holds every token
+      all.push_back({base + lp[j], row, tokens[j]});
+      ++taken;
     }
-    all.insert(all.end(), top.begin(), top.end());
   }
   std::sort(all.begin(), all.end(), better);
   if (int64_t(all.size()) > keep)

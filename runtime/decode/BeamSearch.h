@@ -15,7 +15,9 @@
 //  * greedy (k = 1): the most probable token until EOS.
 //
 // Ties go to the lower row, then the lower token id, so a sentence's
-// search depends on its own log-probabilities only.
+// search depends on its own log-probabilities only. The step hands it each
+// row's most probable tokens only (StepCandidates.h), which hold the 2k
+// best a row can contribute.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@
 #define TC_RUNTIME_DECODE_BEAMSEARCH_H
 
 #include "runtime/data/Buckets.h"
+#include "runtime/decode/StepCandidates.h"
 
 #include <cstdint>
 #include <vector>
@@ -34,6 +37,9 @@ struct SearchOptions {
   double alpha = 0.6;          ///< the length penalty's exponent
   int64_t nBest = 1;           ///< hypotheses returned, at most `beam`
   int64_t maxLengthOffset = 50; ///< target tokens beyond the source's
+  /// Sentences decoded at a time (Translator.h); 0: as many as a step's
+  /// rows hold. 1 is interactive use: one sentence after the other.
+  int64_t batchSentences = 0;
 };
 
 struct Hypothesis {
@@ -57,9 +63,10 @@ public:
   /// the row (of its own) whose cached prefix it continues.
   int32_t token(int64_t row) const;
   int32_t origin(int64_t row) const;
-  /// Takes the step's log-probabilities of its rows (width() x vocabulary,
-  /// one row after the other); true when the sentence is done.
-  bool advance(const float *logProbs);
+  /// Takes the step's candidates of its rows (width() of them from
+  /// `firstRow` on); true when the sentence is done. The step's candidates
+  /// per row must be at least 2 x width() (1 for greedy), or every token.
+  bool advance(const StepCandidates &step, int64_t firstRow);
   /// The finished hypotheses, best first, at most nBest.
   std::vector<Hypothesis> results() const;
 
@@ -70,8 +77,8 @@ private:
     int32_t parent = 0; ///< the row it continues
   };
   double penalty(int64_t length) const;
-  bool beamStep(const float *logProbs, bool last);
-  bool greedyStep(const float *logProbs, bool last);
+  bool beamStep(const StepCandidates &step, int64_t firstRow, bool last);
+  bool greedyStep(const StepCandidates &step, int64_t firstRow, bool last);
   void finish(const Live &from, double logProb, int64_t length, bool cut);
 
   SearchOptions options_;

@@ -48,11 +48,21 @@ std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
               "tc-compile";
       return std::nullopt;
     }
+  // Before the top-k moved into the step, it returned log_probs [R, V].
+  int64_t candidates = outputElements(*step, binding::kTopTokens);
+  if (candidates == 0 || candidates % shape.batch != 0) {
+    error = step->name()->str() +
+            " returns no top_tokens (the whole log-probability distribution "
+            "of an older tc-compile); compile the model again with this "
+            "tc-compile";
+    return std::nullopt;
+  }
   std::vector<std::string> crossNames;
   for (const tcx::Binding *b : *start->outputs())
     crossNames.push_back(b->name()->str());
   return DecoderSession(device, *start, *step, shape,
-                        vocabularyOf(executable.root()), crossNames);
+                        vocabularyOf(executable.root()), crossNames,
+                        candidates / shape.batch);
 }
 
 bool DecoderSession::fail(const std::string &what, std::string &error) const {
@@ -119,7 +129,7 @@ bool DecoderSession::place(const EncodedSource &source, int64_t first,
   return true;
 }
 
-const std::vector<float> *
+const StepCandidates *
 DecoderSession::step(const std::vector<int32_t> &token,
                      const std::vector<int32_t> &position,
                      const std::vector<int32_t> &origin, std::string &error) {
@@ -132,14 +142,20 @@ DecoderSession::step(const std::vector<int32_t> &token,
       return nullptr;
     }
   device_->run(*step_);
-  logProbs_.resize(R * vocab_.size);
-  if (!device_->readOutput(*step_, binding::kLogProbs, logProbs_)) {
-    fail("no output log_probs of " + std::to_string(R) + "x" +
-             std::to_string(vocab_.size),
+  StepCandidates &c = candidates_;
+  c.logProbs.resize(R * c.perRow);
+  c.tokens.resize(R * c.perRow);
+  c.eosLogProb.resize(R);
+  std::string shape = std::to_string(R) + "x" + std::to_string(c.perRow);
+  if (!device_->readOutput(*step_, binding::kTopLogProbs, c.logProbs) ||
+      !device_->readOutput(*step_, binding::kTopTokens, c.tokens) ||
+      !device_->readOutput(*step_, binding::kEosLogProb, c.eosLogProb)) {
+    fail("no outputs top_log_probs and top_tokens of " + shape +
+             " and eos_log_prob of " + std::to_string(R) + "x1",
          error);
     return nullptr;
   }
-  return &logProbs_;
+  return &c;
 }
 
 } // namespace tc::rt

@@ -4,8 +4,9 @@
 // being translated. The session runs decode_start on up to R sources (every
 // decoder layer's cross-attention keys and values, computed once), places a
 // source's keys and values in the rows its hypotheses will use, and runs
-// decode_step: one token per row in, the next token's log-probabilities
-// out, the self-attention caches extended in place on the device. A search
+// decode_step: one token per row in, its most probable next tokens out
+// (StepCandidates.h), the self-attention caches extended in place on the
+// device. A search
 // policy (BeamSearch.h) decides the tokens and which row each continues
 // (beam reselection is the step's compiled cache gather); the session knows
 // nothing of how.
@@ -17,6 +18,7 @@
 
 #include "runtime/Device.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/decode/StepCandidates.h"
 
 #include <optional>
 #include <string>
@@ -51,22 +53,27 @@ public:
 
   /// One step: every row's last token, its position and the row whose
   /// cached prefix it continues (itself, or another after beam
-  /// reselection). Returns the log-probabilities, rows x vocabulary.
-  const std::vector<float> *step(const std::vector<int32_t> &token,
+  /// reselection). Returns each row's most probable next tokens.
+  const StepCandidates *step(const std::vector<int32_t> &token,
                                  const std::vector<int32_t> &position,
                                  const std::vector<int32_t> &origin,
                                  std::string &error);
 
   const BucketShape &shape() const { return shape_; }
   int64_t rows() const { return shape_.batch; }
+  /// The candidates a step returns per row (K).
+  int64_t candidatesPerRow() const { return candidates_.perRow; }
   const Vocabulary &vocabulary() const { return vocab_; }
 
 private:
   DecoderSession(Device &device, const tcx::Function &start,
                  const tcx::Function &step, const BucketShape &shape,
-                 const Vocabulary &vocab, std::vector<std::string> crossNames)
+                 const Vocabulary &vocab, std::vector<std::string> crossNames,
+                 int64_t candidatesPerRow)
       : device_(&device), start_(&start), step_(&step), shape_(shape),
-        vocab_(vocab), crossNames_(std::move(crossNames)) {}
+        vocab_(vocab), crossNames_(std::move(crossNames)) {
+    candidates_.perRow = candidatesPerRow;
+  }
   bool fail(const std::string &what, std::string &error) const;
 
   Device *device_;
@@ -74,7 +81,7 @@ private:
   BucketShape shape_;
   Vocabulary vocab_;
   std::vector<std::string> crossNames_; ///< cross_k.0, cross_v.0, ...
-  std::vector<float> logProbs_;
+  StepCandidates candidates_;
 };
 
 } // namespace tc::rt

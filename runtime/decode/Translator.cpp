@@ -21,6 +21,11 @@ bool translateInShape(DecoderSession &session,
   const Vocabulary &vocab = session.vocabulary();
   int64_t R = session.rows(), width = std::max<int64_t>(options.beam, 1);
   int64_t groups = R / width, T = session.shape().targetLength;
+  if (options.batchSentences > 0)
+    groups = std::min(groups, options.batchSentences);
+  // Sources are encoded a step's rows at a time, or the sentences decoded
+  // at a time when they are fewer (one: a sentence's time is its own).
+  int64_t encodeAtOnce = options.batchSentences > 0 ? groups : R;
   std::deque<std::pair<size_t, EncodedSource>> ready;
   size_t next = 0; // the first of `indices` not yet encoded
   std::vector<std::optional<SentenceSearch>> searches(groups);
@@ -31,7 +36,7 @@ bool translateInShape(DecoderSession &session,
     for (int64_t g = 0; g < groups; ++g) {
       if (!searches[g]) {
         if (ready.empty() && next < indices.size()) {
-          size_t count = std::min<size_t>(R, indices.size() - next);
+          size_t count = std::min<size_t>(encodeAtOnce, indices.size() - next);
           std::vector<std::vector<int32_t>> batch;
           for (size_t k = 0; k < count; ++k)
             batch.push_back(sources[indices[next + k]]);
@@ -66,19 +71,34 @@ bool translateInShape(DecoderSession &session,
         origin[row] = search ? int32_t(g * width + search->origin(i))
                              : int32_t(row);
       }
-    const std::vector<float> *logProbs =
+    const StepCandidates *candidates =
         session.step(token, position, origin, error);
-    if (!logProbs)
+    if (!candidates)
       return false;
     for (int64_t g = 0; g < groups; ++g) {
-      if (!searches[g] ||
-          !searches[g]->advance(logProbs->data() + g * width * vocab.size))
+      if (!searches[g] || !searches[g]->advance(*candidates, g * width))
         continue;
       result.record(sourceOf[g], searches[g]->results());
       searches[g].reset();
       sentenceDone();
     }
   }
+}
+
+/// Whether `session`'s step returns the candidates a beam of `width` needs
+/// (its 2 x width best tokens per row, or every token); else `error`.
+bool servesBeam(const DecoderSession &session, int64_t width,
+                std::string &error) {
+  int64_t K = session.candidatesPerRow(), needed = width == 1 ? 1 : 2 * width;
+  if (K >= needed || K >= session.vocabulary().size)
+    return true;
+  error = "a beam of " + std::to_string(width) + " needs the decoder step's " +
+          std::to_string(needed) + " most probable tokens per row, but it "
+          "returns " + std::to_string(K) + " (compiled for a beam of " +
+          std::to_string(K / 2) + "); use --beam " + std::to_string(K / 2) +
+          " or less, or compile the model again with [decoding] beam = " +
+          std::to_string(width) + " in its description";
+  return false;
 }
 
 } // namespace
@@ -137,8 +157,9 @@ translate(const Executable &executable, Device &device,
   for (auto &[shape, indices] : byShape) {
     std::optional<DecoderSession> session =
         DecoderSession::open(executable, device, shapes[shape], error);
-    if (!session || !translateInShape(*session, cut, indices, options, result,
-                                      error, sentenceDone))
+    if (!session || !servesBeam(*session, width, error) ||
+        !translateInShape(*session, cut, indices, options, result, error,
+                          sentenceDone))
       return std::nullopt;
   }
   return result;

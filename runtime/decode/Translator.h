@@ -7,7 +7,8 @@
 // to the longest (and counted).
 // Within a shape, sources are encoded a step's rows at a time and given
 // rows as rows free up: each sentence takes `beam` rows until its search
-// is done, then a waiting sentence takes them. Every row is computed apart
+// is done, then a waiting sentence takes them. SearchOptions::batchSentences
+// caps the sentences decoded (and encoded) at a time. Every row is computed apart
 // from the others, so a sentence's translation does not depend on which
 // sentences share its step (test/Runtime/translate-determinism.test).
 //

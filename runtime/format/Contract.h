@@ -98,11 +98,17 @@ inline constexpr std::string_view kTargetPrefix = "target_prefix";
 inline constexpr std::string_view kLogits = "logits";
 // decode_step's inputs besides source_ids and the caches, one per row: the
 // last token, its position (BOS at 0), the row whose cached prefix it
-// continues; and its output, the next token's log-probabilities
+// continues; and its outputs:
 inline constexpr std::string_view kToken = "token";
 inline constexpr std::string_view kPosition = "position";
 inline constexpr std::string_view kBeamOrigin = "beam_origin";
-inline constexpr std::string_view kLogProbs = "log_probs";
+/// Per row, its most probable continuations (never padding or BOS; an
+/// executable's K = 2 x its [decoding] beam, or the vocabulary if smaller):
+/// their log-probabilities [R, K] best first (the lower token id first
+/// among equals), their token ids [R, K], and EOS's log-probability [R, 1].
+inline constexpr std::string_view kTopLogProbs = "top_log_probs";
+inline constexpr std::string_view kTopTokens = "top_tokens";
+inline constexpr std::string_view kEosLogProb = "eos_log_prob";
 /// The keys and values of decoder layer `layer`: cross-attention (outputs
 /// of decode_start, inputs of decode_step) and self-attention (decode_step's
 /// state: inputs it updates in place and returns).

@@ -1,11 +1,14 @@
 //===- HostKernelTest.cpp - generated kernels == the interpreter ------------===//
 //
 // Every op of a tiny model's training step (all fusions, every dropout on)
-// that becomes a generated kernel — fused groups, row-wise ops, Adam,
-// embedding, copies, masks, single elementwise ops and reductions — is
-// emitted as C++, compiled by the system
-// compiler into a shared object, run on random inputs and compared with the
-// interpreter evaluating the same group. Tolerance: f32 results within
+// and of one of its incremental decoder steps (tc.top_k's inputs drawn from
+// five values, so that equal values meet) that becomes a generated kernel —
+// fused groups, row-wise ops, Adam, embedding, copies, masks, cache update,
+// top-k, single elementwise ops and reductions — is emitted as C++,
+// compiled by the system compiler into a shared object, run on random
+// inputs and compared with the interpreter evaluating the same group (the
+// oracle; tc.top_k's own is tested against numpy in
+// test/Interpreter/ops/top-k.mlir). Tolerance: f32 results within
 // 1e-5 relative + 1e-6 absolute (the kernel rounds after each f32 op, the
 // interpreter once per op in double: a few ulps apart); exact for integers
 // and booleans.
@@ -96,11 +99,16 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
   OwningOpRef<ModuleOp> module = tc::test::compileModel(context, description);
   ASSERT_TRUE(module);
   std::string error;
-  func::FuncOp step;
-  for (func::FuncOp f : module->getOps<func::FuncOp>())
+  // The training step and an incremental decoder step (its cache update
+  // and top-k).
+  func::FuncOp step, decodeStep;
+  for (func::FuncOp f : module->getOps<func::FuncOp>()) {
     if (f.getSymName().starts_with("train_step"))
       step = f;
-  ASSERT_TRUE(step);
+    if (!decodeStep && f.getSymName().starts_with("decode_step"))
+      decodeStep = f;
+  }
+  ASSERT_TRUE(step && decodeStep);
 
   // Emit every group; wrap each for the interpreter.
   OwningOpRef<ModuleOp> wrappers = ModuleOp::create(UnknownLoc::get(&context));
@@ -111,10 +119,19 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
   std::vector<std::pair<std::string, Operation *>> kernels;
   int skipped = 0;
   // Every op that becomes a generated kernel (not a GEMM, view or constant).
-  tc::BufferAssignment assignment(step);
-  for (Operation &op : step.getBody().front()) {
-    if (assignment.stepOf(&op) != tc::StepKind::Kernel)
+  tc::BufferAssignment assignment(step), decoderAssignment(decodeStep);
+  for (Operation &op : llvm::concat<Operation>(step.getBody().front(),
+                                               decodeStep.getBody().front())) {
+    bool decoder = op.getParentOp() == decodeStep.getOperation();
+    if ((decoder ? decoderAssignment : assignment).stepOf(&op) !=
+        tc::StepKind::Kernel)
       continue;
+    // The cache update writes its input in place, which separate input and
+    // result buffers cannot show (IncrementalDecoderTest covers it).
+    if (isa<tc::CacheUpdateOp>(op)) {
+      ++skipped;
+      continue;
+    }
     std::string name = "k" + std::to_string(kernels.size() + skipped);
     FailureOr<std::string> text = tc::codegen::emitKernel(
         &op, name, cuda ? tc::Target::Cuda : tc::Target::Host, error);
@@ -127,8 +144,10 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     source += *text;
     kernels.push_back({name, &op});
   }
-  ASSERT_EQ(int64_t(kernels.size()), tc::countKernels(step).generated)
-      << "every generated kernel of the step";
+  ASSERT_EQ(int64_t(kernels.size() + skipped),
+            tc::countKernels(step).generated +
+                tc::countKernels(decodeStep).generated)
+      << "every generated kernel of the steps";
   std::ofstream(dir + "/kernels.cpp") << source;
   std::string command =
       "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -pthread -o " + dir +
@@ -151,7 +170,9 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       tc::Tensor t(*tc::dtypeOf(type.getElementType()),
                    tc::Shape(type.getShape().begin(), type.getShape().end()));
       for (int64_t i = 0; i < t.size(); ++i) {
-        if (tc::isFloat(t.dtype))
+        if (tc::isFloat(t.dtype) && isa<tc::TopKOp>(fused))
+          t.set(i, double(rng() % 5)); // ties, across the cut at k too
+        else if (tc::isFloat(t.dtype))
           t.set(i, std::uniform_real_distribution<double>(0.1, 2.0)(rng) *
                        (rng() % 2 ? 1 : -1));
         else if (ids && t.dtype == tc::DType::I32)

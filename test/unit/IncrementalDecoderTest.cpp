@@ -4,8 +4,10 @@
 // whole-prefix decoder computes. decode_start runs once on the rows'
 // sources; decode_step then feeds one token per row, position t at step t,
 // with its self-attention caches updated in place. After step t, row r's
-// log-probabilities must equal the log-softmax of the full decode's logits
-// (encode, then decode_BxSxT) at position t of the tokens the row holds.
+// candidates (its top-K tokens' log-probabilities and EOS's) must equal the
+// log-softmax of the full decode's logits (encode, then decode_BxSxT) at
+// position t of the tokens the row holds, and no token left out (padding
+// and BOS aside) may beat the last one taken by more than the tolerance.
 // What a row holds follows decode_step's contract: step t copies row
 // beam_origin[r]'s tokens before t, then writes token[r] at t.
 //
@@ -37,6 +39,7 @@
 #include "TinyExecutable.h"
 
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/decode/StepCandidates.h"
 #include "runtime/format/Contract.h"
 
 #ifdef TC_TEST_CUDA
@@ -386,8 +389,9 @@ public:
   }
 
   /// Step `position`: every row's token and origin row in, the next
-  /// token's log-probabilities out [rows, V].
-  std::vector<float> step(const std::vector<int32_t> &tokens, int32_t position,
+  /// token's candidates out.
+  rt::StepCandidates step(const std::vector<int32_t> &tokens,
+                          int32_t position,
                           const std::vector<int32_t> &origins) {
     std::vector<int32_t> positions(rows_, position);
     EXPECT_TRUE(
@@ -397,10 +401,15 @@ public:
     EXPECT_TRUE(device_.writeInput(step_, binding::kBeamOrigin, origins.data(),
                                    rows_ * 4));
     device_.run(step_);
-    std::vector<float> logProbs(rows_ * vocabulary_);
-    EXPECT_TRUE(device_.readOutput(step_, binding::kLogProbs, logProbs.data(),
-                                   logProbs.size() * 4));
-    return logProbs;
+    rt::StepCandidates c;
+    c.perRow = rt::bindingBytes(step_, binding::kTopTokens, true) / 4 / rows_;
+    c.logProbs.resize(rows_ * c.perRow);
+    c.tokens.resize(rows_ * c.perRow);
+    c.eosLogProb.resize(rows_);
+    EXPECT_TRUE(device_.readOutput(step_, binding::kTopLogProbs, c.logProbs));
+    EXPECT_TRUE(device_.readOutput(step_, binding::kTopTokens, c.tokens));
+    EXPECT_TRUE(device_.readOutput(step_, binding::kEosLogProb, c.eosLogProb));
+    return c;
   }
 
 private:
@@ -413,9 +422,32 @@ private:
 // The comparison
 //===----------------------------------------------------------------------===//
 
+/// How far row `r`'s candidates `got` are from the full decode's
+/// log-probabilities `want` [V]: each candidate's and EOS's difference, and
+/// how much a token left out (not padding or BOS) beats the last one taken.
+double candidateDifference(const rt::StepCandidates &got, int64_t r,
+                           const double *want, const ModelConfig &m) {
+  double worst = std::abs(got.eosLogProb[r] - want[m.eosId]);
+  std::vector<bool> taken(m.vocabSize, false);
+  const int32_t *tokens = got.tokensOf(r);
+  double lastTaken = INFINITY;
+  for (int64_t j = 0; j < got.perRow; ++j) {
+    if (tokens[j] < 0 || tokens[j] >= m.vocabSize)
+      return INFINITY;
+    taken[tokens[j]] = true;
+    lastTaken = std::min(lastTaken, want[tokens[j]]);
+    worst = std::max(worst, double(std::abs(got.logProbsOf(r)[j] -
+                                            want[tokens[j]])));
+  }
+  for (int64_t v = 0; v < m.vocabSize; ++v)
+    if (!taken[v] && v != m.padId && v != m.bosId)
+      worst = std::max(worst, want[v] - lastTaken);
+  return worst;
+}
+
 /// Runs `schedule` on `sources` through the incremental decoder and
-/// returns the largest difference from the full decode of what the rows
-/// hold, over every step, row and token.
+/// returns the largest difference (candidateDifference) from the full
+/// decode of what the rows hold, over every step and row.
 double worstDifference(Model &model, const BucketShape &stepShape,
                        const BucketShape &fullShape,
                        const std::vector<std::vector<int32_t>> &sources,
@@ -423,7 +455,7 @@ double worstDifference(Model &model, const BucketShape &stepShape,
   int64_t T = fullShape.targetLength, V = model.config().vocabSize;
   IncrementalDecoder decoder(model, stepShape);
   decoder.start(sources, rng);
-  std::vector<std::vector<float>> stepped;
+  std::vector<rt::StepCandidates> stepped;
   for (size_t t = 0; t < schedule.tokens.size(); ++t)
     stepped.push_back(
         decoder.step(schedule.tokens[t], int32_t(t), schedule.origins[t]));
@@ -434,13 +466,12 @@ double worstDifference(Model &model, const BucketShape &stepShape,
   double worst = 0;
   for (size_t t = 0; t < stepped.size(); ++t)
     for (size_t r = 0; r < sources.size(); ++r) {
-      const float *got = &stepped[t][r * V];
-      const double *want = &full[(refs.at[t][r] * T + t) * V];
-      for (int64_t v = 0; v < V; ++v) {
-        double difference = std::abs(got[v] - want[v]);
-        if (!(difference <= worst)) // NaN is the worst
-          worst = std::isnan(difference) ? INFINITY : difference;
-      }
+      double difference =
+          candidateDifference(stepped[t], int64_t(r),
+                              &full[(refs.at[t][r] * T + t) * V],
+                              model.config());
+      if (!(difference <= worst)) // NaN is the worst
+        worst = std::isnan(difference) ? INFINITY : difference;
     }
   return worst;
 }

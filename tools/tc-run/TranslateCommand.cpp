@@ -25,6 +25,7 @@
 #include "support/TextLines.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 
 namespace tc::run {
@@ -70,23 +71,42 @@ int checkOptions(const TranslateOptions &o) {
   return kSuccess;
 }
 
+/// The median of the times between one sentence's end and the next's
+/// (from the start for the first): with --batch-sentences 1 each is one
+/// sentence's latency, its encoding included.
+double medianLatency(std::vector<double> doneAt) {
+  if (doneAt.empty())
+    return 0;
+  for (size_t i = doneAt.size(); i-- > 1;)
+    doneAt[i] -= doneAt[i - 1];
+  auto middle = doneAt.begin() + doneAt.size() / 2;
+  std::nth_element(doneAt.begin(), middle, doneAt.end());
+  return *middle;
+}
+
 /// The summary line (unless --quiet) and the notes on what was cut.
 void reportTranslations(const TranslateOptions &o,
                         const rt::SourceLines &sources,
                         const rt::Translations &translations, double seconds,
+                        const std::vector<double> &doneAt,
                         const rt::LineLimit &limit) {
+  char latency[64] = "";
+  if (o.search.batchSentences == 1)
+    std::snprintf(latency, sizeof latency, ", median latency %.1f ms",
+                  medianLatency(doneAt) * 1e3);
   if (!o.quiet)
     std::fprintf(
         stderr,
         "tc-run: translated %zu sentences in %.1f s (%.1f sentences/s, "
-        "%.0f target tokens/s, %s)\n",
+        "%.0f target tokens/s, %s%s)\n",
         sources.sources.size(), seconds,
         sources.sources.size() / std::max(seconds, 1e-9),
         translations.targetTokens / std::max(seconds, 1e-9),
         o.recomputePrefix ? "greedy, prefix recomputed"
         : o.search.beam == 1
             ? "greedy"
-            : ("beam " + std::to_string(o.search.beam)).c_str());
+            : ("beam " + std::to_string(o.search.beam)).c_str(),
+        latency);
   if (sources.cut > 0)
     std::fprintf(stderr,
                  "tc-run: note: %" PRId64 " lines were longer than %s and "
@@ -132,6 +152,8 @@ int translateText(const TranslateOptions &o) {
     return fail(error);
   rt::Progress progress({"tc-run: translated", "sentences", "target tokens"},
                         int64_t(sources->sources.size()), stderr, !o.quiet);
+  std::vector<double> doneAt; // seconds from the start, per sentence
+  auto started = std::chrono::steady_clock::now();
   std::optional<rt::Translations> translations =
       o.recomputePrefix
           ? rt::translateByRecompute(*trained.executable, *trained.device,
@@ -140,12 +162,17 @@ int translateText(const TranslateOptions &o) {
           : rt::translate(*trained.executable, *trained.device,
                           sources->sources, o.search, error,
                           [&](size_t done, int64_t tokens) {
+                            doneAt.push_back(
+                                std::chrono::duration<double>(
+                                    std::chrono::steady_clock::now() - started)
+                                    .count());
                             progress.count(int64_t(done), tokens);
                           });
   if (!translations)
     return fail(o.model.model + ": " + error, kRunFailed);
   progress.finish();
-  reportTranslations(o, *sources, *translations, progress.elapsed(), limit);
+  reportTranslations(o, *sources, *translations, progress.elapsed(), doneAt,
+                     limit);
   if (!rt::writeTranslations(o.output,
                              rt::translationText(*translations, *sources,
                                                  lines->size(), subwords,
@@ -197,6 +224,13 @@ Command addTranslateCommand(CLI::App &app) {
                    "(capped by the decoder shape's target length)")
       ->transform(integerIn(0, 1 << 20))
       ->capture_default_str();
+  command
+      ->add_option("--batch-sentences", o->search.batchSentences,
+                   "at most N sentences decoded at a time (default: as many "
+                   "as a decoder step's rows hold); 1 translates one sentence "
+                   "after the other, as an interactive user would, and "
+                   "reports the median latency per sentence")
+      ->transform(integerIn(1, 1 << 20));
   command->add_flag("--ids", o->ids,
                     "read and write token ids (space-separated) instead of "
                     "text; no vocabulary needed");

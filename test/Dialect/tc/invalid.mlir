@@ -1113,6 +1113,24 @@ func.func @cache_update_shared(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>,
 
 // -----
 
+// top_k takes at most the row's elements.
+func.func @top_k_too_many(%x: tensor<4x6xf32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
+  // expected-error @+1 {{'tc.top_k' op k = 8 must lie in [1, 6] (the last dimension)}}
+  %v, %i = tc.top_k %x k = 8 : tensor<4x6xf32> -> tensor<4x8xf32>, tensor<4x8xi32>
+  return %v, %i : tensor<4x8xf32>, tensor<4x8xi32>
+}
+
+// -----
+
+// top_k's results are the input's rows cut to k.
+func.func @top_k_shape(%x: tensor<4x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+  // expected-error @+1 {{'tc.top_k' op results must have shape [4, 2], got [3, 2]}}
+  %v, %i = tc.top_k %x k = 2 : tensor<4x6xf32> -> tensor<3x2xf32>, tensor<3x2xi32>
+  return %v, %i : tensor<3x2xf32>, tensor<3x2xi32>
+}
+
+// -----
+
 // tc.all_reduce sums in place: nothing else may read its inputs.
 func.func @all_reduce_input_read_twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %y = tc.exp %x : tensor<4xf32>

@@ -298,6 +298,17 @@ func.func @incremental_decoding(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>
   return %1 : tensor<4x8x16xf32>
 }
 
+// A decoder step's candidates: each row's k largest log-probabilities and
+// their token ids.
+// CHECK-LABEL: func.func @top_k(
+// CHECK-SAME: [[X:%[^:]*]]: tensor<4x24xf32>)
+// CHECK-NEXT: tc.top_k [[X]] k = 8 : tensor<4x24xf32> -> tensor<4x8xf32>, tensor<4x8xi32>
+// CHECK-NEXT: return
+func.func @top_k(%x: tensor<4x24xf32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
+  %values, %indices = tc.top_k %x k = 8 : tensor<4x24xf32> -> tensor<4x8xf32>, tensor<4x8xi32>
+  return %values, %indices : tensor<4x8xf32>, tensor<4x8xi32>
+}
+
 // The sum over the ranks of a data-parallel job: result types are the
 // inputs'.
 // CHECK-LABEL: func.func @all_reduce(

@@ -2,7 +2,8 @@
 translated with (issue 17, acceptance 3): N random sentences translated all
 at once, each alone, and shuffled into inputs of different sizes must give
 byte-identical n-best lists (tokens and scores printed to 9 digits), for
-beam search and for greedy decoding.
+beam search and for greedy decoding; and all of them translated one at a
+time (--batch-sentences 1) or three at a time the same.
 
     translate_determinism.py MODEL.tcx CHECKPOINT_DIR WORK_DIR [--sentences N]
         [--alone N] [--compute-type f32|bf16|int8]
@@ -15,13 +16,14 @@ import subprocess
 import sys
 
 
-def translate(model, checkpoint_dir, lines, work, name, beam, compute_type):
+def translate(model, checkpoint_dir, lines, work, name, beam, compute_type,
+              extra=()):
     source = os.path.join(work, name + ".src")
     with open(source, "w") as f:
         f.writelines(line + "\n" for line in lines)
     args = ["tc-run", "translate", model, "--checkpoint-dir", checkpoint_dir,
             "--ids", "--input", source, "--beam", str(beam), "--quiet",
-            "--compute-type", compute_type]
+            "--compute-type", compute_type, *extra]
     if beam > 1:
         args += ["--n-best", "2"]
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
@@ -74,11 +76,19 @@ def main():
                     failures.append(f"sentence {i} in a shuffled input of "
                                     f"{len(chunk)}: {out} != {together[i]}")
             start += size
+        for batch in (1, 3):
+            got = translate(args.model, args.checkpoint_dir, lines, args.work,
+                            f"batch-{beam}", beam, args.compute_type,
+                            ("--batch-sentences", str(batch)))
+            failures += [f"sentence {i} with --batch-sentences {batch}: "
+                         f"{out} != {together[i]}"
+                         for i, out in enumerate(got) if out != together[i]]
         if failures:
             print("\n".join(failures))
             sys.exit(1)
         print(f"beam {beam}: {len(lines)} sentences identical together, "
-              f"alone ({min(args.alone, len(lines))}) and shuffled")
+              f"alone ({min(args.alone, len(lines))}), shuffled and with "
+              f"--batch-sentences 1 and 3")
 
 
 if __name__ == "__main__":
