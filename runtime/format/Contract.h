@@ -98,10 +98,13 @@ inline constexpr std::string_view kTargetPrefix = "target_prefix";
 inline constexpr std::string_view kLogits = "logits";
 // decode_step's inputs besides source_ids and the caches, one per row: the
 // last token, its position (BOS at 0), the row whose cached prefix it
-// continues; and its output, the next token's log-probabilities
+// continues, the row that holds its sentence's cross-attention keys, values
+// and source ids (one copy per sentence); and its output, the next token's
+// log-probabilities
 inline constexpr std::string_view kToken = "token";
 inline constexpr std::string_view kPosition = "position";
 inline constexpr std::string_view kBeamOrigin = "beam_origin";
+inline constexpr std::string_view kCrossRow = "cross_row";
 inline constexpr std::string_view kLogProbs = "log_probs";
 /// The keys and values of decoder layer `layer`: cross-attention (outputs
 /// of decode_start, inputs of decode_step) and self-attention (decode_step's
