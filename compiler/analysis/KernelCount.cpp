@@ -61,6 +61,10 @@ static int64_t flopsPerElement(Operation *op) {
       .Case<MaskedSoftmaxOp, SoftmaxOp>([](auto) { return 6; })
       .Case<MaskedSoftmaxGradOp, SoftmaxGradOp>([](auto) { return 4; })
       .Case<CrossEntropyOp>([](auto) { return 8; })
+      // Per key element a multiply-add for the score and one for the
+      // context. Its largest operand is the whole cache: the compiler sees
+      // only shapes, while a step reads the filled prefix (or the source).
+      .Case<CachedAttentionOp>([](auto) { return 4; })
       .Case<CrossEntropyGradOp>([](auto) { return 6; })
       .Case<DropoutOp, EmbedOp>([](auto) { return 3; })
       .Case<FusedOp>([](FusedOp fused) {

@@ -38,7 +38,8 @@ public:
   }
 
   /// One block per row of the first operand for the row-wise ops
-  /// (tc.cross_entropy too, whose result is a scalar), else one thread per
+  /// (tc.cross_entropy too, whose result is a scalar), a thread per (row,
+  /// head) for tc.cached_attention, else one thread per
   /// element of the largest operand or result (a sum over rows reads more
   /// than it writes), up to kMaxElementBlocks blocks.
   std::pair<int64_t, int64_t>
@@ -49,6 +50,14 @@ public:
       int64_t row = std::max<int64_t>(input.getShape().back(), 1);
       return {std::max<int64_t>(input.getNumElements() / row, 1),
               std::min<int64_t>((row + 31) / 32 * 32, kBlockThreads)};
+    }
+    // tc.cached_attention: a thread per (row, head), a warp per block.
+    if (auto attention = mlir::dyn_cast<tc::CachedAttentionOp>(op)) {
+      int64_t tasks =
+          mlir::cast<mlir::RankedTensorType>(attention.getQuery().getType())
+              .getDimSize(0) *
+          attention.getHeads();
+      return {(tasks + 31) / 32, 32};
     }
     int64_t elements = 1;
     for (mlir::Type type : llvm::concat<const mlir::Type>(op->getOperandTypes(),

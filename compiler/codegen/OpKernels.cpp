@@ -143,6 +143,78 @@ std::string topKBody(TopKOp top) {
                std::to_string(elements(top.getInput()) / n)});
 }
 
+/// tc.cached_attention: a task per (row, head), over the threads on the host
+/// (a thread per task on CUDA): the scores of the allowed positions only
+/// (up to the row's limit, where the key mask allows), their softmax, then
+/// the context, accumulated over the positions a vector of dv at a time.
+/// The dot products keep `lanes` partial sums, so that the host compiler
+/// vectorises them without reordering a sum itself.
+std::string cachedAttentionBody(CachedAttentionOp attention) {
+  ArrayRef<int64_t> keys = shapeOf(attention.getKeys());
+  int64_t heads = attention.getHeads();
+  int64_t dk = keys[2] / heads, dv = shapeOf(attention.getValues())[2] / heads;
+  // The optional operands' buffers follow the query, keys and values.
+  int64_t next = 3;
+  auto buffer = [&](Value v) { return v ? "in" + std::to_string(next++) : ""; };
+  std::string slot = buffer(attention.getSlot());
+  std::string limit = buffer(attention.getLimit());
+  std::string mask = buffer(attention.getKeyMask());
+  int64_t lanes = dk % 8 == 0 ? 8 : 1;
+  return fill(
+      R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
+                LANES = @6;
+  const @E scale = @E(1.0 / std::sqrt(double(DK)));
+  TC_FOR(task, R * H) {
+    const int64_t r = task / H, h = task % H, c = @7;
+    @E *out = out0 + r * H * DV + h * DV;
+    @E context[DV];
+    for (int64_t d = 0; d < DV; ++d)
+      context[d] = 0;
+    const bool inside = c >= 0 && c < C;
+    const int64_t last = inside ? @8 : -1;
+    const @E *q = in0 + r * H * DK + h * DK;
+    const @E *k = in1 + c * L * H * DK + h * DK;
+    const @E *v = in2 + c * L * H * DV + h * DV;
+    auto allowed = [&](int64_t j) { return @9; };
+    @E score[L];
+    @E top = -3.0e38f, sum = 0;
+    for (int64_t j = 0; j <= last; ++j) {
+      if (!allowed(j))
+        continue;
+      @E partial[LANES] = {};
+      for (int64_t d = 0; d < DK; d += LANES)
+        for (int64_t l = 0; l < LANES; ++l)
+          partial[l] += q[d + l] * k[j * H * DK + d + l];
+      @E dot = 0;
+      for (int64_t l = 0; l < LANES; ++l)
+        dot += partial[l];
+      score[j] = dot * scale;
+      top = score[j] > top ? score[j] : top;
+    }
+    for (int64_t j = 0; j <= last; ++j)
+      if (allowed(j))
+        sum += score[j] = std::exp(score[j] - top);
+    for (int64_t j = 0; j <= last; ++j) {
+      if (!allowed(j))
+        continue;
+      const @E weight = score[j] / sum;
+      for (int64_t d = 0; d < DV; ++d)
+        context[d] += weight * v[j * H * DV + d];
+    }
+    for (int64_t d = 0; d < DV; ++d)
+      out[d] = context[d];
+  }
+)cpp",
+      {std::to_string(shapeOf(attention.getQuery())[0]),
+       std::to_string(keys[0]), std::to_string(keys[1]), std::to_string(heads),
+       std::to_string(dk), std::to_string(dv), std::to_string(lanes),
+       slot.empty() ? "r" : "int64_t(" + slot + "[r])",
+       limit.empty()
+           ? "L - 1"
+           : "(" + limit + "[r] < L ? int64_t(" + limit + "[r]) : L - 1)",
+       mask.empty() ? "true" : "bool(" + mask + "[c * L + j])"});
+}
+
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,
 /// step_size, rsqrt_correction2, grad_scale; results p'..., m'..., v'...
 /// Each parameter's pointers are declared in its own block, so that they
@@ -355,6 +427,8 @@ std::optional<std::string> opBody(Operation *op, Target target) {
     return cacheUpdateBody(shapeOf(update.getCache()), target);
   if (auto top = dyn_cast<TopKOp>(op))
     return topKBody(top);
+  if (auto attention = dyn_cast<CachedAttentionOp>(op))
+    return cachedAttentionBody(attention);
   if (auto transpose = dyn_cast<TransposeOp>(op))
     return copyLoop(elements(transpose.getResult()),
                     transposeSource(shapeOf(transpose.getInput()),

@@ -175,9 +175,11 @@ public:
   /// One incremental step of the decoder stack: `token` [R] at `position`
   /// [R] of each row, whose earlier positions' self-attention keys and
   /// values are in `self` (reordered first by `origin`), attending to the
-  /// cross-attention keys and values `cross` [R, S, d] under `sourceMask`.
-  /// Returns the output [R, 1, d]; `self` becomes the updated caches.
-  Value decodeStep(Value token, Value position, Value origin,
+  /// cross-attention keys and values `cross` [R, S, d] of row
+  /// `crossRow[r]` (its sentence's one copy) under that row's
+  /// `sourceMask` [R, S]. Returns the output [R, 1, d]; `self` becomes the
+  /// updated caches.
+  Value decodeStep(Value token, Value position, Value origin, Value crossRow,
                    ArrayRef<LayerCaches> cross,
                    MutableArrayRef<LayerCaches> self, Value sourceMask) {
     int64_t rows = shape(token)[0], length = shape(self[0].keys)[1];
@@ -196,12 +198,6 @@ public:
             : param("target_positions.weight");
     Value y = add(x, EmbeddingOp::create(b, loc, type({rows, 1, m.dModel}),
                                          positions, column(position)));
-    Value filled = PrefixMaskOp::create(
-        b, loc, RankedTensorType::get({rows, length}, b.getI1Type()),
-        position);
-    Value selfMask = ReshapeOp::create(
-        b, loc, RankedTensorType::get({rows, 1, 1, length}, b.getI1Type()),
-        filled);
     for (int64_t i = 0; i < m.decoderLayers; ++i) {
       std::string layer = "decoder.layers." + std::to_string(i);
       std::string name = layer + ".self_attn";
@@ -213,13 +209,18 @@ public:
           CacheUpdateOp::create(b, loc, cache.keys, k, origin, position);
       cache.values =
           CacheUpdateOp::create(b, loc, cache.values, v, origin, position);
-      y = residual(y, attend(name, q, cache.keys, cache.values, selfMask),
+      // Over the row's filled prefix only: positions 0..position.
+      Value context = CachedAttentionOp::create(
+          b, loc, type({rows, 1, m.heads * m.dV}), q, cache.keys, cache.values,
+          /*slot=*/Value(), position, /*key_mask=*/Value(), m.heads);
+      y = residual(y, linear(name + ".out", context),
                    layer + ".self_attn_norm");
       name = layer + ".cross_attn";
       Value crossQuery = linear(name + ".q", y);
-      y = residual(y,
-                   attend(name, crossQuery, cross[i].keys, cross[i].values,
-                          sourceMask),
+      context = CachedAttentionOp::create(
+          b, loc, type({rows, 1, m.heads * m.dV}), crossQuery, cross[i].keys,
+          cross[i].values, crossRow, /*limit=*/Value(), sourceMask, m.heads);
+      y = residual(y, linear(name + ".out", context),
                    layer + ".cross_attn_norm");
       y = residual(y, feedForward(layer + ".ffn", y), layer + ".ffn_norm");
     }
@@ -467,6 +468,7 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
       {std::string(binding::kToken), rowIds},
       {std::string(binding::kPosition), rowIds},
       {std::string(binding::kBeamOrigin), rowIds},
+      {std::string(binding::kCrossRow), rowIds},
       {std::string(binding::kSourceIds), sourceIds}};
   inputs.insert(inputs.end(), cross.begin(), cross.end());
   inputs.insert(inputs.end(), self.begin(), self.end());
@@ -486,13 +488,16 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
   GraphBuilder g(b, m, params, fn, /*train=*/false);
   auto args = fn.getArguments().drop_front(params.size());
   std::vector<GraphBuilder::LayerCaches> crossCaches, selfCaches;
+  const int64_t caches = 5; // the first cache's argument
   for (int64_t i = 0; i < m.decoderLayers; ++i) {
-    crossCaches.push_back({args[4 + 2 * i], args[5 + 2 * i]});
-    int64_t at = 4 + 2 * m.decoderLayers + 2 * i;
+    crossCaches.push_back({args[caches + 2 * i], args[caches + 1 + 2 * i]});
+    int64_t at = caches + 2 * m.decoderLayers + 2 * i;
     selfCaches.push_back({args[at], args[at + 1]});
   }
-  Value y = g.decodeStep(args[0], args[1], args[2], crossCaches, selfCaches,
-                         g.sourceMask(args[3]));
+  Value sourceMask = PaddingMaskOp::create(
+      b, loc, RankedTensorType::get({R, S}, b.getI1Type()), args[4], m.padId);
+  Value y = g.decodeStep(args[0], args[1], args[2], args[3], crossCaches,
+                         selfCaches, sourceMask);
   auto rowsOfVocabulary = cast<RankedTensorType>(f32({R, m.vocabSize}));
   Value logProbs = ReshapeOp::create(b, loc, rowsOfVocabulary,
                                      g.logSoftmax(g.logits(y)));

@@ -364,6 +364,15 @@ Frame::Evaluated Frame::modelOp(Operation *op) {
                              get(c.getOrigin()), get(c.getPosition()), error);
         return bindOrFail(op, std::move(out), error);
       })
+      .Case<CachedAttentionOp>([&](CachedAttentionOp a) {
+        auto optional = [&](Value v) { return v ? &get(v) : nullptr; };
+        std::string error;
+        Tensor out = ref::cachedAttention(
+            get(a.getQuery()), get(a.getKeys()), get(a.getValues()),
+            optional(a.getSlot()), optional(a.getLimit()),
+            optional(a.getKeyMask()), a.getHeads(), error);
+        return bindOrFail(op, std::move(out), error);
+      })
       .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {
         Shape shape = resultShape(op);
         return bind(op, ref::positionalEncoding(

@@ -125,6 +125,14 @@ Tensor prefixMask(const Tensor &position, int64_t length);
 Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
                    const Tensor &origin, const Tensor &position,
                    std::string &error);
+/// tc.cached_attention: each (row, head)'s softmax attention over the key
+/// positions it may attend to, in cache row slot[r] (r without `slot`);
+/// `slot`, `limit` and `keyMask` may be null. A slot outside the cache is
+/// `error`.
+Tensor cachedAttention(const Tensor &query, const Tensor &keys,
+                       const Tensor &values, const Tensor *slot,
+                       const Tensor *limit, const Tensor *keyMask,
+                       int64_t heads, std::string &error);
 Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim);
 
 // Data movement (ShapeKernels.cpp).

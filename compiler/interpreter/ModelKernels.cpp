@@ -86,6 +86,55 @@ Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
   return out;
 }
 
+Tensor cachedAttention(const Tensor &query, const Tensor &keys,
+                       const Tensor &values, const Tensor *slot,
+                       const Tensor *limit, const Tensor *keyMask,
+                       int64_t heads, std::string &error) {
+  int64_t rows = query.shape[0], cacheRows = keys.shape[0],
+          length = keys.shape[1], dk = keys.shape[2] / heads,
+          dv = values.shape[2] / heads;
+  Tensor out(query.dtype, {rows, 1, heads * dv});
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t c = slot ? slot->ints[r] : r;
+    if (c < 0 || c >= cacheRows) {
+      error = "row " + std::to_string(r) + " reads cache row " +
+              std::to_string(c) + ", outside [0, " + std::to_string(cacheRows) +
+              ")";
+      return {};
+    }
+    for (int64_t h = 0; h < heads; ++h) {
+      std::vector<double> score(length, 0.0);
+      std::vector<bool> allowed(length);
+      double max = -INFINITY;
+      for (int64_t j = 0; j < length; ++j) {
+        allowed[j] = (!limit || j <= limit->ints[r]) &&
+                     (!keyMask || keyMask->ints[c * length + j]);
+        if (!allowed[j])
+          continue;
+        for (int64_t d = 0; d < dk; ++d)
+          score[j] += query.floats[r * heads * dk + h * dk + d] *
+                      keys.floats[(c * length + j) * heads * dk + h * dk + d];
+        score[j] /= std::sqrt(double(dk));
+        max = std::max(max, score[j]);
+      }
+      double sum = 0.0;
+      for (int64_t j = 0; j < length; ++j)
+        if (allowed[j])
+          sum += score[j] = std::exp(score[j] - max);
+      for (int64_t d = 0; d < dv; ++d) {
+        double context = 0.0;
+        for (int64_t j = 0; j < length; ++j)
+          if (allowed[j])
+            context +=
+                score[j] / sum *
+                values.floats[(c * length + j) * heads * dv + h * dv + d];
+        out.set(r * heads * dv + h * dv + d, context);
+      }
+    }
+  }
+  return out;
+}
+
 Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim) {
   Tensor out(dtype, {length, dim});
   for (int64_t pos = 0; pos < length; ++pos)

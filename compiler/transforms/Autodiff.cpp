@@ -83,6 +83,11 @@ LogicalResult buildGradient(func::FuncOp f) {
     if (!any || llvm::none_of(op->getOperands(),
                               [&](Value v) { return active.contains(v); }))
       continue;
+    if (isa<CachedAttentionOp>(op))
+      return op->emitOpError()
+             << "is inference-only (the incremental decoder's attention over "
+                "its caches) and has no gradient; a training graph attends "
+                "with tc.matmul and tc.softmax";
     auto rule = dyn_cast<ReverseOpInterface>(op);
     if (!rule)
       return op->emitOpError()

@@ -65,6 +65,8 @@ def Tc_View : Tc_Category<"View">;
 
 def Tc_FloatElement : AnyTypeOf<[F32, F16, BF16, F64]>;
 def Tc_FloatTensor : StaticShapeTensorOf<[Tc_FloatElement]>;
+// Ops that compute only in f32 (mixed precision keeps them f32).
+def Tc_F32Tensor : StaticShapeTensorOf<[F32]>;
 def Tc_IdTensor : StaticShapeTensorOf<[I32]>;
 def Tc_MaskTensor : StaticShapeTensorOf<[I1]>;
 def Tc_NumericTensor : StaticShapeTensorOf<[Tc_FloatElement, I32]>;

@@ -288,6 +288,48 @@ LogicalResult CacheUpdateOp::verify() {
   return success();
 }
 
+LogicalResult CachedAttentionOp::verify() {
+  ArrayRef<int64_t> query = shapeOf(getQuery()), keys = shapeOf(getKeys()),
+                    values = shapeOf(getValues());
+  int64_t heads = getHeads();
+  if (query.size() != 3 || query[1] != 1 || keys.size() != 3 ||
+      values.size() != 3)
+    return emitOpError() << "takes a query [R, 1, h * dk], keys [C, L, h * "
+                            "dk] and values [C, L, h * dv], got "
+                         << fmt(query) << ", " << fmt(keys) << ", "
+                         << fmt(values);
+  if (heads <= 0 || query[2] % heads != 0 || values[2] % heads != 0)
+    return emitOpError() << "heads = " << heads
+                         << " must divide the query's and the values' "
+                            "channels, got "
+                         << query[2] << " and " << values[2];
+  if (keys[2] != query[2] || values[0] != keys[0] || values[1] != keys[1])
+    return emitOpError() << "keys " << fmt(keys) << " and values "
+                         << fmt(values)
+                         << " must have the query's channels and the same "
+                            "[C, L] cache rows and positions";
+  SmallVector<int64_t> rows = {query[0]};
+  for (auto [name, table] :
+       {std::pair("slot", getSlot()), std::pair("limit", getLimit())})
+    if (table && shapeOf(table) != ArrayRef<int64_t>(rows))
+      return emitOpError() << name << " has shape " << fmt(shapeOf(table))
+                           << " but expected " << fmt(rows)
+                           << " (one per row of the query)";
+  if (!getSlot() && keys[0] != query[0])
+    return emitOpError() << "without slot, row r reads cache row r: the "
+                            "keys must have the query's "
+                         << query[0] << " rows, got " << keys[0];
+  if (getKeyMask() && shapeOf(getKeyMask()) != keys.take_front(2))
+    return emitOpError() << "key_mask has shape " << fmt(shapeOf(getKeyMask()))
+                         << " but expected " << fmt(keys.take_front(2))
+                         << " (the keys' cache rows and positions)";
+  SmallVector<int64_t> result = {query[0], 1, values[2]};
+  if (shapeOf(getResult()) != ArrayRef<int64_t>(result))
+    return emitOpError() << "result has shape " << fmt(shapeOf(getResult()))
+                         << " but expected " << fmt(result);
+  return success();
+}
+
 LogicalResult AllReduceOp::inferReturnTypes(
     MLIRContext *, std::optional<Location>, ValueRange operands,
     DictionaryAttr, OpaqueProperties, RegionRange,

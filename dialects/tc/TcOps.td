@@ -446,6 +446,56 @@ def Tc_CacheUpdateOp : Tc_Op<"cache_update", [Pure,
   let hasVerifier = 1;
 }
 
+def Tc_CachedAttentionOp : Tc_Op<"cached_attention", [Pure,
+    AttrSizedOperandSegments]> {
+  let summary = "One decoder step's attention over cached keys and values";
+  let description = [{
+    The attention of an incremental decoder step, fused: for each row `r`
+    and head `h` of `query` `[R, 1, h * dk]`, with `c = slot[r]` (`r`
+    itself without `slot`),
+
+    - `score[j] = query[r, 0, h] . keys[c, j, h] / sqrt(dk)` over the key
+      positions `j` the row may attend to: `j <= limit[r]` (with `limit`)
+      and `key_mask[c, j]` (with `key_mask`);
+    - `weight = softmax(score)` over those positions only;
+    - `result[r, 0, h] = sum_j weight[j] values[c, j, h]`, the heads merged
+      (`[R, 1, h * dv]`, ready for the output projection); zeros for a row
+      that may attend to no position.
+
+    `keys` `[C, L, h * dk]` and `values` `[C, L, h * dv]` are the cache
+    rows; `slot`, `limit` (`i32 [R]`) and `key_mask` (`i1 [C, L]`) are
+    optional. Self-attention over a row's own cache passes `limit` = the
+    row's position (the positions written so far); cross-attention passes
+    `slot` (the row of the sentence's one copy of the encoder's keys and
+    values) and its source's `key_mask`. A slot outside `[0, C)` reads
+    nothing (zeros). Only the allowed positions are read, so a step's
+    cost follows the filled prefix, not the cache length `L`.
+
+    It is inference-only (no reverse rule) and f32 only: it is not a GEMM,
+    so mixed precision leaves it alone.
+
+    ```mlir
+    %ctx = tc.cached_attention %q, %k, %v limit %position {heads = 2 : i64}
+        : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>,
+           tensor<4xi32>) -> tensor<4x1x8xf32>
+    %cross = tc.cached_attention %q, %ck, %cv slot %table mask %source
+        {heads = 2 : i64}
+        : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>,
+           tensor<4xi32>, tensor<2x5xi1>) -> tensor<4x1x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_F32Tensor:$query, Tc_F32Tensor:$keys,
+                       Tc_F32Tensor:$values, Optional<Tc_IdTensor>:$slot,
+                       Optional<Tc_IdTensor>:$limit,
+                       Optional<Tc_MaskTensor>:$key_mask, I64Attr:$heads);
+  let results = (outs Tc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $query `,` $keys `,` $values (`slot` $slot^)? (`limit` $limit^)?
+    (`mask` $key_mask^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Data parallelism
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "runtime/decode/DecoderSession.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace tc::rt {
 
@@ -48,6 +49,13 @@ std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
               "tc-compile";
       return std::nullopt;
     }
+  if (!findBinding(*step, binding::kCrossRow, false)) {
+    error = step->name()->str() + " has no " + std::string(binding::kCrossRow) +
+            " input (an executable of an older tc-compile, whose decoder "
+            "copies a source into every row); compile it again with this "
+            "tc-compile";
+    return std::nullopt;
+  }
   // Before the top-k moved into the step, it returned log_probs [R, V].
   int64_t candidates = outputElements(*step, binding::kTopTokens);
   if (candidates == 0 || candidates % shape.batch != 0) {
@@ -114,17 +122,23 @@ DecoderSession::start(const std::vector<std::vector<int32_t>> &sources,
 
 bool DecoderSession::place(const EncodedSource &source, int64_t first,
                            int64_t count, std::string &error) {
-  for (int64_t row = first; row < first + count; ++row) {
-    if (!device_->writeInputAt(*step_, binding::kSourceIds,
-                               row * int64_t(source.ids.size()), source.ids))
-      return fail("no source_ids rows for row " + std::to_string(row), error);
-    for (size_t c = 0; c < crossNames_.size(); ++c) {
-      const std::vector<float> &cache = source.caches[c];
-      if (!device_->writeInputAt(*step_, crossNames_[c],
-                                 row * int64_t(cache.size()), cache))
-        return fail("no input " + crossNames_[c] + " of the start's shape",
-                    error);
-    }
+  if (first < 0 || count < 1 || first + count > rows())
+    return fail("rows [" + std::to_string(first) + ", " +
+                    std::to_string(first + count) + ") outside the " +
+                    std::to_string(rows()) + " rows",
+                error);
+  // One copy, in the first row; the step reads it through cross_row.
+  std::fill(crossRow_.begin() + first, crossRow_.begin() + first + count,
+            int32_t(first));
+  if (!device_->writeInputAt(*step_, binding::kSourceIds,
+                             first * int64_t(source.ids.size()), source.ids))
+    return fail("no source_ids rows for row " + std::to_string(first), error);
+  for (size_t c = 0; c < crossNames_.size(); ++c) {
+    const std::vector<float> &cache = source.caches[c];
+    if (!device_->writeInputAt(*step_, crossNames_[c],
+                               first * int64_t(cache.size()), cache))
+      return fail("no input " + crossNames_[c] + " of the start's shape",
+                  error);
   }
   return true;
 }
@@ -134,9 +148,11 @@ DecoderSession::step(const std::vector<int32_t> &token,
                      const std::vector<int32_t> &position,
                      const std::vector<int32_t> &origin, std::string &error) {
   int64_t R = rows();
-  for (auto [name, values] : {std::pair(binding::kToken, &token),
-                              std::pair(binding::kPosition, &position),
-                              std::pair(binding::kBeamOrigin, &origin)})
+  for (auto [name, values] :
+       {std::pair(binding::kToken, &token),
+        std::pair(binding::kPosition, &position),
+        std::pair(binding::kBeamOrigin, &origin),
+        std::pair(binding::kCrossRow, &std::as_const(crossRow_))})
     if (!device_->writeInput(*step_, name, *values)) {
       fail("no input " + std::string(name) + " of " + std::to_string(R), error);
       return nullptr;

@@ -47,7 +47,9 @@ public:
   std::optional<std::vector<EncodedSource>>
   start(const std::vector<std::vector<int32_t>> &sources, std::string &error);
 
-  /// Makes rows [first, first + count) read `source`'s keys and values.
+  /// Makes rows [first, first + count) read `source`'s keys and values:
+  /// writes them (and its ids) once, in row `first`, and points the rows'
+  /// cross_row entries at it.
   bool place(const EncodedSource &source, int64_t first, int64_t count,
              std::string &error);
 
@@ -71,8 +73,11 @@ private:
                  const Vocabulary &vocab, std::vector<std::string> crossNames,
                  int64_t candidatesPerRow)
       : device_(&device), start_(&start), step_(&step), shape_(shape),
-        vocab_(vocab), crossNames_(std::move(crossNames)) {
+        vocab_(vocab), crossNames_(std::move(crossNames)),
+        crossRow_(shape.batch) {
     candidates_.perRow = candidatesPerRow;
+    for (size_t r = 0; r < crossRow_.size(); ++r)
+      crossRow_[r] = int32_t(r);
   }
   bool fail(const std::string &what, std::string &error) const;
 
@@ -81,6 +86,9 @@ private:
   BucketShape shape_;
   Vocabulary vocab_;
   std::vector<std::string> crossNames_; ///< cross_k.0, cross_v.0, ...
+  /// Each row's cross_row: the row that holds its sentence's keys, values
+  /// and source ids (set by place, written by step).
+  std::vector<int32_t> crossRow_;
   StepCandidates candidates_;
 };
 

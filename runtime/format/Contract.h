@@ -98,10 +98,12 @@ inline constexpr std::string_view kTargetPrefix = "target_prefix";
 inline constexpr std::string_view kLogits = "logits";
 // decode_step's inputs besides source_ids and the caches, one per row: the
 // last token, its position (BOS at 0), the row whose cached prefix it
-// continues; and its outputs:
+// continues, the row that holds its sentence's cross-attention keys, values
+// and source ids (one copy per sentence); and its outputs:
 inline constexpr std::string_view kToken = "token";
 inline constexpr std::string_view kPosition = "position";
 inline constexpr std::string_view kBeamOrigin = "beam_origin";
+inline constexpr std::string_view kCrossRow = "cross_row";
 /// Per row, its most probable continuations (never padding or BOS; an
 /// executable's K = 2 x its [decoding] beam, or the vocabulary if smaller):
 /// their log-probabilities [R, K] best first (the lower token id first

@@ -14,6 +14,16 @@ func.func @f(%x: tensor<4xf32> {tc.param = "x"}) -> tensor<f32> {
 
 // -----
 
+// The incremental decoder's attention is inference-only.
+// CHECK: autodiff-errors.mlir:[[@LINE+2]]:8: error: 'tc.cached_attention' op is inference-only (the incremental decoder's attention over its caches) and has no gradient; a training graph attends with tc.matmul and tc.softmax
+func.func @decoding(%q: tensor<2x1x4xf32> {tc.param = "q"}, %k: tensor<2x3x4xf32>, %v: tensor<2x3x4xf32>) -> tensor<f32> {
+  %c = tc.cached_attention %q, %k, %v {heads = 1 : i64} : (tensor<2x1x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %l = tc.reduce_sum %c axes = [0, 1, 2] : tensor<2x1x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // The statistics a fused op saves for its backward are not differentiated.
 // CHECK: autodiff-errors.mlir:[[@LINE+3]]:22: error: 'tc.residual_layer_norm' op saves results for its backward only; the loss must not depend on them
 func.func @stats(%x: tensor<2x4xf32> {tc.param = "x"}, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {

@@ -16,7 +16,9 @@
 //    source and target prefix;
 //  - beam reselection: rows in groups of four share a source, as a beam's
 //    hypotheses do (a cached prefix means something only under the source
-//    it attended to), and at one step t0 > 0 every row continues another
+//    it attended to), and read its one copy of the cross-attention keys,
+//    values and ids, in the group's first row (cross_row; the other rows'
+//    are random), and at one step t0 > 0 every row continues another
 //    row of its group: a rotation with one row duplicated and one dropped.
 //    From t0 on a row holds another row's tokens before t0 and its own
 //    after.
@@ -354,26 +356,43 @@ public:
         vocabulary_(model.config().vocabSize), rows_(shape.batch) {}
 
   /// decode_start on one source per row; its keys and values become
-  /// decode_step's inputs, with the sources. The self-attention caches are
-  /// filled with random values: no row has written a position yet.
+  /// decode_step's inputs, with the sources, in the rows that `crossRow`
+  /// names (row r reads row crossRow[r]'s); the other rows' keys, values
+  /// and ids are random: no row may read them. The self-attention caches
+  /// are filled with random values: no row has written a position yet.
   void start(const std::vector<std::vector<int32_t>> &sources,
-             std::mt19937_64 &rng) {
-    std::vector<int32_t> ids;
+             const std::vector<int32_t> &crossRow, std::mt19937_64 &rng) {
+    std::vector<int32_t> ids, stepIds;
     for (const std::vector<int32_t> &source : sources)
       ids.insert(ids.end(), source.begin(), source.end());
+    int64_t S = ids.size() / rows_;
+    auto unread = [&](int64_t r) {
+      return std::find(crossRow.begin(), crossRow.end(), r) == crossRow.end();
+    };
+    stepIds = ids;
+    for (int64_t i = 0; i < int64_t(ids.size()); ++i)
+      if (unread(i / S))
+        stepIds[i] = std::uniform_int_distribution<int32_t>(0, 3)(rng);
     EXPECT_TRUE(device_.writeInput(start_, binding::kSourceIds, ids.data(),
                                    ids.size() * 4));
-    EXPECT_TRUE(device_.writeInput(step_, binding::kSourceIds, ids.data(),
-                                   ids.size() * 4));
+    EXPECT_TRUE(device_.writeInput(step_, binding::kSourceIds, stepIds.data(),
+                                   stepIds.size() * 4));
+    EXPECT_TRUE(device_.writeInput(step_, binding::kCrossRow, crossRow.data(),
+                                   rows_ * 4));
     device_.run(start_);
     for (int64_t layer = 0; layer < layers_; ++layer) {
       for (Cache cache : {Cache::CrossKeys, Cache::CrossValues}) {
         std::string name = binding::cacheName(cache, layer);
-        std::vector<uint8_t> bytes(rt::bindingBytes(start_, name, true));
+        std::vector<float> values(rt::bindingBytes(start_, name, true) / 4);
         EXPECT_TRUE(
-            device_.readOutput(start_, name, bytes.data(), bytes.size()))
+            device_.readOutput(start_, name, values.data(), values.size() * 4))
             << name;
-        EXPECT_TRUE(device_.writeInput(step_, name, bytes.data(), bytes.size()))
+        int64_t perRow = values.size() / rows_;
+        for (int64_t i = 0; i < int64_t(values.size()); ++i)
+          if (unread(i / perRow))
+            values[i] = std::uniform_real_distribution<float>(-1, 1)(rng);
+        EXPECT_TRUE(
+            device_.writeInput(step_, name, values.data(), values.size() * 4))
             << name;
       }
       for (Cache cache : {Cache::SelfKeys, Cache::SelfValues}) {
@@ -451,10 +470,11 @@ double candidateDifference(const rt::StepCandidates &got, int64_t r,
 double worstDifference(Model &model, const BucketShape &stepShape,
                        const BucketShape &fullShape,
                        const std::vector<std::vector<int32_t>> &sources,
+                       const std::vector<int32_t> &crossRow,
                        const Schedule &schedule, std::mt19937_64 &rng) {
   int64_t T = fullShape.targetLength, V = model.config().vocabSize;
   IncrementalDecoder decoder(model, stepShape);
-  decoder.start(sources, rng);
+  decoder.start(sources, crossRow, rng);
   std::vector<rt::StepCandidates> stepped;
   for (size_t t = 0; t < schedule.tokens.size(); ++t)
     stepped.push_back(
@@ -532,15 +552,21 @@ TEST_P(IncrementalDecoding, StepsEqualTheFullDecodeAtEveryPosition) {
     sources.push_back(randomSource(rng, S, m));
     targets.push_back(randomTarget(rng, T, m));
   }
-  double own = worstDifference(*model, stepShape, fullShape, sources,
+  std::vector<int32_t> ownRow(R), groupRow(R);
+  for (int64_t r = 0; r < R; ++r) {
+    ownRow[r] = int32_t(r);
+    groupRow[r] = int32_t(r / 4 * 4);
+  }
+  double own = worstDifference(*model, stepShape, fullShape, sources, ownRow,
                                ownPrefixes(targets), rng);
   EXPECT_LE(own, kTolerance) << "every row continuing itself";
 
-  // Groups of four rows share a source.
+  // Groups of four rows share a source, and read its one copy (cross_row).
   for (int64_t r = 0; r < R; ++r)
     sources[r] = sources[r / 4 * 4];
-  double reselected = worstDifference(*model, stepShape, fullShape, sources,
-                                      reselectedAt(T / 2, targets), rng);
+  double reselected =
+      worstDifference(*model, stepShape, fullShape, sources, groupRow,
+                      reselectedAt(T / 2, targets), rng);
   EXPECT_LE(reselected, kTolerance) << "beam reselection at step " << T / 2;
 
   double seconds =

@@ -4,7 +4,8 @@
 // walks every registered tc op and checks that the categories exclude each
 // other, then lowers models/tiny.toml and checks every kernel against its
 // op's traits: a row-wise op is launched a block per row and emitted with the
-// row skeleton, every other kernel a thread per element with the loop
+// row skeleton, tc.cached_attention a thread per (row, head), every other
+// kernel a thread per element with the loop
 // skeleton; fused groups hold only elementwise ops and reductions.
 //
 //===----------------------------------------------------------------------===//
@@ -74,6 +75,11 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
       // tc.cross_entropy's result is a scalar: a block per row of its input.
       EXPECT_EQ(grid, input.getNumElements() / row) << what << ": a block per row";
       EXPECT_TRUE(rowSkeleton) << what << ": emitted without a row skeleton";
+    } else if (auto attention = dyn_cast<tc::CachedAttentionOp>(op)) {
+      // The decoder's attention: a thread per (row, head), a warp a block.
+      int64_t tasks = result.getDimSize(0) * attention.getHeads();
+      EXPECT_EQ(block, 32) << what;
+      EXPECT_EQ(grid, (tasks + 31) / 32) << what << ": a thread per (row, head)";
     } else {
       // The largest operand or result: a bias gradient reads rows it sums.
       int64_t elements = 1;

@@ -1086,6 +1086,51 @@ func.func @prefix_mask_rows(%position: tensor<4xi32>) {
 
 // -----
 
+// The decoder's attention: heads divide the channels.
+func.func @cached_attention_heads(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op heads = 3 must divide the query's and the values' channels, got 8 and 8}}
+  %0 = tc.cached_attention %q, %k, %k {heads = 3 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
+// Without a slot table, row r reads cache row r.
+func.func @cached_attention_rows(%q: tensor<4x1x8xf32>, %k: tensor<2x6x8xf32>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op without slot, row r reads cache row r: the keys must have the query's 4 rows, got 2}}
+  %0 = tc.cached_attention %q, %k, %k {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
+// One slot per row of the query.
+func.func @cached_attention_slot(%q: tensor<4x1x8xf32>, %k: tensor<2x6x8xf32>, %slot: tensor<2xi32>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op slot has shape [2] but expected [4] (one per row of the query)}}
+  %0 = tc.cached_attention %q, %k, %k slot %slot {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<2xi32>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
+// The key mask covers the cache rows and positions.
+func.func @cached_attention_mask(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>, %mask: tensor<4x5xi1>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op key_mask has shape [4, 5] but expected [4, 6] (the keys' cache rows and positions)}}
+  %0 = tc.cached_attention %q, %k, %k mask %mask {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4x5xi1>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
+// f32 only: mixed precision leaves it alone.
+func.func @cached_attention_bf16(%q: tensor<4x1x8xbf16>, %k: tensor<4x6x8xf32>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op operand #0 must be statically shaped tensor of 32-bit float values}}
+  %0 = tc.cached_attention %q, %k, %k {heads = 2 : i64} : (tensor<4x1x8xbf16>, tensor<4x6x8xf32>, tensor<4x6x8xf32>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
 // A cache update's value is one position of the cache.
 func.func @cache_update_value(%k: tensor<4x8x16xf32>, %new: tensor<4x2x16xf32>, %rows: tensor<4xi32>) -> tensor<4x8x16xf32> {
   // expected-error @+1 {{'tc.cache_update' op value has shape [4, 2, 16] but expected [4, 1, 16] (one position of the cache)}}

@@ -309,6 +309,19 @@ func.func @top_k(%x: tensor<4x24xf32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
   return %values, %indices : tensor<4x8xf32>, tensor<4x8xi32>
 }
 
+// The decoder's fused attention: over a row's own cache up to a limit; over
+// a shared cache row through a slot table, under a key mask.
+// CHECK-LABEL: func.func @cached_attention(
+// CHECK-SAME: [[Q:%[^:]*]]: tensor<4x1x8xf32>, [[K:%[^:]*]]: tensor<4x6x8xf32>, [[V:%[^:]*]]: tensor<4x6x8xf32>, [[POS:%[^:]*]]: tensor<4xi32>, [[CK:%[^:]*]]: tensor<2x5x8xf32>, [[CV:%[^:]*]]: tensor<2x5x8xf32>, [[SLOT:%[^:]*]]: tensor<4xi32>, [[MASK:%[^:]*]]: tensor<2x5xi1>)
+// CHECK-NEXT: tc.cached_attention [[Q]], [[K]], [[V]] limit [[POS]] {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4xi32>) -> tensor<4x1x8xf32>
+// CHECK-NEXT: tc.cached_attention [[Q]], [[CK]], [[CV]] slot [[SLOT]] mask [[MASK]] {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<4xi32>, tensor<2x5xi1>) -> tensor<4x1x8xf32>
+// CHECK-NEXT: return
+func.func @cached_attention(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>, %v: tensor<4x6x8xf32>, %position: tensor<4xi32>, %ck: tensor<2x5x8xf32>, %cv: tensor<2x5x8xf32>, %slot: tensor<4xi32>, %mask: tensor<2x5xi1>) -> (tensor<4x1x8xf32>, tensor<4x1x8xf32>) {
+  %0 = tc.cached_attention %q, %k, %v limit %position {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4xi32>) -> tensor<4x1x8xf32>
+  %1 = tc.cached_attention %q, %ck, %cv slot %slot mask %mask {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<4xi32>, tensor<2x5xi1>) -> tensor<4x1x8xf32>
+  return %0, %1 : tensor<4x1x8xf32>, tensor<4x1x8xf32>
+}
+
 // The sum over the ranks of a data-parallel job: result types are the
 // inputs'.
 // CHECK-LABEL: func.func @all_reduce(
