@@ -58,6 +58,16 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
             describeCpuIsa() + ": use --compute-type f32 or int8";
     return nullptr;
   }
+  // The prepared path takes f32 GEMMs only: a bf16 executable's would keep
+  // their types and the flag would change nothing.
+  if (options.computeType != ComputeType::F32 &&
+      countBf16Gemms(executable.root()) > 0) {
+    error = std::string("--compute-type ") + nameOf(options.computeType) +
+            " applies to an f32 executable, and this one's GEMMs are bf16 "
+            "(tc-compile --precision=bf16): leave --compute-type out, or "
+            "compile the model with --precision=f32";
+    return nullptr;
+  }
   device->prepared_ = std::make_unique<PreparedGemms>(options.computeType);
   device->computeType_ = options.computeType;
   if (countBf16Gemms(executable.root()) > 0)

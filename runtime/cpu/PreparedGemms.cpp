@@ -48,9 +48,16 @@ struct Primitive {
 /// sums of its quantized columns.
 struct Weights {
   memory::desc desc;
+  /// How the source block was read: one address can hold a weight that one
+  /// GEMM reads transposed and another as it is (same dims when square).
+  bool transposeB;
+  int64_t ldb;
   memory data;
   std::vector<float> scales;
   std::vector<int32_t> sums;
+  /// False when a weight is NaN or infinite: int8 cannot carry it, so the
+  /// GEMM runs in f32 (sgemm) and the non-finite value shows in C.
+  bool finite = true;
 };
 
 Type typeOf(ComputeType type) {
@@ -110,7 +117,8 @@ float weightAt(const GemmBlock &g, int64_t kk, int64_t j) {
 
 /// `g`'s weight block in `p`'s layout (converted or quantized).
 Weights prepare(ComputeType type, const Primitive &p, const GemmBlock &g) {
-  Weights w{p.weights, memory(p.weights, cpuEngine()), {}, {}};
+  Weights w{p.weights, g.transposeB, g.ldb, memory(p.weights, cpuEngine()),
+            {}, {}, true};
   const dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
   OneOpenMpThread oneThread;
@@ -129,8 +137,11 @@ Weights prepare(ComputeType type, const Primitive &p, const GemmBlock &g) {
   w.sums.resize(g.cols);
   for (int64_t j = 0; j < g.cols; ++j) {
     float largest = 0;
-    for (int64_t kk = 0; kk < g.k; ++kk)
-      largest = std::max(largest, std::fabs(weightAt(g, kk, j)));
+    for (int64_t kk = 0; kk < g.k; ++kk) {
+      float x = weightAt(g, kk, j);
+      w.finite = w.finite && std::isfinite(x);
+      largest = std::max(largest, std::fabs(x));
+    }
     float scale = largest > 0 ? largest / kWeightLevels : 1.0f;
     int32_t sum = 0;
     for (int64_t kk = 0; kk < g.k; ++kk) {
@@ -168,12 +179,17 @@ void convertToBf16(const GemmBlock &g, uint16_t *out) {
 }
 
 /// op(A) quantized per row to u8 (PreparedGemms.h); `scales` gets each
-/// row's scale.
-void quantizeRows(const GemmBlock &g, uint8_t *out, float *scales) {
+/// row's scale. False, with `out` unfinished, when an activation is NaN or
+/// infinite (int8 cannot carry it: the block runs in f32 instead).
+bool quantizeRows(const GemmBlock &g, uint8_t *out, float *scales) {
   for (int64_t i = 0; i < g.rows; ++i) {
     float largest = 0;
-    for (int64_t kk = 0; kk < g.k; ++kk)
-      largest = std::max(largest, std::fabs(activationAt(g, i, kk)));
+    for (int64_t kk = 0; kk < g.k; ++kk) {
+      float x = activationAt(g, i, kk);
+      if (!std::isfinite(x))
+        return false;
+      largest = std::max(largest, std::fabs(x));
+    }
     float scale = largest > 0 ? largest / kActivationLevels : 1.0f;
     float inverse = 1.0f / scale;
     for (int64_t kk = 0; kk < g.k; ++kk)
@@ -181,6 +197,7 @@ void quantizeRows(const GemmBlock &g, uint8_t *out, float *scales) {
           std::lrintf(activationAt(g, i, kk) * inverse) + kActivationShift);
     scales[i] = scale;
   }
+  return true;
 }
 
 /// C = (sums - 64 colsum) sa sw + bias, then the ReLU.
@@ -219,11 +236,12 @@ struct PreparedGemms::Cache {
   /// By the weight block's address: one per layout that primitives want.
   std::map<const void *, std::vector<std::unique_ptr<Weights>>> weights;
 
-  const Weights *findWeights(const void *b, const memory::desc &desc) {
-    auto it = weights.find(b);
+  const Weights *findWeights(const GemmBlock &g, const memory::desc &desc) {
+    auto it = weights.find(g.b);
     if (it != weights.end())
       for (const std::unique_ptr<Weights> &w : it->second)
-        if (w->desc == desc)
+        if (w->desc == desc && w->transposeB == g.transposeB &&
+            w->ldb == g.ldb)
           return w.get();
     return nullptr;
   }
@@ -249,11 +267,11 @@ struct PreparedGemms::Cache {
       return {&p, nullptr};
     {
       std::shared_lock lock(mutex);
-      if (const Weights *w = findWeights(g.b, p.weights))
+      if (const Weights *w = findWeights(g, p.weights))
         return {&p, w};
     }
     std::unique_lock lock(mutex);
-    if (const Weights *w = findWeights(g.b, p.weights))
+    if (const Weights *w = findWeights(g, p.weights))
       return {&p, w};
     auto &list = weights[g.b];
     list.push_back(std::make_unique<Weights>(prepare(type, p, g)));
@@ -296,7 +314,7 @@ std::string PreparedGemms::describe() const {
 
 bool PreparedGemms::run(const GemmBlock &g) {
   auto [p, w] = cache_->find(g);
-  if (!w)
+  if (!w || !w->finite)
     return false;
   thread_local Scratch scratch;
   const dnnl::engine &engine = cpuEngine();
@@ -309,7 +327,9 @@ bool PreparedGemms::run(const GemmBlock &g) {
     src = grow<uint8_t>(scratch.activations, g.rows * g.k);
     scratch.rowScales.resize(
         std::max<size_t>(scratch.rowScales.size(), g.rows));
-    quantizeRows(g, static_cast<uint8_t *>(src), scratch.rowScales.data());
+    if (!quantizeRows(g, static_cast<uint8_t *>(src),
+                      scratch.rowScales.data()))
+      return false;
     sums = grow<int32_t>(scratch.sums, g.rows * g.cols);
   }
   std::unordered_map<int, memory> args{

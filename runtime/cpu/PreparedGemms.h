@@ -43,7 +43,9 @@ public:
 
   /// Runs `block`, whose B must not have changed since it was prepared
   /// (or since the last clear()), and returns true; false without touching
-  /// C when oneDNN makes no primitive for its shape. Any thread may call it.
+  /// C when oneDNN makes no primitive for its shape, or, in int8, when a
+  /// weight or an activation is NaN or infinite (the caller's sgemm then
+  /// shows it in C). Any thread may call it.
   bool run(const GemmBlock &block);
 
   /// Drops every prepared weight (the parameters changed). Not while any

@@ -191,6 +191,40 @@ TEST(PreparedGemms, ChangedWeightIsSeenAfterClear) {
   }
 }
 
+// One square weight read transposed by one GEMM and as it is by another
+// (Y = X W^T, then dX = dY W): each must get its own prepared copy.
+TEST(PreparedGemms, SquareWeightReadBothWaysIsPreparedTwice) {
+  PreparedGemms gemms(ComputeType::F32);
+  Case t{4, 64, 64, false, false};
+  Operands prepared(t), plain(t);
+  for (bool transposeB : {true, false}) {
+    GemmBlock g = prepared.block(), reference = plain.block();
+    g.transposeB = reference.transposeB = transposeB;
+    ASSERT_TRUE(gemms.run(g));
+    rt::sgemmBlock(rt::SgemmLibrary::OneDnn, reference);
+    for (int64_t i = 0; i < t.rows; ++i)
+      for (int64_t j = 0; j < t.cols; ++j)
+        ASSERT_LE(std::fabs(prepared.cAt(i, j) - plain.cAt(i, j)),
+                  1e-4 * prepared.magnitude(i, j) + 1e-4)
+            << "transposeB " << transposeB << " at " << i << "," << j;
+  }
+  EXPECT_EQ(gemms.preparedWeights(), 2u);
+}
+
+// int8 cannot carry a NaN: the block is left to sgemm (run() says no and
+// leaves C alone), so the NaN shows in C instead of a finite value.
+TEST(PreparedGemms, Int8LeavesNonFiniteValuesToSgemm) {
+  PreparedGemms gemms(ComputeType::Int8);
+  Case t{4, 64, 256, true, false};
+  Operands activation(t), weight(t);
+  activation.a[0] = std::nanf("");
+  EXPECT_FALSE(gemms.run(activation.block()));
+  EXPECT_EQ(activation.cAt(0, 0), 7.0f) << "C untouched";
+  weight.w[0] = INFINITY;
+  EXPECT_FALSE(gemms.run(weight.block()));
+  EXPECT_EQ(weight.cAt(0, 0), 7.0f) << "C untouched";
+}
+
 TEST(PreparedGemms, TakesOnlyAlphaOneAndBetaZero) {
   GemmBlock g;
   EXPECT_TRUE(PreparedGemms::takes(g));

@@ -55,6 +55,10 @@ int checkOptions(const TranslateOptions &o) {
   if (o.recomputePrefix && (o.search.beam != 1 || o.nBestOutput))
     return fail("--recompute-prefix decodes greedily: use it with --beam 1 "
                 "and without --n-best");
+  if (o.recomputePrefix && o.search.batchSentences != 0)
+    return fail("--recompute-prefix decodes in the training buckets' "
+                "batches: leave --batch-sentences out (it sets the "
+                "incremental decoder's)");
   // Translations are text (no magic): they replace only earlier text, with
   // --overwrite, and never a stream (leave -o out for standard output).
   if (o.output != "-" &&
