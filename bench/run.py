@@ -372,6 +372,13 @@ def compile_all(args, name, precisions, env, work):
     return compiled
 
 
+def progress(name, threads, run, system, result):
+    """One line on stderr per run as it ends: a run cut off by a time limit
+    still leaves the ones before it."""
+    print(f"  {name}, {threads} threads, run {run + 1}: {system} "
+          f"{result['step_seconds'] * 1e3:.1f} ms a step", file=sys.stderr, flush=True)
+
+
 def measure(args, name, threads, steps, compiled, peers, pythons, work):
     """system -> its runs' results, the systems alternated run by run so
     that a slow spell of the machine hits all; a tc system that fails
@@ -390,6 +397,7 @@ def measure(args, name, threads, steps, compiled, peers, pythons, work):
                 compiled[system], runs[system] = "not run: " + result["not_run"], []
             else:
                 runs[system].append(result)
+                progress(name, threads, run, system, result)
         for peer in peers:
             if precision_of(peer) == "bf16" and missing_bf16():
                 if run == 0:
@@ -398,6 +406,7 @@ def measure(args, name, threads, steps, compiled, peers, pythons, work):
                 continue
             runs[peer].append(run_peer(pythons[PEERS[peer][0]], peer, name, steps,
                                        args.warmup, threads, env))
+            progress(name, threads, run, peer, runs[peer][-1])
     return {system: rs for system, rs in runs.items() if rs}
 
 
@@ -579,6 +588,9 @@ def parse_arguments():
                         help="take DIR/NAME-P-cpu.tcx (scripts/cpu-bf16-bundle.sh) instead "
                         "of compiling: for a machine without tc-compile")
     parser.add_argument("--no-tc", action="store_true", help="the peers alone")
+    parser.add_argument("--no-mfu", action="store_true",
+                        help="skip the GEMM-rate measurements that the MFU column divides by "
+                             "(minutes on a many-core machine); the column shows -")
     parser.add_argument("--json", help="append each row's step times to FILE (JSON lines)")
     parser.add_argument("--table", nargs="+", metavar="FILE",
                         help="print --json FILEs as one markdown table, and run nothing")
@@ -616,9 +628,9 @@ def main():
         print(f"note: {missing_bf16()}: bf16 marked * is emulated (the library's "
               f"software path, not bf16 hardware); the bf16 peers run once, one warm-up "
               f"step and one measured")
-    sgemm = {t: sgemm_rate(t) for t in thread_counts}
+    sgemm = {t: None if args.no_mfu else sgemm_rate(t) for t in thread_counts}
     rates = {(name, t): {"f32": sgemm[t]} for name in configs for t in thread_counts}
-    if "bf16" in precisions and args.peers_python:
+    if "bf16" in precisions and args.peers_python and not args.no_mfu:
         for (name, t), rate in rates.items():
             # Emulated bf16 computes with f32 instructions: f32's rate bounds
             # it (and measuring emulated products takes minutes).

@@ -27,7 +27,8 @@
 # (its GEMMs widened to f32; the PyTorch bf16 peers emulated): for checking
 # this script where the bundle is made, not for its numbers. Knobs:
 # THREADS (default "1,$(nproc)"), RUNS (3), SMALL_STEPS (10),
-# BASE_SHORT_STEPS (3), WARMUP (2), PEERS (torch,torch-bf16: bench/run.py's
+# BASE_SHORT_STEPS (3), WARMUP (2), SMALL_SECONDS and BASE_SHORT_SECONDS
+# (their stages' time limits, 100 and 130), PEERS (torch,torch-bf16: bench/run.py's
 # names), COMPILE=0 skips torch.compile (COMPILE_PEERS: its stage's peers,
 # default torch-bf16-compile), PYTHON (default python3: the one
 # with PyTorch).
@@ -92,12 +93,15 @@ onednn_kernels() {
   fi
 }
 
+# --no-mfu: measuring the GEMM rates that MFU divides by took the whole
+# stage's time on a 16-core Xeon (2026-11-26), leaving no step times.
 bench() { # bench CONFIG STEPS PEERS [run.py flags...]
   local config=$1 steps=$2 peers=$3
   shift 3
   "$python" bench/run.py --build "$tc" --prebuilt "$tcx" --configs "$config" \
     --threads "$threads" --runs "$runs" --steps "$steps" --warmup "$warmup" \
-    --peers "$peers" --peers-python "$python" --json "$out/rows.jsonl" ${slow:+--tc-allow-slow-bf16} "$@"
+    --peers "$peers" --peers-python "$python" --json "$out/rows.jsonl" ${slow:+--tc-allow-slow-bf16} \
+    --no-mfu "$@"
 }
 
 export tc tcx out slow threads runs warmup python
@@ -106,8 +110,8 @@ rm -f "$out/rows.jsonl"
 stage cpu 30 cpu
 stage onednn-kernels 40 onednn_kernels
 peers=${PEERS:-torch,torch-bf16}
-stage small 100 bench small "${SMALL_STEPS:-10}" "$peers"
-stage base_short 130 bench base_short "${BASE_SHORT_STEPS:-3}" "$peers"
+stage small "${SMALL_SECONDS:-100}" bench small "${SMALL_STEPS:-10}" "$peers"
+stage base_short "${BASE_SHORT_SECONDS:-130}" bench base_short "${BASE_SHORT_STEPS:-3}" "$peers"
 if [ "${COMPILE:-1}" != 0 ]; then
   stage torch-compile 90 bench small,base_short 3 "${COMPILE_PEERS:-torch-bf16-compile}" \
     --no-tc --runs 1 --precisions bf16

@@ -69,9 +69,20 @@ enum class Skeleton {
   /// A result element of the reductions per iteration, across threads, all
   /// the elements reduced into it in order (deterministic, no atomics).
   PerResult,
+  /// CUDA's reductions of contiguous rows, or into few results: a block per
+  /// result element (grid-stride), its threads over the elements reduced
+  /// into it, then a block reduction in a fixed order (deterministic). A
+  /// thread per result ran a gradient norm's sum over a million elements on
+  /// one thread: 32 ms of a 122 ms step.
+  GpuRows,
 };
 
 constexpr int64_t kColumnBlock = 64;
+/// GpuRows for rows at least a warp long, when the rows are contiguous (the
+/// last dimension is reduced) or the results too few to fill a GPU with a
+/// thread each.
+constexpr int64_t kGpuRowMinLength = 32;
+constexpr int64_t kGpuFewResults = 4096;
 
 /// What one loop computes: the group's values, the shape it iterates over
 /// and how its reductions go.
@@ -182,6 +193,11 @@ LogicalResult chooseSkeleton(Group &group, Target target, std::string &error) {
     group.skeleton = Skeleton::ColumnBlocks;
   else if (target == Target::Cuda && leadingAxes && !maxima)
     group.skeleton = Skeleton::GpuColumns;
+  else if (target == Target::Cuda &&
+           group.count / group.reducedCount >= kGpuRowMinLength &&
+           (llvm::is_contained(group.axes, int64_t(group.shape.size()) - 1) ||
+            group.reducedCount <= kGpuFewResults))
+    group.skeleton = Skeleton::GpuRows;
   // The host reduces into several elements a result element per iteration
   // too (a row's maximum and sum in a log-softmax).
   else if (target == Target::Cuda || (group.sameAxes && group.reducedCount > 1))
@@ -275,6 +291,18 @@ void openLoop(const Group &group, Target target, StringRef acc,
        << count / reduced << "; row += blockDim.x / tc::kColumnLanes) {\n"
        << "    const int64_t i = row * " << reduced << " + k;\n";
     return;
+  case Skeleton::GpuRows:
+    os << "  for (int64_t r = blockIdx.x; r < " << reduced
+       << "; r += gridDim.x) {\n";
+    forEachReduction([&](size_t j, Operation *def) {
+      os << llvm::formatv("  {2} acc{0} = {1};\n", j, accumulatorStart(def),
+                          acc);
+    });
+    os << "  for (int64_t j = threadIdx.x; j < " << count / reduced
+       << "; j += blockDim.x) {\n"
+       << "    const int64_t i = " << elementOf(group.shape, group.axes)
+       << ";\n";
+    return;
   case Skeleton::PerResult:
     os << "  TC_FOR(r, " << reduced << ") {\n";
     forEachReduction([&](size_t j, Operation *def) {
@@ -306,6 +334,7 @@ std::string accumulator(const Group &group, size_t j, Operation *def) {
   switch (group.skeleton) {
   case Skeleton::PerResult:
   case Skeleton::GpuColumns:
+  case Skeleton::GpuRows:
     return "acc" + std::to_string(j);
   case Skeleton::ColumnBlocks:
     return llvm::formatv("acc{0}[k - k0]", j).str();
@@ -316,10 +345,11 @@ std::string accumulator(const Group &group, size_t j, Operation *def) {
   return llvm::formatv("acc{0}[{1}]", j, reducedIndex(group.shape, axes)).str();
 }
 
-/// The stores of the reduction into output `j` (`value`, `size` elements),
-/// after the loop over the elements reduced into them.
+/// The stores of reduction `def` into output `j` (`value`, `size`
+/// elements), after the loop over the elements reduced into them.
 std::string storeReduction(const Group &group, const TargetBackend &backend,
-                           size_t j, Value value, int64_t size, double scale) {
+                           size_t j, Operation *def, Value value, int64_t size,
+                           double scale) {
   // The accumulator's element `at`, scaled, as an element of `value`.
   auto result = [&](StringRef at) {
     return backend.stored(
@@ -328,6 +358,12 @@ std::string storeReduction(const Group &group, const TargetBackend &backend,
   switch (group.skeleton) {
   case Skeleton::PerResult:
     return llvm::formatv("    out{0}[r] = {1};\n", j, result("")).str();
+  case Skeleton::GpuRows:
+    return llvm::formatv("  acc{0} = tc::block{1}(acc{0});\n"
+                         "  if (threadIdx.x == 0)\n"
+                         "    out{0}[r] = {2};\n",
+                         j, isa<ReduceMaxOp>(def) ? "Maximum" : "Sum", result(""))
+        .str();
   case Skeleton::GpuColumns:
     return llvm::formatv("  acc{0} = tc::columnTotal(acc{0});\n"
                          "  if (threadIdx.x < tc::kColumnLanes && k < {2})\n"
@@ -370,7 +406,7 @@ void writeOutputs(const Group &group, const TargetBackend &backend,
     int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
     double scale =
         isa<ReduceMeanOp>(def) ? double(size) / double(group.count) : 1.0;
-    finish += storeReduction(group, backend, j, value, size, scale);
+    finish += storeReduction(group, backend, j, def, value, size, scale);
   }
 }
 

@@ -25,6 +25,10 @@ inline double blockSum(double v) {
 inline double blockMax(double v) {
   return blockReduce(v, [](double a, double b) { return a < b ? b : a; });
 }
+// A tc.reduce_max's block-wide total (LoopKernel's GpuRows): NaN propagates.
+inline double blockMaximum(double v) {
+  return blockReduce(v, [](double a, double b) { return maximum(a, b); });
+}
 // exp(x) for the row kernels' softmaxes, in f32 (the hardware's expf).
 inline float rowExp(double x) { return expf(float(x)); }
 // Sums across rows (TC_COLUMN_BLOCKS): the threads of a block are groups of

@@ -1,5 +1,5 @@
 // Kernels that read and write bf16 buffers and compute in f32, for
-// test/Codegen/emit-bf16.test (their source) and test/unit/Bf16KernelTest.cpp
+// test/Codegen/emit-bf16.test (their source) and test/unit/KernelInterpreterTest.cpp
 // (their results on the CPU device and the SIMT harness against the
 // interpreter, after tc-fuse-elementwise and tc-fuse-convert).
 

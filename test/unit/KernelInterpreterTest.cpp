@@ -1,21 +1,30 @@
-//===- Bf16KernelTest.cpp - bf16 kernels == the interpreter, bit for bit ---===//
+//===- KernelInterpreterTest.cpp - generated kernels == the interpreter ----===//
 //
-// Issue 31: the functions of test/Codegen/Inputs/bf16-kernels.mlir (f32 <->
-// bf16 converts alone, views of a bf16 value, a convert fused with other
-// elementwise work and a bf16 sum, lookups in a bf16 table, the sinusoids
-// in bf16, row kernels storing their result in bf16), through
-// tc-fuse-elementwise and tc-fuse-convert and into an executable, run on the
-// CPU device (the host kernels) and, with the CUDA toolkit, on the emulated
-// GPU (the CUDA kernels through the SIMT harness, EmulatedGpu.h). Every
-// result equals the interpreter's bit for bit, a NaN as any NaN. No
-// tolerance: before each rounding to bf16 a kernel holds the interpreter's
-// value (the f32 arithmetic here is exact or rounds once as the
-// interpreter's does; the embedding's f64 is the interpreter's expression),
-// and the rounding is the interpreter's. The first f32 input holds the
-// cases of the rounding: ties to even (up and down), just off a tie, carries
-// into the exponent, overflow to infinity, subnormals, signed zeros,
-// infinities and NaNs whose payload lies only in the bits that are cut (NaN
-// must not become infinity or flip sign); then random bit patterns.
+// The functions of an input file, through tc-fuse-elementwise and
+// tc-fuse-convert and into an executable, run on the CPU device (the host
+// kernels) and, with the CUDA toolkit, on the emulated GPU (the CUDA kernels
+// through the SIMT harness, EmulatedGpu.h). Every result equals the
+// interpreter's bit for bit, a NaN as any NaN.
+//
+// test/Codegen/Inputs/bf16-kernels.mlir (issue 31): f32 <-> bf16 converts
+// alone, views of a bf16 value, a convert fused with other elementwise work
+// and a bf16 sum, lookups in a bf16 table, the sinusoids in bf16, row
+// kernels storing their result in bf16. No tolerance: before each rounding
+// to bf16 a kernel holds the interpreter's value (the f32 arithmetic here is
+// exact or rounds once as the interpreter's does; the embedding's f64 is the
+// interpreter's expression), and the rounding is the interpreter's.
+//
+// test/Codegen/Inputs/reduction-kernels.mlir: reductions in each CUDA loop
+// skeleton (a block per result, a thread per result). Sums accumulate in
+// f64 in another order than the interpreter's, and the f32 results are
+// still its bits: the f64 sums of these few hundred to 19,200 values differ
+// from the interpreter's by far less than half an f32 ulp.
+//
+// The first f32 input holds the cases of the rounding: ties to even (up and
+// down), just off a tie, carries into the exponent, overflow to infinity,
+// subnormals, signed zeros, infinities and NaNs whose payload lies only in
+// the bits that are cut (NaN must not become infinity or flip sign); then
+// random bit patterns. (A maximum over it must propagate the NaNs.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,11 +187,13 @@ void expectResultsEqual(tc::rt::Device &device,
   }
 }
 
-/// The test's functions after tc-fuse-elementwise and tc-fuse-convert.
-OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context) {
+/// The functions of test/Codegen/Inputs/`file` after tc-fuse-elementwise
+/// and tc-fuse-convert.
+OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context,
+                                     const std::string &file) {
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      TC_SOURCE_DIR "/test/Codegen/Inputs/bf16-kernels.mlir", &context);
+      TC_SOURCE_DIR "/test/Codegen/Inputs/" + file, &context);
   if (!module)
     return nullptr;
   PassManager pm(&context);
@@ -200,7 +211,7 @@ std::unique_ptr<tc::rt::Executable> executableOf(ModuleOp module,
   if (failed(tc::compileTcModule(*plan, tc::CompileStage::Plan)))
     return nullptr;
   std::string error;
-  tc::ExportOptions options{"bf16-kernels", "test"};
+  tc::ExportOptions options{"kernels", "test"};
   EXPECT_TRUE(tc::setTarget(options, target, "native",
                             target == tc::Target::Cuda
                                 ? std::vector<std::string>{"sm_80"}
@@ -213,16 +224,16 @@ std::unique_ptr<tc::rt::Executable> executableOf(ModuleOp module,
   if (!bytes)
     return nullptr;
   auto executable = tc::rt::Executable::fromBytes(std::move(*bytes),
-                                                  "bf16-kernels.tcx", error);
+                                                  "kernels.tcx", error);
   EXPECT_TRUE(executable) << error;
   return executable;
 }
 
-/// Runs every function of `module` on `device` and compares it with the
-/// interpreter.
+/// Runs every function of `module` (`count` of them) on `device` and
+/// compares it with the interpreter.
 void expectEveryFunctionMatches(ModuleOp module,
                                 const tc::rt::Executable &executable,
-                                tc::rt::Device &device) {
+                                tc::rt::Device &device, int count) {
   std::mt19937 rng(31);
   int functions = 0;
   for (func::FuncOp function : module.getOps<func::FuncOp>()) {
@@ -242,12 +253,20 @@ void expectEveryFunctionMatches(ModuleOp module,
     expectResultsEqual(device, *compiled, function, *want);
     ++functions;
   }
-  EXPECT_EQ(functions, 6);
+  EXPECT_EQ(functions, count);
 }
 
-TEST(Bf16Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
+/// An input file and how many functions it holds.
+struct KernelFile {
+  const char *name;
+  int functions;
+};
+
+class Kernels : public testing::TestWithParam<KernelFile> {};
+
+TEST_P(Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = fusedFunctions(context);
+  OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
   std::unique_ptr<tc::rt::Executable> executable =
       executableOf(*module, tc::Target::Host);
@@ -256,13 +275,14 @@ TEST(Bf16Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
   std::unique_ptr<tc::rt::CpuDevice> device =
       tc::rt::CpuDevice::create(*executable, error);
   ASSERT_TRUE(device) << error;
-  expectEveryFunctionMatches(*module, *executable, *device);
+  expectEveryFunctionMatches(*module, *executable, *device,
+                             GetParam().functions);
 }
 
 #ifdef TC_TEST_CUDA
-TEST(Bf16Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
+TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = fusedFunctions(context);
+  OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
   std::unique_ptr<tc::rt::Executable> executable =
       executableOf(*module, tc::Target::Cuda);
@@ -270,9 +290,19 @@ TEST(Bf16Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
   tc::test::EmulatedGpu gpu(
       *executable,
       tc::test::compileSimt(executable->root(),
-                            testing::TempDir() + "/tc-bf16-simt-kernels"));
-  expectEveryFunctionMatches(*module, *executable, gpu);
+                            testing::TempDir() + "/tc-simt-kernels-" +
+                                std::to_string(GetParam().functions)));
+  expectEveryFunctionMatches(*module, *executable, gpu, GetParam().functions);
 }
 #endif
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, Kernels,
+    testing::Values(KernelFile{"bf16-kernels.mlir", 6},
+                    KernelFile{"reduction-kernels.mlir", 4}),
+    [](const testing::TestParamInfo<KernelFile> &info) {
+      return info.param.functions == 6 ? std::string("Bf16")
+                                       : std::string("Reductions");
+    });
 
 } // namespace

@@ -1,0 +1,37 @@
+// Reductions in each of CUDA's loop skeletons, for
+// test/Codegen/emit-cuda-reductions.test (their source) and
+// test/unit/KernelInterpreterTest.cpp (their results on the CPU device and
+// the SIMT harness against the interpreter, after tc-fuse-elementwise). The
+// first input holds NaNs and infinities among its first elements: a maximum
+// propagates them.
+
+// Rows of contiguous elements: a block per row (GpuRows); a gradient norm's
+// sum of squares into one result (GpuRows, one block does it all).
+func.func @rows(%x: tensor<40x100xf32>, %y: tensor<64x300xf32>)
+    -> (tensor<40xf32>, tensor<f32>) {
+  %max = tc.reduce_max %x axes = [1] : tensor<40x100xf32> -> tensor<40xf32>
+  %squares = tc.mul %y, %y : tensor<64x300xf32>, tensor<64x300xf32> -> tensor<64x300xf32>
+  %norm = tc.reduce_sum %squares axes = [0, 1] : tensor<64x300xf32> -> tensor<f32>
+  return %max, %norm : tensor<40xf32>, tensor<f32>
+}
+
+// A middle axis into few results (GpuRows, strided): a sum and a mean in
+// one loop.
+func.func @middle(%x: tensor<8x50x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %sum = tc.reduce_sum %x axes = [1] : tensor<8x50x4xf32> -> tensor<8x4xf32>
+  %mean = tc.reduce_mean %x axes = [1] : tensor<8x50x4xf32> -> tensor<8x4xf32>
+  return %sum, %mean : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// The maximum over the leading axis (no column skeleton for maxima):
+// GpuRows, few results.
+func.func @leading_max(%x: tensor<100x6xf32>) -> tensor<6xf32> {
+  %max = tc.reduce_max %x axes = [0] : tensor<100x6xf32> -> tensor<6xf32>
+  return %max : tensor<6xf32>
+}
+
+// Rows shorter than a warp: a thread per result (PerResult).
+func.func @short_rows(%x: tensor<300x8xf32>) -> tensor<300xf32> {
+  %sum = tc.reduce_sum %x axes = [1] : tensor<300x8xf32> -> tensor<300xf32>
+  return %sum : tensor<300xf32>
+}
