@@ -260,6 +260,9 @@ void expectEveryFunctionMatches(ModuleOp module,
 struct KernelFile {
   const char *name;
   int functions;
+  friend void PrintTo(const KernelFile &file, std::ostream *os) {
+    *os << file.name;
+  }
 };
 
 class Kernels : public testing::TestWithParam<KernelFile> {};

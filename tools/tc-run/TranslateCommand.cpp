@@ -19,6 +19,7 @@
 #include "runtime/decode/SourceLines.h"
 #include "runtime/decode/TranslationOutput.h"
 #include "runtime/decode/Translator.h"
+#include "runtime/report/ProfileReport.h"
 #include "runtime/train/CheckpointDirectory.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
@@ -38,6 +39,7 @@ struct TranslateOptions {
   bool nBestOutput = false, ids = false, recomputePrefix = false;
   bool overwrite = false, quiet = false;
   std::string computeType = "f32";
+  std::string profilePath; ///< --profile: empty for none
 };
 
 /// The largest text translate reads.
@@ -71,6 +73,18 @@ int checkOptions(const TranslateOptions &o) {
             {o.input, "the input"},
             {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}}},
           o.overwrite, error))
+    return fail(error);
+  if (!o.profilePath.empty() &&
+      !support::checkOutputPath({"--profile",
+                                 o.profilePath,
+                                 "the profile",
+                                 rt::kProfileMagic,
+                                 {{o.model.model, "the executable"},
+                                  {o.input, "the input"},
+                                  {o.output, "the translations"},
+                                  {rt::resolveCheckpoint(o.checkpoint),
+                                   "the checkpoint"}}},
+                                error))
     return fail(error);
   return kSuccess;
 }
@@ -157,6 +171,8 @@ int translateText(const TranslateOptions &o) {
   rt::Progress progress({"tc-run: translated", "sentences", "target tokens"},
                         int64_t(sources->sources.size()), stderr, !o.quiet);
   std::vector<double> doneAt; // seconds from the start, per sentence
+  if (!o.profilePath.empty() && !trained.device->startProfile())
+    return fail("the " + o.model.device + " device cannot profile");
   auto started = std::chrono::steady_clock::now();
   std::optional<rt::Translations> translations =
       o.recomputePrefix
@@ -175,6 +191,10 @@ int translateText(const TranslateOptions &o) {
   if (!translations)
     return fail(o.model.model + ": " + error, kRunFailed);
   progress.finish();
+  if (!o.profilePath.empty() &&
+      !rt::writeProfile(o.profilePath, trained.device->profile(),
+                        progress.elapsed(), error))
+    return fail(error, kRunFailed);
   reportTranslations(o, *sources, *translations, progress.elapsed(), doneAt,
                      limit);
   if (!rt::writeTranslations(o.output,
@@ -253,6 +273,10 @@ Command addTranslateCommand(CLI::App &app) {
   command->add_flag("--overwrite", o->overwrite,
                     "replace -o when it exists");
   command->add_flag("--quiet", o->quiet, "no progress output");
+  command->add_option("--profile", o->profilePath,
+                      "time every decoder function the device runs: a "
+                      "summary by op on stderr, every kernel's time as JSON "
+                      "in FILE (the CPU device)");
   return {command, [o] { return translateText(*o); }};
 }
 
