@@ -73,7 +73,9 @@ enum class Skeleton {
   /// result element (grid-stride), its threads over the elements reduced
   /// into it, then a block reduction in a fixed order (deterministic). A
   /// thread per result ran a gradient norm's sum over a million elements on
-  /// one thread: 32 ms of a 122 ms step.
+  /// one thread: 32 ms of a 122 ms step. A long row is split into `rowParts`
+  /// parts, a block each, whose totals the last block to finish combines in
+  /// part order (one block over a million elements took 1.6 ms).
   GpuRows,
 };
 
@@ -83,6 +85,10 @@ constexpr int64_t kColumnBlock = 64;
 /// thread each.
 constexpr int64_t kGpuRowMinLength = 32;
 constexpr int64_t kGpuFewResults = 4096;
+/// A GpuRows row is split into parts of at least this many elements (16 a
+/// thread of a 256-thread block), into at most kGpuRowsBlocks blocks in all.
+constexpr int64_t kGpuRowPart = 4096;
+constexpr int64_t kGpuRowsBlocks = 1024;
 
 /// What one loop computes: the group's values, the shape it iterates over
 /// and how its reductions go.
@@ -98,6 +104,7 @@ struct Group {
   bool sameAxes = true;           // every reduction's are `axes`
   int64_t reducedCount = 1;       // elements of the reductions' result
   Skeleton skeleton = Skeleton::Elements;
+  int64_t rowParts = 1; // GpuRows: the blocks a row is split among
 
   /// The reduction computing `output`, or null.
   Operation *reductionOf(Value output) const {
@@ -196,8 +203,13 @@ LogicalResult chooseSkeleton(Group &group, Target target, std::string &error) {
   else if (target == Target::Cuda &&
            group.count / group.reducedCount >= kGpuRowMinLength &&
            (llvm::is_contained(group.axes, int64_t(group.shape.size()) - 1) ||
-            group.reducedCount <= kGpuFewResults))
+            group.reducedCount <= kGpuFewResults)) {
     group.skeleton = Skeleton::GpuRows;
+    int64_t row = group.count / group.reducedCount;
+    group.rowParts = std::max<int64_t>(
+        1, std::min((row + kGpuRowPart - 1) / kGpuRowPart,
+                    kGpuRowsBlocks / group.reducedCount));
+  }
   // The host reduces into several elements a result element per iteration
   // too (a row's maximum and sum in a log-softmax).
   else if (target == Target::Cuda || (group.sameAxes && group.reducedCount > 1))
@@ -291,18 +303,30 @@ void openLoop(const Group &group, Target target, StringRef acc,
        << count / reduced << "; row += blockDim.x / tc::kColumnLanes) {\n"
        << "    const int64_t i = row * " << reduced << " + k;\n";
     return;
-  case Skeleton::GpuRows:
-    os << "  for (int64_t r = blockIdx.x; r < " << reduced
-       << "; r += gridDim.x) {\n";
+  case Skeleton::GpuRows: {
+    // Block `t` reduces part t % parts of row t / parts.
+    int64_t parts = group.rowParts;
+    if (parts > 1) {
+      forEachReduction([&](size_t j, Operation *) {
+        os << llvm::formatv("  static {1} part{0}[{2}];\n", j, acc,
+                            reduced * parts);
+      });
+      os << "  static unsigned arrived;\n";
+    }
+    os << "  for (int64_t t = blockIdx.x; t < " << reduced * parts
+       << "; t += gridDim.x) {\n"
+       << "  const int64_t r = t / " << parts << ", part = t % " << parts
+       << ";\n";
     forEachReduction([&](size_t j, Operation *def) {
       os << llvm::formatv("  {2} acc{0} = {1};\n", j, accumulatorStart(def),
                           acc);
     });
-    os << "  for (int64_t j = threadIdx.x; j < " << count / reduced
-       << "; j += blockDim.x) {\n"
+    os << "  for (int64_t j = part * blockDim.x + threadIdx.x; j < "
+       << count / reduced << "; j += " << parts << " * blockDim.x) {\n"
        << "    const int64_t i = " << elementOf(group.shape, group.axes)
        << ";\n";
     return;
+  }
   case Skeleton::PerResult:
     os << "  TC_FOR(r, " << reduced << ") {\n";
     forEachReduction([&](size_t j, Operation *def) {
@@ -361,8 +385,12 @@ std::string storeReduction(const Group &group, const TargetBackend &backend,
   case Skeleton::GpuRows:
     return llvm::formatv("  acc{0} = tc::block{1}(acc{0});\n"
                          "  if (threadIdx.x == 0)\n"
-                         "    out{0}[r] = {2};\n",
-                         j, isa<ReduceMaxOp>(def) ? "Maximum" : "Sum", result(""))
+                         "    {2} = {3};\n",
+                         j, isa<ReduceMaxOp>(def) ? "Maximum" : "Sum",
+                         group.rowParts > 1 ? "part" + std::to_string(j) + "[t]"
+                                            : "out" + std::to_string(j) + "[r]",
+                         group.rowParts > 1 ? "acc" + std::to_string(j)
+                                            : result(""))
         .str();
   case Skeleton::GpuColumns:
     return llvm::formatv("  acc{0} = tc::columnTotal(acc{0});\n"
@@ -384,11 +412,39 @@ std::string storeReduction(const Group &group, const TargetBackend &backend,
       .str();
 }
 
+/// A split GpuRows reduction's stores, after every block's loop: the last
+/// block to finish combines each result's parts in order.
+std::string combineParts(const Group &group, const TargetBackend &backend,
+                         size_t j, Operation *def, Value value, double scale,
+                         StringRef acc) {
+  std::string combined =
+      isa<ReduceMaxOp>(def)
+          ? llvm::formatv("tc::maximum<{0}>(acc{1}, v)", acc, j).str()
+          : llvm::formatv("acc{0} + v", j).str();
+  return llvm::formatv(
+             "  for (int64_t r = threadIdx.x; r < {0}; r += blockDim.x) {{\n"
+             "    {1} acc{2} = {3};\n"
+             "    for (int64_t part = 0; part < {4}; ++part) {{\n"
+             "      const {1} v = *static_cast<volatile {1} *>(&part{2}[r * "
+             "{4} + part]);\n"
+             "      acc{2} = {5};\n"
+             "    }\n"
+             "    out{2}[r] = {6};\n"
+             "  }\n",
+             group.reducedCount, acc, j, accumulatorStart(def), group.rowParts,
+             combined,
+             backend.stored(
+                 value, llvm::formatv("acc{0} * {1:e17}", j, scale).str()))
+      .str();
+}
+
 /// Each output's step for element `i`: a store, or a reduction's
-/// accumulation (whose stores after the loop go to `finish`).
+/// accumulation (whose stores go to `finish`, at the end of the loop over
+/// the elements reduced into them, and `after`, after the whole loop).
 void writeOutputs(const Group &group, const TargetBackend &backend,
                   const ExpressionEmitter &emitter, StringRef acc,
-                  llvm::raw_ostream &os, std::string &finish) {
+                  llvm::raw_ostream &os, std::string &finish,
+                  std::string &after) {
   for (auto [j, value] : llvm::enumerate(group.outputs)) {
     Operation *def = group.reductionOf(value);
     if (!def) {
@@ -407,6 +463,8 @@ void writeOutputs(const Group &group, const TargetBackend &backend,
     double scale =
         isa<ReduceMeanOp>(def) ? double(size) / double(group.count) : 1.0;
     finish += storeReduction(group, backend, j, def, value, size, scale);
+    if (group.rowParts > 1)
+      after += combineParts(group, backend, j, def, value, scale, acc);
   }
 }
 
@@ -427,7 +485,7 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   if (failed(findShape(group, error)) || failed(findRngState(group, error)) ||
       failed(chooseSkeleton(group, backend.target(), error)))
     return failure();
-  std::string body, loads, finish;
+  std::string body, loads, finish, after;
   llvm::raw_string_ostream os(body);
   ExpressionEmitter emitter(backend);
   if (failed(declareBuffers(group, backend, emitter, os, loads, error)))
@@ -437,9 +495,11 @@ FailureOr<std::string> emitLoop(ArrayRef<Value> inputs,
   os << loads;
   if (failed(emitter.emitOps(ops, "i", os, error)))
     return failure();
-  writeOutputs(group, backend, emitter, acc, os, finish);
+  writeOutputs(group, backend, emitter, acc, os, finish, after);
   os << "  }\n"
      << finish << (group.skeleton == Skeleton::Elements ? "" : "  }\n");
+  if (!after.empty())
+    os << "  if (tc::lastBlockToArrive(&arrived))\n  {\n" << after << "  }\n";
   return backend.kernel(name, body);
 }
 
