@@ -1,6 +1,7 @@
 //===- ModelKernels.cpp - embedding, dropout, masks, positions ------------===//
 
 #include "compiler/interpreter/Kernels.h"
+#include "support/PositionalEncoding.h"
 #include "support/Philox.h"
 
 #include <cmath>
@@ -138,10 +139,8 @@ Tensor cachedAttention(const Tensor &query, const Tensor &keys,
 Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim) {
   Tensor out(dtype, {length, dim});
   for (int64_t pos = 0; pos < length; ++pos)
-    for (int64_t c = 0; c < dim; ++c) {
-      double angle = pos / std::pow(10000.0, double(c - c % 2) / dim);
-      out.set(pos * dim + c, c % 2 == 0 ? std::sin(angle) : std::cos(angle));
-    }
+    for (int64_t c = 0; c < dim; ++c)
+      out.set(pos * dim + c, support::positionalEncoding(pos, c, dim));
   return out;
 }
 
