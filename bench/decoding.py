@@ -26,8 +26,10 @@ full-prefix one (greedy).
   and the winner named in the row.
 - tc: `tc-run translate --beam k --alpha A --max-length-offset O` in each of
   --tc-compute-types (f32, bf16, int8: `--compute-type`, where tc-run has
-  it; a compute type it refuses, or a tc-run without the flag, is a row
-  saying why), and
+  it), each with every --tc-workers count (`--workers`: one decoder, and one
+  per thread as CTranslate2's inter_threads; the fastest is compared; a
+  compute type it refuses, or a tc-run without the flag, is a row saying
+  why), and
   greedy: `--beam 1` (incremental) against `--beam 1 --recompute-prefix`
   (the full-prefix decoder). An executable compiled before the incremental
   decoder (no decode_step functions) is compiled again from --description
@@ -296,6 +298,10 @@ def arguments():
                         help="CTranslate2's sweep on every N-th beam sentence")
     parser.add_argument("--tc-compute-types", default="f32,bf16,int8",
                         help="tc-run translate --compute-type values (where it has the flag)")
+    parser.add_argument("--tc-workers", default="",
+                        help="tc-run translate --workers values, each a row of every compute "
+                             "type (default 1,THREADS: one decoder, and one per thread as "
+                             "CTranslate2's inter_threads); the fastest is compared")
     parser.add_argument("--latency", type=int, default=100,
                         help="one sentence at a time on the first N beam sentences "
                         "(0: not run)")
@@ -322,6 +328,7 @@ def arguments():
     args.source = args.source or os.path.join(args.build, "corpus", "test.en")
     args.reference = args.reference or os.path.join(args.build, "corpus", "test.es")
     args.ct2_splits = args.ct2_splits or f"{args.threads}x1,1x{args.threads}"
+    args.tc_workers = args.tc_workers or ",".join(sorted({"1", str(args.threads)}, key=int))
     os.makedirs(args.work, exist_ok=True)
     args.vocabulary = (vocabulary_model(args.vocabulary, args.work) if args.vocabulary else
                        os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)),
@@ -424,9 +431,16 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
                             not_run="this tc-run has no --compute-type"))
             continue
         typed = ["--compute-type", compute] if "--compute-type" in flags else []
-        if tc_row(beam, args.subset_source, beam_n, f"tc.{compute}.beam.es", search + typed,
-                  compute, "shape buckets"):
-            ran.append((compute, typed))
+        for workers in [int(w) for w in args.tc_workers.split(",")]:
+            if workers > 1 and "--workers" not in flags:
+                rows.append(row("tc", compute, beam, beam_n, settings=f"{workers} workers",
+                                not_run="this tc-run has no --workers"))
+                continue
+            many = ["--workers", str(workers)] if workers > 1 else []
+            settings = f"{workers} workers" if workers > 1 else "1 worker"
+            if tc_row(beam, args.subset_source, beam_n, f"tc.{compute}.w{workers}.beam.es",
+                      search + typed + many, compute, settings) and not many:
+                ran.append((compute, typed))
     latency = f"{beam}, one sentence at a time"
     for compute, typed in ran if args.latency else []:
         if "--batch-sentences" not in flags:

@@ -477,10 +477,17 @@ std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
     longestTarget = std::max(longestTarget, b.targetLength);
     sourceLengths.insert(b.sourceLength);
   }
+  const DecodingConfig &decoding = description.decoding;
   std::vector<Bucket> buckets;
-  for (int64_t s : sourceLengths)
-    buckets.push_back({description.decoding.rows, s,
-                       std::min(s + kDecodingLengthOffset, longestTarget)});
+  for (int64_t s : sourceLengths) {
+    int64_t targets = std::min(s + kDecodingLengthOffset, longestTarget);
+    buckets.push_back({decoding.rows, s, targets});
+    // One sentence's rows: a sentence decoded alone (tc-run translate
+    // --batch-sentences 1, or the only one of its length) steps through
+    // its own rows, not the whole batch's.
+    if (decoding.beam < decoding.rows)
+      buckets.push_back({decoding.beam, s, targets});
+  }
   return buckets;
 }
 

@@ -104,7 +104,8 @@ inline constexpr int64_t kDecodingLengthOffset = 50;
 
 /// The shapes of the incremental decoder: for each source length of the
 /// training buckets, `decoding.rows` rows and room for the source length +
-/// 50 target positions, capped by the longest training target length.
+/// 50 target positions, capped by the longest training target length; and
+/// the same with `decoding.beam` rows (one sentence's), when fewer.
 std::vector<Bucket> decodingBuckets(const ModelDescription &description);
 
 /// The precision called `name` ("bf16"), or nullopt with `why` it is not one

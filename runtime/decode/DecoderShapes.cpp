@@ -7,16 +7,48 @@
 
 namespace tc::rt {
 
-std::vector<BucketShape> decoderShapes(const tcx::Executable &executable) {
+std::vector<BucketShape> decodeStepShapes(const tcx::Executable &executable) {
   std::vector<BucketShape> shapes;
   for (const tcx::Function *f : *executable.functions())
     if (f->role() == tcx::FunctionRole::DecodeStep && f->bucket())
       shapes.push_back(tcx::shapeOf(*f->bucket()));
+  return shapes;
+}
+
+namespace {
+
+bool sameLengths(const BucketShape &a, const BucketShape &b) {
+  return a.sourceLength == b.sourceLength && a.targetLength == b.targetLength;
+}
+
+} // namespace
+
+std::vector<BucketShape> decoderShapes(const tcx::Executable &executable) {
+  std::vector<BucketShape> shapes;
+  for (const BucketShape &step : decodeStepShapes(executable)) {
+    auto same = std::find_if(
+        shapes.begin(), shapes.end(),
+        [&](const BucketShape &s) { return sameLengths(s, step); });
+    if (same == shapes.end())
+      shapes.push_back(step);
+    else if (step.batch > same->batch)
+      *same = step;
+  }
   std::sort(shapes.begin(), shapes.end(),
             [](const BucketShape &a, const BucketShape &b) {
               return a.sourceLength < b.sourceLength;
             });
   return shapes;
+}
+
+BucketShape fewestRows(const std::vector<BucketShape> &steps,
+                       const BucketShape &shape, int64_t rows) {
+  BucketShape chosen = shape;
+  for (const BucketShape &step : steps)
+    if (sameLengths(step, shape) && step.batch >= rows &&
+        step.batch < chosen.batch)
+      chosen = step;
+  return chosen;
 }
 
 std::optional<size_t> decoderShapeFor(const std::vector<BucketShape> &shapes,

@@ -2,8 +2,10 @@
 //
 // Translation runs in compiled shapes (rows x source length x target
 // length): the incremental decoder in its decode_step functions' shapes,
-// one per source length; greedy decoding by recompute (--recompute-prefix)
-// in the training buckets. A source is decoded in the first shape, in the
+// one per source length, each also compiled with the rows of one sentence
+// (tc-compile: [decoding] beam rows) for when one sentence is decoded at a
+// time; greedy decoding by recompute (--recompute-prefix) in the training
+// buckets. A source is decoded in the first shape, in the
 // order given, that holds it and the target positions its translation may
 // take; failing the target, in the one of the shapes that hold the source
 // with the most target positions (the translation stops there).
@@ -20,9 +22,18 @@
 
 namespace tc::rt {
 
-/// The incremental decoder's shapes (its decode_step functions'), by source
-/// length.
+/// Every decode_step function's shape, in the executable's order.
+std::vector<BucketShape> decodeStepShapes(const tcx::Executable &executable);
+
+/// The incremental decoder's shapes, by source length: of the decode_step
+/// shapes of one source and target length, the one with the most rows.
 std::vector<BucketShape> decoderShapes(const tcx::Executable &executable);
+
+/// Of `steps` (decodeStepShapes) with `shape`'s source and target lengths,
+/// the one with the fewest rows that are at least `rows` (`shape` itself
+/// when none has fewer).
+BucketShape fewestRows(const std::vector<BucketShape> &steps,
+                       const BucketShape &shape, int64_t rows);
 
 /// The index of the shape of `shapes` that decodes a source of
 /// `sourceLength` tokens (with EOS) whose translation may take

@@ -116,6 +116,7 @@ translate(const Executable &executable, Device &device,
           const SearchOptions &options, std::string &error,
           const std::function<void(size_t, int64_t)> &progress) {
   std::vector<BucketShape> shapes = decoderShapes(executable.root());
+  std::vector<BucketShape> steps = decodeStepShapes(executable.root());
   if (shapes.empty()) {
     error = "the executable has no incremental decoder (decode_step "
             "functions); compile its description again with this tc-compile";
@@ -155,8 +156,14 @@ translate(const Executable &executable, Device &device,
       progress(done, result.targetTokens);
   };
   for (auto &[shape, indices] : byShape) {
+    // The fewest rows that hold the sentences decoded at a time (one
+    // sentence's when one is: a step of its rows only).
+    int64_t atOnce = int64_t(indices.size());
+    if (options.batchSentences > 0)
+      atOnce = std::min(atOnce, options.batchSentences);
+    BucketShape rows = fewestRows(steps, shapes[shape], atOnce * width);
     std::optional<DecoderSession> session =
-        DecoderSession::open(executable, device, shapes[shape], error);
+        DecoderSession::open(executable, device, rows, error);
     if (!session || !servesBeam(*session, width, error) ||
         !translateInShape(*session, cut, indices, options, result, error,
                           sentenceDone))

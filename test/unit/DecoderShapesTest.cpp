@@ -45,4 +45,20 @@ TEST(DecoderShapes, ElseTheLongestTargetOfThoseThatHoldTheSource) {
   EXPECT_EQ(decoderShapeFor(ties, 11, 50), 1u);
 }
 
+// A source length's step with 64 rows and with one sentence's 4 (tc-compile's
+// [decoding] rows and beam).
+TEST(DecoderShapes, TheFewestRowsThatHoldTheSentencesAtATime) {
+  std::vector<BucketShape> steps{{64, 10, 60}, {4, 10, 60}, {64, 20, 70},
+                                 {4, 20, 70}};
+  BucketShape wide{64, 10, 60};
+  EXPECT_EQ(fewestRows(steps, wide, 4).batch, 4);
+  EXPECT_EQ(fewestRows(steps, wide, 1).batch, 4); // greedy, one sentence
+  EXPECT_EQ(fewestRows(steps, wide, 5).batch, 64);
+  EXPECT_EQ(fewestRows(steps, wide, 64).batch, 64);
+  EXPECT_EQ(fewestRows(steps, wide, 4).sourceLength, 10);
+  // Only the same source and target lengths count.
+  EXPECT_EQ(fewestRows({{64, 10, 60}, {4, 20, 70}}, wide, 4).batch, 64);
+  EXPECT_EQ(fewestRows({{64, 10, 60}, {4, 10, 59}}, wide, 4).batch, 64);
+}
+
 } // namespace

@@ -120,6 +120,15 @@ void addCheckpointOption(CLI::App &command, std::string &checkpoint) {
       ->check(CLI::ExistingPath);
 }
 
+std::unique_ptr<rt::Device> createDevice(const ModelOptions &options,
+                                         const rt::Executable &executable,
+                                         std::string &error) {
+  return devices({.allowSlowBf16 = options.allowSlowBf16,
+                  .runsNoSteps = !options.runsSteps,
+                  .computeType = options.computeType})
+      .create(options.device, executable, error);
+}
+
 int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   std::string error;
   loaded.executable = rt::Executable::load(options.model, error);
@@ -132,10 +141,7 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
                 " runs on the CPU only, and this executable has no CPU code: "
                 "compile it with tc-compile --target=cpu, or leave "
                 "--compute-type out");
-  loaded.device = devices({.allowSlowBf16 = options.allowSlowBf16,
-                           .runsNoSteps = !options.runsSteps,
-                           .computeType = options.computeType})
-                      .create(options.device, *loaded.executable, error);
+  loaded.device = createDevice(options, *loaded.executable, error);
   if (!loaded.device)
     return fail(options.model + ": " + error);
   if (options.computeType != rt::ComputeType::F32 &&

@@ -68,6 +68,12 @@ struct LoadedModel {
   std::unique_ptr<rt::Device> device;
 };
 
+/// A device of `options`' kind for `executable` (loadModel's, and
+/// translate --workers' others), or null with `error`.
+std::unique_ptr<rt::Device> createDevice(const ModelOptions &options,
+                                         const rt::Executable &executable,
+                                         std::string &error);
+
 /// Loads `options`' model onto its device, or returns the exit code after
 /// reporting why not.
 int loadModel(const ModelOptions &options, LoadedModel &loaded);

@@ -15,6 +15,9 @@
 #include "CommandLine.h"
 #include "runtime/report/Progress.h"
 #include "runtime/data/LineLimit.h"
+#include "runtime/cpu/CpuDevice.h"
+#include "runtime/cpu/OpenMpThreads.h"
+#include "runtime/decode/ParallelTranslation.h"
 #include "runtime/decode/PrefixGreedySearch.h"
 #include "runtime/decode/SourceLines.h"
 #include "runtime/decode/TranslationOutput.h"
@@ -40,6 +43,7 @@ struct TranslateOptions {
   bool overwrite = false, quiet = false;
   std::string computeType = "f32";
   std::string profilePath; ///< --profile: empty for none
+  int64_t workers = 1;     ///< --workers: decoders on threads of their own
 };
 
 /// The largest text translate reads.
@@ -57,6 +61,12 @@ int checkOptions(const TranslateOptions &o) {
   if (o.recomputePrefix && (o.search.beam != 1 || o.nBestOutput))
     return fail("--recompute-prefix decodes greedily: use it with --beam 1 "
                 "and without --n-best");
+  if (o.workers > 1 && (o.recomputePrefix || o.search.batchSentences == 1 ||
+                         !o.profilePath.empty()))
+    return fail("--workers runs several decoders at once: leave it out with "
+                "--recompute-prefix, with --batch-sentences 1 (the latency "
+                "mode: one sentence at a time) and with --profile (which "
+                "times one decoder)");
   if (o.recomputePrefix && o.search.batchSentences != 0)
     return fail("--recompute-prefix decodes in the training buckets' "
                 "batches: leave --batch-sentences out (it sets the "
@@ -142,6 +152,47 @@ void reportTranslations(const TranslateOptions &o,
                  translations.unfinished);
 }
 
+/// --workers N: N - 1 more devices like the model's (`model`: its options
+/// with the compute type) holding the checkpoint's parameters, each for a
+/// decoder on a thread of its own (CPU only: one GPU runs one
+/// decoder at a time anyway). Returns the exit code after reporting why not.
+int addWorkers(const TranslateOptions &o, const ModelOptions &model,
+               const TrainedModel &trained,
+               std::vector<std::unique_ptr<rt::Device>> &others) {
+  if (o.workers > 1 && !dynamic_cast<rt::CpuDevice *>(trained.device.get()))
+    return fail("--workers runs several decoders on the CPU's cores; on a "
+                "GPU leave it out");
+  std::string error;
+  for (int64_t w = 1; w < o.workers; ++w) {
+    others.push_back(createDevice(model, *trained.executable, error));
+    if (!others.back())
+      return fail(model.model + ": " + error);
+    rt::loadState(*others.back(), trained.state);
+  }
+  return kSuccess;
+}
+
+/// The translations of `sources`: on the model's device alone, or split
+/// among it and `others`, each worker with an equal share of the OpenMP
+/// threads (at least one).
+std::optional<rt::Translations>
+translateOnWorkers(const TranslateOptions &o, const TrainedModel &trained,
+                   const std::vector<std::unique_ptr<rt::Device>> &others,
+                   const std::vector<std::vector<int32_t>> &sources,
+                   std::string &error,
+                   const std::function<void(size_t, int64_t)> &progress) {
+  if (others.empty())
+    return rt::translate(*trained.executable, *trained.device, sources,
+                         o.search, error, progress);
+  std::vector<rt::Device *> devices = {trained.device.get()};
+  for (const auto &device : others)
+    devices.push_back(device.get());
+  int threads = std::max<int>(1, rt::openMpThreads() / int(devices.size()));
+  return rt::translateInParallel(
+      *trained.executable, devices, sources, o.search, error,
+      [threads] { rt::setOpenMpThreads(threads); }, progress);
+}
+
 int translateText(const TranslateOptions &o) {
   if (int code = checkOptions(o))
     return code;
@@ -170,6 +221,9 @@ int translateText(const TranslateOptions &o) {
     return fail(error);
   rt::Progress progress({"tc-run: translated", "sentences", "target tokens"},
                         int64_t(sources->sources.size()), stderr, !o.quiet);
+  std::vector<std::unique_ptr<rt::Device>> others;
+  if (int code = addWorkers(o, model, trained, others))
+    return code;
   std::vector<double> doneAt; // seconds from the start, per sentence
   if (!o.profilePath.empty() && !trained.device->startProfile())
     return fail("the " + o.model.device + " device cannot profile");
@@ -179,15 +233,15 @@ int translateText(const TranslateOptions &o) {
           ? rt::translateByRecompute(*trained.executable, *trained.device,
                                      sources->sources, o.search.maxLengthOffset,
                                      error)
-          : rt::translate(*trained.executable, *trained.device,
-                          sources->sources, o.search, error,
-                          [&](size_t done, int64_t tokens) {
-                            doneAt.push_back(
-                                std::chrono::duration<double>(
-                                    std::chrono::steady_clock::now() - started)
-                                    .count());
-                            progress.count(int64_t(done), tokens);
-                          });
+          : translateOnWorkers(o, trained, others, sources->sources, error,
+                               [&](size_t done, int64_t tokens) {
+                                 doneAt.push_back(
+                                     std::chrono::duration<double>(
+                                         std::chrono::steady_clock::now() -
+                                         started)
+                                         .count());
+                                 progress.count(int64_t(done), tokens);
+                               });
   if (!translations)
     return fail(o.model.model + ": " + error, kRunFailed);
   progress.finish();
@@ -273,6 +327,14 @@ Command addTranslateCommand(CLI::App &app) {
   command->add_flag("--overwrite", o->overwrite,
                     "replace -o when it exists");
   command->add_flag("--quiet", o->quiet, "no progress output");
+  command
+      ->add_option("--workers", o->workers,
+                   "decoders translating at once, each on its own thread "
+                   "with an equal share of the OpenMP threads and its own "
+                   "copy of the parameters (CTranslate2's inter_threads; the "
+                   "CPU device); the translations are the same")
+      ->transform(integerIn(1, 64))
+      ->capture_default_str();
   command->add_option("--profile", o->profilePath,
                       "time every decoder function the device runs: a "
                       "summary by op on stderr, every kernel's time as JSON "

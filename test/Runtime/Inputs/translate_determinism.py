@@ -3,7 +3,8 @@ translated with (issue 17, acceptance 3): N random sentences translated all
 at once, each alone, and shuffled into inputs of different sizes must give
 byte-identical n-best lists (tokens and scores printed to 9 digits), for
 beam search and for greedy decoding; and all of them translated one at a
-time (--batch-sentences 1) or three at a time the same.
+time (--batch-sentences 1), three at a time, or split among two and three
+decoders running at once (--workers) the same.
 
     translate_determinism.py MODEL.tcx CHECKPOINT_DIR WORK_DIR [--sentences N]
         [--alone N] [--compute-type f32|bf16|int8]
@@ -76,19 +77,20 @@ def main():
                     failures.append(f"sentence {i} in a shuffled input of "
                                     f"{len(chunk)}: {out} != {together[i]}")
             start += size
-        for batch in (1, 3):
+        for flag, value in (("--batch-sentences", 1), ("--batch-sentences", 3),
+                            ("--workers", 2), ("--workers", 3)):
             got = translate(args.model, args.checkpoint_dir, lines, args.work,
                             f"batch-{beam}", beam, args.compute_type,
-                            ("--batch-sentences", str(batch)))
-            failures += [f"sentence {i} with --batch-sentences {batch}: "
+                            (flag, str(value)))
+            failures += [f"sentence {i} with {flag} {value}: "
                          f"{out} != {together[i]}"
                          for i, out in enumerate(got) if out != together[i]]
         if failures:
             print("\n".join(failures))
             sys.exit(1)
         print(f"beam {beam}: {len(lines)} sentences identical together, "
-              f"alone ({min(args.alone, len(lines))}), shuffled and with "
-              f"--batch-sentences 1 and 3")
+              f"alone ({min(args.alone, len(lines))}), shuffled, with "
+              f"--batch-sentences 1 and 3 and with --workers 2 and 3")
 
 
 if __name__ == "__main__":
