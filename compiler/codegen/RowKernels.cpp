@@ -1,14 +1,14 @@
 //===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
 //
 // tc.masked_softmax, tc.log_softmax, tc.residual_layer_norm,
-// tc.cross_entropy and their gradients: a loop over the rows of the last dimension, accumulators of
-// kAccumulatorType within a row (ElementTypes.h), dropout masks from
-// Philox. One template serves both targets through the row macros of the
-// preludes (TargetBackend.h): on the host rows run across OpenMP threads and
-// a row in order; on CUDA a block takes a row, its threads stride over the
-// row and reduce through warp shuffles. The templates mark the types they
-// spell: @E the op's element type, @S0 result #0's (the op's, or bf16 where
-// tc-fuse-convert narrowed it), @A the accumulators' (spellTypes).
+// tc.cross_entropy and their gradients: a loop over the rows of the last
+// dimension, accumulators of kAccumulatorType within a row (ElementTypes.h),
+// dropout masks from Philox. One template serves both targets through the row
+// macros of the preludes (TargetBackend.h): on the host rows run across OpenMP
+// threads and a row in order; on CUDA a block takes a row, its threads stride
+// over the row and reduce through warp shuffles. The templates mark the types
+// they spell: @E the op's element type, @S0 result #0's (the op's, or bf16
+// where tc-fuse-convert narrowed it), @A the accumulators' (spellTypes).
 //
 //===----------------------------------------------------------------------===//
 

@@ -91,7 +91,8 @@ OwningOpRef<ModuleOp> functions(MLIRContext &context) {
 /// `function`'s result for rowsOfEveryKind() in the interpreter.
 std::vector<double> interpreted(ModuleOp module, StringRef function) {
   auto f = module.lookupSymbol<func::FuncOp>(function);
-  FailureOr<std::vector<tc::Tensor>> out = tc::interpret(f, {rowsOfEveryKind()});
+  FailureOr<std::vector<tc::Tensor>> out =
+      tc::interpret(f, {rowsOfEveryKind()});
   EXPECT_TRUE(succeeded(out)) << function.str();
   return succeeded(out) ? (*out)[0].floats : std::vector<double>();
 }
