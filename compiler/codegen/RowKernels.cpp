@@ -1,14 +1,14 @@
 //===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
 //
-// tc.masked_softmax, tc.residual_layer_norm, tc.cross_entropy and their
-// gradients: a loop over the rows of the last dimension, accumulators of
-// kAccumulatorType within a row (ElementTypes.h), dropout masks from
-// Philox. One template serves both targets through the row macros of the
-// preludes (TargetBackend.h): on the host rows run across OpenMP threads and
-// a row in order; on CUDA a block takes a row, its threads stride over the
-// row and reduce through warp shuffles. The templates mark the types they
-// spell: @E the op's element type, @S0 result #0's (the op's, or bf16 where
-// tc-fuse-convert narrowed it), @A the accumulators' (spellTypes).
+// tc.masked_softmax, tc.log_softmax, tc.residual_layer_norm,
+// tc.cross_entropy and their gradients: a loop over the rows of the last
+// dimension, accumulators of kAccumulatorType within a row (ElementTypes.h),
+// dropout masks from Philox. One template serves both targets through the row
+// macros of the preludes (TargetBackend.h): on the host rows run across OpenMP
+// threads and a row in order; on CUDA a block takes a row, its threads stride
+// over the row and reduce through warp shuffles. The templates mark the types
+// they spell: @E the op's element type, @S0 result #0's (the op's, or bf16
+// where tc-fuse-convert narrowed it), @A the accumulators' (spellTypes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +103,25 @@ std::string maskedSoftmaxGrad(MaskedSoftmaxGradOp m,
   }
 )cpp",
               {mask, number(m.getScale().convertToDouble())});
+}
+
+/// Three passes over a row where the chain of ops it replaces made five: the
+/// max, the sum of the exponentials, the results. The shifted `x - max` and
+/// the rounding of the sum before its log are the chain's f32 (@E).
+std::string logSoftmax(LogSoftmaxOp l, const TargetBackend &backend) {
+  return rowPrologue(l, l.getInput(), backend) + R"cpp(  TC_ROWS(r) {
+    const @E *x = in0 + r * D;
+    @A max = -INFINITY, sum = 0.0;
+    TC_ROW(k)
+      max = tc::maximum(max, @A(x[k]));
+    const @E shift = @E(TC_ROW_MAX(max));
+    TC_ROW(k)
+      sum += tc::rowExp(x[k] - shift);
+    const @E logSum = @E(std::log(@E(TC_ROW_SUM(sum))));
+    TC_ROW(k)
+      out0[r * D + k] = @S0((x[k] - shift) - logSum);
+  }
+)cpp";
 }
 
 std::string residualLayerNorm(ResidualLayerNormOp n,
@@ -248,6 +267,8 @@ std::optional<std::string> rowBody(Operation *op,
     return maskedSoftmax(m, backend);
   if (auto m = dyn_cast<MaskedSoftmaxGradOp>(op))
     return maskedSoftmaxGrad(m, backend);
+  if (auto l = dyn_cast<LogSoftmaxOp>(op))
+    return logSoftmax(l, backend);
   if (auto n = dyn_cast<ResidualLayerNormOp>(op))
     return residualLayerNorm(n, backend);
   if (auto n = dyn_cast<ResidualLayerNormGradOp>(op))

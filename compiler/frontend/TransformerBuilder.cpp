@@ -238,19 +238,8 @@ public:
     return caches;
   }
 
-  /// log softmax over the last dimension.
-  Value logSoftmax(Value x) {
-    auto t = cast<RankedTensorType>(x.getType());
-    int64_t last = t.getRank() - 1;
-    SmallVector<int64_t> reduced(t.getShape());
-    reduced[last] = 1;
-    SmallVector<int64_t> axes = {last};
-    Value max = ReduceMaxOp::create(b, loc, type(reduced), x, axes, true);
-    Value shifted = SubOp::create(b, loc, t, x, max);
-    Value sum = ReduceSumOp::create(b, loc, type(reduced),
-                                    ExpOp::create(b, loc, shifted), axes, true);
-    return SubOp::create(b, loc, t, shifted, LogOp::create(b, loc, sum));
-  }
+  /// log softmax over the last dimension, one row kernel.
+  Value logSoftmax(Value x) { return LogSoftmaxOp::create(b, loc, x); }
 
   /// [B, S] ids -> the key mask [B, 1, 1, S], true at real tokens.
   Value sourceMask(Value ids) {

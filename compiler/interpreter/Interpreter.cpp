@@ -310,6 +310,9 @@ Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
       .Case<SoftmaxOp>([&](SoftmaxOp s) {
         return bind(op, ref::softmax(get(s.getInput()), s.getAxis()));
       })
+      .Case<LogSoftmaxOp>([&](LogSoftmaxOp l) {
+        return bind(op, ref::logSoftmax(get(l.getInput())));
+      })
       .Case<LayerNormOp>([&](LayerNormOp l) {
         return bind(op, ref::layerNorm(get(l.getInput()), get(l.getGamma()),
                                        get(l.getBeta()),

@@ -39,6 +39,9 @@ Tensor convert(const Tensor &input, DType to);
 Tensor reduce(ReduceFn fn, const Tensor &input, const Shape &axes,
               bool keepDims);
 Tensor softmax(const Tensor &input, int64_t axis);
+/// tc.log_softmax over the last dimension, rounded as the chain it replaces
+/// (reduce_max, sub, exp, reduce_sum, log, sub) rounds each of its results.
+Tensor logSoftmax(const Tensor &input);
 Tensor layerNorm(const Tensor &input, const Tensor &gamma, const Tensor &beta,
                  double epsilon);
 /// (summed loss, token count); see tc.cross_entropy.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace tc::ref {
 
@@ -59,6 +60,32 @@ Tensor softmax(const Tensor &input, int64_t axis) {
       sum += std::exp(input.get(rows.at(r, k)) - max);
     for (int64_t k = 0; k < rows.length; ++k)
       out.set(rows.at(r, k), std::exp(input.get(rows.at(r, k)) - max) / sum);
+  }
+  return out;
+}
+
+Tensor logSoftmax(const Tensor &input) {
+  // Each intermediate rounded to the element type where the chain of ops
+  // stored it, so that the decoder's log-probabilities are those of the
+  // chain (reduce_max and reduce_sum accumulate in double, as reduce does).
+  auto rounded = [&](double x) { return roundTo(input.dtype, x); };
+  Tensor out(input.dtype, input.shape);
+  Rows rows(input.shape, input.shape.size() - 1);
+  std::vector<double> shifted(rows.length);
+  for (int64_t r = 0; r < rows.count(); ++r) {
+    double max = -std::numeric_limits<double>::infinity();
+    for (int64_t k = 0; k < rows.length; ++k) {
+      double x = input.get(rows.at(r, k));
+      max = std::isnan(x) ? x : std::max(max, x);
+    }
+    double sum = 0.0;
+    for (int64_t k = 0; k < rows.length; ++k) {
+      shifted[k] = rounded(input.get(rows.at(r, k)) - max);
+      sum += rounded(std::exp(shifted[k]));
+    }
+    double logSum = rounded(std::log(rounded(sum)));
+    for (int64_t k = 0; k < rows.length; ++k)
+      out.set(rows.at(r, k), shifted[k] - logSum);
   }
   return out;
 }

@@ -88,6 +88,11 @@ LogicalResult buildGradient(func::FuncOp f) {
              << "is inference-only (the incremental decoder's attention over "
                 "its caches) and has no gradient; a training graph attends "
                 "with tc.matmul and tc.softmax";
+    if (isa<LogSoftmaxOp>(op))
+      return op->emitOpError()
+             << "is inference-only (the incremental decoder's "
+                "log-probabilities) and has no gradient; a training graph "
+                "takes its loss from tc.cross_entropy";
     auto rule = dyn_cast<ReverseOpInterface>(op);
     if (!rule)
       return op->emitOpError()

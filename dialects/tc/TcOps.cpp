@@ -200,6 +200,15 @@ LogicalResult SoftmaxOp::verify() {
   return verifyAxis(*this, "axis", getAxis(), shapeOf(getInput()).size());
 }
 
+LogicalResult LogSoftmaxOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  if (input.empty() || input.back() == 0)
+    return emitOpError() << "input has shape " << fmt(input)
+                         << " but expected rank >= 1 and a last dimension "
+                            "of at least 1 (the row it normalises)";
+  return success();
+}
+
 LogicalResult LayerNormOp::verify() {
   ArrayRef<int64_t> input = shapeOf(getInput());
   if (input.empty())

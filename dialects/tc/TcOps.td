@@ -257,6 +257,31 @@ def Tc_SoftmaxOp : Tc_Op<"softmax",
   let hasVerifier = 1;
 }
 
+def Tc_LogSoftmaxOp : Tc_Op<"log_softmax",
+    [Pure, Tc_RowWise, SameOperandsAndResultType]> {
+  let summary = "Log-softmax over the last dimension, in one row kernel";
+  let description = [{
+    `result = x - max(x) - log(sum(exp(x - max(x))))` along the last
+    dimension: the incremental decoder's log-probabilities over the
+    vocabulary, one kernel a row where tc.reduce_max, tc.sub, tc.exp,
+    tc.reduce_sum, tc.log and tc.sub took five passes. The arithmetic is
+    that chain's: the max and the shifted `x - max` in f32, the sum of the
+    exponentials in f64, rounded to f32 before its log. A row that is all
+    `-inf` gives NaN, as the chain does.
+
+    It is inference-only (no reverse rule; training takes its loss from
+    tc.cross_entropy) and f32 only: mixed precision leaves it alone.
+
+    ```mlir
+    %logp = tc.log_softmax %logits : tensor<64x4000xf32>
+    ```
+  }];
+  let arguments = (ins Tc_F32Tensor:$input);
+  let results = (outs Tc_F32Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tc_LayerNormOp : Tc_Op<"layer_norm",
     [Pure, AllTypesMatch<["input", "result"]>,
      AllElementTypesMatch<["input", "gamma", "beta"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {

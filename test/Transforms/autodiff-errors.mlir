@@ -24,6 +24,16 @@ func.func @decoding(%q: tensor<2x1x4xf32> {tc.param = "q"}, %k: tensor<2x3x4xf32
 
 // -----
 
+// The decoder's log-probabilities are inference-only.
+// CHECK: autodiff-errors.mlir:[[@LINE+2]]:8: error: 'tc.log_softmax' op is inference-only (the incremental decoder's log-probabilities) and has no gradient; a training graph takes its loss from tc.cross_entropy
+func.func @log_probabilities(%x: tensor<2x4xf32> {tc.param = "x"}) -> tensor<f32> {
+  %p = tc.log_softmax %x : tensor<2x4xf32>
+  %l = tc.reduce_sum %p axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // The statistics a fused op saves for its backward are not differentiated.
 // CHECK: autodiff-errors.mlir:[[@LINE+3]]:22: error: 'tc.residual_layer_norm' op saves results for its backward only; the loss must not depend on them
 func.func @stats(%x: tensor<2x4xf32> {tc.param = "x"}, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {

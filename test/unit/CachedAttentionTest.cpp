@@ -17,12 +17,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmulatedGpu.h"
+#include "ExecutableOf.h"
 
-#include "compiler/export/TcxWriter.h"
 #include "compiler/interpreter/Interpreter.h"
-#include "compiler/pipeline/Compile.h"
 #include "compiler/transforms/Passes.h"
-#include "runtime/Executable.h"
 #include "runtime/cpu/CpuDevice.h"
 
 #include "mlir/Parser/Parser.h"
@@ -176,31 +174,6 @@ TEST(CachedAttention, TheInterpreterEqualsANaiveReference) {
   }
 }
 
-/// `module` as a loaded executable for `target` (CUDA: sm_80).
-std::unique_ptr<tc::rt::Executable> executableOf(ModuleOp module,
-                                                 tc::Target target) {
-  OwningOpRef<ModuleOp> plan = module.clone();
-  if (failed(tc::compileTcModule(*plan, tc::CompileStage::Plan)))
-    return nullptr;
-  std::string error;
-  tc::ExportOptions options{"cached-attention", "test"};
-  EXPECT_TRUE(tc::setTarget(options, target, "native",
-                            target == tc::Target::Cuda
-                                ? std::vector<std::string>{"sm_80"}
-                                : std::vector<std::string>{},
-                            error))
-      << error;
-  std::optional<std::vector<uint8_t>> bytes =
-      tc::writeExecutable(*plan, options, error);
-  EXPECT_TRUE(bytes) << error;
-  if (!bytes)
-    return nullptr;
-  auto executable = tc::rt::Executable::fromBytes(
-      std::move(*bytes), "cached-attention.tcx", error);
-  EXPECT_TRUE(executable) << error;
-  return executable;
-}
-
 /// The bytes of `tensor` as the device holds it (f32, i32 or one byte per
 /// i1).
 std::vector<uint8_t> bytesOf(const tc::Tensor &tensor) {
@@ -254,7 +227,7 @@ TEST(CachedAttention, TheHostKernelEqualsTheInterpreter) {
   OwningOpRef<ModuleOp> module = functions(context);
   ASSERT_TRUE(module);
   std::unique_ptr<tc::rt::Executable> executable =
-      executableOf(*module, tc::Target::Host);
+      tc::test::executableOf(*module, tc::Target::Host, "cached-attention");
   ASSERT_TRUE(executable);
   std::string error;
   std::unique_ptr<tc::rt::CpuDevice> device =
@@ -269,7 +242,7 @@ TEST(CachedAttention, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
   OwningOpRef<ModuleOp> module = functions(context);
   ASSERT_TRUE(module);
   std::unique_ptr<tc::rt::Executable> executable =
-      executableOf(*module, tc::Target::Cuda);
+      tc::test::executableOf(*module, tc::Target::Cuda, "cached-attention");
   ASSERT_TRUE(executable);
   tc::test::EmulatedGpu gpu(
       *executable,

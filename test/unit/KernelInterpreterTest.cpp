@@ -29,12 +29,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmulatedGpu.h"
+#include "ExecutableOf.h"
 
-#include "compiler/export/TcxWriter.h"
 #include "compiler/interpreter/Interpreter.h"
-#include "compiler/pipeline/Compile.h"
 #include "compiler/transforms/Passes.h"
-#include "runtime/Executable.h"
 #include "runtime/cpu/CpuDevice.h"
 
 #include "mlir/Parser/Parser.h"
@@ -204,31 +202,6 @@ OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context,
   return module;
 }
 
-/// `module` as a loaded executable for `target` (CUDA: sm_80).
-std::unique_ptr<tc::rt::Executable> executableOf(ModuleOp module,
-                                                 tc::Target target) {
-  OwningOpRef<ModuleOp> plan = module.clone();
-  if (failed(tc::compileTcModule(*plan, tc::CompileStage::Plan)))
-    return nullptr;
-  std::string error;
-  tc::ExportOptions options{"kernels", "test"};
-  EXPECT_TRUE(tc::setTarget(options, target, "native",
-                            target == tc::Target::Cuda
-                                ? std::vector<std::string>{"sm_80"}
-                                : std::vector<std::string>{},
-                            error))
-      << error;
-  std::optional<std::vector<uint8_t>> bytes =
-      tc::writeExecutable(*plan, options, error);
-  EXPECT_TRUE(bytes) << error;
-  if (!bytes)
-    return nullptr;
-  auto executable = tc::rt::Executable::fromBytes(std::move(*bytes),
-                                                  "kernels.tcx", error);
-  EXPECT_TRUE(executable) << error;
-  return executable;
-}
-
 /// Runs every function of `module` (`count` of them) on `device` and
 /// compares it with the interpreter.
 void expectEveryFunctionMatches(ModuleOp module,
@@ -272,7 +245,7 @@ TEST_P(Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
   OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
   std::unique_ptr<tc::rt::Executable> executable =
-      executableOf(*module, tc::Target::Host);
+      tc::test::executableOf(*module, tc::Target::Host, "kernels");
   ASSERT_TRUE(executable);
   std::string error;
   std::unique_ptr<tc::rt::CpuDevice> device =
@@ -288,7 +261,7 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
   OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
   std::unique_ptr<tc::rt::Executable> executable =
-      executableOf(*module, tc::Target::Cuda);
+      tc::test::executableOf(*module, tc::Target::Cuda, "kernels");
   ASSERT_TRUE(executable);
   tc::test::EmulatedGpu gpu(
       *executable,

@@ -430,6 +430,33 @@ func.func @softmax_rank0(%a: tensor<f32>) {
 
 // -----
 
+// Log-softmax: no last dimension to normalise.
+func.func @log_softmax_rank_zero(%a: tensor<f32>) {
+  // expected-error @+1 {{'tc.log_softmax' op input has shape [] but expected rank >= 1 and a last dimension of at least 1 (the row it normalises)}}
+  %0 = tc.log_softmax %a : tensor<f32>
+  return
+}
+
+// -----
+
+// Log-softmax: an empty row.
+func.func @log_softmax_empty_rows(%a: tensor<4x0xf32>) {
+  // expected-error @+1 {{'tc.log_softmax' op input has shape [4, 0] but expected rank >= 1 and a last dimension of at least 1 (the row it normalises)}}
+  %0 = tc.log_softmax %a : tensor<4x0xf32>
+  return
+}
+
+// -----
+
+// Log-softmax: f32 only (mixed precision leaves it alone).
+func.func @log_softmax_bf16(%a: tensor<2x3xbf16>) {
+  // expected-error @+1 {{'tc.log_softmax' op operand #0 must be statically shaped tensor of 32-bit float values}}
+  %0 = tc.log_softmax %a : tensor<2x3xbf16>
+  return
+}
+
+// -----
+
 // Layer norm: gamma is not [D].
 func.func @layer_norm_gamma_shape(%a: tensor<2x3xf32>, %g: tensor<2xf32>, %b: tensor<3xf32>) {
   // expected-error @+1 {{'tc.layer_norm' op gamma has shape [2] but expected [3] (the last dimension of input [2, 3])}}

@@ -236,6 +236,15 @@ func.func @softmax(%x: tensor<2x8x4x4xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @log_softmax(
+// CHECK-SAME: [[X:%.*]]: tensor<4x1x10xf32>)
+// CHECK-NEXT: tc.log_softmax [[X]] : tensor<4x1x10xf32>
+// CHECK-NEXT: return
+func.func @log_softmax(%x: tensor<4x1x10xf32>) {
+  %0 = tc.log_softmax %x : tensor<4x1x10xf32>
+  return
+}
+
 // Layer normalisation over the last dimension.
 // CHECK-LABEL: func.func @layer_norm(
 // CHECK-SAME: [[X:%.*]]: tensor<2x5x8xf32>, [[G:%.*]]: tensor<8xf32>, [[B:%.*]]: tensor<8xf32>) -> tensor<2x5x8xf32>

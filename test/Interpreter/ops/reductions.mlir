@@ -1,6 +1,7 @@
-// Hand-computed values of the reductions, softmax and layer_norm.
+// Hand-computed values of the reductions, softmax, log_softmax and layer_norm.
 // RUN: tc-interpret %s --function=reduce --print | FileCheck %s --check-prefix=RED
 // RUN: tc-interpret %s --function=softmax --print | FileCheck %s --check-prefix=SM
+// RUN: tc-interpret %s --function=log_softmax --print | FileCheck %s --check-prefix=LSM
 // RUN: tc-interpret %s --function=layer_norm --print | FileCheck %s --check-prefix=LN
 
 // x = [[1, 2, 3], [4, 5, 6]]
@@ -43,6 +44,19 @@ func.func @softmax() -> (tensor<2xf32>, tensor<2x2xf32>) {
   %y = tc.constant dense<[[0.0, 0.0], [1.09861229, 0.0]]> : tensor<2x2xf32>
   %t = tc.softmax %y axis = 0 : tensor<2x2xf32>
   return %s, %t : tensor<2xf32>, tensor<2x2xf32>
+}
+
+// log_softmax([0, ln 3]) = [ln 1/4, ln 3/4]; two equal values: ln 1/2 each;
+// -inf beside a finite value: -inf, 0.
+// LSM:      result #0: f32 [3, 2]
+// LSM-NEXT: {{^\[\[}}-1.38629, -0.287682],
+// LSM-NEXT: {{^}} [-0.693147, -0.693147],
+// LSM-NEXT: {{^}} [-inf, 0]]
+func.func @log_softmax() -> tensor<3x2xf32> {
+  %x = tc.constant dense<[[0.0, 1.09861229], [5.0, 5.0], [0xFF800000, 2.0]]>
+      : tensor<3x2xf32>
+  %y = tc.log_softmax %x : tensor<3x2xf32>
+  return %y : tensor<3x2xf32>
 }
 
 // x = [1, 2, 3, 4]: mean 2.5, biased variance 1.25;

@@ -1,0 +1,177 @@
+//===- LogSoftmaxTest.cpp - tc.log_softmax on every path -------------------===//
+//
+// Issue 32: the decoder step's log-softmax over the vocabulary as one row
+// op. Rows of 300 (more than a CUDA block's threads, so that the row loops
+// stride): random values with -inf entries, large magnitudes (+-3e4, and
+// +-1e30 beside small values), all equal, all -inf (NaN, as the chain of
+// ops gives), one finite value among -inf.
+//  - The interpreter's tc.log_softmax equals, bit for bit, its evaluation
+//    of the chain of ops it replaces (reduce_max, sub, exp, reduce_sum, log,
+//    sub): the decoder's reference results do not change.
+//  - The host kernel on the CPU device and, with the CUDA toolkit, the CUDA
+//    kernel through the SIMT harness (EmulatedGpu.h) against the
+//    interpreter: infinities and NaNs exactly, other values within
+//    2e-6 + 2^-22 |want|. The kernels' exp is tc::rowExp (within 2 f32 ulps
+//    of exp on the host, the hardware's expf on CUDA) where the interpreter
+//    rounds exp once: the sum of the exponentials differs by a few f32 ulps
+//    relative, which its log turns into an absolute error of ~3e-7, and
+//    log(sum) < 16 here may round to a neighbouring f32 (an ulp of at most
+//    9.5e-7); the final subtraction rounds once in each (half an ulp,
+//    2^-24 relative, apart).
+// (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmulatedGpu.h"
+#include "ExecutableOf.h"
+
+#include "compiler/interpreter/Interpreter.h"
+#include "dialects/tc/TcDialect.h"
+#include "runtime/cpu/CpuDevice.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+using namespace mlir;
+
+constexpr double kAbsolute = 2e-6, kRelative = 0x1p-22;
+constexpr int64_t kRows = 6, kLength = 300;
+
+constexpr const char *kFunctions = R"mlir(
+func.func @fused(%x: tensor<6x300xf32>) -> tensor<6x300xf32> {
+  %0 = tc.log_softmax %x : tensor<6x300xf32>
+  return %0 : tensor<6x300xf32>
+}
+func.func @chain(%x: tensor<6x300xf32>) -> tensor<6x300xf32> {
+  %max = tc.reduce_max %x axes = [1] keep_dims
+      : tensor<6x300xf32> -> tensor<6x1xf32>
+  %shifted = tc.sub %x, %max
+      : tensor<6x300xf32>, tensor<6x1xf32> -> tensor<6x300xf32>
+  %exp = tc.exp %shifted : tensor<6x300xf32>
+  %sum = tc.reduce_sum %exp axes = [1] keep_dims
+      : tensor<6x300xf32> -> tensor<6x1xf32>
+  %log = tc.log %sum : tensor<6x1xf32>
+  %0 = tc.sub %shifted, %log
+      : tensor<6x300xf32>, tensor<6x1xf32> -> tensor<6x300xf32>
+  return %0 : tensor<6x300xf32>
+}
+)mlir";
+
+/// The rows described at the top of the file.
+tc::Tensor rowsOfEveryKind() {
+  std::mt19937 rng(32);
+  auto uniform = [&](double lo, double hi) {
+    return double(std::uniform_real_distribution<float>(lo, hi)(rng));
+  };
+  tc::Tensor x(tc::DType::F32, {kRows, kLength});
+  for (int64_t k = 0; k < kLength; ++k) {
+    auto at = [&](int64_t r) { return r * kLength + k; };
+    x.set(at(0), k % 7 == 3 ? -INFINITY : uniform(-8, 8));
+    x.set(at(1), uniform(-3e4, 3e4));
+    x.set(at(2), k == 10 ? 1e30 : k == 11 ? -1e30 : uniform(-1, 1));
+    x.set(at(3), 7.25);
+    x.set(at(4), -INFINITY);
+    x.set(at(5), k == 150 ? 2.5 : -INFINITY);
+  }
+  return x;
+}
+
+OwningOpRef<ModuleOp> functions(MLIRContext &context) {
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  return parseSourceString<ModuleOp>(kFunctions, &context);
+}
+
+/// `function`'s result for rowsOfEveryKind() in the interpreter.
+std::vector<double> interpreted(ModuleOp module, StringRef function) {
+  auto f = module.lookupSymbol<func::FuncOp>(function);
+  FailureOr<std::vector<tc::Tensor>> out =
+      tc::interpret(f, {rowsOfEveryKind()});
+  EXPECT_TRUE(succeeded(out)) << function.str();
+  return succeeded(out) ? (*out)[0].floats : std::vector<double>();
+}
+
+TEST(LogSoftmax, TheInterpreterEqualsTheChainOfOpsItReplaces) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = functions(context);
+  ASSERT_TRUE(module);
+  std::vector<double> fused = interpreted(*module, "fused"),
+                      chain = interpreted(*module, "chain");
+  ASSERT_EQ(fused.size(), size_t(kRows * kLength));
+  ASSERT_EQ(chain.size(), fused.size());
+  for (size_t i = 0; i < fused.size(); ++i) {
+    if (std::isnan(chain[i]))
+      EXPECT_TRUE(std::isnan(fused[i])) << i;
+    else
+      EXPECT_EQ(fused[i], chain[i]) << i;
+  }
+  // The cases are what they claim to be.
+  EXPECT_NEAR(fused[3 * kLength], -std::log(double(kLength)), 1e-6);
+  EXPECT_TRUE(std::isnan(fused[4 * kLength]));
+  EXPECT_EQ(fused[5 * kLength + 150], 0.0);
+  EXPECT_EQ(fused[5 * kLength], -INFINITY);
+}
+
+/// @fused on `device` equals the interpreter within the tolerance above.
+void expectDeviceMatches(ModuleOp module, const tc::rt::Executable &executable,
+                         tc::rt::Device &device) {
+  std::vector<double> want = interpreted(module, "fused");
+  const tc::tcx::Function *compiled = executable.function("fused");
+  ASSERT_TRUE(compiled);
+  tc::Tensor x = rowsOfEveryKind();
+  std::vector<float> in(x.floats.begin(), x.floats.end());
+  ASSERT_TRUE(device.writeInput(*compiled, "arg0", in.data(), in.size() * 4));
+  device.run(*compiled);
+  std::vector<float> got(want.size());
+  ASSERT_TRUE(
+      device.readOutput(*compiled, "result0", got.data(), got.size() * 4));
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (std::isnan(want[i]) || std::isinf(want[i])) {
+      EXPECT_EQ(std::isnan(got[i]), std::isnan(want[i])) << i;
+      if (std::isinf(want[i]))
+        EXPECT_EQ(got[i], want[i]) << i;
+      continue;
+    }
+    EXPECT_LE(std::abs(got[i] - want[i]),
+              kAbsolute + kRelative * std::abs(want[i]))
+        << "[" << i << "]: " << got[i] << ", expected " << want[i];
+  }
+}
+
+TEST(LogSoftmax, TheHostKernelEqualsTheInterpreter) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = functions(context);
+  ASSERT_TRUE(module);
+  std::unique_ptr<tc::rt::Executable> executable =
+      tc::test::executableOf(*module, tc::Target::Host, "log-softmax");
+  ASSERT_TRUE(executable);
+  std::string error;
+  std::unique_ptr<tc::rt::CpuDevice> device =
+      tc::rt::CpuDevice::create(*executable, error);
+  ASSERT_TRUE(device) << error;
+  expectDeviceMatches(*module, *executable, *device);
+}
+
+#ifdef TC_TEST_CUDA
+TEST(LogSoftmax, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = functions(context);
+  ASSERT_TRUE(module);
+  std::unique_ptr<tc::rt::Executable> executable =
+      tc::test::executableOf(*module, tc::Target::Cuda, "log-softmax");
+  ASSERT_TRUE(executable);
+  tc::test::EmulatedGpu gpu(
+      *executable,
+      tc::test::compileSimt(executable->root(),
+                            testing::TempDir() + "/tc-log-softmax-simt"));
+  expectDeviceMatches(*module, *executable, gpu);
+}
+#endif
+
+} // namespace
