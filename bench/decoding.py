@@ -439,7 +439,8 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
             many = ["--workers", str(workers)] if workers > 1 else []
             settings = f"{workers} workers" if workers > 1 else "1 worker"
             if tc_row(beam, args.subset_source, beam_n, f"tc.{compute}.w{workers}.beam.es",
-                      search + typed + many, compute, settings) and not many:
+                      search + typed + many, compute, settings) and \
+                    (compute, typed) not in ran:
                 ran.append((compute, typed))
     latency = f"{beam}, one sentence at a time"
     for compute, typed in ran if args.latency else []:

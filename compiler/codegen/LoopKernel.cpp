@@ -217,6 +217,24 @@ LogicalResult chooseSkeleton(Group &group, Target target, std::string &error) {
   return success();
 }
 
+/// Reduction `def`'s step adding `value` into accumulator `at` (of type
+/// `acc`), a statement.
+std::string accumulate(Operation *def, StringRef at, StringRef value,
+                       StringRef acc) {
+  return isa<ReduceMaxOp>(def)
+             ? llvm::formatv("{0} = tc::maximum<{2}>({0}, {1});", at, value,
+                             acc)
+                   .str()
+             : llvm::formatv("{0} += {1};", at, value).str();
+}
+
+/// Accumulator element `acc{j}{at}`, scaled, as an element of `value`.
+std::string scaledResult(const TargetBackend &backend, Value value, size_t j,
+                         StringRef at, double scale) {
+  return backend.stored(
+      value, llvm::formatv("acc{0}{1} * {2:e17}", j, at, scale).str());
+}
+
 /// The initial value of the accumulator of `reduction`.
 const char *accumulatorStart(Operation *reduction) {
   return isa<ReduceMaxOp>(reduction) ? "-INFINITY" : "0.0";
@@ -374,10 +392,8 @@ std::string accumulator(const Group &group, size_t j, Operation *def) {
 std::string storeReduction(const Group &group, const TargetBackend &backend,
                            size_t j, Operation *def, Value value, int64_t size,
                            double scale) {
-  // The accumulator's element `at`, scaled, as an element of `value`.
   auto result = [&](StringRef at) {
-    return backend.stored(
-        value, llvm::formatv("acc{0}{1} * {2:e17}", j, at, scale).str());
+    return scaledResult(backend, value, j, at, scale);
   };
   switch (group.skeleton) {
   case Skeleton::PerResult:
@@ -417,24 +433,19 @@ std::string storeReduction(const Group &group, const TargetBackend &backend,
 std::string combineParts(const Group &group, const TargetBackend &backend,
                          size_t j, Operation *def, Value value, double scale,
                          StringRef acc) {
-  std::string combined =
-      isa<ReduceMaxOp>(def)
-          ? llvm::formatv("tc::maximum<{0}>(acc{1}, v)", acc, j).str()
-          : llvm::formatv("acc{0} + v", j).str();
   return llvm::formatv(
              "  for (int64_t r = threadIdx.x; r < {0}; r += blockDim.x) {{\n"
              "    {1} acc{2} = {3};\n"
              "    for (int64_t part = 0; part < {4}; ++part) {{\n"
              "      const {1} v = *static_cast<volatile {1} *>(&part{2}[r * "
              "{4} + part]);\n"
-             "      acc{2} = {5};\n"
+             "      {5}\n"
              "    }\n"
              "    out{2}[r] = {6};\n"
              "  }\n",
              group.reducedCount, acc, j, accumulatorStart(def), group.rowParts,
-             combined,
-             backend.stored(
-                 value, llvm::formatv("acc{0} * {1:e17}", j, scale).str()))
+             accumulate(def, "acc" + std::to_string(j), "v", acc),
+             scaledResult(backend, value, j, "", scale))
       .str();
 }
 
@@ -454,11 +465,7 @@ void writeOutputs(const Group &group, const TargetBackend &backend,
     }
     std::string at = accumulator(group, j, def);
     std::string input = emitter.nameOf(def->getOperand(0));
-    if (isa<ReduceMaxOp>(def))
-      os << llvm::formatv("    {0} = tc::maximum<{2}>({0}, {1});\n", at, input,
-                          acc);
-    else
-      os << llvm::formatv("    {0} += {1};\n", at, input);
+    os << "    " << accumulate(def, at, input, acc) << "\n";
     int64_t size = cast<RankedTensorType>(value.getType()).getNumElements();
     double scale =
         isa<ReduceMeanOp>(def) ? double(size) / double(group.count) : 1.0;

@@ -264,10 +264,12 @@ def Tc_LogSoftmaxOp : Tc_Op<"log_softmax",
     `result = x - max(x) - log(sum(exp(x - max(x))))` along the last
     dimension: the incremental decoder's log-probabilities over the
     vocabulary, one kernel a row where tc.reduce_max, tc.sub, tc.exp,
-    tc.reduce_sum, tc.log and tc.sub took five passes. The arithmetic is
-    that chain's: the max and the shifted `x - max` in f32, the sum of the
-    exponentials in f64, rounded to f32 before its log. A row that is all
-    `-inf` gives NaN, as the chain does.
+    tc.reduce_sum, tc.log and tc.sub took five passes. The interpreter's
+    arithmetic is that chain's: the max and the shifted `x - max` in f32,
+    the sum of the exponentials in f64, rounded to f32 before its log. The
+    kernels take their exponentials from the row kernels' `tc::rowExp`
+    (within 2 ulp of exp), so they agree with it to a tolerance, not to
+    the bit. A row that is all `-inf` gives NaN, as the chain does.
 
     It is inference-only (no reverse rule; training takes its loss from
     tc.cross_entropy) and f32 only: mixed precision leaves it alone.

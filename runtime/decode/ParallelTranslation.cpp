@@ -2,6 +2,7 @@
 
 #include "runtime/decode/ParallelTranslation.h"
 
+#include <exception>
 #include <mutex>
 #include <thread>
 
@@ -19,9 +20,12 @@ std::optional<Translations> translateInParallel(
     dealt[i % workers].push_back(i);
   std::vector<std::optional<Translations>> parts(workers);
   std::vector<std::string> errors(workers);
+  // A device that fails throws (tc-run reports it); a worker's exception is
+  // carried to this thread, after every worker has been joined.
+  std::vector<std::exception_ptr> thrown(workers);
   std::vector<std::pair<size_t, int64_t>> counts(workers); // done, tokens
   std::mutex reporting;
-  auto work = [&](size_t w) {
+  auto translateShare = [&](size_t w) {
     if (onWorkerThread)
       onWorkerThread();
     std::vector<std::vector<int32_t>> mine;
@@ -41,12 +45,22 @@ std::optional<Translations> translateInParallel(
                              progress(allDone, allTokens);
                          });
   };
+  auto work = [&](size_t w) {
+    try {
+      translateShare(w);
+    } catch (...) {
+      thrown[w] = std::current_exception();
+    }
+  };
   std::vector<std::thread> threads;
   for (size_t w = 1; w < workers; ++w)
     threads.emplace_back(work, w);
   work(0);
   for (std::thread &t : threads)
     t.join();
+  for (const std::exception_ptr &e : thrown)
+    if (e)
+      std::rethrow_exception(e);
   Translations all;
   all.nBest.resize(sources.size());
   for (size_t w = 0; w < workers; ++w) {

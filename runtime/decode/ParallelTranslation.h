@@ -20,7 +20,9 @@ namespace tc::rt {
 /// sources dealt out in turn; `onWorkerThread` runs first on each worker's
 /// thread (the tool sets its OpenMP threads there); `progress` hears the
 /// sum of the workers' counts, from one thread at a time. None with `error`
-/// (the first worker's that failed) when one fails.
+/// (the first worker's that failed) when one fails; an exception a worker
+/// throws (a device's failure) is rethrown here once every worker has
+/// ended (the others finish their shares first).
 std::optional<Translations> translateInParallel(
     const Executable &executable, const std::vector<Device *> &devices,
     const std::vector<std::vector<int32_t>> &sources,

@@ -156,12 +156,18 @@ translate(const Executable &executable, Device &device,
       progress(done, result.targetTokens);
   };
   for (auto &[shape, indices] : byShape) {
-    // The fewest rows that hold the sentences decoded at a time (one
-    // sentence's when one is: a step of its rows only).
-    int64_t atOnce = int64_t(indices.size());
-    if (options.batchSentences > 0)
-      atOnce = std::min(atOnce, options.batchSentences);
-    BucketShape rows = fewestRows(steps, shapes[shape], atOnce * width);
+    // With --batch-sentences, the fewest rows that hold the sentences
+    // decoded at a time (one sentence's for the latency mode). Without it
+    // every sentence goes through the widest step: its GEMMs have the same
+    // rows whatever the batch, so a library that picks its algorithm by
+    // the row count cannot make a sentence's result depend on its batch.
+    BucketShape rows =
+        options.batchSentences > 0
+            ? fewestRows(steps, shapes[shape],
+                         std::min<int64_t>(int64_t(indices.size()),
+                                           options.batchSentences) *
+                             width)
+            : shapes[shape];
     std::optional<DecoderSession> session =
         DecoderSession::open(executable, device, rows, error);
     if (!session || !servesBeam(*session, width, error) ||

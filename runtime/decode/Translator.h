@@ -3,8 +3,10 @@
 // Translates a list of sources of any length. A source is decoded in the
 // decoder shape (tc-compile's decode_step functions) with the smallest
 // source length that holds it (runtime/decode/DecoderShapes.h), so its shape
-// depends on its own length only; a source longer than every shape is cut
-// to the longest (and counted).
+// depends on its own length only (and, with SearchOptions::batchSentences,
+// on how many sentences are decoded at a time: the fewest compiled rows
+// that hold them); a source longer than every shape is cut to the longest
+// (and counted).
 // Within a shape, sources are encoded a step's rows at a time and given
 // rows as rows free up: each sentence takes `beam` rows until its search
 // is done, then a waiting sentence takes them. SearchOptions::batchSentences

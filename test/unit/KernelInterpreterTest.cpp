@@ -238,6 +238,13 @@ struct KernelFile {
   }
 };
 
+/// The file's name up to its first '.' or '-' ("bf16-kernels.mlir" ->
+/// "bf16"): its tests' name and their SIMT kernels' folder.
+std::string stemOf(const KernelFile &file) {
+  std::string name = file.name;
+  return name.substr(0, name.find_first_of(".-"));
+}
+
 class Kernels : public testing::TestWithParam<KernelFile> {};
 
 TEST_P(Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
@@ -266,8 +273,8 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
   tc::test::EmulatedGpu gpu(
       *executable,
       tc::test::compileSimt(executable->root(),
-                            testing::TempDir() + "/tc-simt-kernels-" +
-                                std::to_string(GetParam().functions)));
+                            testing::TempDir() + "/tc-simt-" +
+                                stemOf(GetParam())));
   expectEveryFunctionMatches(*module, *executable, gpu, GetParam().functions);
 }
 #endif
@@ -277,8 +284,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(KernelFile{"bf16-kernels.mlir", 6},
                     KernelFile{"reduction-kernels.mlir", 4}),
     [](const testing::TestParamInfo<KernelFile> &info) {
-      return info.param.functions == 6 ? std::string("Bf16")
-                                       : std::string("Reductions");
+      return stemOf(info.param);
     });
 
 } // namespace

@@ -157,13 +157,16 @@ void reportTranslations(const TranslateOptions &o,
 /// decoder on a thread of its own (CPU only: one GPU runs one
 /// decoder at a time anyway). Returns the exit code after reporting why not.
 int addWorkers(const TranslateOptions &o, const ModelOptions &model,
-               const TrainedModel &trained,
+               const TrainedModel &trained, size_t sources,
                std::vector<std::unique_ptr<rt::Device>> &others) {
   if (o.workers > 1 && !dynamic_cast<rt::CpuDevice *>(trained.device.get()))
     return fail("--workers runs several decoders on the CPU's cores; on a "
                 "GPU leave it out");
   std::string error;
-  for (int64_t w = 1; w < o.workers; ++w) {
+  // No more decoders than sentences: an idle one would hold a copy of the
+  // parameters for nothing.
+  int64_t workers = std::min<int64_t>(o.workers, std::max<size_t>(sources, 1));
+  for (int64_t w = 1; w < workers; ++w) {
     others.push_back(createDevice(model, *trained.executable, error));
     if (!others.back())
       return fail(model.model + ": " + error);
@@ -187,10 +190,13 @@ translateOnWorkers(const TranslateOptions &o, const TrainedModel &trained,
   std::vector<rt::Device *> devices = {trained.device.get()};
   for (const auto &device : others)
     devices.push_back(device.get());
-  int threads = std::max<int>(1, rt::openMpThreads() / int(devices.size()));
-  return rt::translateInParallel(
+  int before = rt::openMpThreads(); // this thread's, worker 0's too
+  int threads = std::max<int>(1, before / int(devices.size()));
+  std::optional<rt::Translations> translations = rt::translateInParallel(
       *trained.executable, devices, sources, o.search, error,
       [threads] { rt::setOpenMpThreads(threads); }, progress);
+  rt::setOpenMpThreads(before);
+  return translations;
 }
 
 int translateText(const TranslateOptions &o) {
@@ -222,7 +228,8 @@ int translateText(const TranslateOptions &o) {
   rt::Progress progress({"tc-run: translated", "sentences", "target tokens"},
                         int64_t(sources->sources.size()), stderr, !o.quiet);
   std::vector<std::unique_ptr<rt::Device>> others;
-  if (int code = addWorkers(o, model, trained, others))
+  if (int code =
+          addWorkers(o, model, trained, sources->sources.size(), others))
     return code;
   std::vector<double> doneAt; // seconds from the start, per sentence
   if (!o.profilePath.empty() && !trained.device->startProfile())

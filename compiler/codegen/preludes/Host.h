@@ -16,6 +16,9 @@ inline const uint8_t *dropoutMask(uint64_t seed, uint64_t step, uint64_t key,
     double rate;
     std::vector<uint8_t> keeps;
   };
+  // One process-wide set: every CPU device loading these kernels shares it,
+  // so two devices must not run training steps at once (translation, which
+  // several devices run at once with tc-run translate --workers, draws none).
   static uint64_t maskSeed = 0, maskStep = 0;
   static std::vector<Mask> masks; // of (maskSeed, maskStep)
   if (seed != maskSeed || step != maskStep) {
