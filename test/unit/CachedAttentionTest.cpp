@@ -16,12 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulatedGpu.h"
-#include "ExecutableOf.h"
+#include "KernelDevices.h"
 
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/transforms/Passes.h"
-#include "runtime/cpu/CpuDevice.h"
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -226,14 +224,10 @@ TEST(CachedAttention, TheHostKernelEqualsTheInterpreter) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = functions(context);
   ASSERT_TRUE(module);
-  std::unique_ptr<tc::rt::Executable> executable =
-      tc::test::executableOf(*module, tc::Target::Host, "cached-attention");
-  ASSERT_TRUE(executable);
-  std::string error;
-  std::unique_ptr<tc::rt::CpuDevice> device =
-      tc::rt::CpuDevice::create(*executable, error);
-  ASSERT_TRUE(device) << error;
-  expectDeviceMatches(*module, *executable, *device);
+  tc::test::onTheCpuDevice(
+      *module, "cached-attention", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+        expectDeviceMatches(*module, x, d);
+      });
 }
 
 #ifdef TC_TEST_CUDA
@@ -241,14 +235,10 @@ TEST(CachedAttention, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = functions(context);
   ASSERT_TRUE(module);
-  std::unique_ptr<tc::rt::Executable> executable =
-      tc::test::executableOf(*module, tc::Target::Cuda, "cached-attention");
-  ASSERT_TRUE(executable);
-  tc::test::EmulatedGpu gpu(
-      *executable,
-      tc::test::compileSimt(executable->root(),
-                            testing::TempDir() + "/tc-cached-attention-simt"));
-  expectDeviceMatches(*module, *executable, gpu);
+  tc::test::onTheSimtHarness(
+      *module, "cached-attention", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+        expectDeviceMatches(*module, x, d);
+      });
 }
 #endif
 

@@ -28,12 +28,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulatedGpu.h"
-#include "ExecutableOf.h"
+#include "KernelDevices.h"
 
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/transforms/Passes.h"
-#include "runtime/cpu/CpuDevice.h"
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -251,15 +249,11 @@ TEST_P(Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
-  std::unique_ptr<tc::rt::Executable> executable =
-      tc::test::executableOf(*module, tc::Target::Host, "kernels");
-  ASSERT_TRUE(executable);
-  std::string error;
-  std::unique_ptr<tc::rt::CpuDevice> device =
-      tc::rt::CpuDevice::create(*executable, error);
-  ASSERT_TRUE(device) << error;
-  expectEveryFunctionMatches(*module, *executable, *device,
-                             GetParam().functions);
+  tc::test::onTheCpuDevice(
+      *module, stemOf(GetParam()),
+      [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+        expectEveryFunctionMatches(*module, x, d, GetParam().functions);
+      });
 }
 
 #ifdef TC_TEST_CUDA
@@ -267,15 +261,11 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
-  std::unique_ptr<tc::rt::Executable> executable =
-      tc::test::executableOf(*module, tc::Target::Cuda, "kernels");
-  ASSERT_TRUE(executable);
-  tc::test::EmulatedGpu gpu(
-      *executable,
-      tc::test::compileSimt(executable->root(),
-                            testing::TempDir() + "/tc-simt-" +
-                                stemOf(GetParam())));
-  expectEveryFunctionMatches(*module, *executable, gpu, GetParam().functions);
+  tc::test::onTheSimtHarness(
+      *module, stemOf(GetParam()),
+      [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+        expectEveryFunctionMatches(*module, x, d, GetParam().functions);
+      });
 }
 #endif
 

@@ -22,12 +22,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulatedGpu.h"
-#include "ExecutableOf.h"
+#include "KernelDevices.h"
 
 #include "compiler/interpreter/Interpreter.h"
 #include "dialects/tc/TcDialect.h"
-#include "runtime/cpu/CpuDevice.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"
@@ -148,14 +146,10 @@ TEST(LogSoftmax, TheHostKernelEqualsTheInterpreter) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = functions(context);
   ASSERT_TRUE(module);
-  std::unique_ptr<tc::rt::Executable> executable =
-      tc::test::executableOf(*module, tc::Target::Host, "log-softmax");
-  ASSERT_TRUE(executable);
-  std::string error;
-  std::unique_ptr<tc::rt::CpuDevice> device =
-      tc::rt::CpuDevice::create(*executable, error);
-  ASSERT_TRUE(device) << error;
-  expectDeviceMatches(*module, *executable, *device);
+  tc::test::onTheCpuDevice(
+      *module, "log-softmax", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+        expectDeviceMatches(*module, x, d);
+      });
 }
 
 #ifdef TC_TEST_CUDA
@@ -163,14 +157,10 @@ TEST(LogSoftmax, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = functions(context);
   ASSERT_TRUE(module);
-  std::unique_ptr<tc::rt::Executable> executable =
-      tc::test::executableOf(*module, tc::Target::Cuda, "log-softmax");
-  ASSERT_TRUE(executable);
-  tc::test::EmulatedGpu gpu(
-      *executable,
-      tc::test::compileSimt(executable->root(),
-                            testing::TempDir() + "/tc-log-softmax-simt"));
-  expectDeviceMatches(*module, *executable, gpu);
+  tc::test::onTheSimtHarness(
+      *module, "log-softmax", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+        expectDeviceMatches(*module, x, d);
+      });
 }
 #endif
 
