@@ -2,6 +2,7 @@
 
 #include "runtime/cpu/PreparedGemms.h"
 #include "runtime/cpu/OneDnnThread.h"
+#include "runtime/cpu/PanelGemm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -231,10 +232,41 @@ template <typename T> T *grow(std::vector<uint8_t> &v, int64_t count) {
 
 struct PreparedGemms::Cache {
   ComputeType type;
+  F32Kernel f32Kernel;
   mutable std::shared_mutex mutex;
   std::map<Shape, Primitive> primitives; // references stay valid
   /// By the weight block's address: one per layout that primitives want.
   std::map<const void *, std::vector<std::unique_ptr<Weights>>> weights;
+  /// By the weight block's address: one per way of reading it (the panel
+  /// kernel's f32 weights).
+  std::map<const void *, std::vector<std::unique_ptr<PackedPanels>>> panels;
+
+  bool usesPanels() const {
+    return type == ComputeType::F32 && f32Kernel == F32Kernel::Panels;
+  }
+
+  const PackedPanels *findPanels(const GemmBlock &g) const {
+    auto it = panels.find(g.b);
+    if (it != panels.end())
+      for (const std::unique_ptr<PackedPanels> &p : it->second)
+        if (p->packedFrom(g))
+          return p.get();
+    return nullptr;
+  }
+
+  /// `g`'s op(B) in panels, packed on first use.
+  const PackedPanels &packed(const GemmBlock &g) {
+    {
+      std::shared_lock lock(mutex);
+      if (const PackedPanels *p = findPanels(g))
+        return *p;
+    }
+    std::unique_lock lock(mutex);
+    if (const PackedPanels *p = findPanels(g))
+      return *p;
+    panels[g.b].push_back(std::make_unique<PackedPanels>(g));
+    return *panels[g.b].back();
+  }
 
   const Weights *findWeights(const GemmBlock &g, const memory::desc &desc) {
     auto it = weights.find(g.b);
@@ -279,9 +311,14 @@ struct PreparedGemms::Cache {
   }
 };
 
-PreparedGemms::PreparedGemms(ComputeType type)
+PreparedGemms::PreparedGemms(ComputeType type, F32Kernel f32Kernel)
     : cache_(std::make_unique<Cache>()) {
   cache_->type = type;
+  cache_->f32Kernel = f32Kernel;
+}
+
+PreparedGemms::F32Kernel PreparedGemms::f32KernelOfThisCpu() {
+  return cpuHasPanelKernel() ? F32Kernel::Panels : F32Kernel::OneDnnMatmul;
 }
 PreparedGemms::~PreparedGemms() = default;
 
@@ -292,6 +329,7 @@ bool PreparedGemms::takes(const GemmBlock &block) {
 void PreparedGemms::clear() {
   std::unique_lock lock(cache_->mutex);
   cache_->weights.clear();
+  cache_->panels.clear();
 }
 
 size_t PreparedGemms::preparedWeights() const {
@@ -299,20 +337,30 @@ size_t PreparedGemms::preparedWeights() const {
   size_t count = 0;
   for (const auto &[b, list] : cache_->weights)
     count += list.size();
+  for (const auto &[b, list] : cache_->panels)
+    count += list.size();
   return count;
 }
 
 std::string PreparedGemms::kernel(const GemmBlock &block) {
+  if (cache_->usesPanels())
+    return "tc panels (AVX2, FMA)";
   const Primitive &p = cache_->findPrimitive(shapeOf(block));
   return p.made ? p.kernel : "";
 }
 
 std::string PreparedGemms::describe() const {
   return std::string("weight GEMMs in ") + nameOf(cache_->type) +
-         " by oneDNN's matmul, weights prepared once";
+         (cache_->usesPanels() ? " by tc's panel kernel (AVX2, FMA)"
+                               : " by oneDNN's matmul") +
+         ", weights prepared once";
 }
 
 bool PreparedGemms::run(const GemmBlock &g) {
+  if (cache_->usesPanels()) {
+    panelGemm(g, cache_->packed(g));
+    return true;
+  }
   auto [p, w] = cache_->find(g);
   if (!w || !w->finite)
     return false;

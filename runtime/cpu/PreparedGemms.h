@@ -18,6 +18,9 @@
 // gives wrong sums, 7-bit ones exact); s8 x s8 runs 3-10x slower there.
 // The s32 sums are exact; C = (sum - 64 colsum(w)) sa sw + bias.
 //
+// f32 (ComputeType::F32) on a CPU with AVX2 and FMA runs tc's panel kernel
+// instead (PanelGemm.h): oneDNN 2.6 keeps no packed f32 weight there.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_CPU_PREPAREDGEMMS_H
@@ -34,7 +37,13 @@ namespace tc::rt {
 
 class PreparedGemms {
 public:
-  explicit PreparedGemms(ComputeType type);
+  /// Which kernel runs f32 blocks.
+  enum class F32Kernel { Panels, OneDnnMatmul };
+  /// Panels where the CPU runs them (cpuHasPanelKernel()), else oneDNN.
+  static F32Kernel f32KernelOfThisCpu();
+
+  explicit PreparedGemms(ComputeType type,
+                         F32Kernel f32Kernel = f32KernelOfThisCpu());
   ~PreparedGemms();
 
   /// Whether run() takes `block` (f32 A, B and C): alpha 1 and beta 0 (a
@@ -55,7 +64,8 @@ public:
   /// The weight blocks prepared since the last clear().
   size_t preparedWeights() const;
 
-  /// oneDNN's implementation for `block` ("gemm:jit"), or "" when none.
+  /// oneDNN's implementation for `block` ("gemm:jit"), "tc panels (AVX2,
+  /// FMA)", or "" when none.
   std::string kernel(const GemmBlock &block);
 
   /// "weight GEMMs in int8 by oneDNN's matmul, weights prepared once".

@@ -1,0 +1,138 @@
+//===- PanelGemm.cpp - f32 weight GEMMs on weights packed once into panels ===//
+
+#include "runtime/cpu/PanelGemm.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+// The kernel's functions are compiled for AVX2 and FMA whatever the
+// build's target; they run only where cpuHasPanelKernel() says so.
+#define TC_AVX2 __attribute__((target("avx2,fma")))
+#define TC_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
+
+namespace tc::rt {
+
+bool cpuHasPanelKernel() {
+  static const bool has =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+
+PackedPanels::PackedPanels(const GemmBlock &g)
+    : transposeB_(g.transposeB), ldb_(g.ldb), k_(g.k), cols_(g.cols) {
+  int64_t panels = (cols_ + kWidth - 1) / kWidth;
+  size_t bytes = size_t(std::max<int64_t>(panels * k_ * kWidth, 1)) * 4;
+  data_.reset(static_cast<float *>(
+      std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  if (!data_)
+    throw std::bad_alloc();
+  const float *b = static_cast<const float *>(g.b);
+  for (int64_t p = 0; p < panels; ++p) {
+    float *out = data_.get() + p * k_ * kWidth;
+    for (int64_t kk = 0; kk < k_; ++kk)
+      for (int64_t c = 0; c < kWidth; ++c) {
+        int64_t j = p * kWidth + c;
+        out[kk * kWidth + c] =
+            j >= cols_ ? 0.0f
+                       : (g.transposeB ? b[j * g.ldb + kk] : b[kk * g.ldb + j]);
+      }
+  }
+}
+
+namespace {
+
+/// Rows rows of op(A) times one panel: row r's A elements are at
+/// rows[r] + kk * kStride; out[2r], out[2r + 1] get its 16 sums.
+template <int Rows>
+TC_AVX2_INLINE void panelTile(const float *const rows[], int64_t kStride,
+                              const float *panel, int64_t k, __m256 out[]) {
+  __m256 sums[2 * Rows];
+#pragma GCC unroll 16
+  for (int r = 0; r < 2 * Rows; ++r)
+    sums[r] = _mm256_setzero_ps();
+  for (int64_t kk = 0; kk < k; ++kk, panel += 16) {
+    __m256 b0 = _mm256_load_ps(panel), b1 = _mm256_load_ps(panel + 8);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      __m256 x = _mm256_broadcast_ss(rows[r] + kk * kStride);
+      sums[2 * r] = _mm256_fmadd_ps(x, b0, sums[2 * r]);
+      sums[2 * r + 1] = _mm256_fmadd_ps(x, b1, sums[2 * r + 1]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < 2 * Rows; ++r)
+    out[r] = sums[r];
+}
+
+/// Stores `count` rows of a tile's sums (+ bias, ReLU) into C: `cols` of
+/// the panel's 16 columns.
+TC_AVX2_INLINE void storeTile(const __m256 sums[8], int count,
+                              const float *bias, bool relu, float *c,
+                              int64_t ldc, int64_t cols) {
+  alignas(32) float padded[16] = {};
+  __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
+  if (bias) {
+    std::memcpy(padded, bias, cols * 4);
+    bias0 = _mm256_load_ps(padded);
+    bias1 = _mm256_load_ps(padded + 8);
+  }
+  for (int r = 0; r < count; ++r) {
+    __m256 y0 = _mm256_add_ps(sums[2 * r], bias0);
+    __m256 y1 = _mm256_add_ps(sums[2 * r + 1], bias1);
+    if (relu) {
+      y0 = _mm256_max_ps(y0, _mm256_setzero_ps());
+      y1 = _mm256_max_ps(y1, _mm256_setzero_ps());
+    }
+    float *row = c + r * ldc;
+    if (cols == 16) {
+      _mm256_storeu_ps(row, y0);
+      _mm256_storeu_ps(row + 8, y1);
+    } else {
+      _mm256_store_ps(padded, y0);
+      _mm256_store_ps(padded + 8, y1);
+      std::memcpy(row, padded, cols * 4);
+    }
+  }
+}
+
+} // namespace
+
+TC_AVX2 void panelGemm(const GemmBlock &g, const PackedPanels &panels) {
+  const float *a = static_cast<const float *>(g.a);
+  float *c = static_cast<float *>(g.c);
+  int64_t rowStride = g.transposeA ? 1 : g.lda;
+  int64_t kStride = g.transposeA ? g.lda : 1;
+  constexpr int64_t kWidth = PackedPanels::kWidth;
+  // Panels outer: each is read from memory once and stays in L1 while
+  // every row passes over it, 6 rows at a time (12 accumulators, two B
+  // vectors and a broadcast in 16 registers), the last 1..5 rows in tiles
+  // of 4 (a tile short of rows repeats its first row in the missing ones
+  // and stores only its own).
+  for (int64_t first = 0; first < g.cols; first += kWidth) {
+    const float *panel = panels.panel(first / kWidth);
+    int64_t cols = std::min(kWidth, g.cols - first);
+    const float *bias = g.bias ? static_cast<const float *>(g.bias) + first
+                               : nullptr;
+    for (int64_t i = 0; i < g.rows;) {
+      int64_t left = g.rows - i;
+      int height = left >= 6 && left != 8 ? 6 : 4;
+      int count = int(std::min<int64_t>(height, left));
+      const float *rows[6];
+      for (int r = 0; r < height; ++r)
+        rows[r] = a + (i + (r < count ? r : 0)) * rowStride;
+      __m256 sums[12];
+      if (height == 6)
+        panelTile<6>(rows, kStride, panel, g.k, sums);
+      else
+        panelTile<4>(rows, kStride, panel, g.k, sums);
+      storeTile(sums, count, bias, g.relu, c + i * g.ldc + first, g.ldc,
+                cols);
+      i += count;
+    }
+  }
+}
+
+} // namespace tc::rt
