@@ -115,8 +115,9 @@ std::string logSoftmax(LogSoftmaxOp l, const TargetBackend &backend) {
     TC_ROW(k)
       max = tc::maximum(max, @A(x[k]));
     const @E shift = @E(TC_ROW_MAX(max));
+    TC_ROW_CACHE(e, tc::rowExp(x[k] - shift))
     TC_ROW(k)
-      sum += tc::rowExp(x[k] - shift);
+      sum += e(k);
     const @E logSum = @E(std::log(@E(TC_ROW_SUM(sum))));
     TC_ROW(k)
       out0[r * D + k] = @S0((x[k] - shift) - logSum);
