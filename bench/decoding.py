@@ -29,7 +29,8 @@ full-prefix one (greedy).
   it), each with every --tc-workers count (`--workers`: one decoder, and one
   per thread as CTranslate2's inter_threads; the fastest is compared; a
   compute type it refuses, or a tc-run without the flag, is a row saying
-  why), and
+  why) and every --tc-stops rule (`--stop`: best-proven, tc's default, and
+  beam-finished, the rule CTranslate2 follows with a length penalty), and
   greedy: `--beam 1` (incremental) against `--beam 1 --recompute-prefix`
   (the full-prefix decoder). An executable compiled before the incremental
   decoder (no decode_step functions) is compiled again from --description
@@ -75,7 +76,8 @@ sweep make a short run. Where no vocabulary.model is beside the checkpoint,
 
     bench/run.sh decoding [--threads 2] [--every 1] [--prefix-every 4]
         [--skip torch,ctranslate2] [--ct2-compute-types float32,int8]
-        [--tc-compute-types f32,int8] [--latency 100]
+        [--tc-compute-types f32,int8] [--tc-stops best-proven,beam-finished]
+        [--latency 100]
     bench/run.sh decoding --skip torch --prefix-every 0
         --model /work/demo-model/bible.tcx --checkpoint /work/demo-model/average.tcck
         --vocabulary /work/demo-model/train.tok --source test.en --reference test.es
@@ -302,6 +304,11 @@ def arguments():
                         help="tc-run translate --workers values, each a row of every compute "
                              "type (default 1,THREADS: one decoder, and one per thread as "
                              "CTranslate2's inter_threads); the fastest is compared")
+    parser.add_argument("--tc-stops", default="best-proven",
+                        help="tc-run translate --stop rules, each a row of every compute type "
+                             "and worker count: best-proven (tc's default), beam-finished "
+                             "(CTranslate2's own rule with a length penalty: stop once "
+                             "--beam hypotheses have finished)")
     parser.add_argument("--latency", type=int, default=100,
                         help="one sentence at a time on the first N beam sentences "
                         "(0: not run)")
@@ -430,26 +437,35 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
             rows.append(row("tc", compute, beam, beam_n,
                             not_run="this tc-run has no --compute-type"))
             continue
-        typed = ["--compute-type", compute] if "--compute-type" in flags else []
-        for workers in [int(w) for w in args.tc_workers.split(",")]:
-            if workers > 1 and "--workers" not in flags:
-                rows.append(row("tc", compute, beam, beam_n, settings=f"{workers} workers",
-                                not_run="this tc-run has no --workers"))
+        for stop in args.tc_stops.split(","):
+            stopped = [] if stop == "best-proven" else ["--stop", stop]
+            if stopped and "--stop" not in flags:
+                rows.append(row("tc", compute, beam, beam_n, settings=f"--stop {stop}",
+                                not_run="this tc-run has no --stop"))
                 continue
-            many = ["--workers", str(workers)] if workers > 1 else []
-            settings = f"{workers} workers" if workers > 1 else "1 worker"
-            if tc_row(beam, args.subset_source, beam_n, f"tc.{compute}.w{workers}.beam.es",
-                      search + typed + many, compute, settings) and \
-                    (compute, typed) not in ran:
-                ran.append((compute, typed))
+            typed = (["--compute-type", compute] if "--compute-type" in flags else []) + stopped
+            for workers in [int(w) for w in args.tc_workers.split(",")]:
+                settings = " ".join(([f"{workers} workers"] if workers > 1 else ["1 worker"]) +
+                                    stopped)
+                if workers > 1 and "--workers" not in flags:
+                    rows.append(row("tc", compute, beam, beam_n, settings=settings,
+                                    not_run="this tc-run has no --workers"))
+                    continue
+                many = ["--workers", str(workers)] if workers > 1 else []
+                if tc_row(beam, args.subset_source, beam_n,
+                          f"tc.{compute}.{stop}.w{workers}.beam.es",
+                          search + typed + many, compute, settings) and \
+                        (compute, stop, typed) not in ran:
+                    ran.append((compute, stop, typed))
     latency = f"{beam}, one sentence at a time"
-    for compute, typed in ran if args.latency else []:
+    for compute, stop, typed in ran if args.latency else []:
         if "--batch-sentences" not in flags:
             rows.append(row("tc", compute, latency, args.latency,
                             not_run="this tc-run has no --batch-sentences"))
             continue
-        tc_row(latency, args.latency_source, args.latency, f"tc.{compute}.latency.es",
-               search + typed + ["--batch-sentences", "1"], compute, "--batch-sentences 1")
+        tc_row(latency, args.latency_source, args.latency, f"tc.{compute}.{stop}.latency.es",
+               search + typed + ["--batch-sentences", "1"], compute,
+               "--batch-sentences 1" + ("" if stop == "best-proven" else f" --stop {stop}"))
     if not prefix_n:
         return rows
     tc_row("greedy, incremental", prefix_src, prefix_n, "tc.greedy.es",
@@ -528,14 +544,15 @@ def comparisons(args, rows):
             continue
         label = wanted if wanted == against else f"{wanted} (CTranslate2: {ct2['compute']}; " \
             "it has no bf16 on a CPU)"
-        table.append(f"| {label} | {tc['rate']:.0f} | {ct2['rate']:.0f} ({ct2['compute']}, "
+        table.append(f"| {label} | {tc['rate']:.0f} ({tc['settings']}) | "
+                     f"{ct2['rate']:.0f} ({ct2['compute']}, "
                      f"{ct2['settings']}) | **{tc['rate'] / ct2['rate']:.2f}x** | "
                      f"{tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
     for wanted in ("f32", "int8"):
         tc, ct2 = fastest("tc", latency, wanted), fastest("CTranslate2", latency, wanted)
         if tc and ct2:
             table.append(f"| {wanted}, one sentence at a time: mean ms per sentence | "
-                         f"{statistics.median(tc['means']) * 1e3:.1f} | "
+                         f"{statistics.median(tc['means']) * 1e3:.1f} ({tc['settings']}) | "
                          f"{statistics.median(ct2['means']) * 1e3:.1f} | "
                          f"**{statistics.median(ct2['means']) / statistics.median(tc['means']):.2f}x**"
                          f" | {tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
@@ -586,11 +603,12 @@ def report(args, rows, table, ratios, busy, counts):
     if timed:
         print("\nOne sentence at a time (ms per sentence, median of the runs (min..max); "
               "the median sentence where the system times each one, else the mean):\n")
-        print("| system | compute type | sentences | median sentence ms | mean ms |")
-        print("| --- | --- | ---: | ---: | ---: |")
+        print("| system | compute type | settings | sentences | median sentence ms | mean ms |")
+        print("| --- | --- | --- | ---: | ---: | ---: |")
         for r in timed:
             median = spread(r["medians"], 1e3, 1) if "medians" in r else "-"
-            print(f"| {r['system']} | {r['compute']} | {r['sentences']} | {median} | "
+            print(f"| {r['system']} | {r['compute']} | {r['settings']} | {r['sentences']} | "
+                  f"{median} | "
                   f"{spread(r['means'], 1e3, 1)} |")
     for r in (r for r in rows if "sweep" in r):
         print(f"\nCTranslate2 {r['compute']}, the sweep (tokens/s, best of 2 runs, 1 beam "

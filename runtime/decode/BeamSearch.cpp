@@ -122,6 +122,8 @@ bool SentenceSearch::beamStep(const StepCandidates &step, int64_t firstRow,
   live_ = std::move(next);
   if (last || live_.empty())
     return true;
+  if (options_.stop == StopRule::BeamFinished)
+    return int64_t(finished_.size()) >= k;
   // Safe to stop: the n-th best finished score beats every live
   // hypothesis's best reachable score.
   if (int64_t(finished_.size()) < options_.nBest)

@@ -11,7 +11,11 @@
 //    length penalty); the first k others live on; only EOS at the last
 //    position; padding and BOS never. A sentence stops once its n-th best
 //    finished score beats every live hypothesis's best reachable score,
-//    logP / lp(max length), which is safe: no continuation scores higher;
+//    logP / lp(max length), which is safe: no continuation scores higher
+//    (StopRule::BestProven, the default); or, as CTranslate2 (patience 1),
+//    fairseq and Hugging Face's early_stopping=True stop, once k
+//    hypotheses have finished (StopRule::BeamFinished: fewer steps, and
+//    a better hypothesis may be left unfinished);
 //  * greedy (k = 1): the most probable token until EOS.
 //
 // Ties go to the lower row, then the lower token id, so a sentence's
@@ -32,8 +36,15 @@
 
 namespace tc::rt {
 
+/// When a beam search stops (the rules above).
+enum class StopRule {
+  BestProven,   ///< the n-th best finished beats every live hypothesis
+  BeamFinished, ///< k hypotheses have finished
+};
+
 struct SearchOptions {
   int64_t beam = 4;            ///< 1: greedy
+  StopRule stop = StopRule::BestProven;
   double alpha = 0.6;          ///< the length penalty's exponent
   int64_t nBest = 1;           ///< hypotheses returned, at most `beam`
   int64_t maxLengthOffset = 50; ///< target tokens beyond the source's

@@ -310,6 +310,22 @@ Command addTranslateCommand(CLI::App &app) {
       ->transform(integerIn(0, 1 << 20))
       ->capture_default_str();
   command
+      ->add_option_function<std::string>(
+          "--stop",
+          [o](const std::string &rule) {
+            o->search.stop = rule == "beam-finished"
+                                 ? rt::StopRule::BeamFinished
+                                 : rt::StopRule::BestProven;
+          },
+                   "when a sentence's beam search stops: best-proven (once "
+                   "its best finished hypothesis beats every live one's best "
+                   "reachable score: the search's own best) or beam-finished "
+                   "(once --beam hypotheses have finished, as CTranslate2, "
+                   "fairseq and Hugging Face's early_stopping=True do: fewer "
+                   "steps, and a better hypothesis may be left unfinished)")
+      ->check(CLI::IsMember({"best-proven", "beam-finished"}))
+      ->default_str("best-proven");
+  command
       ->add_option("--batch-sentences", o->search.batchSentences,
                    "at most N sentences decoded at a time (default: as many "
                    "as a decoder step's rows hold); 1 translates one sentence "

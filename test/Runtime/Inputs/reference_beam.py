@@ -104,11 +104,14 @@ def lp(n, alpha):
     return ((5 + n) / 6) ** alpha
 
 
-def beam_search(model, source, k, alpha, n_best, l_max, early_stop=True):
+def beam_search(model, source, k, alpha, n_best, l_max, early_stop=True,
+                stop="best-proven"):
     """tc's beam search of one source (ids incl. EOS): the n-best as
     [(tokens without BOS/EOS, score)]. logP sums in the dtype of
     model.log_probs. early_stop=False is for checking that the early stop
-    changes nothing."""
+    changes nothing. stop is tc-run's --stop: "best-proven" (the n-th best
+    finished beats every live hypothesis's best reachable score) or
+    "beam-finished" (k hypotheses have finished)."""
     live = [(0, [])]  # (logP, tokens), in rank order
     finished = []  # (score, tokens), in the order they finished
     for t in range(l_max):
@@ -131,7 +134,12 @@ def beam_search(model, source, k, alpha, n_best, l_max, early_stop=True):
                 next_live.append((p, live[h][1] + [v]))
         live = next_live
         finished.sort(key=lambda f: -f[0])  # stable: earlier first among ties
-        if not live or early_stop and len(finished) >= n_best and (
+        if not live:
+            break
+        if stop == "beam-finished":
+            if len(finished) >= k:
+                break
+        elif early_stop and len(finished) >= n_best and (
                 finished[n_best - 1][0] > float(max(p for p, _ in live)) / lp(l_max, alpha)):
             break
     finished.sort(key=lambda f: -f[0])
@@ -164,6 +172,8 @@ def main():
     parser.add_argument("--alpha", type=float, default=0.6)
     parser.add_argument("--n-best", type=int, default=1)
     parser.add_argument("--max-length-offset", type=int, default=50)
+    parser.add_argument("--stop", choices=["best-proven", "beam-finished"],
+                        default="best-proven", help="tc-run translate's --stop")
     parser.add_argument("--max-target-length", type=int, required=True,
                         help="T, the target length of the bucket")
     parser.add_argument("--check", help="tc's n-best file to compare with")
@@ -179,7 +189,8 @@ def main():
     results = []
     for source in sources:
         l_max = min(len(source) + args.max_length_offset, args.max_target_length)
-        results.append(beam_search(model, source, args.beam, args.alpha, args.n_best, l_max))
+        results.append(beam_search(model, source, args.beam, args.alpha, args.n_best, l_max,
+                                   stop=args.stop))
 
     if not args.check:
         for i, nbest in enumerate(results):
