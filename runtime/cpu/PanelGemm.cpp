@@ -1,4 +1,4 @@
-//===- PanelGemm.cpp - f32 weight GEMMs on weights packed once into panels ===//
+//===- PanelGemm.cpp - weight GEMMs on weights packed once into panels ----===//
 
 #include "runtime/cpu/PanelGemm.h"
 
@@ -21,25 +21,39 @@ bool cpuHasPanelKernel() {
   return has;
 }
 
-PackedPanels::PackedPanels(const GemmBlock &g)
-    : transposeB_(g.transposeB), ldb_(g.ldb), k_(g.k), cols_(g.cols) {
-  int64_t panels = (cols_ + kWidth - 1) / kWidth;
-  size_t bytes = size_t(std::max<int64_t>(panels * k_ * kWidth, 1)) * 4;
-  data_.reset(static_cast<float *>(
-      std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
-  if (!data_)
+AlignedBytes::AlignedBytes(size_t bytes)
+    : data(std::aligned_alloc(64, std::max<size_t>((bytes + 63) / 64, 1) * 64)) {
+  if (!data)
     throw std::bad_alloc();
+}
+
+PackedPanels::PackedPanels(const GemmBlock &g)
+    : k_(g.k), bytes_(size_t((g.cols + kWidth - 1) / kWidth * kWidth * g.k) *
+                      sizeof(float)) {
   const float *b = static_cast<const float *>(g.b);
-  for (int64_t p = 0; p < panels; ++p) {
-    float *out = data_.get() + p * k_ * kWidth;
+  float *out = static_cast<float *>(bytes_.data.get());
+  for (int64_t p = 0; p * kWidth < g.cols; ++p)
     for (int64_t kk = 0; kk < k_; ++kk)
-      for (int64_t c = 0; c < kWidth; ++c) {
+      for (int64_t c = 0; c < kWidth; ++c, ++out) {
         int64_t j = p * kWidth + c;
-        out[kk * kWidth + c] =
-            j >= cols_ ? 0.0f
-                       : (g.transposeB ? b[j * g.ldb + kk] : b[kk * g.ldb + j]);
+        *out = j >= g.cols ? 0.0f
+                           : (g.transposeB ? b[j * g.ldb + kk]
+                                           : b[kk * g.ldb + j]);
       }
-  }
+}
+
+PackedInt8Panels::PackedInt8Panels(const int8_t *columns, int64_t k,
+                                   int64_t cols)
+    : quads_((k + 3) / 4), cols_(cols),
+      bytes_(size_t((cols + kWidth - 1) / kWidth * kWidth * quads_ * 4)) {
+  int8_t *out = static_cast<int8_t *>(bytes_.data.get());
+  for (int64_t p = 0; p * kWidth < cols; ++p)
+    for (int64_t q = 0; q < quads_; ++q)
+      for (int64_t c = 0; c < kWidth; ++c)
+        for (int64_t t = 0; t < 4; ++t, ++out) {
+          int64_t j = p * kWidth + c, kk = 4 * q + t;
+          *out = j < cols && kk < k ? columns[j * k + kk] : int8_t(0);
+        }
 }
 
 namespace {
@@ -98,7 +112,66 @@ TC_AVX2_INLINE void storeTile(const __m256 sums[8], int count,
   }
 }
 
+/// Rows rows of u8 A times one int8 panel: row r's quads at rows[r];
+/// out[2r], out[2r + 1] get its 16 s32 sums.
+template <int Rows>
+TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
+                             int64_t quads, __m256i out[]) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i sums[2 * Rows];
+#pragma GCC unroll 16
+  for (int r = 0; r < 2 * Rows; ++r)
+    sums[r] = _mm256_setzero_si256();
+  for (int64_t q = 0; q < quads; ++q, panel += 64) {
+    __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i *>(panel));
+    __m256i b1 =
+        _mm256_load_si256(reinterpret_cast<const __m256i *>(panel + 32));
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      int32_t quad;
+      std::memcpy(&quad, rows[r] + 4 * q, 4);
+      __m256i x = _mm256_set1_epi32(quad);
+      // u8 x s8 pairs summed in s16 (exact: 2 x 127 x 127 < 32,768), then
+      // pairs of those in s32.
+      sums[2 * r] = _mm256_add_epi32(
+          sums[2 * r], _mm256_madd_epi16(_mm256_maddubs_epi16(x, b0), ones));
+      sums[2 * r + 1] = _mm256_add_epi32(
+          sums[2 * r + 1],
+          _mm256_madd_epi16(_mm256_maddubs_epi16(x, b1), ones));
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < 2 * Rows; ++r)
+    out[r] = sums[r];
+}
+
 } // namespace
+
+TC_AVX2 void PackedInt8Panels::sums(const uint8_t *a, int64_t rows,
+                                    int32_t *sums) const {
+  const int8_t *panels = static_cast<const int8_t *>(bytes_.data.get());
+  int64_t ld = paddedK();
+  for (int64_t first = 0; first < cols_; first += kWidth) {
+    const int8_t *panel = panels + first / kWidth * quads_ * 64;
+    int64_t cols = std::min(kWidth, cols_ - first);
+    for (int64_t i = 0; i < rows; i += 4) {
+      int count = int(std::min<int64_t>(4, rows - i));
+      const uint8_t *tile[4];
+      for (int r = 0; r < 4; ++r)
+        tile[r] = a + (i + (r < count ? r : 0)) * ld;
+      __m256i got[8];
+      int8Tile<4>(tile, panel, quads_, got);
+      for (int r = 0; r < count; ++r) {
+        int32_t *row = sums + (i + r) * cols_ + first;
+        alignas(32) int32_t padded[16];
+        _mm256_store_si256(reinterpret_cast<__m256i *>(padded), got[2 * r]);
+        _mm256_store_si256(reinterpret_cast<__m256i *>(padded + 8),
+                           got[2 * r + 1]);
+        std::memcpy(row, padded, cols * 4);
+      }
+    }
+  }
+}
 
 TC_AVX2 void panelGemm(const GemmBlock &g, const PackedPanels &panels) {
   const float *a = static_cast<const float *>(g.a);

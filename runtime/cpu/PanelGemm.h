@@ -1,4 +1,4 @@
-//===- PanelGemm.h - f32 weight GEMMs on weights packed once into panels --===//
+//===- PanelGemm.h - weight GEMMs on weights packed once into panels ------===//
 //
 // A decoder step multiplies a few rows (4 per sentence at beam 4) by each
 // weight. oneDNN's f32 matmul and sgemm pack B into their own layout on
@@ -16,6 +16,13 @@
 // column split the block has, so a sentence's numbers do not depend on
 // its batch.
 //
+// int8 (PackedInt8Panels): the same layout for a weight quantized to s8
+// (PreparedGemms.h says how), 4 k values of each of 16 columns in 64
+// bytes, so that vpmaddubsw multiplies 4 u8 values of a row, broadcast,
+// with them; the s32 sums are exact, the same as oneDNN's u8s8s32 matmul
+// gives (which, like its f32 one, repacks the weight on every call on
+// AVX2).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_RUNTIME_CPU_PANELGEMM_H
@@ -29,8 +36,17 @@
 
 namespace tc::rt {
 
-/// Whether this CPU runs the panel kernel (AVX2 and FMA); decided once.
+/// Whether this CPU runs the panel kernels (AVX2 and FMA); decided once.
 bool cpuHasPanelKernel();
+
+/// 64-byte aligned memory for a panel layout.
+struct AlignedBytes {
+  struct Free {
+    void operator()(void *p) const { std::free(p); }
+  };
+  explicit AlignedBytes(size_t bytes);
+  std::unique_ptr<void, Free> data;
+};
 
 /// op(B) of an f32 block, k x cols, in panels of 16 columns.
 class PackedPanels {
@@ -40,28 +56,46 @@ public:
   /// Packs op(B) of `block` (its transposeB, b, ldb, k and cols).
   explicit PackedPanels(const GemmBlock &block);
 
-  /// Whether these are op(B) of `block` read as it reads it (a square
-  /// weight can be read transposed by one GEMM and as it is by another).
-  bool packedFrom(const GemmBlock &block) const {
-    return block.transposeB == transposeB_ && block.ldb == ldb_ &&
-           block.k == k_ && block.cols == cols_;
+  /// Panel p: k rows of kWidth floats.
+  const float *panel(int64_t p) const {
+    return static_cast<const float *>(bytes_.data.get()) + p * k_ * kWidth;
   }
-  /// Panel p: k rows of kWidth floats, 64-byte aligned.
-  const float *panel(int64_t p) const { return data_.get() + p * k_ * kWidth; }
 
 private:
-  struct Free {
-    void operator()(float *p) const { std::free(p); }
-  };
-  bool transposeB_;
-  int64_t ldb_, k_, cols_;
-  std::unique_ptr<float[], Free> data_;
+  int64_t k_;
+  AlignedBytes bytes_;
 };
 
 /// C = act(op(A) op(B) + bias) for `block` (f32; alpha 1, beta 0), op(B)
 /// read from `panels` (packed from this block's op(B)). Needs
 /// cpuHasPanelKernel(). Runs on the calling thread.
 void panelGemm(const GemmBlock &block, const PackedPanels &panels);
+
+/// A quantized weight block, op(B) as s8, in panels of 16 columns whose k
+/// is padded with zeros to whole quads: a panel's quad q is 64 bytes,
+/// column c's values k = 4q..4q+3 at bytes 4c..4c+3 (what AVX2's
+/// vpmaddubsw multiplies with 4 bytes of a row broadcast to every column).
+class PackedInt8Panels {
+public:
+  static constexpr int64_t kWidth = 16;
+
+  /// `columns`: op(B)'s cols columns of k values each, one after the other.
+  PackedInt8Panels(const int8_t *columns, int64_t k, int64_t cols);
+
+  /// k rounded up to whole quads: the row length A must have.
+  int64_t paddedK() const { return quads_ * 4; }
+
+  /// The exact s32 sums A op(B): A is rows x paddedK() u8 (row i at
+  /// a + i * paddedK(); the values past k are not read into the sums: the
+  /// padding of B is zero), each at most 127 (7 bits: vpmaddubsw's pair
+  /// sums saturate at 32,767); sums is rows x cols, dense. Needs
+  /// cpuHasPanelKernel(). Runs on the calling thread.
+  void sums(const uint8_t *a, int64_t rows, int32_t *sums) const;
+
+private:
+  int64_t quads_, cols_;
+  AlignedBytes bytes_;
+};
 
 } // namespace tc::rt
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -45,15 +46,18 @@ struct Primitive {
   std::string kernel;
 };
 
-/// A weight block in the primitive's layout; for int8 its scales and the
+/// A weight block in the primitive's layout (desc, data), or in tc's
+/// panels (f32Panels, int8Panels; desc empty); for int8 its scales and the
 /// sums of its quantized columns.
 struct Weights {
   memory::desc desc;
   /// How the source block was read: one address can hold a weight that one
   /// GEMM reads transposed and another as it is (same dims when square).
   bool transposeB;
-  int64_t ldb;
+  int64_t ldb, k, cols;
   memory data;
+  std::optional<PackedPanels> f32Panels;
+  std::optional<PackedInt8Panels> int8Panels;
   std::vector<float> scales;
   std::vector<int32_t> sums;
   /// False when a weight is NaN or infinite: int8 cannot carry it, so the
@@ -116,31 +120,44 @@ float weightAt(const GemmBlock &g, int64_t kk, int64_t j) {
   return g.transposeB ? b[j * g.ldb + kk] : b[kk * g.ldb + j];
 }
 
-/// `g`'s weight block in `p`'s layout (converted or quantized).
-Weights prepare(ComputeType type, const Primitive &p, const GemmBlock &g) {
-  Weights w{p.weights, g.transposeB, g.ldb, memory(p.weights, cpuEngine()),
-            {}, {}, true};
+/// `g`'s weight block in `p`'s layout (converted or quantized), or in
+/// panels when `p` is null.
+std::unique_ptr<Weights> prepare(ComputeType type, const Primitive *p,
+                                 const GemmBlock &g) {
+  auto w = std::make_unique<Weights>();
+  w->transposeB = g.transposeB;
+  w->ldb = g.ldb;
+  w->k = g.k;
+  w->cols = g.cols;
+  if (!p && type == ComputeType::F32) {
+    w->f32Panels.emplace(g);
+    return w;
+  }
   const dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
   OneOpenMpThread oneThread;
+  if (p) {
+    w->desc = p->weights;
+    w->data = memory(p->weights, engine);
+  }
   if (type != ComputeType::Int8) {
     memory::desc plain({g.k, g.cols}, Type::f32,
                        g.transposeB ? memory::dims{1, g.ldb}
                                     : memory::dims{g.ldb, 1});
     memory source(plain, engine, const_cast<void *>(g.b));
-    dnnl::reorder(source, w.data).execute(stream, source, w.data);
+    dnnl::reorder(source, w->data).execute(stream, source, w->data);
     stream.wait();
     return w;
   }
   // Column by column (op(B)'s columns are the stored weight's rows).
   std::vector<int8_t> quantized(g.k * g.cols);
-  w.scales.resize(g.cols);
-  w.sums.resize(g.cols);
+  w->scales.resize(g.cols);
+  w->sums.resize(g.cols);
   for (int64_t j = 0; j < g.cols; ++j) {
     float largest = 0;
     for (int64_t kk = 0; kk < g.k; ++kk) {
       float x = weightAt(g, kk, j);
-      w.finite = w.finite && std::isfinite(x);
+      w->finite = w->finite && std::isfinite(x);
       largest = std::max(largest, std::fabs(x));
     }
     float scale = largest > 0 ? largest / kWeightLevels : 1.0f;
@@ -150,12 +167,16 @@ Weights prepare(ComputeType type, const Primitive &p, const GemmBlock &g) {
       quantized[j * g.k + kk] = q;
       sum += q;
     }
-    w.scales[j] = scale;
-    w.sums[j] = sum;
+    w->scales[j] = scale;
+    w->sums[j] = sum;
+  }
+  if (!p) {
+    w->int8Panels.emplace(quantized.data(), g.k, g.cols);
+    return w;
   }
   memory::desc plain({g.k, g.cols}, Type::s8, memory::dims{1, g.k});
   memory source(plain, engine, quantized.data());
-  dnnl::reorder(source, w.data).execute(stream, source, w.data);
+  dnnl::reorder(source, w->data).execute(stream, source, w->data);
   stream.wait();
   return w;
 }
@@ -179,10 +200,12 @@ void convertToBf16(const GemmBlock &g, uint16_t *out) {
     }
 }
 
-/// op(A) quantized per row to u8 (PreparedGemms.h); `scales` gets each
-/// row's scale. False, with `out` unfinished, when an activation is NaN or
-/// infinite (int8 cannot carry it: the block runs in f32 instead).
-bool quantizeRows(const GemmBlock &g, uint8_t *out, float *scales) {
+/// op(A) quantized per row to u8 (PreparedGemms.h), row i at out + i * ld
+/// (zeros after its k values); `scales` gets each row's scale. False, with
+/// `out` unfinished, when an activation is NaN or infinite (int8 cannot
+/// carry it: the block runs in f32 instead).
+bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld,
+                  float *scales) {
   for (int64_t i = 0; i < g.rows; ++i) {
     float largest = 0;
     for (int64_t kk = 0; kk < g.k; ++kk) {
@@ -194,8 +217,9 @@ bool quantizeRows(const GemmBlock &g, uint8_t *out, float *scales) {
     float scale = largest > 0 ? largest / kActivationLevels : 1.0f;
     float inverse = 1.0f / scale;
     for (int64_t kk = 0; kk < g.k; ++kk)
-      out[i * g.k + kk] = uint8_t(
+      out[i * ld + kk] = uint8_t(
           std::lrintf(activationAt(g, i, kk) * inverse) + kActivationShift);
+    std::fill(out + i * ld + g.k, out + (i + 1) * ld, uint8_t(0));
     scales[i] = scale;
   }
   return true;
@@ -232,40 +256,16 @@ template <typename T> T *grow(std::vector<uint8_t> &v, int64_t count) {
 
 struct PreparedGemms::Cache {
   ComputeType type;
-  F32Kernel f32Kernel;
+  Kernel kernel;
   mutable std::shared_mutex mutex;
   std::map<Shape, Primitive> primitives; // references stay valid
-  /// By the weight block's address: one per layout that primitives want.
+  /// By the weight block's address: one per way of reading it and, with
+  /// oneDNN, per layout that primitives want.
   std::map<const void *, std::vector<std::unique_ptr<Weights>>> weights;
-  /// By the weight block's address: one per way of reading it (the panel
-  /// kernel's f32 weights).
-  std::map<const void *, std::vector<std::unique_ptr<PackedPanels>>> panels;
 
+  /// Whether this type's blocks run on tc's panels (bf16 never does).
   bool usesPanels() const {
-    return type == ComputeType::F32 && f32Kernel == F32Kernel::Panels;
-  }
-
-  const PackedPanels *findPanels(const GemmBlock &g) const {
-    auto it = panels.find(g.b);
-    if (it != panels.end())
-      for (const std::unique_ptr<PackedPanels> &p : it->second)
-        if (p->packedFrom(g))
-          return p.get();
-    return nullptr;
-  }
-
-  /// `g`'s op(B) in panels, packed on first use.
-  const PackedPanels &packed(const GemmBlock &g) {
-    {
-      std::shared_lock lock(mutex);
-      if (const PackedPanels *p = findPanels(g))
-        return *p;
-    }
-    std::unique_lock lock(mutex);
-    if (const PackedPanels *p = findPanels(g))
-      return *p;
-    panels[g.b].push_back(std::make_unique<PackedPanels>(g));
-    return *panels[g.b].back();
+    return kernel == Kernel::TcPanels && type != ComputeType::Bf16;
   }
 
   const Weights *findWeights(const GemmBlock &g, const memory::desc &desc) {
@@ -273,7 +273,7 @@ struct PreparedGemms::Cache {
     if (it != weights.end())
       for (const std::unique_ptr<Weights> &w : it->second)
         if (w->desc == desc && w->transposeB == g.transposeB &&
-            w->ldb == g.ldb)
+            w->ldb == g.ldb && w->k == g.k && w->cols == g.cols)
           return w.get();
     return nullptr;
   }
@@ -292,33 +292,39 @@ struct PreparedGemms::Cache {
     return it->second;
   }
 
-  /// The primitive for `g` and its prepared weights (null: no primitive).
+  /// The primitive for `g` (null on panels) and its prepared weights
+  /// (null: oneDNN made no primitive).
   std::pair<const Primitive *, const Weights *> find(const GemmBlock &g) {
-    const Primitive &p = findPrimitive(shapeOf(g));
-    if (!p.made)
-      return {&p, nullptr};
+    const Primitive *p = nullptr;
+    memory::desc desc; // empty for panels
+    if (!usesPanels()) {
+      p = &findPrimitive(shapeOf(g));
+      if (!p->made)
+        return {p, nullptr};
+      desc = p->weights;
+    }
     {
       std::shared_lock lock(mutex);
-      if (const Weights *w = findWeights(g, p.weights))
-        return {&p, w};
+      if (const Weights *w = findWeights(g, desc))
+        return {p, w};
     }
     std::unique_lock lock(mutex);
-    if (const Weights *w = findWeights(g, p.weights))
-      return {&p, w};
+    if (const Weights *w = findWeights(g, desc))
+      return {p, w};
     auto &list = weights[g.b];
-    list.push_back(std::make_unique<Weights>(prepare(type, p, g)));
-    return {&p, list.back().get()};
+    list.push_back(prepare(type, p, g));
+    return {p, list.back().get()};
   }
 };
 
-PreparedGemms::PreparedGemms(ComputeType type, F32Kernel f32Kernel)
+PreparedGemms::PreparedGemms(ComputeType type, Kernel kernel)
     : cache_(std::make_unique<Cache>()) {
   cache_->type = type;
-  cache_->f32Kernel = f32Kernel;
+  cache_->kernel = kernel;
 }
 
-PreparedGemms::F32Kernel PreparedGemms::f32KernelOfThisCpu() {
-  return cpuHasPanelKernel() ? F32Kernel::Panels : F32Kernel::OneDnnMatmul;
+PreparedGemms::Kernel PreparedGemms::kernelOfThisCpu() {
+  return cpuHasPanelKernel() ? Kernel::TcPanels : Kernel::OneDnnMatmul;
 }
 PreparedGemms::~PreparedGemms() = default;
 
@@ -329,7 +335,6 @@ bool PreparedGemms::takes(const GemmBlock &block) {
 void PreparedGemms::clear() {
   std::unique_lock lock(cache_->mutex);
   cache_->weights.clear();
-  cache_->panels.clear();
 }
 
 size_t PreparedGemms::preparedWeights() const {
@@ -337,33 +342,31 @@ size_t PreparedGemms::preparedWeights() const {
   size_t count = 0;
   for (const auto &[b, list] : cache_->weights)
     count += list.size();
-  for (const auto &[b, list] : cache_->panels)
-    count += list.size();
   return count;
 }
 
 std::string PreparedGemms::kernel(const GemmBlock &block) {
   if (cache_->usesPanels())
-    return "tc panels (AVX2, FMA)";
+    return "tc panels (AVX2)";
   const Primitive &p = cache_->findPrimitive(shapeOf(block));
   return p.made ? p.kernel : "";
 }
 
 std::string PreparedGemms::describe() const {
   return std::string("weight GEMMs in ") + nameOf(cache_->type) +
-         (cache_->usesPanels() ? " by tc's panel kernel (AVX2, FMA)"
+         (cache_->usesPanels() ? " by tc's panel kernels (AVX2)"
                                : " by oneDNN's matmul") +
          ", weights prepared once";
 }
 
 bool PreparedGemms::run(const GemmBlock &g) {
-  if (cache_->usesPanels()) {
-    panelGemm(g, cache_->packed(g));
-    return true;
-  }
   auto [p, w] = cache_->find(g);
   if (!w || !w->finite)
     return false;
+  if (w->f32Panels) {
+    panelGemm(g, *w->f32Panels);
+    return true;
+  }
   thread_local Scratch scratch;
   const dnnl::engine &engine = cpuEngine();
   void *src = const_cast<void *>(g.a);
@@ -372,25 +375,28 @@ bool PreparedGemms::run(const GemmBlock &g) {
     src = grow<uint16_t>(scratch.activations, g.rows * g.k);
     convertToBf16(g, static_cast<uint16_t *>(src));
   } else if (cache_->type == ComputeType::Int8) {
-    src = grow<uint8_t>(scratch.activations, g.rows * g.k);
+    int64_t ld = w->int8Panels ? w->int8Panels->paddedK() : g.k;
+    src = grow<uint8_t>(scratch.activations, g.rows * ld);
     scratch.rowScales.resize(
         std::max<size_t>(scratch.rowScales.size(), g.rows));
-    if (!quantizeRows(g, static_cast<uint8_t *>(src),
+    if (!quantizeRows(g, static_cast<uint8_t *>(src), ld,
                       scratch.rowScales.data()))
       return false;
     sums = grow<int32_t>(scratch.sums, g.rows * g.cols);
   }
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, memory(p->src, engine, src)},
-      {DNNL_ARG_WEIGHTS, w->data},
-      {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : g.c)},
-      {DNNL_ARG_SCRATCHPAD,
-       memory(p->scratchpad, engine,
-              grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
-  if (!p->bias.is_zero())
-    args.emplace(DNNL_ARG_BIAS,
-                 memory(p->bias, engine, const_cast<void *>(g.bias)));
-  {
+  if (w->int8Panels) {
+    w->int8Panels->sums(static_cast<const uint8_t *>(src), g.rows, sums);
+  } else {
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, memory(p->src, engine, src)},
+        {DNNL_ARG_WEIGHTS, w->data},
+        {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : g.c)},
+        {DNNL_ARG_SCRATCHPAD,
+         memory(p->scratchpad, engine,
+                grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
+    if (!p->bias.is_zero())
+      args.emplace(DNNL_ARG_BIAS,
+                   memory(p->bias, engine, const_cast<void *>(g.bias)));
     OneOpenMpThread oneThread;
     dnnl::stream stream(engine);
     p->matmul.execute(stream, args);

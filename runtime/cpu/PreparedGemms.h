@@ -18,8 +18,11 @@
 // gives wrong sums, 7-bit ones exact); s8 x s8 runs 3-10x slower there.
 // The s32 sums are exact; C = (sum - 64 colsum(w)) sa sw + bias.
 //
-// f32 (ComputeType::F32) on a CPU with AVX2 and FMA runs tc's panel kernel
-// instead (PanelGemm.h): oneDNN 2.6 keeps no packed f32 weight there.
+// f32 and int8 on a CPU with AVX2 and FMA run tc's panel kernels instead
+// (PanelGemm.h): there oneDNN 2.6 keeps the weight in its plain layout and
+// packs it again on every call, which at a decoder step's few rows costs
+// more than the product. int8's quantization and its s32 sums are the same
+// either way (exact), so are its results.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,13 +40,12 @@ namespace tc::rt {
 
 class PreparedGemms {
 public:
-  /// Which kernel runs f32 blocks.
-  enum class F32Kernel { Panels, OneDnnMatmul };
+  /// Which kernels run f32 and int8 blocks (bf16 ones: oneDNN's always).
+  enum class Kernel { TcPanels, OneDnnMatmul };
   /// Panels where the CPU runs them (cpuHasPanelKernel()), else oneDNN.
-  static F32Kernel f32KernelOfThisCpu();
+  static Kernel kernelOfThisCpu();
 
-  explicit PreparedGemms(ComputeType type,
-                         F32Kernel f32Kernel = f32KernelOfThisCpu());
+  explicit PreparedGemms(ComputeType type, Kernel kernel = kernelOfThisCpu());
   ~PreparedGemms();
 
   /// Whether run() takes `block` (f32 A, B and C): alpha 1 and beta 0 (a
@@ -64,8 +66,8 @@ public:
   /// The weight blocks prepared since the last clear().
   size_t preparedWeights() const;
 
-  /// oneDNN's implementation for `block` ("gemm:jit"), "tc panels (AVX2,
-  /// FMA)", or "" when none.
+  /// oneDNN's implementation for `block` ("gemm:jit"), "tc panels (AVX2)",
+  /// or "" when none.
   std::string kernel(const GemmBlock &block);
 
   /// "weight GEMMs in int8 by oneDNN's matmul, weights prepared once".

@@ -7,7 +7,8 @@
 // remainder), column counts that end inside a panel, op(A) and op(B) read
 // transposed or not, bias and ReLU. And the property the decoder relies on
 // (PanelGemm.h): a row's results are bit for bit the same whatever other
-// rows, row count or column split its block has.
+// rows, row count or column split its block has. And the int8 panels'
+// s32 sums, exactly.
 //
 // On a CPU without AVX2 and FMA the kernel does not run: the tests skip.
 //
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -147,6 +149,43 @@ TEST(PanelGemm, RowResultsDoNotDependOnTheBlock) {
                   0)
             << "row " << i << " in a block of " << height;
     }
+  }
+}
+
+// PackedInt8Panels::sums against int64 sums computed here: exactly equal,
+// with every u8 value 0..127 and s8 value -127..127 (the extremes as well,
+// where vpmaddubsw's s16 pair sums come closest to saturating), k that is
+// not a whole number of quads, and 1..9 rows.
+TEST(PanelGemm, Int8SumsAreExact) {
+  if (!tc::rt::cpuHasPanelKernel())
+    GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
+  std::mt19937 random(11);
+  for (auto [rows, cols, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 16, 4},
+                               {3, 17, 13}, {4, 100, 256}, {9, 33, 1023}}) {
+    std::vector<int8_t> columns(cols * k);
+    for (int8_t &w : columns)
+      w = int8_t(std::uniform_int_distribution<int>(-127, 127)(random));
+    columns[0] = 127, columns[1] = -127, columns[2] = 127;
+    tc::rt::PackedInt8Panels panels(columns.data(), k, cols);
+    int64_t ld = panels.paddedK();
+    ASSERT_EQ(ld % 4, 0);
+    ASSERT_GE(ld, k);
+    std::vector<uint8_t> a(rows * ld, 0);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t kk = 0; kk < k; ++kk)
+        a[i * ld + kk] =
+            uint8_t(std::uniform_int_distribution<int>(0, 127)(random));
+    a[0] = a[1] = a[2] = 127;
+    std::vector<int32_t> sums(rows * cols, -1);
+    panels.sums(a.data(), rows, sums.data());
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        int64_t exact = 0;
+        for (int64_t kk = 0; kk < k; ++kk)
+          exact += int64_t(a[i * ld + kk]) * columns[j * k + kk];
+        ASSERT_EQ(sums[i * cols + j], exact)
+            << rows << "x" << cols << "x" << k << " at " << i << "," << j;
+      }
   }
 }
 

@@ -4,9 +4,10 @@
 // and 1024, the weight [out, in] read transposed as the plan's linears read
 // it), blocks run from OpenMP threads at once as the device runs them:
 //
-// - f32, by each kernel this CPU runs (oneDNN's matmul; tc's panels where
-//   it has AVX2 and FMA), against sgemm (Sgemm.h, the device's path
-//   without preparation):
+// Each test runs every kernel this CPU has (oneDNN's matmul; tc's panels
+// where it has AVX2 and FMA):
+//
+// - f32 against sgemm (Sgemm.h, the device's path without preparation):
 //   |got - sgemm| <= 1e-5 (sum_k |a w| + |bias|), both sum k f32 products
 //   in their own order (each within k 2^-24 of the exact sum; k <= 1024).
 // - int8 against a quantize-dequantize computed here: per output column
@@ -37,17 +38,17 @@ using namespace tc;
 using rt::ComputeType;
 using rt::GemmBlock;
 using rt::PreparedGemms;
-using F32Kernel = rt::PreparedGemms::F32Kernel;
+using Kernel = rt::PreparedGemms::Kernel;
 
-/// The f32 kernels this CPU runs.
-std::vector<F32Kernel> f32Kernels() {
+/// The f32 and int8 kernels this CPU runs.
+std::vector<Kernel> kernels() {
   if (rt::cpuHasPanelKernel())
-    return {F32Kernel::OneDnnMatmul, F32Kernel::Panels};
-  return {F32Kernel::OneDnnMatmul};
+    return {Kernel::OneDnnMatmul, Kernel::TcPanels};
+  return {Kernel::OneDnnMatmul};
 }
 
-const char *nameOf(F32Kernel kernel) {
-  return kernel == F32Kernel::Panels ? "panels" : "oneDNN matmul";
+const char *nameOf(Kernel kernel) {
+  return kernel == Kernel::TcPanels ? "tc panels" : "oneDNN matmul";
 }
 
 struct Case {
@@ -131,7 +132,7 @@ void runSplit(PreparedGemms &gemms, Operands &operands) {
 }
 
 TEST(PreparedGemms, F32EqualsSgemm) {
-  for (F32Kernel kernel : f32Kernels()) {
+  for (Kernel kernel : kernels()) {
   PreparedGemms gemms(ComputeType::F32, kernel);
   for (const Case &t : kCases) {
     Operands prepared(t), plain(t);
@@ -151,7 +152,8 @@ TEST(PreparedGemms, F32EqualsSgemm) {
 }
 
 TEST(PreparedGemms, Int8EqualsQuantizedReference) {
-  PreparedGemms gemms(ComputeType::Int8);
+  for (Kernel kernel : kernels()) {
+  PreparedGemms gemms(ComputeType::Int8, kernel);
   for (const Case &t : kCases) {
     Operands o(t);
     runSplit(gemms, o);
@@ -188,20 +190,39 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
         ASSERT_NEAR(
             o.cAt(i, j), reference,
             1e-5 * (std::fabs(double(sum) * sa * sw[j]) + std::fabs(b)) + 1e-6)
-            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << "," << j;
+            << nameOf(kernel) << " " << t.rows << "x" << t.cols << "x"
+            << t.k << " at " << i << "," << j;
         ASSERT_NEAR(o.cAt(i, j), f32, bound + 1e-4);
       }
     }
     forgetWeights(gemms);
   }
+  }
+}
+
+// The panels' int8 sums are exact as oneDNN's are, and the quantization
+// and dequantization are shared: the same C, bit for bit, at k that is
+// not a whole number of the panels' quads too.
+TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
+  if (!rt::cpuHasPanelKernel())
+    GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
+  PreparedGemms panels(ComputeType::Int8, Kernel::TcPanels),
+      onednn(ComputeType::Int8, Kernel::OneDnnMatmul);
+  for (const Case &t : {Case{5, 37, 13, true, true}, Case{4, 512, 256, true,
+                                                          false},
+                        Case{64, 2000, 256, false, false}}) {
+    Operands a(t), b(t);
+    ASSERT_TRUE(panels.run(a.block()));
+    ASSERT_TRUE(onednn.run(b.block()));
+    ASSERT_EQ(a.c, b.c) << t.rows << "x" << t.cols << "x" << t.k;
+    forgetWeights(panels);
+    forgetWeights(onednn);
+  }
 }
 
 TEST(PreparedGemms, ChangedWeightIsSeenAfterClear) {
-  std::vector<std::pair<ComputeType, F32Kernel>> runs{
-      {ComputeType::Int8, F32Kernel::OneDnnMatmul}};
-  for (F32Kernel kernel : f32Kernels())
-    runs.push_back({ComputeType::F32, kernel});
-  for (auto [type, kernel] : runs) {
+  for (ComputeType type : {ComputeType::F32, ComputeType::Int8})
+  for (Kernel kernel : kernels()) {
     PreparedGemms gemms(type, kernel);
     Case t{4, 64, 256, true, false};
     Operands o(t);
@@ -225,7 +246,7 @@ TEST(PreparedGemms, ChangedWeightIsSeenAfterClear) {
 // One square weight read transposed by one GEMM and as it is by another
 // (Y = X W^T, then dX = dY W): each must get its own prepared copy.
 TEST(PreparedGemms, SquareWeightReadBothWaysIsPreparedTwice) {
-  for (F32Kernel kernel : f32Kernels()) {
+  for (Kernel kernel : kernels()) {
   PreparedGemms gemms(ComputeType::F32, kernel);
   Case t{4, 64, 64, false, false};
   Operands prepared(t), plain(t);
@@ -248,7 +269,8 @@ TEST(PreparedGemms, SquareWeightReadBothWaysIsPreparedTwice) {
 // int8 cannot carry a NaN: the block is left to sgemm (run() says no and
 // leaves C alone), so the NaN shows in C instead of a finite value.
 TEST(PreparedGemms, Int8LeavesNonFiniteValuesToSgemm) {
-  PreparedGemms gemms(ComputeType::Int8);
+  for (Kernel kernel : kernels()) {
+  PreparedGemms gemms(ComputeType::Int8, kernel);
   Case t{4, 64, 256, true, false};
   Operands activation(t), weight(t);
   activation.a[0] = std::nanf("");
@@ -257,6 +279,7 @@ TEST(PreparedGemms, Int8LeavesNonFiniteValuesToSgemm) {
   weight.w[0] = INFINITY;
   EXPECT_FALSE(gemms.run(weight.block()));
   EXPECT_EQ(weight.cAt(0, 0), 7.0f) << "C untouched";
+  }
 }
 
 TEST(PreparedGemms, TakesOnlyAlphaOneAndBetaZero) {
