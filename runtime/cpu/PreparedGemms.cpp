@@ -263,9 +263,15 @@ struct PreparedGemms::Cache {
   /// oneDNN, per layout that primitives want.
   std::map<const void *, std::vector<std::unique_ptr<Weights>>> weights;
 
-  /// Whether this type's blocks run on tc's panels (bf16 never does).
-  bool usesPanels() const {
-    return kernel == Kernel::TcPanels && type != ComputeType::Bf16;
+  /// Whether `g` runs on tc's panels: where they are chosen, in f32 and
+  /// int8, when oneDNN's primitive for its shape keeps the weight in a
+  /// plain layout (which it packs again on every call: on AVX2, oneDNN 2.6
+  /// has no matmul that keeps a packed f32 or int8 weight; with AVX-512 its
+  /// brgemm matmul keeps one, and runs).
+  bool usesPanels(const Primitive &p) const {
+    return kernel == Kernel::TcPanels && type != ComputeType::Bf16 &&
+           !(p.made && p.weights.data.format_kind == dnnl_blocked &&
+             p.weights.data.format_desc.blocking.inner_nblks > 0);
   }
 
   const Weights *findWeights(const GemmBlock &g, const memory::desc &desc) {
@@ -295,10 +301,11 @@ struct PreparedGemms::Cache {
   /// The primitive for `g` (null on panels) and its prepared weights
   /// (null: oneDNN made no primitive).
   std::pair<const Primitive *, const Weights *> find(const GemmBlock &g) {
-    const Primitive *p = nullptr;
+    const Primitive *p = &findPrimitive(shapeOf(g));
     memory::desc desc; // empty for panels
-    if (!usesPanels()) {
-      p = &findPrimitive(shapeOf(g));
+    if (usesPanels(*p)) {
+      p = nullptr;
+    } else {
       if (!p->made)
         return {p, nullptr};
       desc = p->weights;
@@ -346,16 +353,19 @@ size_t PreparedGemms::preparedWeights() const {
 }
 
 std::string PreparedGemms::kernel(const GemmBlock &block) {
-  if (cache_->usesPanels())
-    return "tc panels (AVX2)";
   const Primitive &p = cache_->findPrimitive(shapeOf(block));
+  if (cache_->usesPanels(p))
+    return "tc panels (AVX2)";
   return p.made ? p.kernel : "";
 }
 
 std::string PreparedGemms::describe() const {
   return std::string("weight GEMMs in ") + nameOf(cache_->type) +
-         (cache_->usesPanels() ? " by tc's panel kernels (AVX2)"
-                               : " by oneDNN's matmul") +
+         (cache_->kernel == Kernel::TcPanels &&
+                  cache_->type != ComputeType::Bf16
+              ? " by tc's panel kernels (AVX2) where oneDNN's matmul keeps "
+                "no packed weight, else by it"
+              : " by oneDNN's matmul") +
          ", weights prepared once";
 }
 

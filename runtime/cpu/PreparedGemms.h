@@ -19,10 +19,12 @@
 // The s32 sums are exact; C = (sum - 64 colsum(w)) sa sw + bias.
 //
 // f32 and int8 on a CPU with AVX2 and FMA run tc's panel kernels instead
-// (PanelGemm.h): there oneDNN 2.6 keeps the weight in its plain layout and
-// packs it again on every call, which at a decoder step's few rows costs
-// more than the product. int8's quantization and its s32 sums are the same
-// either way (exact), so are its results.
+// (PanelGemm.h) wherever oneDNN's primitive would keep the weight in a
+// plain layout, which it packs again on every call (at a decoder step's few
+// rows that costs more than the product): on AVX2 oneDNN 2.6 has no matmul
+// that keeps a packed f32 or int8 weight; with AVX-512 its brgemm matmul
+// keeps one (a blocked layout), and runs. int8's quantization and its s32
+// sums are the same either way (exact), so are its results.
 //
 //===----------------------------------------------------------------------===//
 

@@ -26,6 +26,7 @@
 #include "runtime/cpu/Sgemm.h"
 
 #include <gtest/gtest.h>
+#include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -217,6 +218,22 @@ TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
     ASSERT_EQ(a.c, b.c) << t.rows << "x" << t.cols << "x" << t.k;
     forgetWeights(panels);
     forgetWeights(onednn);
+  }
+}
+
+// Where oneDNN's ISA is AVX2 (its f32 and int8 matmuls keep the weight
+// plain, packing it on every call), the panels run; elsewhere whichever
+// keeps a packed weight.
+TEST(PreparedGemms, PanelsRunWhereOneDnnKeepsNoPackedWeight) {
+  if (!rt::cpuHasPanelKernel() ||
+      dnnl_get_effective_cpu_isa() != dnnl_cpu_isa_avx2)
+    GTEST_SKIP() << "oneDNN's ISA here is not AVX2";
+  for (ComputeType type : {ComputeType::F32, ComputeType::Int8}) {
+    PreparedGemms gemms(type, Kernel::TcPanels);
+    Operands o(Case{4, 256, 256, true, false});
+    EXPECT_EQ(gemms.kernel(o.block()), "tc panels (AVX2)") << rt::nameOf(type);
+    PreparedGemms onednn(type, Kernel::OneDnnMatmul);
+    EXPECT_EQ(onednn.kernel(o.block()), "gemm:jit") << rt::nameOf(type);
   }
 }
 
