@@ -83,7 +83,7 @@ TC_AVX2_INLINE void panelTile(const float *const rows[], int64_t kStride,
 
 /// Stores `count` rows of a tile's sums (+ bias, ReLU) into C: `cols` of
 /// the panel's 16 columns.
-TC_AVX2_INLINE void storeTile(const __m256 sums[8], int count,
+TC_AVX2_INLINE void storeTile(const __m256 *sums, int count,
                               const float *bias, bool relu, float *c,
                               int64_t ldc, int64_t cols) {
   alignas(32) float padded[16] = {};

@@ -8,13 +8,15 @@
 // on a Zen 3). Here op(B) is packed once, when its weight is first used,
 // into panels of 16 columns (panel p holds columns 16p..16p+15 of every
 // k, zero past the last column), and an AVX2+FMA kernel runs each panel
-// over all rows while it sits in L1, 4 rows at a time (8 accumulators,
-// FMA's latency times its two pipes), then adds the bias and the ReLU.
+// over all rows while it sits in L1, 6 rows at a time (12 accumulators,
+// two B vectors and a broadcast in 16 registers; the last 1..5 rows in
+// tiles of 4), then adds the bias and the ReLU.
 //
 // Each C element is sum_k a(i, k) b(k, j) by fused multiply-adds in k's
 // order, then + bias: the same arithmetic whichever rows, row count or
-// column split the block has, so a sentence's numbers do not depend on
-// its batch.
+// column split the block has, so where the panels run for every row count
+// (oneDNN's ISA AVX2: PreparedGemms.h) a sentence's numbers do not depend
+// on its batch.
 //
 // int8 (PackedInt8Panels): the same layout for a weight quantized to s8
 // (PreparedGemms.h says how), 4 k values of each of 16 columns in 64

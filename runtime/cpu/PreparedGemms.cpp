@@ -269,9 +269,11 @@ struct PreparedGemms::Cache {
   /// has no matmul that keeps a packed f32 or int8 weight; with AVX-512 its
   /// brgemm matmul keeps one, and runs).
   bool usesPanels(const Primitive &p) const {
-    return kernel == Kernel::TcPanels && type != ComputeType::Bf16 &&
-           !(p.made && p.weights.data.format_kind == dnnl_blocked &&
-             p.weights.data.format_desc.blocking.inner_nblks > 0);
+    if (type == ComputeType::Bf16 || kernel == Kernel::OneDnnMatmul)
+      return false;
+    bool keepsPacked = p.made && p.weights.data.format_kind == dnnl_blocked &&
+                       p.weights.data.format_desc.blocking.inner_nblks > 0;
+    return kernel == Kernel::TcPanels || !keepsPacked;
   }
 
   const Weights *findWeights(const GemmBlock &g, const memory::desc &desc) {
@@ -331,7 +333,8 @@ PreparedGemms::PreparedGemms(ComputeType type, Kernel kernel)
 }
 
 PreparedGemms::Kernel PreparedGemms::kernelOfThisCpu() {
-  return cpuHasPanelKernel() ? Kernel::TcPanels : Kernel::OneDnnMatmul;
+  return cpuHasPanelKernel() ? Kernel::TcPanelsWhereOneDnnRepacks
+                             : Kernel::OneDnnMatmul;
 }
 PreparedGemms::~PreparedGemms() = default;
 
@@ -361,7 +364,7 @@ std::string PreparedGemms::kernel(const GemmBlock &block) {
 
 std::string PreparedGemms::describe() const {
   return std::string("weight GEMMs in ") + nameOf(cache_->type) +
-         (cache_->kernel == Kernel::TcPanels &&
+         (cache_->kernel != Kernel::OneDnnMatmul &&
                   cache_->type != ComputeType::Bf16
               ? " by tc's panel kernels (AVX2) where oneDNN's matmul keeps "
                 "no packed weight, else by it"

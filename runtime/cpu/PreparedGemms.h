@@ -43,8 +43,15 @@ namespace tc::rt {
 class PreparedGemms {
 public:
   /// Which kernels run f32 and int8 blocks (bf16 ones: oneDNN's always).
-  enum class Kernel { TcPanels, OneDnnMatmul };
-  /// Panels where the CPU runs them (cpuHasPanelKernel()), else oneDNN.
+  enum class Kernel {
+    TcPanels,     ///< tc's panels for every shape (tests)
+    OneDnnMatmul, ///< oneDNN's matmul for every shape
+    /// tc's panels for a shape whose oneDNN matmul keeps the weight in a
+    /// plain layout (repacking it on every call), else oneDNN's
+    TcPanelsWhereOneDnnRepacks,
+  };
+  /// TcPanelsWhereOneDnnRepacks where the CPU runs the panels
+  /// (cpuHasPanelKernel()), else OneDnnMatmul.
   static Kernel kernelOfThisCpu();
 
   explicit PreparedGemms(ComputeType type, Kernel kernel = kernelOfThisCpu());

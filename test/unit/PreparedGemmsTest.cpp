@@ -229,7 +229,7 @@ TEST(PreparedGemms, PanelsRunWhereOneDnnKeepsNoPackedWeight) {
       dnnl_get_effective_cpu_isa() != dnnl_cpu_isa_avx2)
     GTEST_SKIP() << "oneDNN's ISA here is not AVX2";
   for (ComputeType type : {ComputeType::F32, ComputeType::Int8}) {
-    PreparedGemms gemms(type, Kernel::TcPanels);
+    PreparedGemms gemms(type); // the kernel chosen for this CPU
     Operands o(Case{4, 256, 256, true, false});
     EXPECT_EQ(gemms.kernel(o.block()), "tc panels (AVX2)") << rt::nameOf(type);
     PreparedGemms onednn(type, Kernel::OneDnnMatmul);

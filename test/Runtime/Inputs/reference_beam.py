@@ -220,12 +220,21 @@ def main():
             if tokens != want_tokens and all(0 <= v < model.vocab for v in tokens):
                 rescored = model.log_prob(sources[i], tokens) / lp(len(tokens) + 1, args.alpha)
                 problems[-1] += f" (the reference model scores tc's best {rescored!r})"
+        # The rest of the n-best too: which hypotheses a stop rule leaves
+        # finished shows there first.
+        for rank, ((tokens, score), (want_tokens, want_score)) in enumerate(
+                zip(got[1:], ours[1:]), 2):
+            largest = max(largest, abs(score - want_score))
+            if tokens != want_tokens or abs(score - want_score) > SCORE_TOLERANCE:
+                problems.append(f"sentence {i}: tc's hypothesis {rank} [{show(tokens)}] "
+                                f"score {score!r}, reference [{show(want_tokens)}] "
+                                f"score {want_score!r}")
     if len(results) < args.count_at_least:
         problems.append(f"only {len(results)} sentences compared, fewer than {args.count_at_least}")
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    print(f"reference beam search: {len(results)} sentences, best hypotheses identical, "
+    print(f"reference beam search: {len(results)} sentences, n-best lists identical, "
           f"largest score difference {largest:.3g}")
 
 
