@@ -22,20 +22,25 @@ bool cpuHasPanelKernel() {
 }
 
 AlignedBytes::AlignedBytes(size_t bytes)
-    : data(std::aligned_alloc(64, std::max<size_t>((bytes + 63) / 64, 1) * 64)) {
+    : data(std::aligned_alloc(
+          64, std::max<size_t>((bytes + 63) / 64, 1) * 64)) {
   if (!data)
     throw std::bad_alloc();
 }
 
+/// `cols` rounded up to whole panels.
+static int64_t paddedCols(int64_t cols) {
+  return (cols + kPanelWidth - 1) / kPanelWidth * kPanelWidth;
+}
+
 PackedPanels::PackedPanels(const GemmBlock &g)
-    : k_(g.k), bytes_(size_t((g.cols + kWidth - 1) / kWidth * kWidth * g.k) *
-                      sizeof(float)) {
+    : k_(g.k), bytes_(size_t(paddedCols(g.cols) * g.k) * sizeof(float)) {
   const float *b = static_cast<const float *>(g.b);
   float *out = static_cast<float *>(bytes_.data.get());
-  for (int64_t p = 0; p * kWidth < g.cols; ++p)
+  for (int64_t p = 0; p * kPanelWidth < g.cols; ++p)
     for (int64_t kk = 0; kk < k_; ++kk)
-      for (int64_t c = 0; c < kWidth; ++c, ++out) {
-        int64_t j = p * kWidth + c;
+      for (int64_t c = 0; c < kPanelWidth; ++c, ++out) {
+        int64_t j = p * kPanelWidth + c;
         *out = j >= g.cols ? 0.0f
                            : (g.transposeB ? b[j * g.ldb + kk]
                                            : b[kk * g.ldb + j]);
@@ -45,13 +50,13 @@ PackedPanels::PackedPanels(const GemmBlock &g)
 PackedInt8Panels::PackedInt8Panels(const int8_t *columns, int64_t k,
                                    int64_t cols)
     : quads_((k + 3) / 4), cols_(cols),
-      bytes_(size_t((cols + kWidth - 1) / kWidth * kWidth * quads_ * 4)) {
+      bytes_(size_t(paddedCols(cols) * quads_ * 4)) {
   int8_t *out = static_cast<int8_t *>(bytes_.data.get());
-  for (int64_t p = 0; p * kWidth < cols; ++p)
+  for (int64_t p = 0; p * kPanelWidth < cols; ++p)
     for (int64_t q = 0; q < quads_; ++q)
-      for (int64_t c = 0; c < kWidth; ++c)
+      for (int64_t c = 0; c < kPanelWidth; ++c)
         for (int64_t t = 0; t < 4; ++t, ++out) {
-          int64_t j = p * kWidth + c, kk = 4 * q + t;
+          int64_t j = p * kPanelWidth + c, kk = 4 * q + t;
           *out = j < cols && kk < k ? columns[j * k + kk] : int8_t(0);
         }
 }
@@ -151,9 +156,9 @@ TC_AVX2 void PackedInt8Panels::sums(const uint8_t *a, int64_t rows,
                                     int32_t *sums) const {
   const int8_t *panels = static_cast<const int8_t *>(bytes_.data.get());
   int64_t ld = paddedK();
-  for (int64_t first = 0; first < cols_; first += kWidth) {
-    const int8_t *panel = panels + first / kWidth * quads_ * 64;
-    int64_t cols = std::min(kWidth, cols_ - first);
+  for (int64_t first = 0; first < cols_; first += kPanelWidth) {
+    const int8_t *panel = panels + first / kPanelWidth * quads_ * 64;
+    int64_t cols = std::min(kPanelWidth, cols_ - first);
     for (int64_t i = 0; i < rows; i += 4) {
       int count = int(std::min<int64_t>(4, rows - i));
       const uint8_t *tile[4];
@@ -178,15 +183,14 @@ TC_AVX2 void panelGemm(const GemmBlock &g, const PackedPanels &panels) {
   float *c = static_cast<float *>(g.c);
   int64_t rowStride = g.transposeA ? 1 : g.lda;
   int64_t kStride = g.transposeA ? g.lda : 1;
-  constexpr int64_t kWidth = PackedPanels::kWidth;
   // Panels outer: each is read from memory once and stays in L1 while
   // every row passes over it, 6 rows at a time (12 accumulators, two B
   // vectors and a broadcast in 16 registers), the last 1..5 rows in tiles
   // of 4 (a tile short of rows repeats its first row in the missing ones
   // and stores only its own).
-  for (int64_t first = 0; first < g.cols; first += kWidth) {
-    const float *panel = panels.panel(first / kWidth);
-    int64_t cols = std::min(kWidth, g.cols - first);
+  for (int64_t first = 0; first < g.cols; first += kPanelWidth) {
+    const float *panel = panels.panel(first / kPanelWidth);
+    int64_t cols = std::min(kPanelWidth, g.cols - first);
     const float *bias = g.bias ? static_cast<const float *>(g.bias) + first
                                : nullptr;
     for (int64_t i = 0; i < g.rows;) {

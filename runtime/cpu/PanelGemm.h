@@ -41,6 +41,9 @@ namespace tc::rt {
 /// Whether this CPU runs the panel kernels (AVX2 and FMA); decided once.
 bool cpuHasPanelKernel();
 
+/// The columns of a panel, f32 or int8: two AVX2 vectors of f32 or s32.
+constexpr int64_t kPanelWidth = 16;
+
 /// 64-byte aligned memory for a panel layout.
 struct AlignedBytes {
   struct Free {
@@ -53,14 +56,13 @@ struct AlignedBytes {
 /// op(B) of an f32 block, k x cols, in panels of 16 columns.
 class PackedPanels {
 public:
-  static constexpr int64_t kWidth = 16;
-
   /// Packs op(B) of `block` (its transposeB, b, ldb, k and cols).
   explicit PackedPanels(const GemmBlock &block);
 
-  /// Panel p: k rows of kWidth floats.
+  /// Panel p: k rows of kPanelWidth floats.
   const float *panel(int64_t p) const {
-    return static_cast<const float *>(bytes_.data.get()) + p * k_ * kWidth;
+    return static_cast<const float *>(bytes_.data.get()) +
+           p * k_ * kPanelWidth;
   }
 
 private:
@@ -79,8 +81,6 @@ void panelGemm(const GemmBlock &block, const PackedPanels &panels);
 /// vpmaddubsw multiplies with 4 bytes of a row broadcast to every column).
 class PackedInt8Panels {
 public:
-  static constexpr int64_t kWidth = 16;
-
   /// `columns`: op(B)'s cols columns of k values each, one after the other.
   PackedInt8Panels(const int8_t *columns, int64_t k, int64_t cols);
 

@@ -48,22 +48,22 @@ SentenceSearch searchWith(StopRule stop) {
   return SentenceSearch(options, vocab, /*maxLength=*/20);
 }
 
-TEST(BeamStop, BeamFinishedStopsOnceBeamHypothesesHaveFinished) {
-  SentenceSearch search = searchWith(StopRule::BeamFinished);
-  EXPECT_EQ(stepsUntilDone(search), 2);
+/// A search under `stop` ends after `steps` steps with [] at -1.0 the best.
+void expectStopsAfter(StopRule stop, int steps) {
+  SentenceSearch search = searchWith(stop);
+  EXPECT_EQ(stepsUntilDone(search), steps);
   std::vector<Hypothesis> best = search.results();
   ASSERT_EQ(best.size(), 1u);
   EXPECT_TRUE(best[0].tokens.empty());
   EXPECT_DOUBLE_EQ(best[0].score, -1.0);
 }
 
+TEST(BeamStop, BeamFinishedStopsOnceBeamHypothesesHaveFinished) {
+  expectStopsAfter(StopRule::BeamFinished, 2);
+}
+
 TEST(BeamStop, BestProvenStopsOnceNoLiveHypothesisCanBeatTheBest) {
-  SentenceSearch search = searchWith(StopRule::BestProven);
-  EXPECT_EQ(stepsUntilDone(search), 3);
-  std::vector<Hypothesis> best = search.results();
-  ASSERT_EQ(best.size(), 1u);
-  EXPECT_TRUE(best[0].tokens.empty());
-  EXPECT_DOUBLE_EQ(best[0].score, -1.0);
+  expectStopsAfter(StopRule::BestProven, 3);
 }
 
 } // namespace
