@@ -103,6 +103,22 @@ inline T __shfl_xor_sync(unsigned, T value, int laneMask, int = 32) {
   return other;
 }
 
+/// A bit per thread of the warp (lane order) where `predicate` holds.
+inline unsigned __ballot_sync(unsigned, bool predicate) {
+  unsigned thread = threadIdx.x, warp = thread / simt::kWarp;
+  simt::slots[thread] = predicate;
+  simt::warpBarriers[warp].arriveAndWait();
+  unsigned bits = 0, first = warp * simt::kWarp;
+  for (unsigned lane = 0; first + lane < blockDim.x && lane < simt::kWarp;
+       ++lane)
+    bits |= unsigned(simt::slots[first + lane] != 0) << lane;
+  simt::warpBarriers[warp].arriveAndWait();
+  return bits;
+}
+
+/// The position (from 1) of the lowest set bit, 0 for none.
+inline int __ffs(int x) { return x ? __builtin_ctz(unsigned(x)) + 1 : 0; }
+
 // Blocks run one at a time and a block's threads take turns: plain memory
 // is already ordered, and an atomic is a plain read and write.
 inline void __threadfence() {}

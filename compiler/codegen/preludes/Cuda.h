@@ -83,8 +83,7 @@ inline bool lastBlockToArrive(unsigned *arrived) {
 // Sums across rows: tiles of kColumnLanes columns across blocks (grid-stride),
 // a thread a column [k0, k1) of its tile (empty past D) and the rows
 // TC_COLUMN_ROWS gives its group; TC_COLUMN_TOTAL adds the groups' sums,
-// which TC_COLUMN_LEADER (the first group) stores. TC_COLUMN_OWNS(i): whether
-// the thread's group owns index i of a split that must keep one writer.
+// which TC_COLUMN_LEADER (the first group) stores.
 #define TC_COLUMN_BLOCK 1
 #define TC_COLUMN_BLOCKS(k0, k1)                                              \
   for (int64_t tile = blockIdx.x; tile * tc::kColumnLanes < D;                \
@@ -95,8 +94,6 @@ inline bool lastBlockToArrive(unsigned *arrived) {
 #define TC_COLUMN_ROWS(r, n)                                                  \
   for (int64_t r = threadIdx.x / tc::kColumnLanes; r < (n);                   \
        r += blockDim.x / tc::kColumnLanes)
-#define TC_COLUMN_OWNS(i)                                                     \
-  ((i) % (blockDim.x / tc::kColumnLanes) == threadIdx.x / tc::kColumnLanes)
 #define TC_COLUMN_TOTAL(sums) sums[0] = tc::columnTotal(sums[0])
 #define TC_COLUMN_LEADER if (threadIdx.x < tc::kColumnLanes)
 // total, count: the sum of value(r) over the rows where counted(r). Each
