@@ -1,0 +1,159 @@
+//===- EmbeddingGradKernelTest.cpp - tc.embedding_grad's kernels -----------===//
+//
+// tc.embedding_grad's host kernel on the CPU device and, with the CUDA
+// toolkit, its CUDA kernel on the SIMT harness, against sums made here: each
+// table row the f32 sum, from zero and in token order, of the rows of dy
+// whose token has its id (ids outside the table add nothing). Bit for bit:
+// both kernels promise that order (the interpreter sums in f64, so it is
+// checked within 1e-5 relative as well). The ids are made to hit what the
+// CUDA kernel does by steps: several chunks of blockDim tokens, a block
+// owning many rows whose tokens interleave, runs of one id longer than a
+// batch of loads (padding's), and rows wider than one pass of its columns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelDevices.h"
+
+#include "compiler/interpreter/Interpreter.h"
+#include "dialects/tc/TcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <random>
+
+namespace {
+
+using namespace mlir;
+
+struct Case {
+  const char *name;
+  int64_t tokens, vocab, dim;
+};
+
+// switching: 600 x 1 elements are three blocks of the grid, each owning ~67
+// of the 200 rows, and three chunks of tokens. padding: 1,000 tokens with
+// runs of id 0 up to 60 long. wide: 2,100 columns, two passes of 8 slots of
+// 256 threads.
+constexpr Case kCases[] = {
+    {"switching", 600, 200, 1}, {"padding", 1000, 40, 8}, {"wide", 12, 4, 2100}};
+
+std::string moduleText() {
+  std::string text;
+  for (const Case &c : kCases) {
+    std::string ids = "tensor<" + std::to_string(c.tokens) + "xi32>";
+    std::string dy = "tensor<" + std::to_string(c.tokens) + "x" +
+                     std::to_string(c.dim) + "xf32>";
+    std::string table = "tensor<" + std::to_string(c.vocab) + "x" +
+                        std::to_string(c.dim) + "xf32>";
+    text += "func.func @" + std::string(c.name) + "(%ids: " + ids +
+            ", %dy: " + dy + ") -> " + table + " {\n  %g = tc.embedding_grad " +
+            "%ids, %dy : " + ids + ", " + dy + " -> " + table +
+            "\n  return %g : " + table + "\n}\n";
+  }
+  return text;
+}
+
+/// Runs of padding (id 0), random ids, a few outside the table.
+std::vector<int32_t> idsOf(const Case &c, std::mt19937 &rng) {
+  std::vector<int32_t> ids;
+  while (int64_t(ids.size()) < c.tokens) {
+    switch (rng() % 4) {
+    case 0: // a run of padding
+      for (int64_t n = rng() % 60 + 1; n > 0; --n)
+        ids.push_back(0);
+      break;
+    case 1: // outside the table
+      ids.push_back(rng() % 2 ? -1 - int32_t(rng() % 5)
+                              : int32_t(c.vocab + rng() % 5));
+      break;
+    default:
+      ids.push_back(int32_t(rng() % c.vocab));
+    }
+  }
+  ids.resize(c.tokens);
+  return ids;
+}
+
+OwningOpRef<ModuleOp> parsed(MLIRContext &context) {
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  return parseSourceString<ModuleOp>(moduleText(), &context);
+}
+
+/// Every case on `device`: bit for bit the f32 sums in token order, and
+/// within 1e-5 (relative, of the largest magnitude summed) of the
+/// interpreter's f64 sums.
+void expectSums(ModuleOp module, const tc::rt::Executable &executable,
+                tc::rt::Device &device) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> values(-4.0f, 4.0f);
+  for (const Case &c : kCases) {
+    std::vector<int32_t> ids = idsOf(c, rng);
+    std::vector<float> dy(c.tokens * c.dim);
+    for (float &v : dy)
+      v = values(rng);
+    std::vector<float> want(c.vocab * c.dim, 0.0f);
+    for (int64_t t = 0; t < c.tokens; ++t)
+      if (ids[t] >= 0 && ids[t] < c.vocab)
+        for (int64_t d = 0; d < c.dim; ++d)
+          want[ids[t] * c.dim + d] += dy[t * c.dim + d];
+
+    const tc::tcx::Function *compiled = executable.function(c.name);
+    ASSERT_TRUE(compiled) << c.name;
+    ASSERT_TRUE(device.writeInput(*compiled, "arg0", ids));
+    ASSERT_TRUE(device.writeInput(*compiled, "arg1", dy));
+    device.run(*compiled);
+    std::vector<float> got(want.size());
+    ASSERT_TRUE(device.readOutput(*compiled, "result0", got.data(),
+                                  int64_t(got.size()) * 4));
+    int mismatches = 0;
+    for (size_t i = 0; i < got.size() && mismatches < 8; ++i)
+      if (std::bit_cast<uint32_t>(got[i]) != std::bit_cast<uint32_t>(want[i])) {
+        ++mismatches;
+        ADD_FAILURE() << "@" << c.name << " [" << i / c.dim << ", "
+                      << i % c.dim << "]: " << got[i] << ", want " << want[i];
+      }
+
+    tc::Tensor idTensor(tc::DType::I32, {c.tokens});
+    for (int64_t t = 0; t < c.tokens; ++t)
+      idTensor.setInt(t, ids[t]);
+    tc::Tensor dyTensor(tc::DType::F32, {c.tokens, c.dim});
+    for (size_t i = 0; i < dy.size(); ++i)
+      dyTensor.set(int64_t(i), dy[i]);
+    auto function = module.lookupSymbol<func::FuncOp>(c.name);
+    FailureOr<std::vector<tc::Tensor>> reference =
+        tc::interpret(function, {idTensor, dyTensor});
+    ASSERT_TRUE(succeeded(reference)) << c.name;
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_NEAR(got[i], (*reference)[0].floats[i], 1e-5 * 4.0 * c.tokens)
+          << "@" << c.name << " element " << i;
+  }
+}
+
+TEST(EmbeddingGrad, TheHostKernelSumsInTokenOrder) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = parsed(context);
+  ASSERT_TRUE(module);
+  tc::test::onTheCpuDevice(*module, "embedding-grad",
+                           [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+                             expectSums(*module, x, d);
+                           });
+}
+
+#ifdef TC_TEST_CUDA
+TEST(EmbeddingGrad, TheCudaKernelOnTheSimtHarnessSumsInTokenOrder) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = parsed(context);
+  ASSERT_TRUE(module);
+  tc::test::onTheSimtHarness(*module, "embedding-grad",
+                             [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+                               expectSums(*module, x, d);
+                             });
+}
+#endif
+
+} // namespace
