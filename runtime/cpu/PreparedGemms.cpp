@@ -212,28 +212,48 @@ void convertToBf16(const GemmBlock &g, uint16_t *out) {
     }
 }
 
+/// One row of op(A), k values `stride` apart, quantized to u8 at `out`
+/// (zeros after them up to `ld`), its scale in `scale`; false when a value
+/// is NaN or infinite. The largest magnitude is found on the bits
+/// (non-negative floats order as their bits do, and NaN and infinity are
+/// the bits from 0x7f800000 up), so that both loops vectorise: found with
+/// maxss one element at a time, quantizing was three quarters of the int8
+/// path's time outside its GEMMs.
+inline bool quantizeRow(const float *x, int64_t stride, int64_t k,
+                        uint8_t *out, int64_t ld, float &scale) {
+  uint32_t largestBits = 0;
+  for (int64_t kk = 0; kk < k; ++kk) {
+    uint32_t bits;
+    std::memcpy(&bits, x + kk * stride, 4);
+    largestBits = std::max(largestBits, bits & 0x7fffffffu);
+  }
+  if (largestBits >= 0x7f800000u)
+    return false;
+  float largest;
+  std::memcpy(&largest, &largestBits, 4);
+  scale = largest > 0 ? largest / kActivationLevels : 1.0f;
+  float inverse = 1.0f / scale;
+  for (int64_t kk = 0; kk < k; ++kk)
+    out[kk] =
+        uint8_t(roundedToInt(x[kk * stride] * inverse) + kActivationShift);
+  std::fill(out + k, out + ld, uint8_t(0));
+  return true;
+}
+
 /// op(A) quantized per row to u8 (PreparedGemms.h), row i at out + i * ld
 /// (zeros after its k values); `scales` gets each row's scale. False, with
 /// `out` unfinished, when an activation is NaN or infinite (int8 cannot
 /// carry it: the block runs in f32 instead).
 bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld,
                   float *scales) {
-  for (int64_t i = 0; i < g.rows; ++i) {
-    float largest = 0;
-    for (int64_t kk = 0; kk < g.k; ++kk) {
-      float x = activationAt(g, i, kk);
-      if (!std::isfinite(x))
-        return false;
-      largest = std::max(largest, std::fabs(x));
-    }
-    float scale = largest > 0 ? largest / kActivationLevels : 1.0f;
-    float inverse = 1.0f / scale;
-    for (int64_t kk = 0; kk < g.k; ++kk)
-      out[i * ld + kk] = uint8_t(
-          roundedToInt(activationAt(g, i, kk) * inverse) + kActivationShift);
-    std::fill(out + i * ld + g.k, out + (i + 1) * ld, uint8_t(0));
-    scales[i] = scale;
-  }
+  const float *a = static_cast<const float *>(g.a);
+  for (int64_t i = 0; i < g.rows; ++i)
+    // Two calls, so that the row of an untransposed A is a stride of 1.
+    if (!(g.transposeA
+              ? quantizeRow(a + i, g.lda, g.k, out + i * ld, ld, scales[i])
+              : quantizeRow(a + i * g.lda, 1, g.k, out + i * ld, ld,
+                            scales[i])))
+      return false;
   return true;
 }
 
