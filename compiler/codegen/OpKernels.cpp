@@ -328,8 +328,10 @@ std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
                            {std::to_string(table[0]), std::to_string(table[1]),
                             std::to_string(elements(grad.getIds()))});
   if (target == Target::Cuda) {
-    // Enough slots for the whole row in one pass of a 256-thread block.
-    int64_t slots = std::clamp<int64_t>((table[1] + 255) / 256, 1, 8);
+    // Enough slots for the whole row in one pass of a 256-thread block, up
+    // to 4 (ptxas for sm_90: 8 slots put the batch of loads in local
+    // memory, a 640-byte stack frame at D = 2048).
+    int64_t slots = std::clamp<int64_t>((table[1] + 255) / 256, 1, 4);
     return sizes + fill(R"cpp(  constexpr int kSlots = @0, kBatch = 16;
   __shared__ unsigned owned[32]; // a word per warp, a bit per token
   for (int64_t base = 0; base < D; base += kSlots * blockDim.x) {

@@ -233,6 +233,10 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k,
   std::memcpy(&largest, &largestBits, 4);
   scale = largest > 0 ? largest / kActivationLevels : 1.0f;
   float inverse = 1.0f / scale;
+  if (!std::isfinite(inverse)) { // largest under ~1.9e-37: a row of zeros
+    scale = 1.0f;
+    inverse = 0.0f;
+  }
   for (int64_t kk = 0; kk < k; ++kk)
     out[kk] =
         uint8_t(roundedToInt(x[kk * stride] * inverse) + kActivationShift);

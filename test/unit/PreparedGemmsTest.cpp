@@ -299,6 +299,23 @@ TEST(PreparedGemms, Int8LeavesNonFiniteValuesToSgemm) {
   }
 }
 
+// A row of activations so small that 1 / its scale is infinite (largest
+// magnitude under ~1.9e-37) quantizes to zeros, not to a conversion of
+// infinity or NaN to an integer (undefined: the sanitizer build stopped
+// there): its C is the bias alone, within the row's own size.
+TEST(PreparedGemms, Int8RowOfTinyActivationsGivesTheBias) {
+  for (Kernel kernel : kernels()) {
+  PreparedGemms gemms(ComputeType::Int8, kernel);
+  Case t{4, 64, 256, true, false};
+  Operands o(t);
+  for (int64_t kk = 0; kk < t.k; ++kk)
+    o.a[1 * (t.k + 3) + kk] = kk % 3 == 0 ? 1e-40f : 0.0f;
+  ASSERT_TRUE(gemms.run(o.block()));
+  for (int64_t j = 0; j < t.cols; ++j)
+    ASSERT_NEAR(o.cAt(1, j), o.bias[j], 1e-30) << nameOf(kernel) << " " << j;
+  }
+}
+
 TEST(PreparedGemms, TakesOnlyAlphaOneAndBetaZero) {
   GemmBlock g;
   EXPECT_TRUE(PreparedGemms::takes(g));

@@ -36,14 +36,14 @@ func.func @short_rows(%x: tensor<300x8xf32>) -> tensor<300xf32> {
   return %sum : tensor<300xf32>
 }
 
-// Sums over the leading axes (a bias gradient, GpuColumns) with an
-// elementwise result in the same loop: 700 rows of 20 columns (3 tiles)
-// split into 3 parts of at least 256 rows, whose sums the last block adds
-// in part order; and a mean over the two leading axes of 10 rows (1 part).
+// Sums over the leading axes (a bias gradient, GpuColumns) of a value the
+// same loop computes and stores: 700 rows of 20 columns (3 tiles) split
+// into 3 parts of at least 256 rows, whose sums the last block adds in part
+// order; and a mean over the two leading axes of 10 rows (1 part).
 func.func @columns(%x: tensor<700x20xf32>, %y: tensor<2x5x12xf32>)
     -> (tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>) {
-  %sum = tc.reduce_sum %x axes = [0] : tensor<700x20xf32> -> tensor<20xf32>
   %twice = tc.add %x, %x : tensor<700x20xf32>, tensor<700x20xf32> -> tensor<700x20xf32>
+  %sum = tc.reduce_sum %twice axes = [0] : tensor<700x20xf32> -> tensor<20xf32>
   %mean = tc.reduce_mean %y axes = [0, 1] : tensor<2x5x12xf32> -> tensor<12xf32>
   return %sum, %twice, %mean : tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>
 }
