@@ -49,6 +49,16 @@ inline int32_t roundedToInt(float x) {
   return int32_t((x + kShift) - kShift);
 }
 
+/// The scale that maps magnitudes up to `largest` onto `levels`: 1 for a
+/// block that is all zeros, or too small for 1 / its scale to be finite
+/// (largest under ~1.9e-37 for activations; a weight scale that underflows
+/// to 0 under ~1.8e-43), which then quantizes to zeros instead of
+/// converting infinity or NaN to an integer (undefined).
+inline float quantizationScale(float largest, float levels) {
+  float scale = largest / levels;
+  return scale > 0 && std::isfinite(1.0f / scale) ? scale : 1.0f;
+}
+
 struct Primitive {
   bool made = false;
   dnnl::matmul matmul;
@@ -172,7 +182,7 @@ std::unique_ptr<Weights> prepare(ComputeType type, const Primitive *p,
     }
     if (!w->finite)
       return w; // never run: run() leaves the block to sgemm
-    float scale = largest > 0 ? largest / kWeightLevels : 1.0f;
+    float scale = quantizationScale(largest, kWeightLevels);
     int32_t sum = 0;
     for (int64_t kk = 0; kk < g.k; ++kk) {
       int8_t q = int8_t(roundedToInt(weightAt(g, kk, j) / scale));
@@ -231,12 +241,8 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k,
     return false;
   float largest;
   std::memcpy(&largest, &largestBits, 4);
-  scale = largest > 0 ? largest / kActivationLevels : 1.0f;
+  scale = quantizationScale(largest, kActivationLevels);
   float inverse = 1.0f / scale;
-  if (!std::isfinite(inverse)) { // largest under ~1.9e-37: a row of zeros
-    scale = 1.0f;
-    inverse = 0.0f;
-  }
   for (int64_t kk = 0; kk < k; ++kk)
     out[kk] =
         uint8_t(roundedToInt(x[kk * stride] * inverse) + kActivationShift);

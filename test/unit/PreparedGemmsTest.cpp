@@ -316,6 +316,22 @@ TEST(PreparedGemms, Int8RowOfTinyActivationsGivesTheBias) {
   }
 }
 
+// The same for a weight column whose scale (largest / 127) underflows to 0
+// (largest under ~1.8e-43): its C column is the bias alone.
+TEST(PreparedGemms, Int8ColumnOfTinyWeightsGivesTheBias) {
+  for (Kernel kernel : kernels()) {
+  PreparedGemms gemms(ComputeType::Int8, kernel);
+  Case t{4, 64, 256, true, false};
+  Operands o(t);
+  for (int64_t kk = 0; kk < t.k; ++kk)
+    o.w[2 * t.k + kk] = kk % 5 == 0 ? 1e-44f : 0.0f;
+  ASSERT_TRUE(gemms.run(o.block()));
+  for (int64_t i = 0; i < t.rows; ++i)
+    ASSERT_NEAR(o.cAt(i, 2), o.bias[2], 1e-30) << nameOf(kernel) << " " << i;
+  forgetWeights(gemms);
+  }
+}
+
 TEST(PreparedGemms, TakesOnlyAlphaOneAndBetaZero) {
   GemmBlock g;
   EXPECT_TRUE(PreparedGemms::takes(g));
