@@ -15,16 +15,23 @@
 #   scripts/main-job.sh                     # 30 minutes of training
 #   scripts/main-job.sh --minutes 5         # a shorter run
 #   scripts/main-job.sh --which-precision   # build, choose, say, stop
+#   scripts/main-job.sh --precision f32     # f32 even where bf16 would run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes=30
 which_precision_only=false
+requested_precision=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) minutes="$2"; shift 2 ;;
     --which-precision) which_precision_only=true; shift ;;
-    *) echo "usage: scripts/main-job.sh [--minutes N | --which-precision]" >&2; exit 2 ;;
+    --precision)
+      case "${2:-}" in
+        f32|bf16) requested_precision="$2"; shift 2 ;;
+        *) echo "scripts/main-job.sh: --precision takes f32 or bf16, not '${2:-}'" >&2; exit 2 ;;
+      esac ;;
+    *) echo "usage: scripts/main-job.sh [--minutes N] [--precision f32|bf16 | --which-precision]" >&2; exit 2 ;;
   esac
 done
 
@@ -63,6 +70,13 @@ choose_precision() {
 
 step "the precision: bf16 where this CPU has bf16 GEMM instructions, f32 elsewhere"
 choose_precision
+if [ "$requested_precision" = f32 ]; then
+  precision=f32
+  precision_reason="asked for (--precision f32)"
+elif [ "$requested_precision" = bf16 ] && [ "$precision" != bf16 ]; then
+  echo "scripts/main-job.sh: --precision bf16 refused: $precision_reason" >&2
+  exit 2
+fi
 echo "training in $precision: $precision_reason"
 if $which_precision_only; then
   exit 0
