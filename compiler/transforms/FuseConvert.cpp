@@ -1,6 +1,10 @@
 //===- FuseConvert.cpp - tc-fuse-convert: row ops store their bf16 copy ---===//
 //
-// A tc.convert to bf16 of a row op's result that nothing else reads becomes
+// Converts to bf16 move above the view ops (reshape, transpose, split) whose
+// results only they read, so that the view reads bf16 and folds into the
+// GEMM's strides as it does in f32, instead of a transpose kernel moving f32
+// values for a convert to narrow (attention's head split and merge). Then a
+// tc.convert to bf16 of a row op's result that nothing else reads becomes
 // the row op's own store: the result narrowed to bf16 (rounded once from
 // the f32 value, as the convert would), so that the conversion is no kernel
 // of its own. See Passes.td.
@@ -9,6 +13,8 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
+
+#include "mlir/IR/Builders.h"
 
 namespace tc {
 #define GEN_PASS_DEF_TCFUSECONVERT
@@ -19,6 +25,41 @@ using namespace mlir;
 using namespace tc;
 
 namespace {
+
+/// Whether `user` is a tc.convert rounding f32 values to bf16.
+bool narrowsToBf16(Operation *user) {
+  auto convert = dyn_cast<ConvertOp>(user);
+  return convert && typeOf(convert.getInput()).getElementType().isF32() &&
+         typeOf(convert.getResult()).getElementType().isBF16();
+}
+
+/// Moves the converts to bf16 of `view`'s results above it where they are
+/// all its results' readers: one convert of its input, and the view of
+/// that. Rounding is elementwise, so each element is the same bits.
+void hoistAbove(Operation *view) {
+  if (view->getNumOperands() != 1 ||
+      !typeOf(view->getOperand(0)).getElementType().isF32())
+    return;
+  for (Value result : view->getResults())
+    if (result.use_empty() || !llvm::all_of(result.getUsers(), narrowsToBf16))
+      return;
+  OpBuilder b(view);
+  Value input = view->getOperand(0);
+  RankedTensorType inputType = typeOf(input);
+  Value converted = ConvertOp::create(
+      b, view->getLoc(), inputType.clone(b.getBF16Type()), input);
+  Operation *narrowView = b.clone(*view);
+  narrowView->setOperand(0, converted);
+  for (auto [old, narrow] :
+       llvm::zip(view->getResults(), narrowView->getResults())) {
+    narrow.setType(typeOf(old).clone(b.getBF16Type()));
+    for (Operation *convert : llvm::make_early_inc_range(old.getUsers())) {
+      convert->getResult(0).replaceAllUsesWith(narrow);
+      convert->erase();
+    }
+  }
+  view->erase();
+}
 
 /// Whether `op`'s kernel can store its result #0 in bf16 (the ops whose
 /// verifiers accept a narrowed result, RowKernels.cpp's @S0).
@@ -44,6 +85,15 @@ void fold(ConvertOp convert) {
 
 struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
   void runOnOperation() override {
+    // Last view first: a convert moved above one view may then move above
+    // the view before it (split, then transpose, then reshape).
+    SmallVector<Operation *> views;
+    getOperation().walk([&](Operation *op) {
+      if (op->hasTrait<tc::OpTrait::View>())
+        views.push_back(op);
+    });
+    for (Operation *view : llvm::reverse(views))
+      hoistAbove(view);
     SmallVector<ConvertOp> converts;
     getOperation().walk([&](ConvertOp convert) { converts.push_back(convert); });
     for (ConvertOp convert : converts)

@@ -52,3 +52,70 @@ func.func @layer_norms(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2x
   %3 = tc.convert %2#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
   return %1, %3 : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>
 }
+
+// -----
+
+// Attention's head split, every part read by a bf16 GEMM only: the three
+// converts become one of the QKV product, and the reshapes, transpose and
+// split view bf16 (they fold into the GEMMs' strides, as in f32, where a
+// transpose kernel moved f32 values before).
+// CHECK-LABEL: func.func @head_split(
+// CHECK-NEXT:    %[[C:.*]] = tc.convert %arg0 : tensor<2x4x24xf32> -> tensor<2x4x24xbf16>
+// CHECK-NEXT:    %[[R:.*]] = tc.reshape %[[C]] : tensor<2x4x24xbf16> -> tensor<2x4x3x2x4xbf16>
+// CHECK-NEXT:    %[[T:.*]] = tc.transpose %[[R]] permutation = [2, 0, 3, 1, 4] : tensor<2x4x3x2x4xbf16> -> tensor<3x2x2x4x4xbf16>
+// CHECK-NEXT:    %[[S:.*]]:3 = tc.split %[[T]] axis = 0 : tensor<3x2x2x4x4xbf16> -> tensor<1x2x2x4x4xbf16>, tensor<1x2x2x4x4xbf16>, tensor<1x2x2x4x4xbf16>
+// CHECK-NEXT:    tc.reshape %[[S]]#0 : tensor<1x2x2x4x4xbf16> -> tensor<2x2x4x4xbf16>
+// CHECK-NEXT:    tc.reshape %[[S]]#1 : tensor<1x2x2x4x4xbf16> -> tensor<2x2x4x4xbf16>
+// CHECK-NEXT:    tc.reshape %[[S]]#2 : tensor<1x2x2x4x4xbf16> -> tensor<2x2x4x4xbf16>
+// CHECK-NOT:     tc.convert
+func.func @head_split(%qkv: tensor<2x4x24xf32>)
+    -> (tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16>) {
+  %0 = tc.reshape %qkv : tensor<2x4x24xf32> -> tensor<2x4x3x2x4xf32>
+  %1 = tc.transpose %0 permutation = [2, 0, 3, 1, 4] : tensor<2x4x3x2x4xf32> -> tensor<3x2x2x4x4xf32>
+  %2:3 = tc.split %1 axis = 0 : tensor<3x2x2x4x4xf32> -> tensor<1x2x2x4x4xf32>, tensor<1x2x2x4x4xf32>, tensor<1x2x2x4x4xf32>
+  %q = tc.reshape %2#0 : tensor<1x2x2x4x4xf32> -> tensor<2x2x4x4xf32>
+  %k = tc.reshape %2#1 : tensor<1x2x2x4x4xf32> -> tensor<2x2x4x4xf32>
+  %v = tc.reshape %2#2 : tensor<1x2x2x4x4xf32> -> tensor<2x2x4x4xf32>
+  %bq = tc.convert %q : tensor<2x2x4x4xf32> -> tensor<2x2x4x4xbf16>
+  %bk = tc.convert %k : tensor<2x2x4x4xf32> -> tensor<2x2x4x4xbf16>
+  %bv = tc.convert %v : tensor<2x2x4x4xf32> -> tensor<2x2x4x4xbf16>
+  return %bq, %bk, %bv : tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16>
+}
+
+// -----
+
+// One part also read in f32 (returned): the split and what is above it stay
+// f32; each part's own reshape still takes its convert above it.
+// CHECK-LABEL: func.func @part_read_in_f32(
+// CHECK:         tc.split %{{.*}} axis = 0 : tensor<2x2x4xf32> -> tensor<1x2x4xf32>, tensor<1x2x4xf32>
+// CHECK-NEXT:    tc.convert %{{.*}}#0 : tensor<1x2x4xf32> -> tensor<1x2x4xbf16>
+// CHECK-NEXT:    tc.reshape %{{.*}} : tensor<1x2x4xbf16> -> tensor<2x4xbf16>
+// CHECK-NEXT:    tc.convert %{{.*}}#1 : tensor<1x2x4xf32> -> tensor<1x2x4xbf16>
+// CHECK-NEXT:    tc.reshape %{{.*}} : tensor<1x2x4xbf16> -> tensor<2x4xbf16>
+func.func @part_read_in_f32(%x: tensor<4x2x2xf32>)
+    -> (tensor<2x4xbf16>, tensor<2x4xbf16>, tensor<1x2x4xf32>) {
+  %0 = tc.transpose %x permutation = [2, 1, 0] : tensor<4x2x2xf32> -> tensor<2x2x4xf32>
+  %1:2 = tc.split %0 axis = 0 : tensor<2x2x4xf32> -> tensor<1x2x4xf32>, tensor<1x2x4xf32>
+  %a = tc.reshape %1#0 : tensor<1x2x4xf32> -> tensor<2x4xf32>
+  %b = tc.reshape %1#1 : tensor<1x2x4xf32> -> tensor<2x4xf32>
+  %ba = tc.convert %a : tensor<2x4xf32> -> tensor<2x4xbf16>
+  %bb = tc.convert %b : tensor<2x4xf32> -> tensor<2x4xbf16>
+  return %ba, %bb, %1#1 : tensor<2x4xbf16>, tensor<2x4xbf16>, tensor<1x2x4xf32>
+}
+
+// -----
+
+// A convert moved above a view reaches a row op's result and folds into
+// its store: the softmax stores bf16 and no convert is left.
+// CHECK-LABEL: func.func @view_of_row_op(
+// CHECK-NEXT:    %[[R:.*]], %{{.*}} = tc.masked_softmax {{.*}} narrowed tensor<2x4x4xbf16>
+// CHECK-NEXT:    tc.transpose %[[R]] permutation = [0, 2, 1] : tensor<2x4x4xbf16> -> tensor<2x4x4xbf16>
+// CHECK-NOT:     tc.convert
+func.func @view_of_row_op(%s: tensor<2x4x4xf32>, %m: tensor<4x4xi1>, %rng: tensor<2xi64>)
+    -> (tensor<2x4x4xbf16>, tensor<2x4x4xf32>) {
+  %0:2 = tc.masked_softmax %s, %m, %rng scale = 0.5 fill = -1.0e9 rate = 0.1 key = 2
+      : tensor<2x4x4xf32>, tensor<4x4xi1>, tensor<2xi64>
+  %1 = tc.transpose %0#0 permutation = [0, 2, 1] : tensor<2x4x4xf32> -> tensor<2x4x4xf32>
+  %b = tc.convert %1 : tensor<2x4x4xf32> -> tensor<2x4x4xbf16>
+  return %b, %0#1 : tensor<2x4x4xbf16>, tensor<2x4x4xf32>
+}
