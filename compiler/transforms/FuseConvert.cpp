@@ -33,12 +33,26 @@ bool narrowsToBf16(Operation *user) {
          typeOf(convert.getResult()).getElementType().isBF16();
 }
 
+/// Whether an f32 `transpose` is better left where it is: a GEMM's result
+/// that only it reads, which the GEMM writes in the transposed layout
+/// (attention's head merge: no kernel), where a convert above it would be
+/// a contiguous kernel and the bf16 transpose a kernel of its own.
+bool foldsIntoItsGemm(TransposeOp transpose) {
+  Operation *producer = transpose.getInput().getDefiningOp();
+  return producer && isa<MatmulOp, LinearOp>(producer) &&
+         transpose.getInput().hasOneUse();
+}
+
 /// Moves the converts to bf16 of `view`'s results above it where they are
 /// all its results' readers: one convert of its input, and the view of
-/// that. Rounding is elementwise, so each element is the same bits.
+/// that. Rounding is elementwise, so each element is the same bits. Not
+/// above a slice (a convert of the whole input for each part of it).
 void hoistAbove(Operation *view) {
-  if (view->getNumOperands() != 1 ||
+  if (!isa<ReshapeOp, TransposeOp, SplitOp>(view) ||
       !typeOf(view->getOperand(0)).getElementType().isF32())
+    return;
+  if (auto transpose = dyn_cast<TransposeOp>(view);
+      transpose && foldsIntoItsGemm(transpose))
     return;
   for (Value result : view->getResults())
     if (result.use_empty() || !llvm::all_of(result.getUsers(), narrowsToBf16))
@@ -89,7 +103,7 @@ struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
     // the view before it (split, then transpose, then reshape).
     SmallVector<Operation *> views;
     getOperation().walk([&](Operation *op) {
-      if (op->hasTrait<tc::OpTrait::View>())
+      if (isa<ReshapeOp, TransposeOp, SplitOp>(op))
         views.push_back(op);
     });
     for (Operation *view : llvm::reverse(views))

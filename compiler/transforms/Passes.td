@@ -256,7 +256,8 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
     bf16 values and fold into the GEMMs' strides, as they do in f32,
     instead of being a transpose kernel that moves f32 values for a
     convert to narrow; a convert that reaches a row op's result folds as
-    above.
+    above. A transpose of a GEMM result that only it reads (the head
+    merge, which the GEMM writes in place) keeps its convert below it.
   }];
   let dependentDialects = ["::tc::TcDialect"];
 }

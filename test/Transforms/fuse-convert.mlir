@@ -119,3 +119,34 @@ func.func @view_of_row_op(%s: tensor<2x4x4xf32>, %m: tensor<4x4xi1>, %rng: tenso
   %b = tc.convert %1 : tensor<2x4x4xf32> -> tensor<2x4x4xbf16>
   return %b, %0#1 : tensor<2x4x4xbf16>, tensor<2x4x4xf32>
 }
+
+// -----
+
+// Attention's head merge: the context GEMM's result only the transpose
+// reads stays f32 there (the GEMM writes the merged layout, no kernel), and
+// the convert stops below the transpose, above the reshape.
+// CHECK-LABEL: func.func @head_merge(
+// CHECK-NEXT:    %[[M:.*]] = tc.matmul
+// CHECK-NEXT:    %[[T:.*]] = tc.transpose %[[M]] permutation = [0, 2, 1, 3] : tensor<2x2x4x4xf32> -> tensor<2x4x2x4xf32>
+// CHECK-NEXT:    %[[C:.*]] = tc.convert %[[T]] : tensor<2x4x2x4xf32> -> tensor<2x4x2x4xbf16>
+// CHECK-NEXT:    tc.reshape %[[C]] : tensor<2x4x2x4xbf16> -> tensor<2x4x8xbf16>
+func.func @head_merge(%p: tensor<2x2x4x4xbf16>, %v: tensor<2x2x4x4xbf16>) -> tensor<2x4x8xbf16> {
+  %0 = tc.matmul %p, %v : tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16> -> tensor<2x2x4x4xf32>
+  %1 = tc.transpose %0 permutation = [0, 2, 1, 3] : tensor<2x2x4x4xf32> -> tensor<2x4x2x4xf32>
+  %2 = tc.reshape %1 : tensor<2x4x2x4xf32> -> tensor<2x4x8xf32>
+  %3 = tc.convert %2 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %3 : tensor<2x4x8xbf16>
+}
+
+// -----
+
+// A slice's convert stays below it (above, each slice would convert the
+// whole input).
+// CHECK-LABEL: func.func @slice(
+// CHECK-NEXT:    %[[S:.*]] = tc.slice %arg0
+// CHECK-NEXT:    tc.convert %[[S]]
+func.func @slice(%x: tensor<2x5x24xf32>) -> tensor<2x5x8xbf16> {
+  %0 = tc.slice %x offsets = [0, 0, 0] : tensor<2x5x24xf32> -> tensor<2x5x8xf32>
+  %1 = tc.convert %0 : tensor<2x5x8xf32> -> tensor<2x5x8xbf16>
+  return %1 : tensor<2x5x8xbf16>
+}
