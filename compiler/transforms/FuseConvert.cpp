@@ -3,7 +3,7 @@
 // Converts to bf16 move above the view ops (reshape, transpose, split) whose
 // results only they read, so that the view reads bf16 and folds into the
 // GEMM's strides as it does in f32, instead of a transpose kernel moving f32
-// values for a convert to narrow (attention's head split and merge). Then a
+// values for a convert to narrow (attention's head split). Then a
 // tc.convert to bf16 of a row op's result that nothing else reads becomes
 // the row op's own store: the result narrowed to bf16 (rounded once from
 // the f32 value, as the convert would), so that the conversion is no kernel
@@ -33,6 +33,12 @@ bool narrowsToBf16(Operation *user) {
          typeOf(convert.getResult()).getElementType().isBF16();
 }
 
+/// The views a convert may move above: not a slice (above it, each slice
+/// would convert the whole input).
+bool isCrossableView(Operation *op) {
+  return isa<ReshapeOp, TransposeOp, SplitOp>(op);
+}
+
 /// Whether an f32 `transpose` is better left where it is: a GEMM's result
 /// that only it reads, which the GEMM writes in the transposed layout
 /// (attention's head merge: no kernel), where a convert above it would be
@@ -45,11 +51,9 @@ bool foldsIntoItsGemm(TransposeOp transpose) {
 
 /// Moves the converts to bf16 of `view`'s results above it where they are
 /// all its results' readers: one convert of its input, and the view of
-/// that. Rounding is elementwise, so each element is the same bits. Not
-/// above a slice (a convert of the whole input for each part of it).
+/// that. Rounding is elementwise, so each element is the same bits.
 void hoistAbove(Operation *view) {
-  if (!isa<ReshapeOp, TransposeOp, SplitOp>(view) ||
-      !typeOf(view->getOperand(0)).getElementType().isF32())
+  if (!typeOf(view->getOperand(0)).getElementType().isF32())
     return;
   if (auto transpose = dyn_cast<TransposeOp>(view);
       transpose && foldsIntoItsGemm(transpose))
@@ -103,7 +107,7 @@ struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
     // the view before it (split, then transpose, then reshape).
     SmallVector<Operation *> views;
     getOperation().walk([&](Operation *op) {
-      if (isa<ReshapeOp, TransposeOp, SplitOp>(op))
+      if (isCrossableView(op))
         views.push_back(op);
     });
     for (Operation *view : llvm::reverse(views))

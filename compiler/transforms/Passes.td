@@ -252,8 +252,8 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
     First, converts move above the view ops (`tc.reshape`, `tc.transpose`,
     `tc.split`) whose every result only converts to bf16 read: one convert
     of the view's input, and the view of that in bf16 (the same bits:
-    rounding is elementwise). Attention's head split and merge then view
-    bf16 values and fold into the GEMMs' strides, as they do in f32,
+    rounding is elementwise). Attention's head split then views
+    bf16 values and folds into the GEMMs' strides, as it does in f32,
     instead of being a transpose kernel that moves f32 values for a
     convert to narrow; a convert that reaches a row op's result folds as
     above. A transpose of a GEMM result that only it reads (the head
