@@ -14,7 +14,9 @@
 
 #include "runtime/Communicator.h"
 #include "runtime/Executable.h"
+#include "support/Bf16Rounding.h"
 
+#include <cassert>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,9 +39,22 @@ public:
   virtual std::string describe() const = 0;
 
   /// Copies bytes into / out of a space shared by all functions (Params,
-  /// Grads, AdamM, AdamV) at a byte offset.
-  virtual void write(tcx::Space space, int64_t offset, const void *data,
-                     int64_t bytes) = 0;
+  /// Grads, AdamM, AdamV) at a byte offset. Parameters written here (whole
+  /// f32 values) are also rounded into their bf16 copies where the
+  /// executable keeps them (ParamCopies, tc-use-param-copies): whatever
+  /// writes parameters from outside a step keeps the copies exact.
+  void write(tcx::Space space, int64_t offset, const void *data,
+             int64_t bytes) {
+    writeSpace(space, offset, data, bytes);
+    if (space != tcx::Space::Params || paramCopyBytes_ == 0)
+      return;
+    assert(offset % 4 == 0 && bytes % 4 == 0 && "whole f32 parameters");
+    std::vector<uint16_t> copies(bytes / 4);
+    support::roundToBf16(static_cast<const float *>(data), copies.data(),
+                         bytes / 4);
+    writeSpace(tcx::Space::ParamCopies, offset / 2, copies.data(),
+               int64_t(copies.size()) * 2);
+  }
   virtual void read(tcx::Space space, int64_t offset, void *data,
                     int64_t bytes) = 0;
   /// Copies the bytes of input `name` of `function` in, or of output `name`
@@ -106,6 +121,13 @@ public:
   }
 
 protected:
+  /// Copies bytes into a shared space, as they are.
+  virtual void writeSpace(tcx::Space space, int64_t offset, const void *data,
+                          int64_t bytes) = 0;
+  /// The executable's param_copy_bytes (0: it keeps no bf16 copies), set
+  /// by the device made for it.
+  int64_t paramCopyBytes_ = 0;
+
   /// Whether input (or output) `name` of `function` holds values of type T.
   template <typename T>
   static bool holds(const tcx::Function &function, std::string_view name,

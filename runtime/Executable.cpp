@@ -131,13 +131,18 @@ SpaceSizes Executable::bindingSpaceSizes(const tcx::Function &function,
   return sizes;
 }
 
-SpaceSizes Executable::sharedSpaceSizes() const {
+SpaceSizes stateSpaceSizes(const tcx::Executable &x) {
   SpaceSizes sizes;
   for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
                            tcx::Space::AdamM, tcx::Space::AdamV})
-    sizes[space] = root_->param_bytes();
-  sizes[tcx::Space::Constants] =
-      root_->constants() ? root_->constants()->size() : 0;
+    sizes[space] = x.param_bytes();
+  sizes[tcx::Space::ParamCopies] = x.param_copy_bytes();
+  sizes[tcx::Space::Constants] = x.constants() ? x.constants()->size() : 0;
+  return sizes;
+}
+
+SpaceSizes Executable::sharedSpaceSizes() const {
+  SpaceSizes sizes = stateSpaceSizes(*root_);
   for (const tcx::Function *f : *root_->functions())
     sizes[tcx::Space::Arena] =
         std::max(sizes[tcx::Space::Arena], f->arena_bytes());

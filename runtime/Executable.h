@@ -38,10 +38,15 @@ int64_t endOf(const tcx::Buffer &buffer);
 /// The size in bytes of each space a function addresses: the arena, inputs
 /// and outputs are the function's own, the others the executable's.
 struct SpaceSizes {
-  int64_t bytes[8] = {};
+  int64_t bytes[int(tcx::Space::MAX) + 1] = {};
   int64_t &operator[](tcx::Space space) { return bytes[int(space)]; }
   int64_t operator[](tcx::Space space) const { return bytes[int(space)]; }
 };
+
+/// The sizes of the spaces every function of `executable` shares but the
+/// arena: Params, Grads, AdamM, AdamV (param_bytes), ParamCopies
+/// (param_copy_bytes) and Constants.
+SpaceSizes stateSpaceSizes(const tcx::Executable &executable);
 
 /// Input (or output) `name` of `function`, or null.
 const tcx::Binding *findBinding(const tcx::Function &function,
@@ -68,8 +73,9 @@ std::string codeModuleName(const tcx::CodeModule &module);
 
 /// The spaces every function shares, as the devices allocate them.
 constexpr tcx::Space kSharedSpaces[] = {
-    tcx::Space::Params, tcx::Space::Grads, tcx::Space::AdamM,
-    tcx::Space::AdamV,  tcx::Space::Arena, tcx::Space::Constants};
+    tcx::Space::Params, tcx::Space::Grads,     tcx::Space::AdamM,
+    tcx::Space::AdamV,  tcx::Space::Arena,     tcx::Space::Constants,
+    tcx::Space::ParamCopies};
 
 class Executable {
 public:
@@ -96,9 +102,9 @@ public:
     return findFunction(*root_, role, bucket);
   }
   SpaceSizes spaceSizes(const tcx::Function &function) const;
-  /// The sizes of the kSharedSpaces: parameters, gradients and moments,
-  /// the constants, and one arena as large as the largest function's
-  /// (functions run one at a time).
+  /// The sizes of the kSharedSpaces: parameters, gradients, moments and
+  /// bf16 copies, the constants, and one arena as large as the largest
+  /// function's (functions run one at a time).
   SpaceSizes sharedSpaceSizes() const;
   /// `sizes` with the Inputs and Outputs spaces of `function`: up to the end
   /// of its furthest binding.

@@ -296,6 +296,13 @@ bool Checker::run() {
   where = "executable";
   if (x.param_bytes() < 0 || x.param_bytes() > kMaxBytes)
     return fail("a parameter size out of range");
+  // The bf16 copies of the f32 parameters, or none.
+  if (x.param_copy_bytes() != 0 &&
+      (x.param_bytes() % 2 != 0 || x.param_copy_bytes() != x.param_bytes() / 2))
+    return fail("a parameter copy size (" +
+                std::to_string(x.param_copy_bytes()) +
+                " bytes) that is neither 0 nor half the parameters' " +
+                std::to_string(x.param_bytes()));
   if (!precisionOf(x))
     return fail("precision '" + x.precision()->str() + "', which is not " +
                 support::precisionChoices());
@@ -390,12 +397,8 @@ bool Checker::function(const tcx::Function &f, Buckets &buckets) {
              .second)
       return fail("serves a bucket another function of its role serves");
   }
-  SpaceSizes sizes;
+  SpaceSizes sizes = stateSpaceSizes(x);
   sizes[tcx::Space::Arena] = f.arena_bytes();
-  for (tcx::Space space : {tcx::Space::Params, tcx::Space::Grads,
-                           tcx::Space::AdamM, tcx::Space::AdamV})
-    sizes[space] = x.param_bytes();
-  sizes[tcx::Space::Constants] = x.constants() ? x.constants()->size() : 0;
   if (!bindings(f, sizes))
     return false;
   if (!f.steps())

@@ -46,9 +46,6 @@ std::optional<StridedLayout> inverseViewLayout(Operation *view,
   return std::nullopt;
 }
 
-constexpr StringLiteral kFirstMomentPrefix = "adam_m.";
-constexpr StringLiteral kSecondMomentPrefix = "adam_v.";
-
 } // namespace
 
 BufferAssignment::BufferAssignment(func::FuncOp function) : function(function) {
@@ -108,7 +105,9 @@ void BufferAssignment::assignArguments() {
          {std::tuple(kFirstMomentPrefix, &firstMomentsRoot,
                      ArgumentBuffer::FirstMoments),
           std::tuple(kSecondMomentPrefix, &secondMomentsRoot,
-                     ArgumentBuffer::SecondMoments)}) {
+                     ArgumentBuffer::SecondMoments),
+          std::tuple(kParamCopyPrefix, &paramCopiesRoot,
+                     ArgumentBuffer::ParamCopies)}) {
       if (!input.starts_with(prefix))
         continue;
       auto offset = paramOffsets.find(input.drop_front(prefix.size()));
@@ -211,7 +210,8 @@ void BufferAssignment::assignForward(Operation &op) {
     for (auto [i, result] : llvm::enumerate(adam.getResults())) {
       OperandRange updated = i < n       ? adam.getParams()
                              : i < 2 * n ? adam.getFirstMoments()
-                                         : adam.getSecondMoments();
+                             : i < 3 * n ? adam.getSecondMoments()
+                                         : adam.getParamCopies();
       Placement inPlace = placementOf(updated[i % n]); // a copy: may rehash
       placements[result] = std::move(inPlace);
     }

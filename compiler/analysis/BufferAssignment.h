@@ -50,7 +50,13 @@ struct Placement {
 };
 
 /// The flat buffer a function argument belongs to.
-enum class ArgumentBuffer { Params, FirstMoments, SecondMoments, Input };
+enum class ArgumentBuffer {
+  Params,
+  FirstMoments,
+  SecondMoments,
+  ParamCopies, ///< the parameters' bf16 copies ("bf16.P" inputs)
+  Input
+};
 
 class BufferAssignment {
 public:
@@ -59,10 +65,11 @@ public:
   StepKind stepOf(mlir::Operation *op) const;
   const Placement &placementOf(mlir::Value value) const;
 
-  /// The roots standing for the flat parameter and moment buffers (null
-  /// when the function has none); their layouts' offsets are the
-  /// parameters' offsets in elements, in argument order.
-  mlir::Value paramsRoot, firstMomentsRoot, secondMomentsRoot;
+  /// The roots standing for the flat parameter, moment and bf16 copy
+  /// buffers (null when the function has none); their layouts' offsets are
+  /// the parameters' offsets in elements, in argument order.
+  mlir::Value paramsRoot, firstMomentsRoot, secondMomentsRoot,
+      paramCopiesRoot;
   /// Parameter name -> offset in elements in the flat buffers.
   llvm::StringMap<int64_t> paramOffsets;
   int64_t paramElements = 0;

@@ -145,16 +145,13 @@ MemoryPlan planMemory(func::FuncOp function,
   MemoryPlan plan;
   if (function.isExternal())
     return plan;
-  for (Value root : {assignment.paramsRoot, assignment.firstMomentsRoot,
-                     assignment.secondMomentsRoot}) {
-    if (!root)
-      continue;
-    plan::Space space = root == assignment.paramsRoot ? plan::Space::params
-                        : root == assignment.firstMomentsRoot
-                            ? plan::Space::adam_m
-                            : plan::Space::adam_v;
-    plan.roots[root] = {space, 0};
-  }
+  for (auto [root, space] :
+       {std::pair(assignment.paramsRoot, plan::Space::params),
+        std::pair(assignment.firstMomentsRoot, plan::Space::adam_m),
+        std::pair(assignment.secondMomentsRoot, plan::Space::adam_v),
+        std::pair(assignment.paramCopiesRoot, plan::Space::param_copies)})
+    if (root)
+      plan.roots[root] = {space, 0};
   for (BlockArgument arg : function.getArguments()) {
     if (assignment.bufferOf(arg) != ArgumentBuffer::Input)
       continue;

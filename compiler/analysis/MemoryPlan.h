@@ -8,6 +8,8 @@
 //  * grads: each parameter's gradient at its parameter's offset, written
 //    there directly by the GEMM or kernel producing it when that value holds
 //    nothing else (else the lowering copies it there);
+//  * param_copies: each parameter's bf16 copy at its parameter's offset in
+//    elements (tc-use-param-copies), updated in place by tc.adam;
 //  * inputs, outputs, constants: what a call binds, returns, and what the
 //    executable stores, each 64-byte aligned;
 //  * arena: everything else. Two roots share arena bytes only when their

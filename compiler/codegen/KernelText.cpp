@@ -64,11 +64,12 @@ bool hasCppTypes(Operation *op, const TargetBackend &backend,
   return true;
 }
 
-std::optional<std::string> firstComputedWider(Operation *op, Value allowed) {
+std::optional<std::string>
+firstComputedWider(Operation *op, llvm::function_ref<bool(Value)> stored) {
   unsigned operands = op->getNumOperands();
   for (auto [k, v] : llvm::enumerate(
            llvm::concat<Value>(op->getOperands(), op->getResults())))
-    if (v != allowed && isComputedWider(v)) {
+    if (isComputedWider(v) && !stored(v)) {
       bool operand = k < operands;
       return llvm::formatv("{0} #{1} is {2}", operand ? "operand" : "result",
                            operand ? k : k - operands,

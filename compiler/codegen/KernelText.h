@@ -6,6 +6,7 @@
 #include "compiler/codegen/TargetBackend.h"
 
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <initializer_list>
 #include <optional>
@@ -34,11 +35,16 @@ std::string number(double v);
 bool hasCppTypes(mlir::Operation *op, const TargetBackend &backend,
                  std::string &error);
 
-/// The first operand or result of `op` but `allowed` that kernels compute in
-/// another type than its element type (a bf16 value, computed in f32),
-/// described for a diagnostic ("operand #1 is bf16"); none if there is none.
-std::optional<std::string> firstComputedWider(mlir::Operation *op,
-                                              mlir::Value allowed = {});
+/// The first operand or result of `op` that kernels compute in another type
+/// than its element type (a bf16 value, computed in f32) and that `stored`
+/// does not accept (a value the kernel only stores, rounded from an f32
+/// one), described for a diagnostic ("operand #1 is bf16"); none if there
+/// is none.
+std::optional<std::string> firstComputedWider(
+    mlir::Operation *op,
+    llvm::function_ref<bool(mlir::Value)> stored = [](mlir::Value) {
+      return false;
+    });
 
 /// Declares `in<k>` and `out<k>` for the operands and results of `op`, in
 /// the kernel ABI's order (operands, then results), each of its element

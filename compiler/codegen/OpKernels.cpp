@@ -216,12 +216,14 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
 }
 
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,
-/// step_size, rsqrt_correction2, grad_scale; results p'..., m'..., v'...
-/// Each parameter's pointers are declared in its own block, so that they
-/// are live one tensor at a time (all of them at once spill registers on
-/// the GPU). The update computes in kOptimizerType (@C).
+/// step_size, rsqrt_correction2, grad_scale, then the bf16 copies c... (or
+/// none); results p'..., m'..., v'..., c'... Each parameter's pointers are
+/// declared in its own block, so that they are live one tensor at a time
+/// (all of them at once spill registers on the GPU). The update computes in
+/// kOptimizerType (@C); a copy is the stored new parameter, rounded once.
 std::string adamBody(AdamOp adam, const TargetBackend &backend) {
   size_t n = adam.getParams().size();
+  bool copies = !adam.getParamCopies().empty();
   double beta1 = adam.getBeta1().convertToDouble();
   double beta2 = adam.getBeta2().convertToDouble();
   std::string compute = *backend.spell(kOptimizerType);
@@ -237,7 +239,7 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
             number(beta2), number(1 - beta2),
             number(adam.getEpsilon().convertToDouble())}),
       {{"@C", compute}, {"@S", *backend.spell(adam->getOperand(4 * n))}});
-  size_t outputs = 4 * n + 3;
+  size_t outputs = 4 * n + 3 + adam.getParamCopies().size();
   for (size_t p = 0; p < n; ++p)
     body += spellTypes(
         fill(R"cpp(  {
@@ -248,22 +250,29 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
     @E *newParam = static_cast<@E *>(buffers[@5]);
     @E *newFirst = static_cast<@E *>(buffers[@6]);
     @E *newSecond = static_cast<@E *>(buffers[@7]);
-    TC_FOR(i, @0) {
+@8    TC_FOR(i, @0) {
       @C g = grad[i] * scale;
       @C m = b1 * first[i] + oneMinusB1 * g;
       @C v = b2 * second[i] + oneMinusB2 * (g * g);
       newFirst[i] = m;
       newSecond[i] = v;
-      newParam[i] = param[i] - stepSize * m / (std::sqrt(v) * c2 + eps);
-    }
+      @E updated = param[i] - stepSize * m / (std::sqrt(v) * c2 + eps);
+      newParam[i] = updated;
+@9    }
   }
 )cpp",
              {std::to_string(elements(adam.getParams()[p])), std::to_string(p),
               std::to_string(n + p), std::to_string(2 * n + p),
               std::to_string(3 * n + p), std::to_string(outputs + p),
               std::to_string(outputs + n + p),
-              std::to_string(outputs + 2 * n + p)}),
-        {{"@E", *backend.spell(adam.getParams()[p])}, {"@C", compute}});
+              std::to_string(outputs + 2 * n + p),
+              copies ? "    @B *newCopy = static_cast<@B *>(buffers[" +
+                           std::to_string(outputs + 3 * n + p) + "]);\n"
+                     : "",
+              copies ? "      newCopy[i] = @B(updated);\n" : ""}),
+        {{"@E", *backend.spell(adam.getParams()[p])},
+         {"@C", compute},
+         {"@B", copies ? *backend.spell(adam.getParamCopies()[p]) : ""}});
   return body;
 }
 
@@ -532,8 +541,15 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
   if (!hasCppTypes(op, backend, error))
     return failure();
   // Adam's update and the embedding gradient's sums compute in their
-  // tensors' type, which is f32 (master weights, moments and gradients).
-  if (std::optional<std::string> bf16 = firstComputedWider(op);
+  // tensors' type, which is f32 (master weights, moments and gradients);
+  // Adam's bf16 copies are only stored, each rounded from its new f32
+  // parameter.
+  auto adam = dyn_cast<AdamOp>(op);
+  auto copy = [&](Value v) {
+    return adam && (llvm::is_contained(adam.getParamCopies(), v) ||
+                    llvm::is_contained(adam.getNewParamCopies(), v));
+  };
+  if (std::optional<std::string> bf16 = firstComputedWider(op, copy);
       bf16 && isa<AdamOp, EmbeddingGradOp>(op)) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but its kernel updates f32 tensors only (parameters, Adam's "
@@ -541,7 +557,7 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
     return failure();
   }
   // Adam declares its buffers itself, a parameter at a time.
-  if (auto adam = dyn_cast<AdamOp>(op))
+  if (adam)
     return backend.kernel(name, adamBody(adam, backend));
   std::optional<std::string> body = opBody(op, backend.target());
   if (!body) {

@@ -308,8 +308,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   // wrong.
   Value stored = op->getResult(0);
   bool narrowed = isComputedWider(stored);
-  if (std::optional<std::string> bf16 =
-          firstComputedWider(op, narrowed ? stored : Value())) {
+  if (std::optional<std::string> bf16 = firstComputedWider(
+          op, [&](Value v) { return narrowed && v == stored; })) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but row kernels (softmax, LayerNorm, cross-entropy and their "
             "gradients) compute on f32 tensors only; convert it to f32 first "

@@ -459,13 +459,16 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
             "make d_model, d_ff or vocab_size smaller";
     return std::nullopt;
   }
+  auto paramCopyBytes =
+      module->getAttrOfType<IntegerAttr>(plan::kParamCopyBytesAttrName);
   auto run = runConfig(options.description);
   auto root = tcx::CreateExecutable(
       fbb, fbb.CreateString(options.producer),
       fbb.CreateString(options.modelDescription), parameterTable,
       paramBytes ? paramBytes.getInt() : 0, constantVector, functionVector,
       kernelVector, codeVector, run,
-      fbb.CreateString(std::string(support::nameOf(*precision))));
+      fbb.CreateString(std::string(support::nameOf(*precision))),
+      paramCopyBytes ? paramCopyBytes.getInt() : 0);
   tcx::FinishExecutableBuffer(fbb, root);
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }

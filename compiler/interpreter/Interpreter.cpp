@@ -516,11 +516,13 @@ Frame::Evaluated Frame::fusedOp(Operation *op) {
                            get(adam.getStepSize()).get(0),
                            get(adam.getRsqrtCorrection2()).get(0),
                            get(adam.getGradScale()).get(0)};
-        return bindAll(adam.getResults(),
-                       ref::adam(step, all(adam.getParams()),
-                                 all(adam.getGrads()),
-                                 all(adam.getFirstMoments()),
-                                 all(adam.getSecondMoments())));
+        std::vector<Tensor> updated = ref::adam(
+            step, all(adam.getParams()), all(adam.getGrads()),
+            all(adam.getFirstMoments()), all(adam.getSecondMoments()));
+        // The new parameters' bf16 copies: each rounded once.
+        for (size_t i = 0; i < adam.getNewParamCopies().size(); ++i)
+          updated.push_back(ref::convert(updated[i], DType::BF16));
+        return bindAll(adam.getResults(), std::move(updated));
       })
       .Default(std::nullopt);
 }

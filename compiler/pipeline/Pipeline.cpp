@@ -12,7 +12,8 @@ namespace tc {
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
       "embedding",           "linear", "qkv",        "masked-softmax",
-      "residual-layer-norm", "adam",   "elementwise", "convert"};
+      "residual-layer-norm", "adam",   "elementwise", "convert",
+      "param-copies"};
   return names;
 }
 
@@ -26,7 +27,8 @@ std::optional<std::set<std::string>> parseFusions(const std::string &spec,
     return chosen;
   for (llvm::StringRef name : llvm::split(spec, ',')) {
     name = name.trim();
-    name.consume_front("tc-fuse-");
+    if (!name.consume_front("tc-fuse-"))
+      name.consume_front("tc-use-");
     if (llvm::find(known, name.str()) == known.end()) {
       error = "unknown fusion '" + name.str() +
               "'; use none, all, or a comma "
@@ -81,6 +83,9 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseElementwise());
   if (fusions.count("convert"))
     pm.addPass(createTcFuseConvert());
+  // The copies are written by the fused Adam.
+  if (fusions.count("param-copies") && fusions.count("adam"))
+    pm.addPass(createTcUseParamCopies());
 }
 
 namespace {

@@ -215,7 +215,7 @@ struct BuildTrainStepPass
       argTypes.push_back(grad.getArgumentTypes()[i]);
       argAttrs.push_back(grad.getArgAttrDict(i));
     }
-    for (StringRef moment : {"adam_m.", "adam_v."})
+    for (StringRef moment : {kFirstMomentPrefix, kSecondMomentPrefix})
       for (unsigned i : args.params) {
         argTypes.push_back(grad.getArgumentTypes()[i]);
         argAttrs.push_back(
@@ -235,7 +235,8 @@ struct BuildTrainStepPass
     Type tokensType = grad.getResultTypes()[1];
     SmallVector<Type> resultTypes;
     SmallVector<DictionaryAttr> resultAttrs;
-    for (StringRef prefix : {"param.", "adam_m.", "adam_v."})
+    for (StringRef prefix :
+         {kUpdatedParamPrefix, kFirstMomentPrefix, kSecondMomentPrefix})
       for (unsigned i : args.params) {
         resultTypes.push_back(grad.getArgumentTypes()[i]);
         resultAttrs.push_back(

@@ -145,8 +145,9 @@ void fuseAdam(func::FuncOp function) {
     types.push_back(c.param.getType());
   }
   auto adam = AdamOp::create(
-      b, function.getLoc(), types, types, types, params, grads, ms, vs,
-      chains[0].stepSize, chains[0].rsqrtCorrection2, gradScale,
+      b, function.getLoc(), types, types, types, TypeRange(), params, grads, ms,
+      vs, chains[0].stepSize, chains[0].rsqrtCorrection2, gradScale,
+      ValueRange(),
       b.getF64FloatAttr(chains[0].beta1), b.getF64FloatAttr(chains[0].beta2),
       b.getF64FloatAttr(chains[0].epsilon));
   for (auto [i, c] : llvm::enumerate(chains)) {

@@ -39,6 +39,9 @@ public:
     if (params)
       module->setAttr(plan::kParamsAttrName, params);
     module->setAttr(plan::kParamBytesAttrName, b.getI64IntegerAttr(paramBytes));
+    if (readsParamCopies) // bf16: half the bytes of the f32 parameters
+      module->setAttr(plan::kParamCopyBytesAttrName,
+                      b.getI64IntegerAttr(paramBytes / 2));
   }
 
 private:
@@ -62,6 +65,7 @@ private:
   int64_t constantBytes = 0;                  // of the whole executable
   ArrayAttr params;
   int64_t paramBytes = 0;
+  bool readsParamCopies = false; ///< some function has a param_copies root
   // Of the function being lowered.
   const BufferAssignment *assignment = nullptr;
   const MemoryPlan *memory = nullptr;
@@ -354,6 +358,7 @@ LogicalResult Lowering::lower(func::FuncOp function) {
   constantBytes += plan.constantBytes;
   if (failed(recordParams(function)))
     return failure();
+  readsParamCopies |= bool(buffers.paramCopiesRoot);
 
   b.setInsertionPoint(function);
   auto lowered = func::FuncOp::create(

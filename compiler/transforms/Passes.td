@@ -262,6 +262,29 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcUseParamCopies : Pass<"tc-use-param-copies", "mlir::ModuleOp"> {
+  let summary = "bf16 GEMMs read the parameters' bf16 copies, which the "
+                "fused Adam writes, instead of converting the weights";
+  let description = [{
+    In bf16 every weight a GEMM reads is a `tc.convert` of an f32 parameter
+    P: a conversion kernel per weight in every training step and every
+    decoder step. This pass gives each such P a bf16 copy, the function
+    input `bf16.P` (and, in a training step, the output `bf16.P`): the
+    converts of P read the copy instead and go, and the step's `tc.adam`
+    takes every parameter's copy and writes `bf16(p')` in place, rounded once
+    from the stored new value (the bits the convert would have made). The
+    copies lie in the executable's `param_copies` space, each at its
+    parameter's offset in elements; the runtime rounds the parameters it
+    writes itself (initialisation, checkpoints, `.npz`). A function with no
+    such convert is unchanged (f32).
+
+    Where a function returns updated parameters (`param.P`) that no
+    `tc.adam` writes (`--fusion` without `adam`), a copy would go stale:
+    the pass then changes nothing.
+  }];
+  let dependentDialects = ["::tc::TcDialect", "::mlir::func::FuncDialect"];
+}
+
 def TcLowerToPlan : Pass<"tc-lower-to-plan", "mlir::ModuleOp"> {
   let summary = "Lowers tc functions to the plan dialect: buffers and steps";
   let description = [{

@@ -36,8 +36,11 @@ def Plan_Dialect : Dialect {
     Function attributes: `plan.arena_bytes` (the size of its scratch arena),
     `plan.inputs` and `plan.outputs` (dictionaries `{name, buffer}` binding
     the runtime's data to buffers). Module attributes: `plan.params` (the
-    parameter table: name, buffer in the `params` space, initializer) and
-    `plan.param_bytes`; `plan.constant` ops hold the constants' bytes.
+    parameter table: name, buffer in the `params` space, initializer),
+    `plan.param_bytes`, and `plan.param_copy_bytes` where a function reads
+    the parameters' bf16 copies (the `param_copies` space, kept up to date by
+    the fused Adam and by the runtime); `plan.constant` ops hold the
+    constants' bytes.
   }];
   let useDefaultAttributePrinterParser = 1;
 }
@@ -50,7 +53,9 @@ def Plan_Space : I32EnumAttr<"Space", "a flat buffer of an executable", [
     I32EnumAttrCase<"adam_v", 4>,    // Adam's second moments, same offsets
     I32EnumAttrCase<"inputs", 5>,    // the data a call binds (token ids, RNG state)
     I32EnumAttrCase<"outputs", 6>,   // the results a call returns (loss, logits)
-    I32EnumAttrCase<"constants", 7>  // bytes stored in the executable
+    I32EnumAttrCase<"constants", 7>, // bytes stored in the executable
+    I32EnumAttrCase<"param_copies", 8> // the parameters rounded to bf16, at
+                                       // half their params offsets
   ]> {
   let cppNamespace = "::tc::plan";
   let genSpecializedAttr = 0;

@@ -87,7 +87,8 @@ Attribute BufferAttr::parse(AsmParser &parser, Type) {
   if (!space) {
     parser.emitError(loc) << "unknown buffer space '" << spaceName
                           << "'; expected arena, params, grads, adam_m, "
-                             "adam_v, inputs, outputs or constants";
+                             "adam_v, inputs, outputs, constants or "
+                             "param_copies";
     return {};
   }
   SmallVector<int64_t> strides = contiguousStrides(shape);

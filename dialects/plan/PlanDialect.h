@@ -31,6 +31,10 @@ inline constexpr llvm::StringLiteral kInputsAttrName = "plan.inputs";
 inline constexpr llvm::StringLiteral kOutputsAttrName = "plan.outputs";
 inline constexpr llvm::StringLiteral kParamsAttrName = "plan.params";
 inline constexpr llvm::StringLiteral kParamBytesAttrName = "plan.param_bytes";
+/// Present (param_bytes / 2) where a function reads the parameters' bf16
+/// copies (the param_copies space).
+inline constexpr llvm::StringLiteral kParamCopyBytesAttrName =
+    "plan.param_copy_bytes";
 /// Unit attribute of the functions that hold one kernel's tc op.
 inline constexpr llvm::StringLiteral kKernelAttrName = "plan.kernel";
 /// The most bytes one #plan.buf view may reach (its offset included): the

@@ -51,6 +51,14 @@ inline constexpr llvm::StringLiteral kInputAttrName = "tc.input";
 /// Result attribute naming a function's result ("loss", "logits", ...), so
 /// that a runtime finds outputs by name.
 inline constexpr llvm::StringLiteral kOutputAttrName = "tc.output";
+/// The names of a training step's state besides the parameters, for
+/// parameter P: its Adam moments (tc.input and tc.output "adam_m.P",
+/// "adam_v.P"), its bf16 copy ("bf16.P", tc-use-param-copies), and P
+/// updated (tc.output "param.P").
+inline constexpr llvm::StringLiteral kFirstMomentPrefix = "adam_m.";
+inline constexpr llvm::StringLiteral kSecondMomentPrefix = "adam_v.";
+inline constexpr llvm::StringLiteral kParamCopyPrefix = "bf16.";
+inline constexpr llvm::StringLiteral kUpdatedParamPrefix = "param.";
 } // namespace tc
 
 #endif // TC_DIALECT_TC_TCDIALECT_H

@@ -28,6 +28,11 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
     `grad_scale` (the per-token normalisation, or the clipping factor) is
     applied as the gradients are read instead of in a pass of its own. Built
     by tc-fuse-adam from the per-parameter chains of tc-build-train-step.
+
+    With `param_copies` (one bf16 tensor per parameter, or none), it also
+    writes each new parameter rounded to bf16, `copy' = bf16(p')`, in place
+    of its copy: the weights the next step's bf16 GEMMs read, with no
+    conversion kernel (tc-use-param-copies).
   }];
   let arguments = (ins Variadic<Tc_FloatTensor>:$params,
                        Variadic<Tc_FloatTensor>:$grads,
@@ -36,10 +41,12 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
                        Tc_FloatTensor:$step_size,
                        Tc_FloatTensor:$rsqrt_correction2,
                        Tc_FloatTensor:$grad_scale,
+                       Variadic<Tc_FloatTensor>:$param_copies,
                        F64Attr:$beta1, F64Attr:$beta2, F64Attr:$epsilon);
   let results = (outs Variadic<Tc_FloatTensor>:$new_params,
                       Variadic<Tc_FloatTensor>:$new_first_moments,
-                      Variadic<Tc_FloatTensor>:$new_second_moments);
+                      Variadic<Tc_FloatTensor>:$new_second_moments,
+                      Variadic<Tc_FloatTensor>:$new_param_copies);
   let assemblyFormat = [{
     `params` `(` ($params^ `:` type($params))? `)`
     `grads` `(` ($grads^ `:` type($grads))? `)`
@@ -47,9 +54,11 @@ def Tc_AdamOp : Tc_Op<"adam", [Pure, AttrSizedOperandSegments,
     `v` `(` ($second_moments^ `:` type($second_moments))? `)`
     `step_size` `(` $step_size `:` type($step_size) `)`
     `rsqrt_correction2` `(` $rsqrt_correction2 `:` type($rsqrt_correction2) `)`
-    `grad_scale` `(` $grad_scale `:` type($grad_scale) `)` attr-dict `->`
+    `grad_scale` `(` $grad_scale `:` type($grad_scale) `)`
+    (`copies` `(` $param_copies^ `:` type($param_copies) `)`)? attr-dict `->`
     `(` type($new_params) `)` `,` `(` type($new_first_moments) `)` `,`
     `(` type($new_second_moments) `)`
+    (`,` `copies` `(` type($new_param_copies)^ `)`)?
   }];
   let hasVerifier = 1;
 }

@@ -535,6 +535,21 @@ LogicalResult AdamOp::verify() {
                << "parameter #" << i << " has type " << type
                << " but its gradient, moments or results have " << v.getType();
   }
+  size_t copies = getParamCopies().size();
+  if ((copies != 0 && copies != n) || getNewParamCopies().size() != copies)
+    return emitOpError() << "needs a bf16 copy and a new copy of every "
+                            "parameter ("
+                         << n << "), or none; got " << copies << " and "
+                         << getNewParamCopies().size();
+  for (size_t i = 0; i < copies; ++i) {
+    auto param = cast<RankedTensorType>(getParams()[i].getType());
+    Type type = param.clone(BFloat16Type::get(getContext()));
+    for (Value v : {Value(getParamCopies()[i]), Value(getNewParamCopies()[i])})
+      if (v.getType() != type)
+        return emitOpError() << "parameter #" << i << " of type " << param
+                             << " has a copy of type " << v.getType()
+                             << "; its copy is " << type;
+  }
   for (auto [name, value, low, high] :
        {std::tuple<StringRef, double, double, double>{
             "beta1", getBeta1().convertToDouble(), 0.0, 1.0},

@@ -81,6 +81,7 @@ std::unique_ptr<CpuDevice> CpuDevice::allocate(const Executable &executable,
   SpaceSizes sizes = executable.sharedSpaceSizes();
   for (tcx::Space space : kSharedSpaces)
     device->shared_[int(space)] = HostBuffer(sizes[space]);
+  device->paramCopyBytes_ = sizes[tcx::Space::ParamCopies];
   if (x.constants())
     std::memcpy(device->space(tcx::Space::Constants).data(),
                 x.constants()->data(), x.constants()->size());
@@ -98,9 +99,9 @@ std::string CpuDevice::describe() const {
          ")";
 }
 
-void CpuDevice::write(tcx::Space space, int64_t offset, const void *data,
-                      int64_t bytes) {
-  if (space == tcx::Space::Params)
+void CpuDevice::writeSpace(tcx::Space space, int64_t offset,
+                           const void *data, int64_t bytes) {
+  if (space == tcx::Space::Params || space == tcx::Space::ParamCopies)
     prepared_->clear();
   std::memcpy(shared_[int(space)].data() + offset, data, bytes);
 }

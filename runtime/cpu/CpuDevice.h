@@ -75,8 +75,6 @@ public:
   using Device::readOutput; // and the typed overloads beside these
   using Device::writeInputAt;
   std::string describe() const override;
-  void write(tcx::Space space, int64_t offset, const void *data,
-             int64_t bytes) override;
   void read(tcx::Space space, int64_t offset, void *data,
             int64_t bytes) override;
   bool writeInputAt(const tcx::Function &function, std::string_view name,
@@ -95,6 +93,10 @@ public:
 
   /// The weight GEMMs prepared so far (for tests).
   const PreparedGemms &preparedGemms() const { return *prepared_; }
+
+protected:
+  void writeSpace(tcx::Space space, int64_t offset, const void *data,
+                  int64_t bytes) override;
 
 private:
   /// Whether `function` writes a parameter (a training step): its GEMMs
@@ -126,7 +128,7 @@ private:
   /// describe() names it unless it is the default, f32.
   ComputeType computeType_ = ComputeType::F32;
   std::map<const tcx::Function *, bool> updatesParameters_;
-  HostBuffer shared_[8];
+  HostBuffer shared_[int(tcx::Space::MAX) + 1];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
   bool profiling_ = false;
   std::map<std::string, ProfileEntry> profile_; ///< by name

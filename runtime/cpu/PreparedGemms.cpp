@@ -1,6 +1,7 @@
 //===- PreparedGemms.cpp - weight GEMMs with weights prepared once --------===//
 
 #include "runtime/cpu/PreparedGemms.h"
+#include "support/Bf16Rounding.h"
 #include "runtime/cpu/OneDnnThread.h"
 #include "runtime/cpu/PanelGemm.h"
 
@@ -212,14 +213,8 @@ float activationAt(const GemmBlock &g, int64_t i, int64_t kk) {
 /// op(A) as dense bf16, rounded to nearest even (NaN stays NaN).
 void convertToBf16(const GemmBlock &g, uint16_t *out) {
   for (int64_t i = 0; i < g.rows; ++i)
-    for (int64_t kk = 0; kk < g.k; ++kk) {
-      float x = activationAt(g, i, kk);
-      uint32_t bits;
-      std::memcpy(&bits, &x, 4);
-      out[i * g.k + kk] =
-          std::isnan(x) ? uint16_t(0x7fc0)
-                        : uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-    }
+    for (int64_t kk = 0; kk < g.k; ++kk)
+      out[i * g.k + kk] = support::bf16Bits(activationAt(g, i, kk));
 }
 
 /// One row of op(A), k values `stride` apart, quantized to u8 at `out`

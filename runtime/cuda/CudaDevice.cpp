@@ -113,8 +113,10 @@ public:
 
   void open(std::string &error);
   std::string describe() const override { return description_; }
-  void write(tcx::Space space, int64_t offset, const void *data,
-             int64_t bytes) override {
+  // A copy from pageable host memory returns once it is staged: the
+  // caller's bytes may go (Device::write's rounded copies do).
+  void writeSpace(tcx::Space space, int64_t offset, const void *data,
+                  int64_t bytes) override {
     check(cudaMemcpyAsync(static_cast<uint8_t *>(shared_[int(space)].pointer) +
                               offset,
                           data, bytes, cudaMemcpyHostToDevice, stream_),
@@ -162,7 +164,7 @@ private:
   cublasLtHandle_t lt_ = nullptr;
   std::vector<cudaLibrary_t> libraries_;
   std::vector<cudaKernel_t> kernels_; ///< by kernel index
-  DeviceMemory shared_[8], workspace_;
+  DeviceMemory shared_[int(tcx::Space::MAX) + 1], workspace_;
   std::map<const tcx::Function *, FunctionState> functions_;
 };
 
@@ -341,6 +343,7 @@ void CudaDevice::open(std::string &error) {
   SpaceSizes sizes = executable_.sharedSpaceSizes();
   for (tcx::Space space : kSharedSpaces)
     shared_[int(space)] = DeviceMemory(sizes[space], stream_);
+  paramCopyBytes_ = sizes[tcx::Space::ParamCopies];
   if (x.constants())
     write(tcx::Space::Constants, 0, x.constants()->data(),
           x.constants()->size());
@@ -360,7 +363,7 @@ CudaDevice::FunctionState &CudaDevice::stateOf(const tcx::Function &function) {
   SpaceSizes sizes = executable_.spaceSizes(function);
   state.inputs = DeviceMemory(sizes[tcx::Space::Inputs], stream_);
   state.outputs = DeviceMemory(sizes[tcx::Space::Outputs], stream_);
-  for (int space = 0; space < 8; ++space)
+  for (int space = 0; space <= int(tcx::Space::MAX); ++space)
     state.spaces.base[space] = shared_[space].address();
   state.spaces.base[int(tcx::Space::Inputs)] = state.inputs.address();
   state.spaces.base[int(tcx::Space::Outputs)] = state.outputs.address();

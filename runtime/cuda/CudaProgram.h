@@ -32,7 +32,7 @@ namespace tc::rt {
 
 /// Where each space of one function starts in device memory.
 struct SpaceAddresses {
-  std::array<uint64_t, 8> base{};
+  std::array<uint64_t, int(tcx::Space::MAX) + 1> base{};
   uint64_t of(const tcx::Buffer &buffer) const {
     return base[int(buffer.space())] + uint64_t(buffer.offset());
   }

@@ -28,8 +28,9 @@ namespace tc::tcx {
 // architecture as fields. 3: AllReduce steps are asynchronous, in buckets,
 // ended by Wait steps. 4: GEMMs may compute in TF32 (Gemm.compute, which a
 // reader of 3 skips and would run in f32) and the executable names its
-// precision (Executable.precision).
-inline constexpr uint32_t kFormatVersion = 4;
+// precision (Executable.precision). 5: the ParamCopies space (the
+// parameters' bf16 copies, which a reader of 4 would not keep up to date).
+inline constexpr uint32_t kFormatVersion = 5;
 inline constexpr size_t kHeaderBytes = 32;
 /// The largest .tcx a reader accepts: a flatbuffer cannot exceed 2 GiB.
 inline constexpr uint64_t kMaxFileBytes = kHeaderBytes + (uint64_t(2) << 30);

@@ -1,12 +1,15 @@
-"""Prints, per training step, its generated kernels and tc.convert ops with
-tc-fuse-convert (the first --stats file) and how many fewer than without
-(the second), for test/Transforms/fuse-convert-stats.test."""
+"""Prints, per training step (or per function whose name starts with one of
+the comma-separated prefixes of the third argument), its generated kernels
+and tc.convert ops with a pass (the first --stats file) and how many fewer
+than without it (the second), for test/Transforms/fuse-convert-stats.test
+and use-param-copies-stats.test."""
 import json
 import sys
 
 with_pass, without = (json.load(open(path))["functions"] for path in sys.argv[1:3])
+prefixes = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else ("train_step_",)
 for name, stats in sorted(with_pass.items()):
-    if not name.startswith("train_step_"):
+    if not name.startswith(prefixes):
         continue
     other = without[name]
     kernels = stats["kernels"]["generated"]

@@ -24,7 +24,7 @@ class NamedDevice final : public rt::Device {
 public:
   explicit NamedDevice(std::string name) : name_(std::move(name)) {}
   std::string describe() const override { return name_; }
-  void write(tcx::Space, int64_t, const void *, int64_t) override {}
+  void writeSpace(tcx::Space, int64_t, const void *, int64_t) override {}
   void read(tcx::Space, int64_t, void *, int64_t) override {}
   bool writeInputAt(const tcx::Function &, std::string_view, int64_t,
                     const void *, int64_t) override {

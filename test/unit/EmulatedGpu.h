@@ -83,6 +83,7 @@ public:
     rt::SpaceSizes sizes = executable.sharedSpaceSizes();
     for (tcx::Space space : rt::kSharedSpaces)
       shared_[int(space)] = rt::HostBuffer(sizes[space]);
+    paramCopyBytes_ = sizes[tcx::Space::ParamCopies];
     std::memcpy(space(tcx::Space::Constants), x.constants()->data(),
                 x.constants()->size());
   }
@@ -103,7 +104,7 @@ public:
     rt::SpaceSizes sizes = executable_.spaceSizes(function);
     f.inputs = rt::HostBuffer(sizes[tcx::Space::Inputs]);
     f.outputs = rt::HostBuffer(sizes[tcx::Space::Outputs]);
-    for (int space = 0; space < 8; ++space)
+    for (int space = 0; space <= int(tcx::Space::MAX); ++space)
       f.spaces.base[space] = reinterpret_cast<uint64_t>(shared_[space].data());
     f.spaces.base[int(tcx::Space::Inputs)] =
         reinterpret_cast<uint64_t>(f.inputs.data());
@@ -128,8 +129,8 @@ public:
 
   // rt::Device, through the pointers above.
   std::string describe() const override { return "emulated GPU"; }
-  void write(tcx::Space space, int64_t offset, const void *data,
-             int64_t bytes) override {
+  void writeSpace(tcx::Space space, int64_t offset, const void *data,
+                  int64_t bytes) override {
     std::memcpy(shared_[int(space)].data() + offset, data, bytes);
   }
   void read(tcx::Space space, int64_t offset, void *data,
@@ -212,7 +213,7 @@ private:
 
   const rt::Executable &executable_;
   SimtKernels kernels_;
-  rt::HostBuffer shared_[8];
+  rt::HostBuffer shared_[int(tcx::Space::MAX) + 1];
   std::map<const tcx::Function *, Function> functions_;
 };
 

@@ -23,6 +23,7 @@
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/format/KernelSignature.h"
 #include "runtime/format/TcxFile.h"
+#include "support/Bf16Rounding.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -67,9 +68,10 @@ void expectThreeStepsEqualTheInterpreter(
       *compiled->executable, error, {.allowSlowBf16 = true});
   ASSERT_TRUE(device) << error;
 
-  // The interpreter's arguments: parameters, moments, then the data.
+  // The interpreter's arguments: parameters, moments, the parameters' bf16
+  // copies (bf16.P, in bf16), then the data.
   std::mt19937_64 rng(5);
-  std::vector<tc::Tensor> state; // parameters and moments, in argument order
+  std::vector<tc::Tensor> state; // in argument order
   std::vector<std::string> names;
   std::vector<int64_t> offsets; // bytes in the device's flat buffers
   std::map<std::string, int64_t> paramOffset;
@@ -83,31 +85,37 @@ void expectThreeStepsEqualTheInterpreter(
     auto input =
         step.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.input");
     std::string name = param ? param.str() : input.str();
-    if (!param && !name.starts_with("adam_")) {
+    bool copy = name.starts_with("bf16.");
+    if (!param && !name.starts_with("adam_") && !copy) {
       dataStart = arg.getArgNumber();
       break;
     }
-    tc::Tensor t(tc::DType::F32,
-                 tc::Shape(type.getShape().begin(), type.getShape().end()));
-    for (int64_t i = 0; i < t.size(); ++i)
-      t.set(i, param ? std::uniform_real_distribution<double>(-0.3, 0.3)(rng)
-                     : 0.0);
     std::string paramName = param ? name : name.substr(name.find('.') + 1);
+    tc::Tensor t(copy ? tc::DType::BF16 : tc::DType::F32,
+                 tc::Shape(type.getShape().begin(), type.getShape().end()));
+    auto of = std::find(names.begin(), names.end(), paramName);
+    for (int64_t i = 0; i < t.size(); ++i)
+      t.set(i, param  ? std::uniform_real_distribution<double>(-0.3, 0.3)(rng)
+               : copy ? state[of - names.begin()].floats[i] // set() rounds
+                      : 0.0);
     offsets.push_back(paramOffset.at(paramName));
     names.push_back(name);
     state.push_back(t);
   }
-  // Copy the initial state to the device.
+  // Copy the initial state to the device; writing the parameters rounds
+  // their bf16 copies.
   auto spaceOf = [](const std::string &name) {
     return name.starts_with("adam_m.")   ? tc::tcx::Space::AdamM
            : name.starts_with("adam_v.") ? tc::tcx::Space::AdamV
+           : name.starts_with("bf16.")   ? tc::tcx::Space::ParamCopies
                                          : tc::tcx::Space::Params;
   };
   for (size_t i = 0; i < state.size(); ++i) {
-    float *p = reinterpret_cast<float *>(
-        device->space(spaceOf(names[i])).data() + offsets[i]);
-    for (int64_t j = 0; j < state[i].size(); ++j)
-      p[j] = float(state[i].floats[j]);
+    if (spaceOf(names[i]) == tc::tcx::Space::ParamCopies)
+      continue;
+    std::vector<float> values(state[i].floats.begin(), state[i].floats.end());
+    device->write(spaceOf(names[i]), offsets[i], values.data(),
+                  int64_t(values.size() * 4));
   }
 
   double learningRates = 0;
@@ -160,8 +168,31 @@ void expectThreeStepsEqualTheInterpreter(
     std::copy(want->begin(), want->begin() + n, state.begin());
   }
 
-  int compared = 0;
+  int compared = 0, copies = 0;
   for (size_t i = 0; i < state.size(); ++i) {
+    if (spaceOf(names[i]) == tc::tcx::Space::ParamCopies) {
+      // The device's copy is its own parameter, rounded (Adam wrote both),
+      // bit for bit; the interpreter's copy (its parameter, rounded) is
+      // within the parameters' tolerance plus one bf16 step (2^-8).
+      const float *param = reinterpret_cast<const float *>(
+          device->space(tc::tcx::Space::Params).data() + offsets[i]);
+      const uint16_t *copy = reinterpret_cast<const uint16_t *>(
+          device->space(tc::tcx::Space::ParamCopies).data() + offsets[i] / 2);
+      for (int64_t j = 0; j < state[i].size(); ++j) {
+        ASSERT_EQ(copy[j], tc::support::bf16Bits(param[j]))
+            << names[i] << " element " << j;
+        float widened;
+        uint32_t bits = uint32_t(copy[j]) << 16;
+        std::memcpy(&widened, &bits, 4);
+        bool keyBias = names[i].find(".k.bias") != std::string::npos;
+        EXPECT_LE(std::abs(widened - state[i].floats[j]),
+                  (keyBias ? learningRates : within.state) +
+                      std::abs(widened) * 0x1p-8)
+            << names[i] << " element " << j;
+      }
+      ++copies;
+      continue;
+    }
     const float *p = reinterpret_cast<const float *>(
         device->space(spaceOf(names[i])).data() + offsets[i]);
     bool keyBias = names[i].find(".k.bias") != std::string::npos;
@@ -175,6 +206,8 @@ void expectThreeStepsEqualTheInterpreter(
     ++compared;
   }
   EXPECT_EQ(compared, 3 * 85);
+  // bf16: every parameter has a copy (Adam writes them all).
+  EXPECT_EQ(copies, precision == tc::support::Precision::BF16 ? 85 : 0);
 }
 
 TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {

@@ -27,6 +27,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <random>
 
 namespace {
@@ -57,9 +58,24 @@ Gradients tinyGradients(MLIRContext &context,
   EXPECT_TRUE(grad);
   std::mt19937_64 rng(7);
   std::vector<tc::Tensor> args;
+  std::map<std::string, size_t> paramArgs; // name -> index in args
   for (BlockArgument arg : grad.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
     tc::Shape shape(type.getShape().begin(), type.getShape().end());
+    auto input = grad.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                   "tc.input");
+    if (input && input.getValue().starts_with("bf16.")) { // a weight's copy
+      const tc::Tensor &param =
+          args[paramArgs.at(input.getValue().drop_front(5).str())];
+      tc::Tensor t(tc::DType::BF16, shape);
+      for (int64_t i = 0; i < t.size(); ++i)
+        t.set(i, param.floats[i]); // rounded
+      args.push_back(t);
+      continue;
+    }
+    if (auto name = grad.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      "tc.param"))
+      paramArgs[name.str()] = args.size();
     if (isa<FloatType>(type.getElementType())) { // a parameter
       tc::Tensor t(tc::DType::F32, shape);
       for (int64_t i = 0; i < t.size(); ++i)

@@ -43,6 +43,7 @@ struct Options {
   Sum sum = Sum::None;
   bool reduceParams = false;
   std::string precision; ///< Executable.precision; empty: absent
+  int64_t paramCopyBytes = 0; ///< Executable.param_copy_bytes
 };
 
 /// A small executable: 16 bytes of parameters, one function with a launch
@@ -148,7 +149,8 @@ std::vector<uint8_t> smallExecutable(const Options &options = {}) {
                                  tcx::InitKind::Zeros, 0)};
   auto root = tcx::CreateExecutableDirect(
       fbb, "test", "", &params, 64, nullptr, &functions, &kernels, &code, run,
-      options.precision.empty() ? nullptr : options.precision.c_str());
+      options.precision.empty() ? nullptr : options.precision.c_str(),
+      options.paramCopyBytes);
   tcx::FinishExecutableBuffer(fbb, root);
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }
@@ -324,6 +326,17 @@ TEST(TcxFile, ThePrecisionIsReadAndChecked) {
   expectRefused(o, "m.tcx: executable: precision 'fp16', which is not f32, "
                    "bf16 or tf32; the file is inconsistent, rebuild it with "
                    "tc-compile");
+}
+
+// The parameters' bf16 copies are half their 64 bytes, or none.
+TEST(TcxFile, TheParameterCopiesAreHalfTheParameters) {
+  Options o;
+  o.paramCopyBytes = 32;
+  EXPECT_EQ(refusal(smallExecutable(o)), "");
+  o.paramCopyBytes = 64;
+  expectRefused(o, "m.tcx: executable: a parameter copy size (64 bytes) that "
+                   "is neither 0 nor half the parameters' 64; the file is "
+                   "inconsistent, rebuild it with tc-compile");
 }
 
 TEST(TcxFile, RolesNeedTheirBucket) {

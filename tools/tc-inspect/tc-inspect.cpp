@@ -196,8 +196,12 @@ int main(int argc, char **argv) {
               precision.name.data(), int(precision.meaning.size()),
               precision.meaning.data());
   size_t paramCount = x.parameters() ? x.parameters()->size() : 0;
-  std::printf("parameters: %zu tensors, %lld bytes (%lld floats)\n", paramCount,
+  std::printf("parameters: %zu tensors, %lld bytes (%lld floats)", paramCount,
               (long long)x.param_bytes(), (long long)x.param_bytes() / 4);
+  if (x.param_copy_bytes() > 0) // tc-use-param-copies
+    std::printf(", and their bf16 copies: %lld bytes",
+                (long long)x.param_copy_bytes());
+  std::printf("\n");
   if (params && x.parameters())
     for (const tcx::Parameter *p : *x.parameters())
       std::printf("  %-50s %-14s params+%-10lld %s(%g)\n", p->name()->c_str(),

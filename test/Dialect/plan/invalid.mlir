@@ -381,7 +381,7 @@ plan.constant #plan.buf<constants + 0 : 2xi32> = dense<[1, 2]> : tensor<2xi64>
 
 // -----
 
-// expected-error @+1 {{unknown buffer space 'heap'; expected arena, params, grads, adam_m, adam_v, inputs, outputs or constants}}
+// expected-error @+1 {{unknown buffer space 'heap'; expected arena, params, grads, adam_m, adam_v, inputs, outputs, constants or param_copies}}
 func.func @f() attributes {view = #plan.buf<heap + 0 : 4xf32>} {
   return
 }

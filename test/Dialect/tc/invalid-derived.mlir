@@ -745,6 +745,24 @@ func.func @adam_moment_count(%p: tensor<8xf32>, %s: tensor<f32>) {
 
 // -----
 
+// Adam: a bf16 copy of one parameter of two.
+func.func @adam_copy_count(%p: tensor<4x8xf32>, %q: tensor<8xf32>, %c: tensor<4x8xbf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'tc.adam' op needs a bf16 copy and a new copy of every parameter (2), or none; got 1 and 1}}
+  %0:7 = tc.adam params(%p, %q : tensor<4x8xf32>, tensor<8xf32>) grads(%p, %q : tensor<4x8xf32>, tensor<8xf32>) m(%p, %q : tensor<4x8xf32>, tensor<8xf32>) v(%p, %q : tensor<4x8xf32>, tensor<8xf32>) step_size(%s : tensor<f32>) rsqrt_correction2(%s : tensor<f32>) grad_scale(%s : tensor<f32>) copies(%c : tensor<4x8xbf16>) {beta1 = 0.9, beta2 = 0.98, epsilon = 1.0e-09} -> (tensor<4x8xf32>, tensor<8xf32>), (tensor<4x8xf32>, tensor<8xf32>), (tensor<4x8xf32>, tensor<8xf32>), copies(tensor<4x8xbf16>)
+  return
+}
+
+// -----
+
+// Adam: a copy in f32, not bf16.
+func.func @adam_copy_type(%p: tensor<8xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'tc.adam' op parameter #0 of type 'tensor<8xf32>' has a copy of type 'tensor<8xf32>'; its copy is 'tensor<8xbf16>'}}
+  %0:4 = tc.adam params(%p : tensor<8xf32>) grads(%p : tensor<8xf32>) m(%p : tensor<8xf32>) v(%p : tensor<8xf32>) step_size(%s : tensor<f32>) rsqrt_correction2(%s : tensor<f32>) grad_scale(%s : tensor<f32>) copies(%p : tensor<8xf32>) {beta1 = 0.9, beta2 = 0.98, epsilon = 1.0e-09} -> (tensor<8xf32>), (tensor<8xf32>), (tensor<8xf32>), copies(tensor<8xf32>)
+  return
+}
+
+// -----
+
 // Adam: the new first moments are one short of the parameters.
 func.func @adam_result_count(%p: tensor<4x8xf32>, %q: tensor<8xf32>, %s: tensor<f32>) {
   // expected-error @+1 {{'tc.adam' op needs as many gradients, moments and results as parameters (2)}}
