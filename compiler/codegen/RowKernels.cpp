@@ -107,16 +107,18 @@ std::string maskedSoftmaxGrad(MaskedSoftmaxGradOp m,
 
 /// Three passes over a row where the chain of ops it replaces made five: the
 /// max, the sum of the exponentials, the results. The shifted `x - max` and
-/// the rounding of the sum before its log are the chain's f32 (@E).
+/// the rounding of the sum before its log are the chain's f32 (@E). The max
+/// and the sum reduce in vector lanes on the host (a decoder step's 4,000
+/// logits a row: in order, each was a chain of dependent adds).
 std::string logSoftmax(LogSoftmaxOp l, const TargetBackend &backend) {
   return rowPrologue(l, l.getInput(), backend) + R"cpp(  TC_ROWS(r) {
     const @E *x = in0 + r * D;
     @A max = -INFINITY, sum = 0.0;
-    TC_ROW(k)
+    TC_ROW_REDUCE(k, max, max)
       max = tc::maximum(max, @A(x[k]));
     const @E shift = @E(TC_ROW_MAX(max));
     TC_ROW_CACHE(e, tc::rowExp(x[k] - shift))
-    TC_ROW(k)
+    TC_ROW_REDUCE(k, +, sum)
       sum += e(k);
     const @E logSum = @E(std::log(@E(TC_ROW_SUM(sum))));
     TC_ROW(k)
