@@ -121,21 +121,26 @@ def tc_flags(tc_run):
 
 def tc_executable(args):
     """The executable to translate with: --model, or, when it predates the
-    incremental decoder (no decode_step functions), the same description
-    compiled again with the same buckets (--buckets-from the demo's training
-    tokens) in the work directory; the checkpoint fits both."""
+    incremental decoder (no decode_step functions) or this build's .tcx
+    format (tc-inspect refuses it), the same description compiled again with
+    the same buckets (--buckets-from the demo's training tokens) in the work
+    directory; the checkpoint fits both."""
     inspect = os.path.join(args.build, "bin", "tc-inspect")
 
     def functions(path):
         return subprocess.run([inspect, path], check=True, capture_output=True,
                               text=True).stdout
 
-    old = functions(args.model)
-    if "decode_step_" in old:
+    inspected = subprocess.run([inspect, args.model], capture_output=True, text=True)
+    old = inspected.stdout if inspected.returncode == 0 else None
+    if old is not None and "decode_step_" in old:
         return args.model
+    why = ("has no incremental decoder (decode_step functions)" if old is not None
+           else "is not readable by this build (" + inspected.stderr.strip() + ")")
+    print(f"bench: {args.model} {why}: compiling it again", flush=True)
     train = args.train_tokens or os.path.join(os.path.dirname(args.model), "train.tok")
     if not os.path.exists(train):
-        sys.exit(f"bench: {args.model} has no incremental decoder (decode_step functions) "
+        sys.exit(f"bench: {args.model} {why} "
                  f"and {train} (the token file its buckets came from) is missing: compile "
                  f"it again with tc-compile {args.description} --buckets-from TRAIN.tok, "
                  "or pass --model or --train-tokens")
@@ -143,7 +148,7 @@ def tc_executable(args):
     run(os.path.join(args.build, "bin", "tc-compile"), args.description, "--buckets-from",
         train, "-o", compiled)
     buckets = re.compile(r"train_step_(\d+x\d+x\d+)")
-    if set(buckets.findall(old)) != set(buckets.findall(functions(compiled))):
+    if old is not None and set(buckets.findall(old)) != set(buckets.findall(functions(compiled))):
         sys.exit(f"bench: {compiled} has other buckets than {args.model}")
     return compiled
 
@@ -414,7 +419,6 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
     rows = []
     flags = tc_flags(args.tc_run)
     incremental = "--beam" in flags
-    args.executable = tc_executable(args) if incremental else args.model
     beam = f"beam {args.beam}"
 
     def tc_row(decoding, source, n, name, tc_args, compute="f32", settings=""):
@@ -634,7 +638,10 @@ def main():
     import sentencepiece
     processor = sentencepiece.SentencePieceProcessor(model_file=args.vocabulary)
     args.params = os.path.join(args.work, "params.npz")
-    run(args.tc_run, "export", args.model, "--checkpoint", args.checkpoint, "-o",
+    # What tc translates with, which also exports the checkpoint's parameters.
+    incremental = "--beam" in tc_flags(args.tc_run)
+    args.executable = tc_executable(args) if incremental else args.model
+    run(args.tc_run, "export", args.executable, "--checkpoint", args.checkpoint, "-o",
         args.params, "--overwrite")
 
     sources, references = read_lines(args.source), read_lines(args.reference)
