@@ -337,6 +337,13 @@ TEST(TcxFile, TheParameterCopiesAreHalfTheParameters) {
   expectRefused(o, "m.tcx: executable: a parameter copy size (64 bytes) that "
                    "is neither 0 nor half the parameters' 64; the file is "
                    "inconsistent, rebuild it with tc-compile");
+  // A size whose double overflows (a fuzzed file) is refused the same way.
+  o.paramCopyBytes = INT64_MAX;
+  expectRefused(o, "m.tcx: executable: a parameter copy size (" +
+                       std::to_string(INT64_MAX) +
+                       " bytes) that is neither 0 nor half the parameters' "
+                       "64; the file is inconsistent, rebuild it with "
+                       "tc-compile");
 }
 
 TEST(TcxFile, RolesNeedTheirBucket) {
