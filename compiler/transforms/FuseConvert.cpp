@@ -26,13 +26,6 @@ using namespace tc;
 
 namespace {
 
-/// Whether `user` is a tc.convert rounding f32 values to bf16.
-bool narrowsToBf16(Operation *user) {
-  auto convert = dyn_cast<ConvertOp>(user);
-  return convert && typeOf(convert.getInput()).getElementType().isF32() &&
-         typeOf(convert.getResult()).getElementType().isBF16();
-}
-
 /// The views a convert may move above: not a slice (above it, each slice
 /// would convert the whole input).
 bool isCrossableView(Operation *op) {

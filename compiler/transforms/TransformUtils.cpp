@@ -28,6 +28,12 @@ DropoutParams dropoutParams(OpBuilder &b, Location loc, DropoutOp dropout) {
   return {placeholder, b.getF64FloatAttr(0.0), b.getI64IntegerAttr(0)};
 }
 
+bool narrowsToBf16(Operation *op) {
+  auto convert = dyn_cast<ConvertOp>(op);
+  return convert && typeOf(convert.getInput()).getElementType().isF32() &&
+         typeOf(convert.getResult()).getElementType().isBF16();
+}
+
 void eraseDeadOps(Block &block) {
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator())

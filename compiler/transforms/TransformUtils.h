@@ -31,6 +31,9 @@ struct DropoutParams {
 DropoutParams dropoutParams(mlir::OpBuilder &b, mlir::Location loc,
                             DropoutOp dropout);
 
+/// Whether `op` is a tc.convert rounding f32 values to bf16.
+bool narrowsToBf16(mlir::Operation *op);
+
 /// Removes every op of `block` whose results nothing uses (last to first, so
 /// chains of dead ops go too).
 void eraseDeadOps(mlir::Block &block);

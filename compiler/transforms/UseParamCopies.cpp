@@ -76,8 +76,7 @@ bool keepsCopiesExact(func::FuncOp function) {
 /// for any other convert.
 SmallVector<BlockArgument> convertedParams(func::FuncOp function,
                                            ConvertOp convert) {
-  if (!typeOf(convert.getInput()).getElementType().isF32() ||
-      !typeOf(convert.getResult()).getElementType().isBF16())
+  if (!narrowsToBf16(convert))
     return {};
   SmallVector<Value> pieces = {convert.getInput()};
   if (auto concat = convert.getInput().getDefiningOp<ConcatOp>())
