@@ -94,7 +94,13 @@ Type typeOf(ComputeType type) {
 
 /// The primitive for `s`: f32 reads A in place; bf16 and int8 read a dense
 /// converted copy of op(A). f32 and bf16 write C with the bias and ReLU;
-/// int8 writes dense s32 sums that run() turns into C.
+/// int8 writes dense s32 sums that run() turns into C. C is always dense
+/// (leading dimension `cols`): a block of some of C's columns (the device
+/// splits a decoder step's wide, short products by columns) is written to
+/// scratch and copied into place, because with a strided C oneDNN 2.6 has
+/// no brgemm matmul, and the gemm it falls back on keeps no packed weight
+/// (measured on a Zen 5: the 64 x 128 blocks of a decoder step ran at half
+/// the brgemm's rate, on tc's AVX2 panels).
 Primitive make(ComputeType type, const Shape &s) {
   Primitive p;
   bool f32 = type == ComputeType::F32, int8 = type == ComputeType::Int8;
@@ -109,7 +115,7 @@ Primitive make(ComputeType type, const Shape &s) {
     p.dst =
         int8
             ? memory::desc({s.rows, s.cols}, Type::s32, memory::dims{s.cols, 1})
-            : memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.ldc, 1});
+            : memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.cols, 1});
     if (s.bias && !int8)
       p.bias = memory::desc({1, s.cols}, Type::f32, memory::dims{s.cols, 1});
     dnnl::primitive_attr attr;
@@ -280,7 +286,7 @@ void dequantize(const GemmBlock &g, const int32_t *sums, const float *rowScales,
 
 /// A thread's scratch memory, grown as needed.
 struct Scratch {
-  std::vector<uint8_t> pad, activations, sums;
+  std::vector<uint8_t> pad, activations, sums, dense;
   std::vector<float> rowScales;
 };
 
@@ -437,10 +443,14 @@ bool PreparedGemms::run(const GemmBlock &g) {
   if (w->int8Panels) {
     w->int8Panels->sums(static_cast<const uint8_t *>(src), g.rows, sums);
   } else {
+    // The primitive writes a dense C (make()): C itself where it is dense.
+    float *dense = static_cast<float *>(g.c);
+    if (!sums && g.ldc != g.cols)
+      dense = grow<float>(scratch.dense, g.rows * g.cols);
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, memory(p->src, engine, src)},
         {DNNL_ARG_WEIGHTS, w->data},
-        {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : g.c)},
+        {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : dense)},
         {DNNL_ARG_SCRATCHPAD,
          memory(p->scratchpad, engine,
                 grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
@@ -451,6 +461,10 @@ bool PreparedGemms::run(const GemmBlock &g) {
     dnnl::stream stream(engine);
     p->matmul.execute(stream, args);
     stream.wait();
+    if (dense != g.c)
+      for (int64_t i = 0; i < g.rows; ++i)
+        std::memcpy(static_cast<float *>(g.c) + i * g.ldc,
+                    dense + i * g.cols, g.cols * sizeof(float));
   }
   if (sums)
     dequantize(g, sums, scratch.rowScales.data(), *w);

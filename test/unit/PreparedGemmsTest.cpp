@@ -237,6 +237,29 @@ TEST(PreparedGemms, PanelsRunWhereOneDnnKeepsNoPackedWeight) {
   }
 }
 
+// A column block of C (ldc > cols: how the device splits a decoder step's
+// products over its threads) runs on oneDNN's brgemm matmul with its packed
+// weight where oneDNN has one (AVX-512). With C's own strides oneDNN 2.6
+// gave such a block its plain-weight gemm, and tc's AVX2 panels ran it at
+// half the brgemm's rate (a Zen 5's decoder step: 1.5 -> 0.82 ms of GEMMs).
+TEST(PreparedGemms, ColumnBlocksRunOnTheBrgemmWhereThereIsOne) {
+  if ((dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) !=
+      dnnl_cpu_isa_avx512_core)
+    GTEST_SKIP() << "oneDNN's ISA here has no AVX-512 brgemm";
+  Operands o(Case{64, 128, 256, true, false}); // ldc = cols + 5
+  GemmBlock block = o.block();
+  block.lda = block.k; // a decoder step's activations are dense
+  PreparedGemms f32(ComputeType::F32);
+  EXPECT_EQ(f32.kernel(block).rfind("brg:avx512_core", 0), 0u)
+      << f32.kernel(block);
+  if ((dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core_bf16) ==
+      dnnl_cpu_isa_avx512_core_bf16) {
+    PreparedGemms bf16(ComputeType::Bf16);
+    EXPECT_EQ(bf16.kernel(block).rfind("brg:avx512_core", 0), 0u)
+        << bf16.kernel(block);
+  }
+}
+
 TEST(PreparedGemms, ChangedWeightIsSeenAfterClear) {
   for (ComputeType type : {ComputeType::F32, ComputeType::Int8})
   for (Kernel kernel : kernels()) {
