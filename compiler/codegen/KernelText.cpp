@@ -37,6 +37,30 @@ std::string broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> full) {
   return index.empty() ? "0" : index;
 }
 
+std::string broadcastIndexInRows(ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> full) {
+  if (shape == full)
+    return "i";
+  std::string index;
+  int64_t rowStride = 1, inStride = 1;
+  size_t lead = full.size() - shape.size();
+  for (size_t d = full.size(); d-- > 0;) {
+    int64_t extent = full[d];
+    bool last = d + 1 == full.size();
+    if (d >= lead && shape[d - lead] != 1)
+      index += (index.empty() ? "" : " + ") +
+               (last ? llvm::formatv("k * {0}", inStride).str()
+                     : llvm::formatv("(o / {0} % {1}) * {2}", rowStride,
+                                     extent, inStride)
+                           .str());
+    if (d >= lead)
+      inStride *= shape[d - lead];
+    if (!last)
+      rowStride *= extent;
+  }
+  return index.empty() ? "0" : index;
+}
+
 /// `text` with every `mark` replaced by `arg`.
 static void replaceAll(std::string &text, StringRef mark,
                        const std::string &arg) {

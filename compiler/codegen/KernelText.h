@@ -23,6 +23,13 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
 std::string broadcastIndex(llvm::ArrayRef<int64_t> shape,
                            llvm::ArrayRef<int64_t> full);
 
+/// The same index for the element (`o`, `k`) of `full` seen as rows of its
+/// last dimension: `o` counts the rows, `k` the element within its row
+/// (element i = o * full.back() + k). No division by the row's length
+/// remains, so that a loop over `k` vectorises.
+std::string broadcastIndexInRows(llvm::ArrayRef<int64_t> shape,
+                                 llvm::ArrayRef<int64_t> full);
+
 /// `text` with `@0`, `@1`, ... replaced by `args` (formatv would read the
 /// braces of the C++ as its own).
 std::string fill(std::string text, std::initializer_list<std::string> args);

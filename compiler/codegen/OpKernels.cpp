@@ -115,27 +115,42 @@ std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
 /// tc.top_k: a row per iteration (an OpenMP thread's on the host, a
 /// thread's on CUDA), its k best so far kept sorted by insertion; a later
 /// element enters only when strictly larger, so equal ones keep the lower
-/// index first.
+/// index first. Once k are kept, a block of the row none of whose elements
+/// is larger than the k-th is skipped after one vectorised test (the host
+/// scanned a decoder step's 64 x 4,000 log-probabilities an element at a
+/// time, 58-77 us on two Zen 5 threads); the same elements enter, in the
+/// same order.
 std::string topKBody(TopKOp top) {
   ArrayRef<int64_t> shape = shapeOf(top.getInput());
   int64_t n = shape.back();
-  return fill(R"cpp(  const int64_t N = @0, K = @1;
+  return fill(R"cpp(  const int64_t N = @0, K = @1, BLOCK = 64;
   TC_FOR(r, @2) {
     const @E *row = in0 + r * N;
     @E *best = out0 + r * K;
     int32_t *at = out1 + r * K;
     int64_t count = 0;
-    for (int64_t j = 0; j < N; ++j) {
-      @E x = row[j];
-      if (count == K && !(x > best[K - 1]))
-        continue;
-      int64_t p = count < K ? count++ : K - 1;
-      for (; p > 0 && x > best[p - 1]; --p) {
-        best[p] = best[p - 1];
-        at[p] = at[p - 1];
+    for (int64_t j0 = 0; j0 < N; j0 += BLOCK) {
+      const int64_t j1 = j0 + BLOCK < N ? j0 + BLOCK : N;
+      if (count == K) {
+        const @E floor = best[K - 1];
+        int enters = 0; // an int: GCC vectorises no bool reduction
+        for (int64_t j = j0; j < j1; ++j)
+          enters |= row[j] > floor;
+        if (!enters)
+          continue;
       }
-      best[p] = x;
-      at[p] = int32_t(j);
+      for (int64_t j = j0; j < j1; ++j) {
+        @E x = row[j];
+        if (count == K && !(x > best[K - 1]))
+          continue;
+        int64_t p = count < K ? count++ : K - 1;
+        for (; p > 0 && x > best[p - 1]; --p) {
+          best[p] = best[p - 1];
+          at[p] = at[p - 1];
+        }
+        best[p] = x;
+        at[p] = int32_t(j);
+      }
     }
   }
 )cpp",

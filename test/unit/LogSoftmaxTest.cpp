@@ -4,7 +4,9 @@
 // op. Rows of 300 (more than a CUDA block's threads, so that the row loops
 // stride): random values with -inf entries, large magnitudes (+-3e4, and
 // +-1e30 beside small values), all equal, all -inf (NaN, as the chain of
-// ops gives), one finite value among -inf.
+// ops gives), one finite value among -inf, one NaN among finite values and
+// one +inf among finite values (both all NaN, as the chain gives: the
+// kernels' max skips a NaN and leaves it to the sum).
 //  - The interpreter's tc.log_softmax equals, bit for bit, its evaluation
 //    of the chain of ops it replaces (reduce_max, sub, exp, reduce_sum, log,
 //    sub): the decoder's reference results do not change.
@@ -40,25 +42,25 @@ namespace {
 using namespace mlir;
 
 constexpr double kAbsolute = 2e-6, kRelative = 0x1p-22;
-constexpr int64_t kRows = 6, kLength = 300;
+constexpr int64_t kRows = 8, kLength = 300;
 
 constexpr const char *kFunctions = R"mlir(
-func.func @fused(%x: tensor<6x300xf32>) -> tensor<6x300xf32> {
-  %0 = tc.log_softmax %x : tensor<6x300xf32>
-  return %0 : tensor<6x300xf32>
+func.func @fused(%x: tensor<8x300xf32>) -> tensor<8x300xf32> {
+  %0 = tc.log_softmax %x : tensor<8x300xf32>
+  return %0 : tensor<8x300xf32>
 }
-func.func @chain(%x: tensor<6x300xf32>) -> tensor<6x300xf32> {
+func.func @chain(%x: tensor<8x300xf32>) -> tensor<8x300xf32> {
   %max = tc.reduce_max %x axes = [1] keep_dims
-      : tensor<6x300xf32> -> tensor<6x1xf32>
+      : tensor<8x300xf32> -> tensor<8x1xf32>
   %shifted = tc.sub %x, %max
-      : tensor<6x300xf32>, tensor<6x1xf32> -> tensor<6x300xf32>
-  %exp = tc.exp %shifted : tensor<6x300xf32>
+      : tensor<8x300xf32>, tensor<8x1xf32> -> tensor<8x300xf32>
+  %exp = tc.exp %shifted : tensor<8x300xf32>
   %sum = tc.reduce_sum %exp axes = [1] keep_dims
-      : tensor<6x300xf32> -> tensor<6x1xf32>
-  %log = tc.log %sum : tensor<6x1xf32>
+      : tensor<8x300xf32> -> tensor<8x1xf32>
+  %log = tc.log %sum : tensor<8x1xf32>
   %0 = tc.sub %shifted, %log
-      : tensor<6x300xf32>, tensor<6x1xf32> -> tensor<6x300xf32>
-  return %0 : tensor<6x300xf32>
+      : tensor<8x300xf32>, tensor<8x1xf32> -> tensor<8x300xf32>
+  return %0 : tensor<8x300xf32>
 }
 )mlir";
 
@@ -77,6 +79,8 @@ tc::Tensor rowsOfEveryKind() {
     x.set(at(3), 7.25);
     x.set(at(4), -INFINITY);
     x.set(at(5), k == 150 ? 2.5 : -INFINITY);
+    x.set(at(6), k == 20 ? NAN : uniform(-4, 4));
+    x.set(at(7), k == 30 ? INFINITY : uniform(-4, 4));
   }
   return x;
 }
@@ -114,6 +118,9 @@ TEST(LogSoftmax, TheInterpreterEqualsTheChainOfOpsItReplaces) {
   EXPECT_TRUE(std::isnan(fused[4 * kLength]));
   EXPECT_EQ(fused[5 * kLength + 150], 0.0);
   EXPECT_EQ(fused[5 * kLength], -INFINITY);
+  for (int64_t row : {6, 7})
+    for (int64_t k = 0; k < kLength; ++k)
+      EXPECT_TRUE(std::isnan(fused[row * kLength + k])) << row << "," << k;
 }
 
 /// @fused on `device` equals the interpreter within the tolerance above.
