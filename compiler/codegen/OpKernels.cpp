@@ -163,7 +163,10 @@ std::string topKBody(TopKOp top) {
 /// (up to the row's limit, where the key mask allows), their softmax, then
 /// the context, accumulated over the positions a vector of dv at a time.
 /// The dot products keep `lanes` partial sums, so that the host compiler
-/// vectorises them without reordering a sum itself.
+/// vectorises them without reordering a sum itself; the exponentials are
+/// the row kernels' tc::rowExp in a loop of their own (vectorised on the
+/// host, where std::exp was a libm call per position), a masked position's
+/// 0, then summed in order.
 std::string cachedAttentionBody(CachedAttentionOp attention) {
   ArrayRef<int64_t> keys = shapeOf(attention.getKeys());
   int64_t heads = attention.getHeads();
@@ -194,8 +197,10 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
     @E score[L];
     @E top = -3.0e38f, sum = 0;
     for (int64_t j = 0; j <= last; ++j) {
-      if (!allowed(j))
+      if (!allowed(j)) {
+        score[j] = -3.0e38f; // its exponential is 0
         continue;
+      }
       @E partial[LANES] = {};
       for (int64_t d = 0; d < DK; d += LANES)
         for (int64_t l = 0; l < LANES; ++l)
@@ -207,8 +212,9 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
       top = score[j] > top ? score[j] : top;
     }
     for (int64_t j = 0; j <= last; ++j)
-      if (allowed(j))
-        sum += score[j] = std::exp(score[j] - top);
+      score[j] = tc::rowExp(score[j] - top);
+    for (int64_t j = 0; j <= last; ++j)
+      sum += score[j];
     for (int64_t j = 0; j <= last; ++j) {
       if (!allowed(j))
         continue;

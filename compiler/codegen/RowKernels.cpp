@@ -131,6 +131,9 @@ std::string logSoftmax(LogSoftmaxOp l, const TargetBackend &backend) {
 )cpp";
 }
 
+/// The mean and the variance reduce in vector lanes on the host: in order,
+/// each was a chain of dependent double adds (a decoder step's 64 x 256
+/// took 10.7 us on two Zen 5 threads).
 std::string residualLayerNorm(ResidualLayerNormOp n,
                               const TargetBackend &backend) {
   return rowPrologue(n, n.getResidual(), backend) +
@@ -138,10 +141,10 @@ std::string residualLayerNorm(ResidualLayerNormOp n,
          fill(R"cpp(  TC_ROWS(r) {
     @A mean = 0.0, var = 0.0;
     TC_ROW_CACHE(s, in0[r * D + k] + @A(in1[r * D + k]) * keep(r * D + k))
-    TC_ROW(k)
+    TC_ROW_REDUCE(k, +, mean)
       mean += s(k);
     mean = TC_ROW_SUM(mean) / D;
-    TC_ROW(k) {
+    TC_ROW_REDUCE(k, +, var) {
       @A c = s(k) - mean;
       var += c * c;
     }
@@ -157,8 +160,8 @@ std::string residualLayerNorm(ResidualLayerNormOp n,
               {number(n.getEpsilon().convertToDouble())});
 }
 
-/// Row gradients in parallel; the gamma and beta sums over rows in order (a
-/// column each).
+/// Row gradients in parallel (a row's two sums in vector lanes on the
+/// host); the gamma and beta sums over rows in order (a column each).
 std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
                                   const TargetBackend &backend) {
   return rowPrologue(n, n.getResidual(), backend) +
@@ -170,7 +173,7 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
   TC_ROWS(r) {
     @A meanG = 0.0, meanGX = 0.0;
     TC_ROW_CACHE(x, xhat(r, k))
-    TC_ROW(k) {
+    TC_ROW_REDUCE(k, +, meanG, meanGX) {
       @A g = @A(in5[r * D + k]) * in2[k];
       meanG += g / D;
       meanGX += g * x(k) / D;

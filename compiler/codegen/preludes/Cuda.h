@@ -73,7 +73,7 @@ inline bool lastBlockToArrive(unsigned *arrived) {
        i += int64_t(gridDim.x) * blockDim.x)
 #define TC_ROWS(r) for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)
 #define TC_ROW(k) for (int64_t k = threadIdx.x; k < D; k += blockDim.x)
-#define TC_ROW_REDUCE(k, op, var) TC_ROW(k)
+#define TC_ROW_REDUCE(k, op, ...) TC_ROW(k)
 #define TC_ROW_SUM(x) tc::blockSum(x)
 #define TC_ROW_MAX(x) tc::blockMax(x)
 #define TC_ROW_LEADER if (threadIdx.x == 0)

@@ -66,12 +66,13 @@ inline float rowExp(double x) {
 // The row skeleton on the host: rows across OpenMP threads, a row in order.
 #define TC_ROWS(r) _Pragma("omp parallel for") for (int64_t r = 0; r < rows; ++r)
 #define TC_ROW(k) for (int64_t k = 0; k < D; ++k)
-// A row loop whose only dependence between iterations is `var op= ...`
-// (op + or max): vectorised in partial sums (maxima) combined at its end.
-// Not the in-order sum of TC_ROW: the same for any thread count, but a
-// double sum may differ from it in its last bits.
-#define TC_ROW_REDUCE(k, op, var)                                             \
-  _Pragma(TC_STRINGIFY(omp simd reduction(op : var)))                         \
+// A row loop whose only dependences between iterations are `var op= ...`
+// for each of its variables (op + or max): vectorised in partial sums
+// (maxima) combined at its end. Not the in-order sum of TC_ROW: the same
+// for any thread count, but a double sum may differ from it in its last
+// bits.
+#define TC_ROW_REDUCE(k, op, ...)                                             \
+  _Pragma(TC_STRINGIFY(omp simd reduction(op : __VA_ARGS__)))                 \
   for (int64_t k = 0; k < D; ++k)
 #define TC_STRINGIFY(x) #x
 #define TC_ROW_SUM(x) (x)
