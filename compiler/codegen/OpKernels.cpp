@@ -56,10 +56,14 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
 
 /// tc.cache_update in place (out0 is in0): each row's prefix copied from
 /// its origin row as that row was before the step, then the new value
-/// written at the row's position. The host saves the prefixes it moves
-/// (contiguous runs) in a buffer of its own, then writes them; on CUDA a
-/// thread owns one (position, channel) column of every row, so it reads the
-/// column's sources before writing any.
+/// written at the row's position. The host saves in a buffer of its own
+/// the prefixes (contiguous runs) that rows will read from an origin the
+/// step overwrites (an origin that moves itself, or whose new value falls
+/// inside the prefix read), then copies every moving row's prefix from
+/// that buffer or straight from its origin: in a beam most origins stay,
+/// and staging every moved prefix copied each twice. On CUDA a thread owns
+/// one (position, channel) column of every row, so it reads the column's
+/// sources before writing any.
 std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
   std::string sizes = fill(R"cpp(  const int64_t R = @0, T = @1, C = @2;
   const int32_t *origin = in2, *position = in3;
@@ -94,16 +98,31 @@ std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
 )cpp";
   return sizes +
          R"cpp(  auto moves = [&](int64_t r) { return inside(r) && origin[r] != r; };
+  // Whether row r reads its origin's prefix as saved: the origin moves
+  // too, or writes its new value inside the prefix r reads.
+  auto staged = [&](int64_t r) {
+    int64_t o = origin[r];
+    return moves(r) &&
+           (moves(o) || (inside(o) && position[o] < position[r]));
+  };
   static thread_local std::vector<@E> saved;
+  static thread_local std::vector<int64_t> need;
   saved.resize(R * T * C);
-  @E *kept = saved.data(); // this thread's buffer, shared by the loops
-  TC_FOR(r, R)
-    if (moves(r))
-      std::memcpy(kept + r * T * C, cache + origin[r] * T * C,
-                  position[r] * C * sizeof(@E));
+  need.assign(R, 0);
+  // This thread's buffers, shared by the loops' threads through pointers.
+  @E *kept = saved.data();
+  int64_t *length = need.data(); // of each origin's prefix to save
+  for (int64_t r = 0; r < R; ++r)
+    if (staged(r))
+      length[origin[r]] = std::max<int64_t>(length[origin[r]], position[r]);
+  TC_FOR(o, R)
+    if (length[o] > 0)
+      std::memcpy(kept + o * T * C, cache + o * T * C,
+                  length[o] * C * sizeof(@E));
   TC_FOR(r, R) {
     if (moves(r))
-      std::memcpy(cache + r * T * C, kept + r * T * C,
+      std::memcpy(cache + r * T * C,
+                  (staged(r) ? kept : cache) + origin[r] * T * C,
                   position[r] * C * sizeof(@E));
     if (inside(r))
       std::memcpy(cache + (r * T + position[r]) * C, in1 + r * C,
