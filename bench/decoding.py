@@ -156,9 +156,11 @@ def tc_executable(args):
 def tc_translate(args, source, output, flags, env):
     """Runs tc-run translate --runs times: the seconds of each (its own
     translation time, else the process's wall time), whether that was tc's
-    own clock, the 1-minute load average after each, and None; or, when it
-    fails, ([], ..., its first error line)."""
-    seconds, own, loads = [], True, []
+    own clock, the 1-minute load average after each, each run's median
+    sentence latency as a one-element list (where tc-run reports it, one
+    sentence at a time), and None; or, when it fails, ([], ..., its first
+    error line)."""
+    seconds, own, loads, latency = [], True, [], []
     for _ in range(args.runs):
         command = [args.tc_run, "translate", args.executable, "--checkpoint", args.checkpoint,
                    "--input", source, "-o", output, "--overwrite", *flags]
@@ -169,15 +171,19 @@ def tc_translate(args, source, output, flags, env):
         if done.returncode != 0:
             print(f"bench: tc-run translate failed ({done.returncode}):\n{done.stderr}",
                   flush=True)
-            return [], own, loads, next((line.strip() for line in done.stderr.splitlines()
+            return [], own, loads, latency, next((line.strip() for line in done.stderr.splitlines()
                                          if line.strip()), f"exit status {done.returncode}")
         m = re.search(r"translated \d+ sentences in ([0-9.]+) s", done.stderr)
         seconds.append(float(m.group(1)) if m else wall)
+        # One sentence at a time, tc-run times each sentence and says the median.
+        median = re.search(r"median latency ([0-9.]+) ms", done.stderr)
+        if median:
+            latency.append([float(median.group(1)) / 1e3])
         own &= m is not None
         loads.append(os.getloadavg()[0])
         print(f"tc: {seconds[-1]:.1f} s ({'its own clock' if m else 'process wall'}, "
               f"load {loads[-1]:.1f})", flush=True)
-    return seconds, own, loads, None
+    return seconds, own, loads, latency, None
 
 
 def vocabulary_model(path, work):
@@ -423,9 +429,11 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
 
     def tc_row(decoding, source, n, name, tc_args, compute="f32", settings=""):
         out = os.path.join(args.work, name)
-        seconds, own, loads, error = tc_translate(args, source, out, tc_args, args.env)
+        seconds, own, loads, latency, error = tc_translate(args, source, out, tc_args,
+                                                           args.env)
         rows.append(row("tc", compute, decoding, n, out, seconds, loads,
                         "" if own else "process wall time", settings=settings,
+                        **({"latency": latency} if latency else {}),
                         **({"not_run": error} if error else {})))
         return not error
 
@@ -560,6 +568,11 @@ def comparisons(args, rows):
                          f"{statistics.median(ct2['means']) * 1e3:.1f} | "
                          f"**{statistics.median(ct2['means']) / statistics.median(tc['means']):.2f}x**"
                          f" | {tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
+        if tc and ct2 and "medians" in tc and "medians" in ct2:
+            a, b = statistics.median(tc["medians"]), statistics.median(ct2["medians"])
+            table.append(f"| {wanted}, one sentence at a time: median sentence ms | "
+                         f"{a * 1e3:.1f} ({tc['settings']}) | {b * 1e3:.1f} | "
+                         f"**{b / a:.2f}x** | {tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
     ratios = []
     for name, a, b in [("tc / PyTorch speed", tc_beam, torch_beam),
                        ("tc incremental / full prefix speed (greedy)", inc, full)]:

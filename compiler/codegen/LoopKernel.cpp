@@ -238,8 +238,10 @@ LogicalResult chooseSkeleton(Group &group, Target target, std::string &error) {
   return success();
 }
 
-/// The shortest row worth a loop of its own.
+/// The shortest row worth a loop of its own, and the fewest rows: only the
+/// rows go across threads (a [1, V] group would run on one).
 constexpr int64_t kShortestRow = 16;
+constexpr int64_t kFewestRows = 8;
 
 /// Whether the host loops over the group's elements in rows: where an
 /// input is broadcast, its index in one flat loop divides the element index
@@ -249,7 +251,8 @@ constexpr int64_t kShortestRow = 16;
 void chooseRows(Group &group, Target target) {
   if (target != Target::Host || group.skeleton != Skeleton::Elements ||
       !group.reductions.empty() || group.shape.size() < 2 ||
-      group.shape.back() < kShortestRow)
+      group.shape.back() < kShortestRow ||
+      group.count / group.shape.back() < kFewestRows)
     return;
   for (auto [k, arg] : llvm::enumerate(group.inputs)) {
     std::string index = broadcastIndex(shapeOf(arg), group.shape);

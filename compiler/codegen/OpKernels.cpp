@@ -151,10 +151,10 @@ std::string topKBody(TopKOp top) {
     for (int64_t j0 = 0; j0 < N; j0 += BLOCK) {
       const int64_t j1 = j0 + BLOCK < N ? j0 + BLOCK : N;
       if (count == K) {
-        const @E floor = best[K - 1];
+        const @E kth = best[K - 1];
         int enters = 0; // an int: GCC vectorises no bool reduction
         for (int64_t j = j0; j < j1; ++j)
-          enters |= row[j] > floor;
+          enters |= row[j] > kth;
         if (!enters)
           continue;
       }

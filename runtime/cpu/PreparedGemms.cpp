@@ -22,17 +22,18 @@ namespace {
 using dnnl::memory;
 using Type = memory::data_type;
 
-/// What a primitive is made for: everything of a block but its addresses.
+/// What a primitive is made for: everything of a block but its addresses
+/// and C's leading dimension (the primitive writes a dense C: make()).
 struct Shape {
   bool transposeA, transposeB, relu, bias;
-  int64_t rows, cols, k, lda, ldb, ldc;
+  int64_t rows, cols, k, lda, ldb;
   auto operator<=>(const Shape &) const = default;
 };
 
 Shape shapeOf(const GemmBlock &g) {
   return {g.transposeA, g.transposeB, g.relu, g.bias != nullptr,
           g.rows,       g.cols,       g.k,    g.lda,
-          g.ldb,        g.ldc};
+          g.ldb};
 }
 
 /// The int8 activations' range: [-63, 63], shifted by 64 (PreparedGemms.h).
@@ -216,8 +217,14 @@ std::unique_ptr<Weights> prepare(ComputeType type, const Primitive *p,
 /// dequantizing took twice the time of a decoder step's int8 GEMMs
 /// themselves (Zen 5: its largest-magnitude loop has no unsigned max
 /// before SSE4.1).
+/// The clones round exactly as the baseline because CMakeLists.txt
+/// compiles this file without FMA contraction: keep them here.
+#if defined(__x86_64__) && defined(__ELF__) // ifunc: chosen at load time
 #define TC_VECTOR_CLONES                                                      \
   __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define TC_VECTOR_CLONES
+#endif
 
 /// op(A)'s element (i, kk).
 float activationAt(const GemmBlock &g, int64_t i, int64_t kk) {
@@ -457,7 +464,7 @@ bool PreparedGemms::run(const GemmBlock &g) {
   } else {
     // The primitive writes a dense C (make()): C itself where it is dense.
     float *dense = static_cast<float *>(g.c);
-    if (!sums && g.ldc != g.cols)
+    if (!sums && g.ldc != g.cols && g.rows > 1)
       dense = grow<float>(scratch.dense, g.rows * g.cols);
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, memory(p->src, engine, src)},

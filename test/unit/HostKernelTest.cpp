@@ -2,7 +2,9 @@
 //
 // Every op of a tiny model's training step (all fusions, every dropout on)
 // and of one of its incremental decoder steps (tc.top_k's inputs drawn from
-// five values, so that equal values meet) that becomes a generated kernel —
+// five values, so that equal values meet; the cache update's origins and
+// positions random rows and positions of its cache, run in place) that
+// becomes a generated kernel —
 // fused groups, row-wise ops, Adam, embedding, copies, masks, cache update,
 // top-k, single elementwise ops and reductions — is emitted as C++,
 // compiled by the system compiler into a shared object, run on random
@@ -17,7 +19,8 @@
 // compiled as host C++ with the SIMT harness (test/simt/Simt.h), launched
 // on small grids (two blocks of 64 threads, so that grid-stride loops wrap
 // and rows of 5, 6, 16 and 24 elements leave threads of a block idle),
-// twice, the second time with the blocks in reverse order.
+// twice, the second time with the blocks in reverse order (the cache
+// update aside: IncrementalDecoderTest covers it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,9 +129,10 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     if ((decoder ? decoderAssignment : assignment).stepOf(&op) !=
         tc::StepKind::Kernel)
       continue;
-    // The cache update writes its input in place, which separate input and
-    // result buffers cannot show (IncrementalDecoderTest covers it).
-    if (isa<tc::CacheUpdateOp>(op)) {
+    // The cache update writes its input in place: on the host its result
+    // buffer is its cache input's (below); the CUDA kernel, launched twice,
+    // would update it twice (IncrementalDecoderTest covers it).
+    if (cuda && isa<tc::CacheUpdateOp>(op)) {
       ++skipped;
       continue;
     }
@@ -165,12 +169,21 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     // Random inputs; the RNG state is (seed, step).
     std::vector<tc::Tensor> inputs;
     std::vector<std::vector<char>> storage;
-    for (Value input : fused->getOperands()) {
+    auto cacheUpdate = dyn_cast<tc::CacheUpdateOp>(fused);
+    for (auto [k, input] : llvm::enumerate(fused->getOperands())) {
       auto type = cast<RankedTensorType>(input.getType());
       tc::Tensor t(*tc::dtypeOf(type.getElementType()),
                    tc::Shape(type.getShape().begin(), type.getShape().end()));
       for (int64_t i = 0; i < t.size(); ++i) {
-        if (tc::isFloat(t.dtype) && isa<tc::TopKOp>(fused))
+        // A cache update's origins (operand 2) and positions (3): rows and
+        // positions of the cache (the interpreter refuses others), each
+        // row its own, so that a row reads an origin that writes its new
+        // value before, at or after the prefix read.
+        if (cacheUpdate && k >= 2) {
+          int64_t extent = cast<RankedTensorType>(cacheUpdate.getOperand(0).getType())
+                               .getShape()[k == 2 ? 0 : 1];
+          t.setInt(i, int64_t(rng() % extent));
+        } else if (tc::isFloat(t.dtype) && isa<tc::TopKOp>(fused))
           t.set(i, double(rng() % 5)); // ties, across the cut at k too
         else if (tc::isFloat(t.dtype))
           t.set(i, std::uniform_real_distribution<double>(0.1, 2.0)(rng) *
@@ -222,6 +235,8 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       pack(t);
     for (const tc::Tensor &t : *want)
       pack(tc::Tensor(t.dtype, t.shape));
+    if (cacheUpdate) // in place: the result is the cache input's buffer
+      buffers[inputs.size()] = buffers[0];
     auto kernel =
         reinterpret_cast<void (*)(void **)>(dlsym(library, name.c_str()));
     ASSERT_TRUE(kernel) << name;

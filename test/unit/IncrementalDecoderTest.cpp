@@ -20,7 +20,8 @@
 //    values and ids, in the group's first row (cross_row; the other rows'
 //    are random), and at one step t0 > 0 every row continues another
 //    row of its group: a rotation with one row duplicated and one dropped;
-//    then the same with two rows of each group continuing themselves.
+//    then, on the host, the same with two rows of each group continuing
+//    themselves (its cache update copies those prefixes directly).
 //    From t0 on a row holds another row's tokens before t0 and its own
 //    after.
 //

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/cpu/Bf16Instructions.h"
 #include "runtime/cpu/PanelGemm.h"
 #include "runtime/cpu/PreparedGemms.h"
 #include "runtime/cpu/Sgemm.h"
@@ -257,6 +258,40 @@ TEST(PreparedGemms, ColumnBlocksRunOnTheBrgemmWhereThereIsOne) {
     PreparedGemms bf16(ComputeType::Bf16);
     EXPECT_EQ(bf16.kernel(block).rfind("brg:avx512_core", 0), 0u)
         << bf16.kernel(block);
+  }
+}
+
+// A column block written through the scratch (ldc > cols) holds, bit for
+// bit, what the same block gives written to a dense C of its own: the same
+// primitive (C's leading dimension is not part of its shape), copied into
+// place; in every compute type this CPU runs.
+TEST(PreparedGemms, ColumnBlocksEqualDenseBlocksBitForBit) {
+  std::vector<ComputeType> types = {ComputeType::F32, ComputeType::Int8};
+  if (rt::cpuHasBf16Gemms())
+    types.push_back(ComputeType::Bf16);
+  for (ComputeType type : types) {
+    PreparedGemms gemms(type);
+    Operands o(Case{64, 256, 256, true, true});
+    runSplit(gemms, o);
+    GemmBlock whole = o.block();
+    int64_t half = (whole.cols / 2 + 15) / 16 * 16;
+    for (int part = 0; part < 2; ++part) {
+      int64_t first = part ? half : 0, cols = part ? whole.cols - half : half;
+      std::vector<float> dense(whole.rows * cols, 7.0f);
+      GemmBlock g = whole;
+      g.cols = cols;
+      g.b = o.w.data() + first * whole.ldb;
+      g.c = dense.data();
+      g.ldc = cols;
+      g.bias = o.bias.data() + first;
+      ASSERT_TRUE(gemms.run(g)) << rt::nameOf(type);
+      for (int64_t i = 0; i < whole.rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          ASSERT_EQ(o.cAt(i, first + j), dense[i * cols + j])
+              << rt::nameOf(type) << " at " << i << "," << first + j;
+    }
+    EXPECT_EQ(o.c[whole.cols], 7.0f) << "padding between C's rows";
+    forgetWeights(gemms);
   }
 }
 

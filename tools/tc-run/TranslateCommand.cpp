@@ -125,7 +125,7 @@ void reportTranslations(const TranslateOptions &o,
   if (!o.quiet)
     std::fprintf(
         stderr,
-        "tc-run: translated %zu sentences in %.1f s (%.1f sentences/s, "
+        "tc-run: translated %zu sentences in %.3f s (%.1f sentences/s, "
         "%.0f target tokens/s, %s%s)\n",
         sources.sources.size(), seconds,
         sources.sources.size() / std::max(seconds, 1e-9),

@@ -41,11 +41,12 @@ inline const uint8_t *dropoutMask(uint64_t seed, uint64_t step, uint64_t key,
   return keeps;
 }
 // exp(x) for the row kernels' softmaxes, in f32: Cephes' expf (within 2 ulp
-// of the exact value; 0 below -87.3, where f32 underflows), plain
-// arithmetic that loops vectorise, where libm's exp is a call per element.
+// of the exact value; 0 below -87.3, where f32 underflows; NaN for NaN, on
+// which log_softmax's max relies), plain arithmetic that loops vectorise,
+// where libm's exp is a call per element.
 inline float rowExp(double x) {
   float v = float(x);
-  float c = std::min(std::max(v, -87.3f), 88.0f);
+  float c = v != v ? 0.0f : std::min(std::max(v, -87.3f), 88.0f); // n finite
   float n = std::floor(c * 1.44269504088896341f + 0.5f);
   float r = c - n * 0.693359375f - n * -2.12194440e-4f;
   float p = 1.9875691500e-4f;
@@ -58,7 +59,7 @@ inline float rowExp(double x) {
   int32_t bits = (int32_t(n) + 127) << 23;
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
-  return v < -87.3f ? 0.0f : p * scale;
+  return v != v ? v : v < -87.3f ? 0.0f : p * scale; // NaN stays NaN
 }
 } // namespace tc
 // Independent iterations across OpenMP threads.
