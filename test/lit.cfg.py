@@ -71,3 +71,13 @@ config.substitutions.append(("%bench-peers-python", os.path.join(bench_peers, "b
 # The two-host test makes network namespaces: root and iproute2.
 if os.geteuid() == 0 and shutil.which("ip"):
     config.available_features.add("root")
+# tc-run translate --compute-type bf16 needs bf16 GEMM instructions
+# (AVX512-BF16 or AMX); the tests that run it are unsupported elsewhere.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                      if line.startswith("flags")), [])
+except OSError:
+    flags = []
+if "avx512_bf16" in flags or "amx_bf16" in flags:
+    config.available_features.add("cpu-bf16")
