@@ -17,46 +17,29 @@ ArrayRef<int64_t> shapeOf(Value v) {
 }
 
 /// The index into an input of `shape` broadcast to `full`, for element `i`.
-std::string broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> full) {
+std::string broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
+                           bool inRows) {
   if (shape == full)
     return "i";
   std::string index;
-  int64_t fullStride = 1, inStride = 1;
-  size_t lead = full.size() - shape.size();
-  for (size_t d = full.size(); d-- > 0;) {
-    int64_t extent = full[d];
-    if (d >= lead && shape[d - lead] != 1)
-      index +=
-          llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
-                        fullStride, extent, inStride)
-              .str();
-    if (d >= lead)
-      inStride *= shape[d - lead];
-    fullStride *= extent;
-  }
-  return index.empty() ? "0" : index;
-}
-
-std::string broadcastIndexInRows(ArrayRef<int64_t> shape,
-                                 ArrayRef<int64_t> full) {
-  if (shape == full)
-    return "i";
-  std::string index;
-  int64_t rowStride = 1, inStride = 1;
+  int64_t fullStride = 1, inStride = 1, row = full.empty() ? 1 : full.back();
   size_t lead = full.size() - shape.size();
   for (size_t d = full.size(); d-- > 0;) {
     int64_t extent = full[d];
     bool last = d + 1 == full.size();
-    if (d >= lead && shape[d - lead] != 1)
-      index += (index.empty() ? "" : " + ") +
-               (last ? llvm::formatv("k * {0}", inStride).str()
-                     : llvm::formatv("(o / {0} % {1}) * {2}", rowStride,
-                                     extent, inStride)
-                           .str());
+    if (d >= lead && shape[d - lead] != 1) {
+      std::string coordinate =
+          !inRows ? llvm::formatv("(i / {0} % {1})", fullStride, extent).str()
+          : last  ? std::string("k")
+                  : llvm::formatv("(o / {0} % {1})", fullStride / row, extent)
+                       .str();
+      index += llvm::formatv("{0}{1} * {2}", index.empty() ? "" : " + ",
+                             coordinate, inStride)
+                   .str();
+    }
     if (d >= lead)
       inStride *= shape[d - lead];
-    if (!last)
-      rowStride *= extent;
+    fullStride *= extent;
   }
   return index.empty() ? "0" : index;
 }

@@ -19,16 +19,12 @@ namespace tc::codegen {
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
 
 /// The C++ expression of the index into a tensor of `shape` broadcast to
-/// `full`, for element `i` of `full`.
+/// `full`, for element `i` of `full`; `inRows`: for the element (`o`, `k`)
+/// of `full` seen as rows of its last dimension, `o` counting the rows and
+/// `k` the element within its row (i = o * full.back() + k), so that no
+/// division by the row's length remains and a loop over `k` vectorises.
 std::string broadcastIndex(llvm::ArrayRef<int64_t> shape,
-                           llvm::ArrayRef<int64_t> full);
-
-/// The same index for the element (`o`, `k`) of `full` seen as rows of its
-/// last dimension: `o` counts the rows, `k` the element within its row
-/// (element i = o * full.back() + k). No division by the row's length
-/// remains, so that a loop over `k` vectorises.
-std::string broadcastIndexInRows(llvm::ArrayRef<int64_t> shape,
-                                 llvm::ArrayRef<int64_t> full);
+                           llvm::ArrayRef<int64_t> full, bool inRows = false);
 
 /// `text` with `@0`, `@1`, ... replaced by `args` (formatv would read the
 /// braces of the C++ as its own).

@@ -301,9 +301,8 @@ LogicalResult declareBuffers(const Group &group, const TargetBackend &backend,
       continue;
     loads += llvm::formatv("    const {0} a{1} = in{1}[{2}];\n",
                            *backend.spellCompute(arg), k,
-                           group.inRows
-                               ? broadcastIndexInRows(shapeOf(arg), group.shape)
-                               : broadcastIndex(shapeOf(arg), group.shape))
+                           broadcastIndex(shapeOf(arg), group.shape,
+                                          group.inRows))
                  .str();
     emitter.bind(arg, "a" + std::to_string(k));
   }
