@@ -11,7 +11,8 @@
 #
 # To fit a shorter lease: SKIP_TRANSLATE=1; MEMCHECK_PRECISIONS (default
 # "f32 bf16"); SKIP_BENCH=1; BENCH_CONFIGS (default
-# base_gpu,base_short), BENCH_PEERS (default: all of bench/gpu.py --help),
+# base_gpu,base_short), BENCH_PRECISIONS (default f32,tf32,bf16: those
+# gpu-bundle.sh's PRECISIONS made), BENCH_PEERS (default: all of bench/gpu.py --help),
 # BENCH_SECONDS (the bench stage's limit, default 480: four torch.compile
 # peers compile each configuration); NCU_PRECISIONS (default "f32 bf16",
 # "" skips ncu).
@@ -108,7 +109,8 @@ done
 peers=()
 [ -z "${BENCH_PEERS:-}" ] || peers=(--peers "$BENCH_PEERS")
 [ -n "${SKIP_BENCH:-}" ] || stage bench "${BENCH_SECONDS:-480}" python3 bench/gpu.py \
-  --build "$tc" --prebuilt "$tcx" --configs "${BENCH_CONFIGS:-base_gpu,base_short}" "${peers[@]}"
+  --build "$tc" --prebuilt "$tcx" --configs "${BENCH_CONFIGS:-base_gpu,base_short}" \
+  --precisions "${BENCH_PRECISIONS:-f32,tf32,bf16}" "${peers[@]}"
 for precision in ${NCU_PRECISIONS-f32 bf16}; do
   stage "ncu-$precision" 100 kernel_times "$precision"
 done

@@ -27,6 +27,7 @@
 
 #include "runtime/Device.h"
 #include "runtime/cuda/CublasTypes.h"
+#include "runtime/cuda/CudaDeviceLoader.h"
 #include "runtime/cuda/CudaProgram.h"
 
 #include <cublasLt.h>
@@ -41,8 +42,9 @@
 namespace tc::rt {
 namespace {
 
-/// Workspace cuBLASLt may use for its epilogue kernels.
-constexpr size_t kLtWorkspaceBytes = 32 << 20;
+/// Workspace cuBLAS and cuBLASLt may use (one, as both run on one stream);
+/// 32 MiB is what cuBLAS asks for on Hopper.
+constexpr size_t kWorkspaceBytes = 32 << 20;
 
 void check(cudaError_t status, const std::string &what) {
   if (status != cudaSuccess)
@@ -108,7 +110,8 @@ struct LtGemm {
 
 class CudaDevice : public Device {
 public:
-  CudaDevice(const Executable &executable) : executable_(executable) {}
+  CudaDevice(const Executable &executable, const CudaDeviceOptions &options)
+      : executable_(executable), options_(options) {}
   ~CudaDevice() override;
 
   void open(std::string &error);
@@ -145,14 +148,21 @@ private:
     SpaceAddresses spaces;
     CudaProgram program;
     std::map<size_t, LtGemm> lt; ///< by step index
+    int64_t runs = 0;
+    cudaGraphExec_t graph = nullptr; ///< its steps, from the second run
   };
   FunctionState &stateOf(const tcx::Function &function);
+  /// Every step of a function on the stream, one call each.
+  void launchSteps(FunctionState &state);
+  /// `function`'s steps captured from the stream as a graph (state.graph).
+  void capture(const tcx::Function &function, FunctionState &state);
   /// The device address of binding `name`, or 0.
   uint64_t binding(const tcx::Function &function, std::string_view name,
                    bool output);
   void gemm(FunctionState &state, size_t step, const GemmLaunch &g);
 
   const Executable &executable_;
+  CudaDeviceOptions options_;
   std::string description_;
   cudaStream_t stream_ = nullptr;
   /// Of a data-parallel job: NCCL's communicator, the stream its sums run
@@ -178,13 +188,16 @@ CudaDevice::~CudaDevice() {
       cudaEventDestroy(event);
   if (sums_)
     cudaStreamDestroy(sums_);
-  for (auto &[function, state] : functions_)
+  for (auto &[function, state] : functions_) {
+    if (state.graph)
+      cudaGraphExecDestroy(state.graph);
     for (auto &[step, g] : state.lt) {
       cublasLtMatrixLayoutDestroy(g.a);
       cublasLtMatrixLayoutDestroy(g.b);
       cublasLtMatrixLayoutDestroy(g.c);
       cublasLtMatmulDescDestroy(g.desc);
     }
+  }
   if (lt_)
     cublasLtDestroy(lt_);
   if (blas_)
@@ -347,7 +360,9 @@ void CudaDevice::open(std::string &error) {
   if (x.constants())
     write(tcx::Space::Constants, 0, x.constants()->data(),
           x.constants()->size());
-  workspace_ = DeviceMemory(kLtWorkspaceBytes, stream_);
+  workspace_ = DeviceMemory(kWorkspaceBytes, stream_);
+  check(cublasSetWorkspace(blas_, workspace_.pointer, kWorkspaceBytes),
+        "giving cuBLAS its workspace");
   description_ = "cuda:" + std::to_string(gpu) + " (" +
                  std::string(properties.name) + ", sm_" +
                  std::to_string(capability) + ", " +
@@ -492,13 +507,44 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
     auto *c = reinterpret_cast<void *>(g.c + call.offsetsC[batch] * sizeC);
     check(cublasLtMatmul(lt_, lt.desc, &call.alpha, a, lt.a, b, lt.b,
                          &call.beta, c, lt.c, c, lt.c, nullptr,
-                         workspace_.pointer, kLtWorkspaceBytes, stream_),
+                         workspace_.pointer, kWorkspaceBytes, stream_),
           what);
   }
 }
 
 void CudaDevice::run(const tcx::Function &function) {
   FunctionState &state = stateOf(function);
+  if (options_.eagerLaunches || nccl_ || state.runs++ == 0) {
+    launchSteps(state);
+    return;
+  }
+  if (!state.graph)
+    capture(function, state);
+  check(cudaGraphLaunch(state.graph, stream_),
+        "replaying " + function.name()->str() + "'s graph");
+}
+
+void CudaDevice::capture(const tcx::Function &function, FunctionState &state) {
+  std::string what = "capturing " + function.name()->str() + "'s graph";
+  // Thread-local: another thread's CUDA calls (none today) cannot break it.
+  check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
+        what);
+  cudaGraph_t graph = nullptr;
+  try {
+    launchSteps(state);
+  } catch (...) {
+    // A failed launch invalidates the capture; ending it frees the stream.
+    if (cudaStreamEndCapture(stream_, &graph) == cudaSuccess && graph)
+      cudaGraphDestroy(graph);
+    throw;
+  }
+  check(cudaStreamEndCapture(stream_, &graph), what);
+  cudaError_t status = cudaGraphInstantiate(&state.graph, graph, 0);
+  cudaGraphDestroy(graph);
+  check(status, what);
+}
+
+void CudaDevice::launchSteps(FunctionState &state) {
   auto **table = static_cast<void **>(state.table.pointer);
   for (size_t step = 0; step < state.program.steps.size(); ++step) {
     const CudaStep &s = state.program.steps[step];
@@ -570,13 +616,14 @@ bool CudaDevice::joinRanks(Communicator &ranks, double timeoutSeconds,
 } // namespace tc::rt
 
 /// The plug-in's entry point (CudaDeviceLoader.cpp loads it): a device for
-/// `executable` on this rank's GPU (the first, alone), or null with
-/// `error` saying why.
+/// `executable` on this rank's GPU (the first, alone), made as `options`
+/// ask, or null with `error` saying why.
 extern "C" tc::rt::Device *
 tc_create_cuda_device(const tc::rt::Executable &executable,
+                      const tc::rt::CudaDeviceOptions &options,
                       std::string &error) {
   try {
-    auto device = std::make_unique<tc::rt::CudaDevice>(executable);
+    auto device = std::make_unique<tc::rt::CudaDevice>(executable, options);
     device->open(error);
     return error.empty() ? device.release() : nullptr;
   } catch (const std::exception &e) {

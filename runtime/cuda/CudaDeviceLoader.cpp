@@ -7,19 +7,26 @@ namespace tc::rt {
 namespace {
 
 std::unique_ptr<Device> createCudaDevice(const Executable &executable,
+                                         const CudaDeviceOptions &options,
                                          std::string &error) {
-  using Create = Device *(*)(const Executable &, std::string &);
+  using Create = Device *(*)(const Executable &, const CudaDeviceOptions &,
+                             std::string &);
   auto create = reinterpret_cast<Create>(
       loadPlugin("tc-cuda-device.so", "tc_create_cuda_device", "CUDA device",
                  "build tc with the CUDA toolkit installed", error));
-  return std::unique_ptr<Device>(create ? create(executable, error) : nullptr);
+  return std::unique_ptr<Device>(create ? create(executable, options, error)
+                                        : nullptr);
 }
 
 } // namespace
 
-void registerCudaDevice(DeviceRegistry &registry) {
-  registry.add(
-      {"cuda", {tcx::CodeKind::Cubin, tcx::CodeKind::Ptx}, createCudaDevice});
+void registerCudaDevice(DeviceRegistry &registry,
+                        const CudaDeviceOptions &options) {
+  registry.add({"cuda",
+                {tcx::CodeKind::Cubin, tcx::CodeKind::Ptx},
+                [options](const Executable &executable, std::string &error) {
+                  return createCudaDevice(executable, options, error);
+                }});
 }
 
 } // namespace tc::rt

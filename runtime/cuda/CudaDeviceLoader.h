@@ -13,8 +13,17 @@
 
 namespace tc::rt {
 
+/// What a program asks of the CUDA device.
+struct CudaDeviceOptions {
+  /// Every step launched one call at a time, each run (tc-run
+  /// --eager-launches, for debugging), instead of a function's steps
+  /// captured once as a CUDA graph and replayed.
+  bool eagerLaunches = false;
+};
+
 /// Registers "cuda", which runs Cubin and Ptx code.
-void registerCudaDevice(DeviceRegistry &registry);
+void registerCudaDevice(DeviceRegistry &registry,
+                        const CudaDeviceOptions &options = {});
 
 } // namespace tc::rt
 

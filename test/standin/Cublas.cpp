@@ -17,6 +17,7 @@
 
 struct cublasContext {
   cudaStream_t stream = nullptr;
+  void *workspace = nullptr; ///< cublasSetWorkspace's, if any
 };
 
 using namespace standin;
@@ -26,6 +27,17 @@ namespace {
 cublasStatus_t faultOf(const char *name) {
   return callFails(name) ? CUBLAS_STATUS_EXECUTION_FAILED
                          : CUBLAS_STATUS_SUCCESS;
+}
+
+/// A GEMM captured into a graph on a handle with no workspace of its own:
+/// cuBLAS may allocate one then, which a capture forbids (its docs ask for
+/// cublasSetWorkspace before a capture). The stand-in refuses it always.
+cublasStatus_t captureWithoutWorkspace(cublasHandle_t handle) {
+  if (!isCapturing(handle->stream) || handle->workspace)
+    return CUBLAS_STATUS_SUCCESS;
+  std::fprintf(stderr, "stand-in: a cuBLAS GEMM captured into a graph on a "
+                       "handle without cublasSetWorkspace\n");
+  return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
 /// The stand-in's compute type for cuBLAS's, if it models it.
@@ -95,6 +107,16 @@ cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
   return CUBLAS_STATUS_SUCCESS;
 }
 
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace,
+                                     size_t bytes) {
+  if (cublasStatus_t s = faultOf("cublasSetWorkspace_v2"))
+    return s;
+  if (bytes > 0 && !isDeviceRange(workspace, bytes))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  handle->workspace = bytes > 0 ? workspace : nullptr;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 const char *cublasGetStatusString(cublasStatus_t status) {
   countCall("cublasGetStatusString"); // never fails
   switch (status) {
@@ -121,6 +143,8 @@ cublasStatus_t cublasGemmStridedBatchedEx(
     long long strideC, int batchCount, cublasComputeType_t computeType,
     cublasGemmAlgo_t) {
   if (cublasStatus_t s = faultOf("cublasGemmStridedBatchedEx"))
+    return s;
+  if (cublasStatus_t s = captureWithoutWorkspace(handle))
     return s;
   if (cublasStatus_t s = checkGemm(transa, transb, m, n, k, lda, ldb, ldc,
                                    batchCount, Atype, Btype, Ctype,
@@ -162,6 +186,8 @@ cublasStatus_t cublasGemmBatchedEx(
     cudaDataType Ctype, int ldc, int batchCount,
     cublasComputeType_t computeType, cublasGemmAlgo_t) {
   if (cublasStatus_t s = faultOf("cublasGemmBatchedEx"))
+    return s;
+  if (cublasStatus_t s = captureWithoutWorkspace(handle))
     return s;
   if (cublasStatus_t s = checkGemm(transa, transb, m, n, k, lda, ldb, ldc,
                                    batchCount, Atype, Btype, Ctype,

@@ -23,9 +23,22 @@
 #include <string>
 #include <vector>
 
+/// A stream capture's work, in the order captured (cudaStreamEndCapture
+/// makes it a cudaGraph_t).
+struct CUgraph_st {
+  std::vector<std::function<void()>> work;
+};
+/// An instantiated graph: the captured work, replayed as one item on the
+/// stream it is launched on.
+struct CUgraphExec_st {
+  std::vector<std::function<void()>> work;
+};
 struct CUstream_st {
   std::deque<std::function<void()>> pending;
   uint64_t enqueued = 0, done = 0;
+  /// While a capture is under way: what its work goes to instead of
+  /// running (cudaStreamBeginCapture).
+  std::unique_ptr<CUgraph_st> capture;
 };
 struct CUevent_st {
   CUstream_st *stream = nullptr;
@@ -228,9 +241,18 @@ void synchronise() {
 
 bool callFails(const char *name) { return countCall(name) != Fault::None; }
 
+bool isCapturing(cudaStream_t stream) {
+  std::lock_guard<std::recursive_mutex> guard(lock);
+  return streamOf(stream)->capture != nullptr;
+}
+
 void enqueue(cudaStream_t stream, std::function<void()> work) {
   std::lock_guard<std::recursive_mutex> guard(lock);
   CUstream_st *s = streamOf(stream);
+  if (s->capture) { // recorded, not run
+    s->capture->work.push_back(std::move(work));
+    return;
+  }
   s->pending.push_back(std::move(work));
   ++s->enqueued;
   if (!runsLate(s))
@@ -361,6 +383,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes,
   std::lock_guard<std::recursive_mutex> guard(lock);
   if (!copyInBounds(dst, src, bytes, kind))
     return fail(cudaErrorInvalidValue);
+  // A copy from or to pageable host memory cannot be captured.
+  if (kind != cudaMemcpyDeviceToDevice && streamOf(stream)->capture)
+    return fail(cudaErrorStreamCaptureUnsupported);
   switch (kind) {
   case cudaMemcpyHostToDevice: {
     // From pageable memory: staged now, so the caller may reuse its buffer.
@@ -437,6 +462,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (cudaError_t e = faultOf("cudaStreamSynchronize", cudaErrorLaunchFailure))
     return e;
   std::lock_guard<std::recursive_mutex> guard(lock);
+  if (streamOf(stream)->capture)
+    return fail(cudaErrorStreamCaptureUnsupported);
   runAll(streamOf(stream));
   return cudaSuccess;
 }
@@ -460,6 +487,10 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (cudaError_t e = faultOf("cudaEventRecord", cudaErrorInvalidValue))
     return e;
   std::lock_guard<std::recursive_mutex> guard(lock);
+  // Events inside a capture (a fork onto another stream) are not modelled;
+  // the plug-in captures only a step on one stream.
+  if (streamOf(stream)->capture)
+    return fail(cudaErrorStreamCaptureUnsupported);
   event->stream = streamOf(stream);
   event->position = event->stream->enqueued;
   return cudaSuccess;
@@ -470,6 +501,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
   if (cudaError_t e = faultOf("cudaStreamWaitEvent", cudaErrorInvalidValue))
     return e;
   std::lock_guard<std::recursive_mutex> guard(lock);
+  if (streamOf(stream)->capture || (event->stream && event->stream->capture))
+    return fail(cudaErrorStreamCaptureUnsupported);
   CUstream_st *recorded = event->stream;
   uint64_t position = event->position;
   if (recorded) // the work after this waits for the event's
@@ -545,6 +578,72 @@ cudaError_t cudaLaunchKernel(const void *function, dim3 grid, dim3 block,
   enqueue(stream, [=] {
     kernel.launch(kernel.function, blocks, threads, buffers);
   });
+  return cudaSuccess;
+}
+
+// Stream capture (CUDA graphs): between cudaStreamBeginCapture and
+// cudaStreamEndCapture, the work enqueued on the stream is recorded instead
+// of run; cudaGraphLaunch enqueues all of it as one item. Calls a capture
+// forbids (a synchronisation, a copy with host memory, events) fail with
+// cudaErrorStreamCaptureUnsupported.
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
+                                   cudaStreamCaptureMode) {
+  if (cudaError_t e = faultOf("cudaStreamBeginCapture", cudaErrorInvalidValue))
+    return e;
+  std::lock_guard<std::recursive_mutex> guard(lock);
+  CUstream_st *s = streamOf(stream);
+  if (s == &legacyStream || s->capture)
+    return fail(cudaErrorIllegalState);
+  s->capture = std::make_unique<CUgraph_st>();
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
+  if (cudaError_t e = faultOf("cudaStreamEndCapture", cudaErrorInvalidValue))
+    return e;
+  std::lock_guard<std::recursive_mutex> guard(lock);
+  CUstream_st *s = streamOf(stream);
+  if (!s->capture)
+    return fail(cudaErrorIllegalState);
+  *graph = s->capture.release();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                 unsigned long long) {
+  if (cudaError_t e = faultOf("cudaGraphInstantiate", cudaErrorInvalidValue))
+    return e;
+  *exec = new CUgraphExec_st{graph->work};
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  if (cudaError_t e = faultOf("cudaGraphLaunch", cudaErrorLaunchFailure))
+    return e;
+  std::lock_guard<std::recursive_mutex> guard(lock);
+  if (streamOf(stream)->capture)
+    return fail(cudaErrorStreamCaptureUnsupported);
+  enqueue(stream, [exec] {
+    for (const std::function<void()> &work : exec->work)
+      work();
+  });
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  if (cudaError_t e = faultOf("cudaGraphDestroy", cudaErrorInvalidValue))
+    return e;
+  delete graph;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  if (cudaError_t e = faultOf("cudaGraphExecDestroy", cudaErrorInvalidValue))
+    return e;
+  std::lock_guard<std::recursive_mutex> guard(lock);
+  synchroniseDevice(); // a launch of it may be queued
+  delete exec;
   return cudaSuccess;
 }
 

@@ -26,6 +26,11 @@
 //    the other streams overtakes what it is not ordered after. Else
 //    (immediate) every call runs when made. Only non-blocking streams are
 //    modelled, and no call on the legacy stream (the plug-in makes none).
+//  * Graphs: while a stream captures, its work is recorded, not run; a
+//    graph's launch enqueues the recorded work as one item. What a capture
+//    forbids (a synchronisation, a copy with host memory, an event, a
+//    cuBLAS call on a handle without its own workspace, which cuBLAS may
+//    otherwise allocate) fails with the error CUDA gives.
 //  * Faults: TC_STANDIN_FAIL=NAME@N makes the N-th call of entry point NAME
 //    fail (cudaMalloc: out of memory; cudaLaunchKernel: a launch failure;
 //    cublas...: an execution failure); TC_STANDIN_FAIL=lost@N makes every
@@ -71,7 +76,11 @@ bool isDeviceRange(const void *pointer, size_t bytes);
 bool isDeviceMatrix(const void *pointer, int64_t rows, int64_t cols, int64_t ld,
                     size_t elementBytes = sizeof(float));
 
-/// Runs `work` on `stream` in its order (now, or late: see above).
+/// Whether a capture (cudaStreamBeginCapture) is under way on `stream`.
+bool isCapturing(cudaStream_t stream);
+
+/// Runs `work` on `stream` in its order (now, or late: see above); while
+/// the stream is capturing, records it in the capture instead.
 void enqueue(cudaStream_t stream, std::function<void()> work);
 
 /// The GEMM types the stand-ins run, as the plug-in asks for them

@@ -19,6 +19,7 @@
 
 #include "runtime/Device.h"
 #include "runtime/Executable.h"
+#include "runtime/cuda/CudaDeviceLoader.h"
 #include "runtime/format/TcxFile.h"
 
 #include <gtest/gtest.h>
@@ -108,7 +109,9 @@ std::vector<uint8_t> gemmExecutable(tcx::DType operand,
   return tcx::wrapPayload(fbb.GetBufferPointer(), fbb.GetSize());
 }
 
-using CreateDevice = rt::Device *(*)(const rt::Executable &, std::string &);
+using CreateDevice = rt::Device *(*)(const rt::Executable &,
+                                     const rt::CudaDeviceOptions &,
+                                     std::string &);
 
 /// The plug-in's entry point; the stand-ins, linked into this test, are
 /// the CUDA libraries it finds. Its kernels (there are none here) come
@@ -191,7 +194,7 @@ TEST_P(CudaDeviceGemmTypes, EveryPathEqualsTheReference) {
                                               "gemms.tcx", error);
   ASSERT_TRUE(executable) << error;
   ASSERT_TRUE(plugin());
-  std::unique_ptr<rt::Device> device(plugin()(*executable, error));
+  std::unique_ptr<rt::Device> device(plugin()(*executable, {}, error));
   ASSERT_TRUE(device) << error;
   const tcx::Function &f = *executable->root().functions()->Get(0);
 
@@ -237,7 +240,7 @@ TEST_P(CudaDeviceGemmTypes, ATuringGpuRefusesTensorCoreTypes) {
   ASSERT_TRUE(executable) << error;
   ASSERT_TRUE(plugin());
   setenv("TC_STANDIN_CAPABILITY", "75", 1);
-  std::unique_ptr<rt::Device> device(plugin()(*executable, error));
+  std::unique_ptr<rt::Device> device(plugin()(*executable, {}, error));
   unsetenv("TC_STANDIN_CAPABILITY");
   EXPECT_FALSE(device);
   if (operand == tcx::DType::F32 && compute == tcx::GemmCompute::F32) {

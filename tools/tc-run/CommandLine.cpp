@@ -54,9 +54,10 @@ CLI::Validator numberInRange(const support::NumberRange &range) {
 
 /// The devices of tc-run, in --device=auto's order of preference: a GPU
 /// whose code the executable carries, else the CPU (made with `cpu`).
-rt::DeviceRegistry devices(const rt::CpuDeviceOptions &cpu = {}) {
+rt::DeviceRegistry devices(const rt::CpuDeviceOptions &cpu = {},
+                           const rt::CudaDeviceOptions &cuda = {}) {
   rt::DeviceRegistry registry;
-  rt::registerCudaDevice(registry);
+  rt::registerCudaDevice(registry, cuda);
   rt::registerCpuDevice(registry, cpu);
   return registry;
 }
@@ -109,6 +110,12 @@ void addModelOptions(CLI::App &command, ModelOptions &options, bool runsSteps) {
       "(AVX512-BF16 or AMX), its GEMMs widened to f32: slower than an f32 "
       "executable, for checking its numerics (without it tc-run refuses; "
       "tc-compile --precision=f32 makes the fast one)");
+  command.add_flag(
+      "--eager-launches", options.eagerLaunches,
+      "on a GPU, launch every kernel and GEMM of a step one call at a time "
+      "(for debugging: compute-sanitizer, a profiler's per-launch view) "
+      "instead of replaying the step as a CUDA graph captured at its second "
+      "run; the CPU device ignores it");
 }
 
 void addCheckpointOption(CLI::App &command, std::string &checkpoint) {
@@ -125,7 +132,8 @@ std::unique_ptr<rt::Device> createDevice(const ModelOptions &options,
                                          std::string &error) {
   return devices({.allowSlowBf16 = options.allowSlowBf16,
                   .runsNoSteps = !options.runsSteps,
-                  .computeType = options.computeType})
+                  .computeType = options.computeType},
+                 {.eagerLaunches = options.eagerLaunches})
       .create(options.device, executable, error);
 }
 

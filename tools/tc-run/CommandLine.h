@@ -44,11 +44,14 @@ struct Command {
 };
 
 /// The options every command that loads an executable takes: the model,
-/// --device, and (for the commands that run its steps) --allow-slow-bf16.
+/// --device, and (for the commands that run its steps) --allow-slow-bf16
+/// and --eager-launches.
 struct ModelOptions {
   std::string model;
   std::string device = "auto";
   bool allowSlowBf16 = false;
+  /// The CUDA device launches every step every run (no graphs).
+  bool eagerLaunches = false;
   bool runsSteps = true; ///< false: export, which reads the parameters only
   /// The CPU's weight GEMMs (translate --compute-type); not f32 on a GPU.
   rt::ComputeType computeType = rt::ComputeType::F32;
