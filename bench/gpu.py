@@ -12,7 +12,7 @@ each tc row: what `tc-compile --stats --target=cuda --gpu=NAME
 --precision=P` predicts for the GPU (compiler/analysis/GpuStepModel.h),
 when it is one the model knows.
 
-    bench/gpu.py --configs base_short,base_gpu          # compiles for this GPU
+    bench/gpu.py --configs base_short,base_gpu,base_paper  # compiles for this GPU
     bench/gpu.py --prebuilt DIR                         # DIR/NAME-P-cuda.tcx and
                                                         # DIR/NAME-P-stats-GPU.json
     bench/gpu.py --dry-run                              # no GPU: every peer's
@@ -46,13 +46,22 @@ PEERS = {
     "torch-tf32-compile": ("tf32", ["compiled"], "torch.compile, TF32 GEMMs"),
     "torch-bf16": ("bf16", [], "eager, autocast to bf16, scaled_dot_product_attention"),
     "torch-bf16-compile": ("bf16", ["compiled"], "torch.compile of torch-bf16"),
+    "torch-bf16-max-autotune": ("bf16", ["compiled", "max-autotune"],
+                                "torch.compile(mode='max-autotune') of torch-bf16: CUDA "
+                                "graphs, GEMMs tuned by trial (minutes to compile)"),
 }
 # tc in each precision: system -> precision.
 TC = {"tc": "f32", "tc-tf32": "tf32", "tc-bf16": "bf16"}
+# A tc row with --eager-launches (bench/gpu.py --eager): SYSTEM + EAGER.
+EAGER = "-eager"
+
+
+def is_tc(system):
+    return system.removesuffix(EAGER) in TC
 
 
 def precision_of(system):
-    return TC[system] if system in TC else PEERS[system][0]
+    return TC[system.removesuffix(EAGER)] if is_tc(system) else PEERS[system][0]
 
 
 def gpu_arch():
@@ -122,15 +131,18 @@ def tc_executable(args, name, precision, work):
     return tcx if out.returncode == 0 else f"not run: {error_line(out.stderr)}"
 
 
-def run_tc(build, tcx, warmup, steps, runs, work):
-    """The step times of --runs windows, or the reason tc-run failed."""
+def run_tc(build, tcx, warmup, steps, runs, work, eager=False):
+    """The step times of --runs windows, or the reason tc-run failed;
+    `eager`: every step launched a call at a time (--eager-launches), not
+    replayed as a CUDA graph."""
     metrics = os.path.join(work, "tc.jsonl")
     if os.path.exists(metrics):
         os.remove(metrics)
     out = subprocess.run(
         [os.path.join(build, "bin", "tc-run"), "train", tcx, "--device=cuda", "--quiet",
          "--steps", str(warmup + runs * steps), "--metrics", metrics, "--checkpoint-dir",
-         os.path.join(work, "checkpoints-" + os.path.basename(tcx)), "--checkpoint-every", "0"],
+         os.path.join(work, "checkpoints-" + os.path.basename(tcx)), "--checkpoint-every", "0"]
+        + (["--eager-launches"] if eager else []),
         capture_output=True, text=True)
     if out.returncode != 0:
         return f"not run: {error_line(out.stderr)}"
@@ -156,9 +168,11 @@ def torch_child(name, peer, warmup, steps, runs, device):
     torch.set_default_device(device)
     torch.manual_seed(0)
     c = model_config(name)
+    # max-autotune's CUDA graphs need a GPU; the dry run checks the rest.
+    mode = "max-autotune" if "max-autotune" in options and device == "cuda" else None
     step = make_train_step(c, fused=True, compiled="compiled" in options,
                            bf16=precision == "bf16", device=device,
-                           backend="inductor" if device == "cuda" else "aot_eager")
+                           backend="inductor" if device == "cuda" else "aot_eager", mode=mode)
     src, tgt_in, tgt_out = (torch.from_numpy(x).long().to(device) for x in batch(c, 0))
     for _ in range(warmup):
         loss = step(src, tgt_in, tgt_out)
@@ -197,9 +211,11 @@ def measure(args, name, gpu, work):
     for precision in args.precisions:
         system = next(s for s, p in TC.items() if p == precision)
         tcx = tc_executable(args, name, precision, work)
-        times[system] = tcx if tcx.startswith("not run") else run_tc(
-            args.build, tcx, args.warmup, args.steps, args.runs, work)
-        versions[system] = ""
+        for eager in [False, True] if args.eager else [False]:
+            row = system + (EAGER if eager else "")
+            times[row] = tcx if tcx.startswith("not run") else run_tc(
+                args.build, tcx, args.warmup, args.steps, args.runs, work, eager)
+            versions[row] = ""
         stats = modelled and gpu_stats(args.build, name, modelled, precision, args.prebuilt)
         if isinstance(stats, dict):
             predicted[system] = (predicted_step_seconds(stats, c, precision),
@@ -238,19 +254,21 @@ def summarise(name, median, predicted):
     fastest of all (a peer's step time over tc's: above 1, tc is faster);
     returns precision -> that first ratio."""
     c = model_config(name)
-    peers = {s: t for s, t in median.items() if s not in TC}
+    peers = {s: t for s, t in median.items() if not is_tc(s)}
     ratios = {}
     if not peers:
         return ratios
     overall = min(peers, key=peers.get)
-    for system in (s for s in TC if s in median):
-        precision = TC[system]
+    for system in (s for s in median if is_tc(s)):
+        precision = precision_of(system)
         same = min((s for s in peers if precision_of(s) == precision), key=peers.get,
                    default=None)
         notes = [f"the fastest peer ({overall}) {peers[overall] / median[system]:.2f}x"]
         if same:
-            ratios[precision] = peers[same] / median[system]
-            notes.insert(0, f"the fastest {precision} peer ({same}) {ratios[precision]:.2f}x")
+            ratio = peers[same] / median[system]
+            if system in TC:
+                ratios[precision] = ratio
+            notes.insert(0, f"the fastest {precision} peer ({same}) {ratio:.2f}x")
         print(f"{name:<11} {system} against " + "; ".join(notes))
     print(f"{name:<11} model FLOPs/step {step_flops(c) / 1e9:.1f} G, "
           f"{c['batch'] * (c['source_length'] + c['target_length'])} tokens/step" +
@@ -317,7 +335,7 @@ def parse_arguments():
         epilog="peers (PyTorch, fused Adam on f32 master weights):\n" + peers)
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"),
                         help="tc's build directory (bin/tc-compile, bin/tc-run)")
-    parser.add_argument("--configs", default="base_short,base_gpu",
+    parser.add_argument("--configs", default="base_short,base_gpu,base_paper",
                         help="comma-separated configurations of bench/models")
     parser.add_argument("--prebuilt", help="take DIR/NAME-P-cuda.tcx instead of compiling "
                                            "(for a GPU machine without tc-compile)")
@@ -328,6 +346,9 @@ def parse_arguments():
     parser.add_argument("--runs", type=int, default=3, help="timed windows per system")
     parser.add_argument("--peers", default=",".join(PEERS),
                         help="comma-separated, of those below (default: all)")
+    parser.add_argument("--eager", action="store_true",
+                        help="also each tc row with --eager-launches (rows NAME-eager): "
+                             "one call per step instead of a CUDA graph's replay")
     parser.add_argument("--dry-run", action="store_true",
                         help="no GPU: each peer's model one step on the CPU (tiny), "
                              "the SDPA model against the reference, tc's predictions")

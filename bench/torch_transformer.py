@@ -78,10 +78,11 @@ def make_model(config, sdpa=False):
 
 
 def make_train_step(config, fused=False, compiled=False, bf16=False, device="cpu",
-                    backend="inductor"):
+                    backend="inductor", mode=None):
     """The step; `fused`: Adam's fused multi-tensor kernel (PyTorch 2.4 and
     later, also on the CPU); `compiled`: the model under torch.compile
-    (`backend`), forward and backward; `bf16`: SdpaTransformer, its forward
+    (`backend`, and `mode`: "max-autotune" adds CUDA graphs and GEMMs
+    tuned by trial), forward and backward; `bf16`: SdpaTransformer, its forward
     and loss under autocast to bf16 on `device` ("cpu" or "cuda")."""
     d = config["d_model"]
     model = make_model(config, sdpa=bf16)
@@ -91,7 +92,7 @@ def make_train_step(config, fused=False, compiled=False, bf16=False, device="cpu
                                  betas=(config["adam_beta1"], config["adam_beta2"]),
                                  eps=config["adam_epsilon"], **extra)
     if compiled:
-        model = torch.compile(model, backend=backend)
+        model = torch.compile(model, backend=backend, mode=mode)
     warmup = config["warmup_steps"]
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: d ** -0.5 * min((s + 1) ** -0.5, (s + 1) * warmup ** -1.5))

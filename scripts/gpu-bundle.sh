@@ -36,7 +36,7 @@ for precision in $precisions; do
   # f32 is tc-compile's default (bench/models name no precision).
   flags=()
   [ "$precision" = f32 ] || flags=(--precision="$precision")
-  for name in base_short base_gpu; do
+  for name in base_short base_gpu base_paper; do
     "$compile" "bench/models/$name.toml" -o "$work/tcx/$name-$precision-cuda.tcx" \
       --target=cuda --arch="$arch" "${flags[@]}"
     for gpu in h100 h200; do

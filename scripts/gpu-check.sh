@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine, with DIR made by scripts/gpu-bundle.sh: the GPU tests
 # (test/Runtime/cuda-train.test and cuda-translate.test, by hand, since lit
-# and tc-compile are not there), two steps under compute-sanitizer, then
+# and tc-compile are not there), three steps under compute-sanitizer (the
+# third a graph's replay), then
 # bench/gpu.py against PyTorch (tc in f32, TF32 and bf16 against PyTorch's
 # peers in each), then each kernel's time in one step of base_gpu under ncu
 # (f32 and bf16). Results go to $OUT (default /tmp/tc-gpu-out); each stage
@@ -11,8 +12,9 @@
 #
 # To fit a shorter lease: SKIP_TRANSLATE=1; MEMCHECK_PRECISIONS (default
 # "f32 bf16"); SKIP_BENCH=1; BENCH_CONFIGS (default
-# base_gpu,base_short), BENCH_PRECISIONS (default f32,tf32,bf16: those
-# gpu-bundle.sh's PRECISIONS made), BENCH_PEERS (default: all of bench/gpu.py --help),
+# base_gpu,base_short,base_paper), BENCH_PRECISIONS (default f32,tf32,bf16: those
+# gpu-bundle.sh's PRECISIONS made), BENCH_EAGER=1 (tc's rows also without
+# CUDA graphs), BENCH_PEERS (default: all of bench/gpu.py --help),
 # BENCH_SECONDS (the bench stage's limit, default 480: four torch.compile
 # peers compile each configuration); NCU_PRECISIONS (default "f32 bf16",
 # "" skips ncu).
@@ -83,18 +85,19 @@ memcheck() { # memcheck PRECISION
   local name=tiny-cuda
   [ "$1" = f32 ] || name="tiny-$1-cuda"
   compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3 \
-    "$run" train "$tcx/$name.tcx" --device=cuda --steps 2 --quiet --checkpoint-dir "$work/memcheck-$1"
+    "$run" train "$tcx/$name.tcx" --device=cuda --steps 3 --quiet --checkpoint-dir "$work/memcheck-$1"
 }
 
 kernel_times() { # kernel_times PRECISION
   # Every launch of a 2-step run, one pass each (the first step also loads
-  # the kernels); the second half of the CSV is a step. f32's file keeps
+  # the kernels), launched one at a time rather than as a graph; the second
+  # half of the CSV is a step. f32's file keeps
   # its old name, ncu-base_gpu.csv.
   local suffix=""
   [ "$1" = f32 ] || suffix="-$1"
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-count 4000 --csv \
     --log-file "$out/ncu-base_gpu$suffix.csv" \
-    "$run" train "$tcx/base_gpu-$1-cuda.tcx" --device=cuda --steps 2 --quiet \
+    "$run" train "$tcx/base_gpu-$1-cuda.tcx" --device=cuda --steps 2 --quiet --eager-launches \
     --checkpoint-dir "$work/ncu-$1" --checkpoint-every 0 > /dev/null
 }
 
@@ -109,8 +112,8 @@ done
 peers=()
 [ -z "${BENCH_PEERS:-}" ] || peers=(--peers "$BENCH_PEERS")
 [ -n "${SKIP_BENCH:-}" ] || stage bench "${BENCH_SECONDS:-480}" python3 bench/gpu.py \
-  --build "$tc" --prebuilt "$tcx" --configs "${BENCH_CONFIGS:-base_gpu,base_short}" \
-  --precisions "${BENCH_PRECISIONS:-f32,tf32,bf16}" "${peers[@]}"
+  --build "$tc" --prebuilt "$tcx" --configs "${BENCH_CONFIGS:-base_gpu,base_short,base_paper}" \
+  --precisions "${BENCH_PRECISIONS:-f32,tf32,bf16}" ${BENCH_EAGER:+--eager} "${peers[@]}"
 for precision in ${NCU_PRECISIONS-f32 bf16}; do
   stage "ncu-$precision" 100 kernel_times "$precision"
 done

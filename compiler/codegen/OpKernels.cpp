@@ -259,8 +259,11 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
 /// step_size, rsqrt_correction2, grad_scale, then the bf16 copies c... (or
 /// none); results p'..., m'..., v'..., c'... Each parameter's pointers are
 /// declared in its own block, so that they are live one tensor at a time
-/// (all of them at once spill registers on the GPU). The update computes in
-/// kOptimizerType (@C); a copy is the stored new parameter, rounded once.
+/// (all of them at once spill registers on the GPU), and its loop starts
+/// where the ones before it ended (TC_FOR_AFTER: on an H100, base_gpu's 253
+/// loops each starting on the grid's first blocks took 2.7x Adam's bytes).
+/// The update computes in kOptimizerType (@C); a copy is the stored new
+/// parameter, rounded once.
 std::string adamBody(AdamOp adam, const TargetBackend &backend) {
   size_t n = adam.getParams().size();
   bool copies = !adam.getParamCopies().empty();
@@ -280,7 +283,8 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
             number(adam.getEpsilon().convertToDouble())}),
       {{"@C", compute}, {"@S", *backend.spell(adam->getOperand(4 * n))}});
   size_t outputs = 4 * n + 3 + adam.getParamCopies().size();
-  for (size_t p = 0; p < n; ++p)
+  int64_t before = 0;
+  for (size_t p = 0; p < n; ++p) {
     body += spellTypes(
         fill(R"cpp(  {
     const @E *param = static_cast<const @E *>(buffers[@1]);
@@ -290,7 +294,7 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
     @E *newParam = static_cast<@E *>(buffers[@5]);
     @E *newFirst = static_cast<@E *>(buffers[@6]);
     @E *newSecond = static_cast<@E *>(buffers[@7]);
-@8    TC_FOR(i, @0) {
+@8    TC_FOR_AFTER(i, @0) {
       @C g = grad[i] * scale;
       @C m = b1 * first[i] + oneMinusB1 * g;
       @C v = b2 * second[i] + oneMinusB2 * (g * g);
@@ -301,7 +305,9 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
 @9    }
   }
 )cpp",
-             {std::to_string(elements(adam.getParams()[p])), std::to_string(p),
+             {std::to_string(elements(adam.getParams()[p])) + ", " +
+                  std::to_string(before),
+              std::to_string(p),
               std::to_string(n + p), std::to_string(2 * n + p),
               std::to_string(3 * n + p), std::to_string(outputs + p),
               std::to_string(outputs + n + p),
@@ -313,6 +319,8 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
         {{"@E", *backend.spell(adam.getParams()[p])},
          {"@C", compute},
          {"@B", copies ? *backend.spell(adam.getParamCopies()[p]) : ""}});
+    before += elements(adam.getParams()[p]);
+  }
   return body;
 }
 

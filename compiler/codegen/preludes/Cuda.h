@@ -71,6 +71,16 @@ inline bool lastBlockToArrive(unsigned *arrived) {
 #define TC_FOR(i, n)                                                          \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n);    \
        i += int64_t(gridDim.x) * blockDim.x)
+// TC_FOR for a loop after others in one kernel, `before` iterations in
+// all: iteration i runs on the thread that iteration before + i of one loop
+// over them all would, so that a run of short loops (Adam's tensors) is
+// spread over the whole grid instead of each starting on its first blocks.
+#define TC_FOR_AFTER(i, n, before)                                            \
+  for (int64_t tc_threads = int64_t(gridDim.x) * blockDim.x,                  \
+               i = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x +          \
+                    tc_threads - (before) % tc_threads) %                     \
+                   tc_threads;                                                \
+       i < (n); i += tc_threads)
 #define TC_ROWS(r) for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)
 #define TC_ROW(k) for (int64_t k = threadIdx.x; k < D; k += blockDim.x)
 #define TC_ROW_REDUCE(k, op, ...) TC_ROW(k)
