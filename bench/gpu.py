@@ -141,7 +141,8 @@ def run_tc(build, tcx, warmup, steps, runs, work, eager=False):
     out = subprocess.run(
         [os.path.join(build, "bin", "tc-run"), "train", tcx, "--device=cuda", "--quiet",
          "--steps", str(warmup + runs * steps), "--metrics", metrics, "--checkpoint-dir",
-         os.path.join(work, "checkpoints-" + os.path.basename(tcx)), "--checkpoint-every", "0"]
+         os.path.join(work, "checkpoints-" + os.path.basename(tcx) + ("-eager" if eager else "")),
+         "--checkpoint-every", "0"]
         + (["--eager-launches"] if eager else []),
         capture_output=True, text=True)
     if out.returncode != 0:

@@ -259,9 +259,9 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
 /// step_size, rsqrt_correction2, grad_scale, then the bf16 copies c... (or
 /// none); results p'..., m'..., v'..., c'... Each parameter's pointers are
 /// declared in its own block, so that they are live one tensor at a time
-/// (all of them at once spill registers on the GPU), and its loop starts
-/// where the ones before it ended (TC_FOR_AFTER: on an H100, base_gpu's 253
-/// loops each starting on the grid's first blocks took 2.7x Adam's bytes).
+/// (all of them at once spill registers on the GPU), and the loops are a
+/// series (TC_FOR_IN_SERIES: each starts where the one before ended on the
+/// GPU, rather than all of base_gpu's 253 on the grid's first blocks).
 /// The update computes in kOptimizerType (@C); a copy is the stored new
 /// parameter, rounded once.
 std::string adamBody(AdamOp adam, const TargetBackend &backend) {
@@ -276,6 +276,7 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
               scale = static_cast<const @S *>(buffers[@2])[0];
   const @C b1 = @3f, oneMinusB1 = @4f, b2 = @5f, oneMinusB2 = @6f,
               eps = @7f;
+  TC_FOR_SERIES_START
 )cpp",
            {std::to_string(4 * n), std::to_string(4 * n + 1),
             std::to_string(4 * n + 2), number(beta1), number(1 - beta1),
@@ -283,8 +284,7 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
             number(adam.getEpsilon().convertToDouble())}),
       {{"@C", compute}, {"@S", *backend.spell(adam->getOperand(4 * n))}});
   size_t outputs = 4 * n + 3 + adam.getParamCopies().size();
-  int64_t before = 0;
-  for (size_t p = 0; p < n; ++p) {
+  for (size_t p = 0; p < n; ++p)
     body += spellTypes(
         fill(R"cpp(  {
     const @E *param = static_cast<const @E *>(buffers[@1]);
@@ -294,7 +294,7 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
     @E *newParam = static_cast<@E *>(buffers[@5]);
     @E *newFirst = static_cast<@E *>(buffers[@6]);
     @E *newSecond = static_cast<@E *>(buffers[@7]);
-@8    TC_FOR_AFTER(i, @0) {
+@8    TC_FOR_IN_SERIES(i, @0) {
       @C g = grad[i] * scale;
       @C m = b1 * first[i] + oneMinusB1 * g;
       @C v = b2 * second[i] + oneMinusB2 * (g * g);
@@ -303,11 +303,10 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
       @E updated = param[i] - stepSize * m / (std::sqrt(v) * c2 + eps);
       newParam[i] = updated;
 @9    }
+    TC_FOR_SERIES_NEXT(@0)
   }
 )cpp",
-             {std::to_string(elements(adam.getParams()[p])) + ", " +
-                  std::to_string(before),
-              std::to_string(p),
+             {std::to_string(elements(adam.getParams()[p])), std::to_string(p),
               std::to_string(n + p), std::to_string(2 * n + p),
               std::to_string(3 * n + p), std::to_string(outputs + p),
               std::to_string(outputs + n + p),
@@ -319,8 +318,6 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
         {{"@E", *backend.spell(adam.getParams()[p])},
          {"@C", compute},
          {"@B", copies ? *backend.spell(adam.getParamCopies()[p]) : ""}});
-    before += elements(adam.getParams()[p]);
-  }
   return body;
 }
 
