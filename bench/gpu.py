@@ -95,12 +95,13 @@ def error_line(stderr, last=False):
     return (lines[-1] if last else lines[0]) if lines else ""
 
 
-def predicted_step_seconds(stats, c, precision):
+def predicted_step_seconds(stats, c, precision, eager=False):
     """The step time tc-compile --stats --gpu=NAME --precision=P predicts for
-    the training step of configuration `c`'s bucket, or None."""
+    the training step of configuration `c`'s bucket (replayed as a CUDA
+    graph; `eager`: each launch issued in turn), or None."""
     step = f"train_step_{c['batch']}x{c['source_length']}x{c['target_length']}"
     entry = stats["gpu_prediction"]["steps"].get(step, {}).get(precision)
-    return entry["step_ms"] / 1e3 if entry else None
+    return entry["eager_step_ms" if eager else "step_ms"] / 1e3 if entry else None
 
 
 def gpu_stats(build, name, gpu, precision, prebuilt):
@@ -219,8 +220,10 @@ def measure(args, name, gpu, work):
             versions[row] = ""
         stats = modelled and gpu_stats(args.build, name, modelled, precision, args.prebuilt)
         if isinstance(stats, dict):
-            predicted[system] = (predicted_step_seconds(stats, c, precision),
-                                 stats["gpu_prediction"]["product"])
+            for eager in [False, True]:
+                predicted[system + (EAGER if eager else "")] = (
+                    predicted_step_seconds(stats, c, precision, eager),
+                    stats["gpu_prediction"]["product"])
     for peer in args.peers:
         result = run_peer(peer, name, args, "cuda")
         failed = isinstance(result, str)

@@ -17,7 +17,7 @@
 # CUDA graphs), BENCH_PEERS (default: all of bench/gpu.py --help),
 # BENCH_SECONDS (the bench stage's limit, default 480: four torch.compile
 # peers compile each configuration); NCU_PRECISIONS (default "f32 bf16",
-# "" skips ncu).
+# "" skips ncu), NCU_CONFIG (default base_gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bundle=$(realpath "${1:-.gpu}")
@@ -91,13 +91,13 @@ memcheck() { # memcheck PRECISION
 kernel_times() { # kernel_times PRECISION
   # Every launch of a 2-step run, one pass each (the first step also loads
   # the kernels), launched one at a time rather than as a graph; the second
-  # half of the CSV is a step. f32's file keeps
-  # its old name, ncu-base_gpu.csv.
-  local suffix=""
+  # half of the CSV is a step. f32's file keeps its old name,
+  # ncu-base_gpu.csv.
+  local suffix="" config=${NCU_CONFIG:-base_gpu}
   [ "$1" = f32 ] || suffix="-$1"
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-count 4000 --csv \
-    --log-file "$out/ncu-base_gpu$suffix.csv" \
-    "$run" train "$tcx/base_gpu-$1-cuda.tcx" --device=cuda --steps 2 --quiet --eager-launches \
+    --log-file "$out/ncu-$config$suffix.csv" \
+    "$run" train "$tcx/$config-$1-cuda.tcx" --device=cuda --steps 2 --quiet --eager-launches \
     --checkpoint-dir "$work/ncu-$1" --checkpoint-every 0 > /dev/null
 }
 

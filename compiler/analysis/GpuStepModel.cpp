@@ -57,6 +57,9 @@ StepPrediction predictStep(func::FuncOp function, const GpuSpec &gpu,
   if (function.isExternal())
     return step;
   BufferAssignment assignment(function);
+  // Without graphs: when the host has issued the launch, and when the GPU
+  // is done with the ones before it.
+  double issued = 0, gpuDone = 0;
   for (Operation &op : function.getBody().front()) {
     double flops, bytes, peak;
     std::string group;
@@ -93,10 +96,15 @@ StepPrediction predictStep(func::FuncOp function, const GpuSpec &gpu,
       ++step.memoryBound;
     ++step.launches;
     step.seconds += seconds;
+    issued += assignment.stepOf(&op) == StepKind::Gemm ? kHostGemmSeconds
+                                                        : kHostKernelSeconds;
+    gpuDone = std::max(gpuDone, issued) + seconds;
     step.secondsByOp[group] += seconds;
     if (assignment.stepOf(&op) == StepKind::Gemm)
       step.gemmSeconds += seconds;
   }
+  step.eagerSeconds = gpuDone;
+  step.seconds += kHostKernelSeconds; // cudaGraphLaunch
   return step;
 }
 

@@ -11,7 +11,12 @@
 //   * kMinimumLaunchSeconds, what one launch costs on a stream however
 //     little it does,
 //
-// and the step is their sum (tc's CUDA device runs them in order). Bytes
+// and the step is their sum (tc's CUDA device runs them in order) plus the
+// host's one call that replays them as a CUDA graph (a kernel launch's).
+// Without graphs (tc-run --eager-launches, a data-parallel job) the host
+// issues each launch in turn (kHostKernelSeconds, kHostGemmSeconds), and a
+// launch starts once it is issued and the one before it has ended: a step of
+// many short launches is the host's time (eagerSeconds). Bytes
 // come from the values' real element types, so a function compiled in bf16
 // (support/Precision.h) is timed with its bf16 operands, f32 results and
 // conversion kernels, and its GEMMs at the bf16 rate. For a function
@@ -63,11 +68,21 @@ inline constexpr double kGemmEfficiency = 0.7;
 /// start-up and drain, a few microseconds on every recent GPU.
 inline constexpr double kMinimumLaunchSeconds = 3e-6;
 
+/// What the host spends issuing a launch without graphs: a generated kernel
+/// (cudaLaunchKernel) and a GEMM (a cuBLAS or cuBLASLt call, which picks
+/// its algorithm each time). Fitted to one H100 machine (2026-11-27:
+/// base_short's bf16 step, 379 kernels and 309 GEMMs, took 9.7 ms eager
+/// and 5.7 ms replayed; its f32 step, 143 kernels fewer, 0.6 ms less eager),
+/// so a host's speed, not a GPU's: docs/performance.md.
+inline constexpr double kHostKernelSeconds = 4e-6;
+inline constexpr double kHostGemmSeconds = 26e-6;
+
 /// The peak FLOP/s of `precision`'s GEMMs on `gpu` (0: it has none).
 double peakFlops(const GpuSpec &gpu, support::Precision precision);
 
 struct StepPrediction {
-  double seconds = 0;       ///< the whole step
+  double seconds = 0;       ///< the whole step, replayed as a graph
+  double eagerSeconds = 0;  ///< the whole step, each launch issued in turn
   double gemmSeconds = 0;   ///< of which GEMMs
   double gemmFlops = 0;     ///< the model FLOPs of MFU
   int64_t launches = 0;     ///< GEMMs and generated kernels

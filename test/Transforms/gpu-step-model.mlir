@@ -1,7 +1,8 @@
 // tc-compile --stats --gpu=NAME: each step's predicted time on a datasheet
 // GPU (compiler/analysis/GpuStepModel.h), checked against the arithmetic by
 // hand. H100 SXM5: f32 66.9, TF32 494.7, bf16 989.4 TFLOP/s, 3350 GB/s;
-// GEMMs at 70% of peak; a launch takes at least 3 us.
+// GEMMs at 70% of peak; a launch takes at least 3 us; the host issues a
+// kernel (or a graph's replay) in 4 us, a GEMM in 26 us.
 // RUN: tc-compile %s --stats --gpu=h100 2>%t.table | FileCheck %s
 // RUN: FileCheck %s --check-prefix=TABLE < %t.table
 // RUN: tc-compile %s --stats --gpu=p100 2>/dev/null | FileCheck %s --check-prefix=P100
@@ -14,9 +15,14 @@
 //   tf32: 2.147e9 / (0.7 x 494.7e12) =  6.20 us
 //   bf16: 2.147e9 / (0.7 x 989.4e12) =  3.10 us (the bytes, halved: 1.88)
 // The large add: 12.58 MB / 3350 GB/s = 3.756 us (memory); the small add and
-// the exp: 3 us each (the launch). Steps: 45.86 + 3.756 + 6 = 55.61 us, 15.96
-// (tf32), 12.86 (bf16). target_out has 6 elements: tokens/s = 6 / step.
-// MFU = GEMM FLOPs / step / peak: 57.7% (f32), 16.9% (bf16).
+// the exp: 3 us each (the launch). Replayed as a graph, the step is their sum
+// after the host's one call: 4 + 45.86 + 3.756 + 6 = 59.61 us, 19.96 (tf32),
+// 16.86 (bf16). Eager, each launch starts once issued (the GEMM at 26 us,
+// the kernels 4 us apart after it) and once the one before it has ended:
+// bf16 GEMM 26..29.10, add 30..33.756, add 34..37, exp 38..41 us, the host's
+// pace; f32 GEMM 26..71.857, then the kernels back to back: 81.613 us.
+// target_out has 6 elements: tokens/s = 6 / step. MFU = GEMM FLOPs / step
+// / peak: 53.8% (f32), 12.9% (bf16).
 // CHECK:      "gpu_prediction": {
 // CHECK:        "bandwidth_gb_per_s": 3350,
 // CHECK:        "gemm_efficiency": 0.69999
@@ -25,46 +31,50 @@
 // CHECK:        "steps": {
 // CHECK-NEXT:     "train_step_1x2x3": {
 // CHECK-NEXT:       "bf16": {
+// CHECK-NEXT:         "eager_step_ms": 0.0410000
 // CHECK-NEXT:         "gemm_ms": 0.0031007
 // CHECK-NEXT:         "gemm_tflop": 0.0021474
 // CHECK-NEXT:         "launch_bound_launches": 2,
 // CHECK-NEXT:         "launches": 4,
 // CHECK-NEXT:         "memory_bound_launches": 1,
-// CHECK-NEXT:         "mfu": 0.1688
+// CHECK-NEXT:         "mfu": 0.1287
 // CHECK-NEXT:         "ms_by_op": {
 // CHECK-NEXT:           "gemm": 0.0031007
 // CHECK-NEXT:           "tc.add": 0.0067560
 // CHECK-NEXT:           "tc.exp": 0.003
 // CHECK-NEXT:         },
-// CHECK-NEXT:         "step_ms": 0.0128567
-// CHECK-NEXT:         "target_tokens_per_second": 466679
+// CHECK-NEXT:         "step_ms": 0.0168567
+// CHECK-NEXT:         "target_tokens_per_second": 355939
 // CHECK:            "f32": {
+// CHECK-NEXT:         "eager_step_ms": 0.081613
 // CHECK-NEXT:         "gemm_ms": 0.045857
-// CHECK:              "mfu": 0.5772
-// CHECK:              "step_ms": 0.055613
+// CHECK:              "mfu": 0.5384
+// CHECK:              "step_ms": 0.059613
 // CHECK:            "target_tokens": 6,
 // CHECK-NEXT:       "tf32": {
+// CHECK-NEXT:         "eager_step_ms": 0.041957
 // CHECK-NEXT:         "gemm_ms": 0.0062014
-// CHECK:              "step_ms": 0.0159574
+// CHECK:              "step_ms": 0.0199574
 
-// TABLE:      tc-compile: predicted on h100 (H100 SXM5 80 GB: f32 66.9, TF32 494.7, bf16 989.4 TFLOP/s, 3350 GB/s; GEMMs at 70% of peak, a launch at least 3 us)
-// TABLE-NEXT:   step                       GEMMs   ms/step     tokens/s    MFU   GEMM ms  largest others (ms)
-// TABLE-NEXT:   train_step_1x2x3           f32        0.06       107888  57.7%      0.05  tc.add 0.0, tc.exp 0.0
-// TABLE-NEXT:   train_step_1x2x3           tf32       0.02
-// TABLE-NEXT:   train_step_1x2x3           bf16       0.01
+// TABLE:      tc-compile: predicted on h100 (H100 SXM5 80 GB: f32 66.9, TF32 494.7, bf16 989.4 TFLOP/s, 3350 GB/s; GEMMs at 70% of peak, a launch at least 3 us; a step replayed as a CUDA graph, and eager: the host issuing a kernel in 4 us, a GEMM in 26 us)
+// TABLE-NEXT:   step                       GEMMs   ms/step  eager ms     tokens/s    MFU   GEMM ms  largest others (ms)
+// TABLE-NEXT:   train_step_1x2x3           f32        0.06      0.08       100649  53.8%      0.05  tc.add 0.0, tc.exp 0.0
+// TABLE-NEXT:   train_step_1x2x3           tf32       0.02      0.04
+// TABLE-NEXT:   train_step_1x2x3           bf16       0.02      0.04
 
 // The H200 has the H100's arithmetic and 4800 GB/s: the large add's
-// 12.58 MB take 2.62 us, under a launch, so its f32 step is 45.857 + 3 x 3
-// = 54.857 us, with no launch bound by memory.
+// 12.58 MB take 2.62 us, under a launch, so its f32 step is 4 + 45.857 +
+// 3 x 3 = 58.857 us, with no launch bound by memory.
 // H200:     "bandwidth_gb_per_s": 4800,
 // H200:     "gpu": "h200",
 // H200:     "f32": {
+// H200-NEXT:  "eager_step_ms": 0.080857
 // H200-NEXT:  "gemm_ms": 0.045857
 // H200-NEXT:  "gemm_tflop": 0.0021474
 // H200-NEXT:  "launch_bound_launches": 3,
 // H200-NEXT:  "launches": 4,
 // H200-NEXT:  "memory_bound_launches": 0,
-// H200:       "step_ms": 0.054857
+// H200:       "step_ms": 0.058857
 
 // The P100 has no tensor cores: f32 GEMMs only.
 // P100:     "gpu_prediction": {
