@@ -71,19 +71,6 @@ inline bool lastBlockToArrive(unsigned *arrived) {
 #define TC_FOR(i, n)                                                          \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n);    \
        i += int64_t(gridDim.x) * blockDim.x)
-// A series of independent loops in one kernel (Adam's tensors), spread
-// over the grid as one loop over all their iterations would be: each loop
-// starts on the thread after the one its predecessor ended on, instead of
-// every loop starting on the grid's first blocks. No division: the start
-// moves back by each loop's count, a grid at a time.
-#define TC_FOR_SERIES_START                                                   \
-  const int64_t tc_threads = int64_t(gridDim.x) * blockDim.x;                 \
-  int64_t tc_first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-#define TC_FOR_IN_SERIES(i, n)                                                \
-  for (int64_t i = tc_first; i < (n); i += tc_threads)
-#define TC_FOR_SERIES_NEXT(n)                                                 \
-  for (tc_first -= (n); tc_first < 0; tc_first += tc_threads) {               \
-  }
 #define TC_ROWS(r) for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)
 #define TC_ROW(k) for (int64_t k = threadIdx.x; k < D; k += blockDim.x)
 #define TC_ROW_REDUCE(k, op, ...) TC_ROW(k)

@@ -64,11 +64,6 @@ inline float rowExp(double x) {
 } // namespace tc
 // Independent iterations across OpenMP threads.
 #define TC_FOR(i, n) _Pragma("omp parallel for") for (int64_t i = 0; i < (n); ++i)
-// A series of loops (Cuda.h): each its own parallel region on the host,
-// where a loop starts does not matter.
-#define TC_FOR_SERIES_START
-#define TC_FOR_IN_SERIES(i, n) TC_FOR(i, n)
-#define TC_FOR_SERIES_NEXT(n)
 // The row skeleton on the host: rows across OpenMP threads, a row in order.
 #define TC_ROWS(r) _Pragma("omp parallel for") for (int64_t r = 0; r < rows; ++r)
 #define TC_ROW(k) for (int64_t k = 0; k < D; ++k)
