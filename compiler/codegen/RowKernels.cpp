@@ -196,8 +196,7 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
         dgamma[k - k0] += @A(in5[r * D + k]) * xhat(r, k);
         dbeta[k - k0] += in5[r * D + k];
       }
-    TC_COLUMN_TOTAL(dgamma);
-    TC_COLUMN_TOTAL(dbeta);
+    TC_COLUMN_TOTALS(dgamma, dbeta);
     TC_COLUMN_LEADER
     for (int64_t k = k0; k < k1; ++k) {
       out2[k] = @E(dgamma[k - k0]);

@@ -47,16 +47,16 @@ inline double columnTotal(double v) {
       total += partial[g * kColumnLanes + threadIdx.x];
   return total;
 }
-// Whether this block is the last of the grid to arrive here (the same answer
-// in all its threads), after which every block's earlier writes to global
+// Whether this block is the last of `blocks` to arrive here (the same
+// answer in all its threads), after which their earlier writes to global
 // memory are visible to it; `arrived` (zero before the launch) is zero again
 // after it.
-inline bool lastBlockToArrive(unsigned *arrived) {
+inline bool lastToArrive(unsigned *arrived, unsigned blocks) {
   __shared__ bool last;
   __threadfence(); // this block's writes before its arrival
   __syncthreads();
   if (threadIdx.x == 0) {
-    last = atomicAdd(arrived, 1u) == gridDim.x - 1;
+    last = atomicAdd(arrived, 1u) == blocks - 1;
     if (last)
       *arrived = 0; // every other block has arrived: the next launch's
   }
@@ -64,6 +64,52 @@ inline bool lastBlockToArrive(unsigned *arrived) {
   if (!last)
     return false;
   __threadfence();
+  return true;
+}
+// lastToArrive of the grid's blocks.
+inline bool lastBlockToArrive(unsigned *arrived) {
+  return lastToArrive(arrived, gridDim.x);
+}
+// How many parts a column sum over `rows` rows splits them into: enough for
+// the tiles and parts to fill a GPU's blocks (about 1,024 pairs: on an
+// H100, base_paper's LayerNorm gradients, 64 tiles over 24,576 rows in 64
+// blocks, took 11x their bytes), at least 256 rows a part.
+constexpr int64_t kColumnSums = 2; // the most sums TC_COLUMN_TOTALS takes
+constexpr int64_t columnParts(int64_t rows, int64_t tiles) {
+  int64_t parts = (1024 + tiles - 1) / tiles, most = rows / 256;
+  parts = parts < most ? parts : most;
+  return parts < 1 ? 1 : parts;
+}
+// The column sums `sums` (arrays of TC_COLUMN_BLOCK) of one (tile, part):
+// the groups' sums added (columnTotal); with several parts, each part's
+// published in `scratch` ([sum][part][column]) and the last block of the
+// tile to arrive (`arrived`, a count per tile, zero again after) adds them
+// in part order. Whether this thread stores the totals: the first group of
+// the block that holds them.
+template <typename... Sums>
+inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
+                         int64_t D, double *scratch, unsigned *arrived,
+                         Sums &...sums) {
+  static_assert(sizeof...(Sums) <= kColumnSums, "raise kColumnSums");
+  ((sums[0] = columnTotal(sums[0])), ...);
+  bool leader = threadIdx.x < kColumnLanes && k0 < D;
+  if (parts == 1)
+    return leader;
+  int64_t s = 0;
+  if (leader)
+    ((scratch[(s++ * parts + part) * D + k0] = sums[0]), ...);
+  if (!lastToArrive(&arrived[tile], unsigned(parts)))
+    return false;
+  if (!leader)
+    return false;
+  s = 0;
+  auto total = [&](int64_t sum) {
+    double t = 0.0;
+    for (int64_t p = 0; p < parts; ++p)
+      t += *static_cast<volatile double *>(&scratch[(sum * parts + p) * D + k0]);
+    return t;
+  };
+  ((sums[0] = total(s++)), ...);
   return true;
 }
 } // namespace tc
@@ -81,22 +127,37 @@ inline bool lastBlockToArrive(unsigned *arrived) {
 #define TC_DROPOUT_MASK(name, key, rate, n)
 #define TC_KEEPS(name, key, rate, i) tc::dropoutKeeps(seed, step, key, i, rate)
 #define TC_ROW_CACHE(name, value) auto name = [&](int64_t k) { return double(value); };
-// Sums across rows: tiles of kColumnLanes columns across blocks (grid-stride),
-// a thread a column [k0, k1) of its tile (empty past D) and the rows
-// TC_COLUMN_ROWS gives its group; TC_COLUMN_TOTAL adds the groups' sums,
-// which TC_COLUMN_LEADER (the first group) stores.
+// Sums across rows: tiles of kColumnLanes columns, each tile's rows split
+// into tc::columnParts parts, a (tile, part) pair per block (grid-stride);
+// a thread a column [k0, k1) of its tile (empty past D) and the rows of its
+// part TC_COLUMN_ROWS gives its group. TC_COLUMN_TOTALS adds the groups'
+// sums, then the last block of a tile to finish adds its parts' in part
+// order; TC_COLUMN_LEADER (that block's first group) stores them.
 #define TC_COLUMN_BLOCK 1
 #define TC_COLUMN_BLOCKS(k0, k1)                                              \
-  for (int64_t tile = blockIdx.x; tile * tc::kColumnLanes < D;                \
-       tile += gridDim.x)                                                     \
-    for (int64_t k0 = tile * tc::kColumnLanes + threadIdx.x % tc::kColumnLanes, \
+  constexpr int64_t tc_column_tiles =                                         \
+      (D + tc::kColumnLanes - 1) / tc::kColumnLanes;                          \
+  constexpr int64_t tc_column_parts = tc::columnParts(rows, tc_column_tiles); \
+  constexpr int64_t tc_column_chunk =                                         \
+      (rows + tc_column_parts - 1) / tc_column_parts;                         \
+  static double tc_column_scratch[tc::kColumnSums * tc_column_parts * D];     \
+  static unsigned tc_column_arrived[tc_column_tiles];                         \
+  for (int64_t tc_pair = blockIdx.x;                                          \
+       tc_pair < tc_column_tiles * tc_column_parts; tc_pair += gridDim.x)     \
+    for (int64_t tile = tc_pair % tc_column_tiles,                            \
+                 part = tc_pair / tc_column_tiles,                            \
+                 k0 = tile * tc::kColumnLanes + threadIdx.x % tc::kColumnLanes, \
                  k1 = std::min<int64_t>(k0 + 1, D), once = 1;                 \
          once; once = 0)
 #define TC_COLUMN_ROWS(r, n)                                                  \
-  for (int64_t r = threadIdx.x / tc::kColumnLanes; r < (n);                   \
+  for (int64_t r = part * tc_column_chunk + threadIdx.x / tc::kColumnLanes;   \
+       r < std::min<int64_t>((n), (part + 1) * tc_column_chunk);              \
        r += blockDim.x / tc::kColumnLanes)
-#define TC_COLUMN_TOTAL(sums) sums[0] = tc::columnTotal(sums[0])
-#define TC_COLUMN_LEADER if (threadIdx.x < tc::kColumnLanes)
+#define TC_COLUMN_TOTALS(...)                                                 \
+  const bool tc_column_store = tc::columnTotals(                              \
+      tile, part, tc_column_parts, k0, D, tc_column_scratch,                  \
+      tc_column_arrived, __VA_ARGS__)
+#define TC_COLUMN_LEADER if (tc_column_store)
 // total, count: the sum of value(r) over the rows where counted(r). Each
 // block computes its rows' values (a block per row, grid-stride) into a
 // buffer of the kernel's in global memory; the last block to finish adds

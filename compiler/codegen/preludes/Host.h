@@ -97,15 +97,15 @@ inline float rowExp(double x) {
 // Sums across rows, each column in row order: blocks of columns [k0, k1)
 // across OpenMP threads, a block's columns side by side in the inner loop
 // (vectorised, and the same sums as a column at a time).
-// TC_COLUMN_ROWS(r, n): every row r < n, in order; the totals of the GPU's
-// row split are the identity here.
+// TC_COLUMN_ROWS(r, n): every row r < n, in order; TC_COLUMN_TOTALS, which
+// adds the GPU's parts of a column's rows, is the identity here.
 #define TC_COLUMN_BLOCK 64
 #define TC_COLUMN_BLOCKS(k0, k1)                                              \
   _Pragma("omp parallel for") for (int64_t b = 0; b < (D + 63) / 64; ++b)     \
     for (int64_t k0 = b * 64, k1 = std::min<int64_t>(D, k0 + 64), once = 1;   \
          once; once = 0)
 #define TC_COLUMN_ROWS(r, n) for (int64_t r = 0; r < (n); ++r)
-#define TC_COLUMN_TOTAL(sums) (void)0
+#define TC_COLUMN_TOTALS(...) (void)0
 #define TC_COLUMN_LEADER if (true)
 // total, count: the sum of value(r) over the rows where counted(r), in row
 // order; the rows' values in parallel.

@@ -47,3 +47,19 @@ func.func @columns(%x: tensor<700x20xf32>, %y: tensor<2x5x12xf32>)
   %mean = tc.reduce_mean %y axes = [0, 1] : tensor<2x5x12xf32> -> tensor<12xf32>
   return %sum, %twice, %mean : tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>
 }
+
+// LayerNorm's gamma and beta gradients over 1,024 rows: on CUDA each tile of
+// 8 columns splits its rows into 4 parts among blocks, and the last block
+// of a tile adds the parts in order (TC_COLUMN_TOTALS). The RNG state comes
+// first, so that no LayerNorm input holds the rounding cases' NaNs.
+func.func @layer_norm_grad_columns(%rng: tensor<2xi64>, %r: tensor<1024x16xf32>,
+                                   %s: tensor<1024x16xf32>, %g: tensor<16xf32>,
+                                   %mean: tensor<1024x1xf32>, %rstd: tensor<1024x1xf32>,
+                                   %dy: tensor<1024x16xf32>)
+    -> (tensor<1024x16xf32>, tensor<1024x16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %dr, %ds, %dg, %db = tc.residual_layer_norm_grad %r, %s, %g, %mean, %rstd, %dy, %rng
+      rate = 0.0 key = 4
+      : tensor<1024x16xf32>, tensor<16xf32>, tensor<1024x1xf32>, tensor<2xi64>
+  return %dr, %ds, %dg, %db
+      : tensor<1024x16xf32>, tensor<1024x16xf32>, tensor<16xf32>, tensor<16xf32>
+}
