@@ -15,8 +15,9 @@
 # base_gpu,base_short,base_paper), BENCH_PRECISIONS (default f32,tf32,bf16: those
 # gpu-bundle.sh's PRECISIONS made), BENCH_EAGER=1 (tc's rows also without
 # CUDA graphs), BENCH_PEERS (default: all of bench/gpu.py --help),
-# BENCH_SECONDS (the bench stage's limit, default 480: four torch.compile
-# peers compile each configuration); NCU_PRECISIONS (default "f32 bf16",
+# BENCH_SECONDS (the bench stage's limit, default 480: five torch.compile
+# peers compile each configuration, too many for it with all three
+# configurations, so name fewer); NCU_PRECISIONS (default "f32 bf16",
 # "" skips ncu), NCU_CONFIG (default base_gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -539,9 +539,11 @@ void CudaDevice::capture(const tcx::Function &function, FunctionState &state) {
     throw;
   }
   check(cudaStreamEndCapture(stream_, &graph), what);
-  cudaError_t status = cudaGraphInstantiate(&state.graph, graph, 0);
+  cudaGraphExec_t instantiated = nullptr;
+  cudaError_t status = cudaGraphInstantiate(&instantiated, graph, 0);
   cudaGraphDestroy(graph);
   check(status, what);
+  state.graph = instantiated; // only once it exists
 }
 
 void CudaDevice::launchSteps(FunctionState &state) {
@@ -615,11 +617,13 @@ bool CudaDevice::joinRanks(Communicator &ranks, double timeoutSeconds,
 } // namespace
 } // namespace tc::rt
 
-/// The plug-in's entry point (CudaDeviceLoader.cpp loads it): a device for
+/// The plug-in's entry point (CudaDeviceLoader.cpp loads it; named anew
+/// when its arguments change, so that a stale plug-in is refused as having
+/// none): a device for
 /// `executable` on this rank's GPU (the first, alone), made as `options`
 /// ask, or null with `error` saying why.
 extern "C" tc::rt::Device *
-tc_create_cuda_device(const tc::rt::Executable &executable,
+tc_open_cuda_device(const tc::rt::Executable &executable,
                       const tc::rt::CudaDeviceOptions &options,
                       std::string &error) {
   try {

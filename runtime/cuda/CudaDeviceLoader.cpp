@@ -12,7 +12,7 @@ std::unique_ptr<Device> createCudaDevice(const Executable &executable,
   using Create = Device *(*)(const Executable &, const CudaDeviceOptions &,
                              std::string &);
   auto create = reinterpret_cast<Create>(
-      loadPlugin("tc-cuda-device.so", "tc_create_cuda_device", "CUDA device",
+      loadPlugin("tc-cuda-device.so", "tc_open_cuda_device", "CUDA device",
                  "build tc with the CUDA toolkit installed", error));
   return std::unique_ptr<Device>(create ? create(executable, options, error)
                                         : nullptr);

@@ -104,6 +104,7 @@ cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
   if (cublasStatus_t s = faultOf("cublasSetStream_v2"))
     return s;
   handle->stream = stream;
+  handle->workspace = nullptr; // cuBLAS: setting the stream resets it
   return CUBLAS_STATUS_SUCCESS;
 }
 

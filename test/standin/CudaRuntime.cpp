@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 /// A stream capture's work, in the order captured (cudaStreamEndCapture
@@ -39,6 +40,8 @@ struct CUstream_st {
   /// While a capture is under way: what its work goes to instead of
   /// running (cudaStreamBeginCapture).
   std::unique_ptr<CUgraph_st> capture;
+  /// A call the capture forbids was made: cudaStreamEndCapture fails.
+  bool captureInvalidated = false;
 };
 struct CUevent_st {
   CUstream_st *stream = nullptr;
@@ -138,6 +141,13 @@ int gpuCount() {
 cudaError_t fail(cudaError_t error) {
   lastError = error;
   return error;
+}
+
+/// A call that a capture under way on `stream` forbids: the capture is
+/// invalidated (its end then fails), and so is the call.
+cudaError_t refuseInCapture(CUstream_st *stream) {
+  stream->captureInvalidated = true;
+  return fail(cudaErrorStreamCaptureUnsupported);
 }
 
 /// The result of a call that an injected fault may fail: `injected` for
@@ -385,7 +395,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes,
     return fail(cudaErrorInvalidValue);
   // A copy from or to pageable host memory cannot be captured.
   if (kind != cudaMemcpyDeviceToDevice && streamOf(stream)->capture)
-    return fail(cudaErrorStreamCaptureUnsupported);
+    return refuseInCapture(streamOf(stream));
   switch (kind) {
   case cudaMemcpyHostToDevice: {
     // From pageable memory: staged now, so the caller may reuse its buffer.
@@ -463,7 +473,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     return e;
   std::lock_guard<std::recursive_mutex> guard(lock);
   if (streamOf(stream)->capture)
-    return fail(cudaErrorStreamCaptureUnsupported);
+    return refuseInCapture(streamOf(stream));
   runAll(streamOf(stream));
   return cudaSuccess;
 }
@@ -490,7 +500,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   // Events inside a capture (a fork onto another stream) are not modelled;
   // the plug-in captures only a step on one stream.
   if (streamOf(stream)->capture)
-    return fail(cudaErrorStreamCaptureUnsupported);
+    return refuseInCapture(streamOf(stream));
   event->stream = streamOf(stream);
   event->position = event->stream->enqueued;
   return cudaSuccess;
@@ -501,8 +511,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
   if (cudaError_t e = faultOf("cudaStreamWaitEvent", cudaErrorInvalidValue))
     return e;
   std::lock_guard<std::recursive_mutex> guard(lock);
-  if (streamOf(stream)->capture || (event->stream && event->stream->capture))
-    return fail(cudaErrorStreamCaptureUnsupported);
+  if (streamOf(stream)->capture)
+    return refuseInCapture(streamOf(stream));
+  if (event->stream && event->stream->capture)
+    return refuseInCapture(event->stream);
   CUstream_st *recorded = event->stream;
   uint64_t position = event->position;
   if (recorded) // the work after this waits for the event's
@@ -585,7 +597,8 @@ cudaError_t cudaLaunchKernel(const void *function, dim3 grid, dim3 block,
 // cudaStreamEndCapture, the work enqueued on the stream is recorded instead
 // of run; cudaGraphLaunch enqueues all of it as one item. Calls a capture
 // forbids (a synchronisation, a copy with host memory, events) fail with
-// cudaErrorStreamCaptureUnsupported.
+// cudaErrorStreamCaptureUnsupported and invalidate it: its end fails with
+// cudaErrorStreamCaptureInvalidated and no graph.
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
                                    cudaStreamCaptureMode) {
@@ -606,7 +619,11 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
   CUstream_st *s = streamOf(stream);
   if (!s->capture)
     return fail(cudaErrorIllegalState);
-  *graph = s->capture.release();
+  std::unique_ptr<CUgraph_st> captured = std::move(s->capture);
+  *graph = nullptr;
+  if (std::exchange(s->captureInvalidated, false))
+    return fail(cudaErrorStreamCaptureInvalidated);
+  *graph = captured.release();
   return cudaSuccess;
 }
 

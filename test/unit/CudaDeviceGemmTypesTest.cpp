@@ -122,7 +122,7 @@ CreateDevice plugin() {
     void *library = dlopen(TC_CUDA_PLUGIN, RTLD_NOW | RTLD_LOCAL);
     EXPECT_TRUE(library) << dlerror();
     return library ? reinterpret_cast<CreateDevice>(
-                         dlsym(library, "tc_create_cuda_device"))
+                         dlsym(library, "tc_open_cuda_device"))
                    : nullptr;
   }();
   return create;
