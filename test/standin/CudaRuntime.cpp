@@ -639,8 +639,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (cudaError_t e = faultOf("cudaGraphLaunch", cudaErrorLaunchFailure))
     return e;
   std::lock_guard<std::recursive_mutex> guard(lock);
-  if (streamOf(stream)->capture)
-    return fail(cudaErrorStreamCaptureUnsupported);
+  if (streamOf(stream)->capture) // a graph launched inside a capture
+    return refuseInCapture(streamOf(stream));
   enqueue(stream, [exec] {
     for (const std::function<void()> &work : exec->work)
       work();
