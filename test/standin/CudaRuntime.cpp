@@ -574,8 +574,12 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
 cudaError_t cudaLaunchKernel(const void *function, dim3 grid, dim3 block,
                              void **arguments, size_t sharedBytes,
                              cudaStream_t stream) {
-  if (cudaError_t e = faultOf("cudaLaunchKernel", cudaErrorLaunchFailure))
+  if (cudaError_t e = faultOf("cudaLaunchKernel", cudaErrorLaunchFailure)) {
+    std::lock_guard<std::recursive_mutex> guard(lock);
+    if (streamOf(stream)->capture) // a failed launch invalidates a capture
+      streamOf(stream)->captureInvalidated = true;
     return e;
+  }
   std::lock_guard<std::recursive_mutex> guard(lock);
   // The harness runs one-dimensional launches (all tc's kernels are).
   if (grid.x == 0 || grid.y != 1 || grid.z != 1 || block.x == 0 ||
