@@ -56,7 +56,12 @@ inline bool lastToArrive(unsigned *arrived, unsigned blocks) {
   __threadfence(); // this block's writes before its arrival
   __syncthreads();
   if (threadIdx.x == 0) {
+    // Fences on both sides of the count in the thread that makes it: the
+    // block's writes (ordered before it by the barrier) are released with
+    // it, and the last block's reads acquire the others'.
+    __threadfence();
     last = atomicAdd(arrived, 1u) == blocks - 1;
+    __threadfence();
     if (last)
       *arrived = 0; // every other block has arrived: the next launch's
   }
@@ -132,7 +137,10 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 // a thread a column [k0, k1) of its tile (empty past D) and the rows of its
 // part TC_COLUMN_ROWS gives its group. TC_COLUMN_TOTALS adds the groups'
 // sums, then the last block of a tile to finish adds its parts' in part
-// order; TC_COLUMN_LEADER (that block's first group) stores them.
+// order; TC_COLUMN_LEADER (that block's first group) stores them. The
+// parts' buffer and counts are the kernel's, not the launch's: launches of
+// one kernel must not overlap (one stream). TC_COLUMN_ROWS takes the
+// kernel's `rows`, which its parts divide.
 #define TC_COLUMN_BLOCK 1
 #define TC_COLUMN_BLOCKS(k0, k1)                                              \
   constexpr int64_t tc_column_tiles =                                         \

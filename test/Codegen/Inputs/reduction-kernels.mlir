@@ -63,3 +63,17 @@ func.func @layer_norm_grad_columns(%rng: tensor<2xi64>, %r: tensor<1024x16xf32>,
   return %dr, %ds, %dg, %db
       : tensor<1024x16xf32>, tensor<1024x16xf32>, tensor<16xf32>, tensor<16xf32>
 }
+
+// The same over 20 columns (the last tile of 8 half empty) and 1,025 rows:
+// 4 parts of 257 rows, the last of 254.
+func.func @layer_norm_grad_uneven(%rng: tensor<2xi64>, %r: tensor<1025x20xf32>,
+                                  %s: tensor<1025x20xf32>, %g: tensor<20xf32>,
+                                  %mean: tensor<1025x1xf32>, %rstd: tensor<1025x1xf32>,
+                                  %dy: tensor<1025x20xf32>)
+    -> (tensor<1025x20xf32>, tensor<1025x20xf32>, tensor<20xf32>, tensor<20xf32>) {
+  %dr, %ds, %dg, %db = tc.residual_layer_norm_grad %r, %s, %g, %mean, %rstd, %dy, %rng
+      rate = 0.0 key = 4
+      : tensor<1025x20xf32>, tensor<20xf32>, tensor<1025x1xf32>, tensor<2xi64>
+  return %dr, %ds, %dg, %db
+      : tensor<1025x20xf32>, tensor<1025x20xf32>, tensor<20xf32>, tensor<20xf32>
+}
