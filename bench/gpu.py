@@ -212,17 +212,18 @@ def measure(args, name, gpu, work):
     c = model_config(name)
     times, versions, predicted = {}, {}, {}
     modelled = model_gpu(gpu)
+    launch_modes = [False, True] if args.eager else [False]  # True: --eager-launches
     for precision in args.precisions:
         system = next(s for s, p in TC.items() if p == precision)
         tcx = tc_executable(args, name, precision, work)
-        for eager in [False, True] if args.eager else [False]:
+        for eager in launch_modes:
             row = system + (EAGER if eager else "")
             times[row] = tcx if tcx.startswith("not run") else run_tc(
                 args.build, tcx, args.warmup, args.steps, args.runs, work, eager)
             versions[row] = ""
         stats = modelled and gpu_stats(args.build, name, modelled, precision, args.prebuilt)
         if isinstance(stats, dict):
-            for eager in [False, True] if args.eager else [False]:
+            for eager in launch_modes:
                 predicted[system + (EAGER if eager else "")] = (
                     predicted_step_seconds(stats, c, precision, eager),
                     stats["gpu_prediction"]["product"])

@@ -148,7 +148,7 @@ private:
     SpaceAddresses spaces;
     CudaProgram program;
     std::map<size_t, LtGemm> lt; ///< by step index
-    int64_t runs = 0;
+    bool ranEagerly = false;         ///< its first run, outside a capture
     cudaGraphExec_t graph = nullptr; ///< its steps, from the second run
   };
   FunctionState &stateOf(const tcx::Function &function);
@@ -514,8 +514,9 @@ void CudaDevice::gemm(FunctionState &state, size_t step, const GemmLaunch &g) {
 
 void CudaDevice::run(const tcx::Function &function) {
   FunctionState &state = stateOf(function);
-  if (options_.eagerLaunches || nccl_ || state.runs++ == 0) {
+  if (options_.eagerLaunches || nccl_ || !state.ranEagerly) {
     launchSteps(state);
+    state.ranEagerly = true;
     return;
   }
   if (!state.graph)
@@ -619,9 +620,8 @@ bool CudaDevice::joinRanks(Communicator &ranks, double timeoutSeconds,
 
 /// The plug-in's entry point (CudaDeviceLoader.cpp loads it; named anew
 /// when its arguments change, so that a stale plug-in is refused as having
-/// none): a device for
-/// `executable` on this rank's GPU (the first, alone), made as `options`
-/// ask, or null with `error` saying why.
+/// none): a device for `executable` on this rank's GPU (the first, alone),
+/// made as `options` ask, or null with `error` saying why.
 extern "C" tc::rt::Device *
 tc_open_cuda_device(const tc::rt::Executable &executable,
                       const tc::rt::CudaDeviceOptions &options,
