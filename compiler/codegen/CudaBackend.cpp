@@ -28,6 +28,12 @@ constexpr int64_t kBlockThreads = 256;
 /// threads) several times over, where one block per 256 elements made a
 /// multi-tensor Adam run 74000 blocks through each of its tensors.
 constexpr int64_t kMaxElementBlocks = 4096;
+/// The blocks of tc.embedding_grad, each of which reads every id to find
+/// the tokens of its rows: about two per SM of the largest GPUs, so that
+/// the ids are read 256 times, not once per 256 table elements (4096 blocks
+/// read 400 MB of ids for base_paper's 24,576 tokens, 5x its table;
+/// KernelBytesTest counts it).
+constexpr int64_t kEmbeddingGradBlocks = 256;
 
 class CudaBackend final : public TargetBackend {
 public:
@@ -38,8 +44,9 @@ public:
   }
 
   /// One block per row of the first operand for the row-wise ops
-  /// (tc.cross_entropy too, whose result is a scalar), a thread per (row,
-  /// head) for tc.cached_attention, else one thread per
+  /// (tc.cross_entropy too, whose result is a scalar), a block per table
+  /// row up to kEmbeddingGradBlocks for tc.embedding_grad, a thread per
+  /// (row, head) for tc.cached_attention, else one thread per
   /// element of the largest operand or result (a sum over rows reads more
   /// than it writes), up to kMaxElementBlocks blocks.
   std::pair<int64_t, int64_t>
@@ -50,6 +57,11 @@ public:
       int64_t row = std::max<int64_t>(input.getShape().back(), 1);
       return {std::max<int64_t>(input.getNumElements() / row, 1),
               std::min<int64_t>((row + 31) / 32 * 32, kBlockThreads)};
+    }
+    if (auto grad = mlir::dyn_cast<tc::EmbeddingGradOp>(op)) {
+      int64_t rows = grad.getResult().getType().getDimSize(0);
+      return {std::clamp<int64_t>(rows, 1, kEmbeddingGradBlocks),
+              kBlockThreads};
     }
     // tc.cached_attention: a thread per (row, head), a warp per block.
     if (auto attention = mlir::dyn_cast<tc::CachedAttentionOp>(op)) {

@@ -15,6 +15,21 @@
 //   extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
 //                               unsigned block, void **buffers);
 //
+// Compiled with -DSIMT_COUNT_BYTES and -fsanitize=thread (compile only, no
+// ThreadSanitizer runtime linked), it also counts the bytes the kernels
+// load and store in "global memory": the compiler calls a hook before each
+// access (__tsan_read4, __tsan_write8, ...), and the hooks below add its
+// size when the address lies in a range the caller watches (the emulated
+// GPU's spaces), so the stack, the fibers and __shared__ statics are not
+// counted. A block's bytes are counted once each however often its threads
+// touch them (the bytes read, then those written): what each block would
+// fetch and store if its cache held everything it touched. Re-reading a
+// row within a block is free here, as L1 mostly makes it on a GPU; every
+// block scanning the same ids is not.
+//
+//   extern "C" void simt_watch(const void *begin, size_t bytes);
+//   extern "C" void simt_take_bytes(uint64_t *read, uint64_t *written);
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_TEST_SIMT_SIMT_H
@@ -23,6 +38,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <ucontext.h>
@@ -134,6 +150,115 @@ inline float __int_as_float(int bits) {
   return f;
 }
 
+#ifdef SIMT_COUNT_BYTES
+// The hooks run uninstrumented and call nothing that is instrumented.
+#define SIMT_UNCOUNTED extern "C" __attribute__((no_sanitize_thread))
+namespace simt {
+constexpr int kMostRanges = 64;
+inline uintptr_t watchedBegin[kMostRanges], watchedEnd[kMostRanges];
+inline int watchedRanges = 0;
+inline uint64_t bytesRead = 0, bytesWritten = 0;
+} // namespace simt
+
+SIMT_UNCOUNTED void simt_watch(const void *begin, size_t bytes) {
+  if (simt::watchedRanges == simt::kMostRanges)
+    __builtin_trap(); // raise kMostRanges
+  simt::watchedBegin[simt::watchedRanges] = uintptr_t(begin);
+  simt::watchedEnd[simt::watchedRanges++] = uintptr_t(begin) + bytes;
+}
+/// The bytes read and written since the last call.
+SIMT_UNCOUNTED void simt_take_bytes(uint64_t *read, uint64_t *written) {
+  *read = simt::bytesRead;
+  *written = simt::bytesWritten;
+  simt::bytesRead = simt::bytesWritten = 0;
+}
+namespace simt {
+/// One access in a watched range: bytes [begin, end).
+struct Access {
+  uintptr_t begin, end;
+};
+/// The running block's accesses, merged into bytes when it ends
+/// (endBlockCounts). Plain malloc'd arrays: nothing here is instrumented.
+struct Accesses {
+  Access *at = nullptr;
+  size_t count = 0, capacity = 0;
+};
+inline Accesses blockReads, blockWrites;
+} // namespace simt
+SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
+                                simt::Accesses *accesses) {
+  for (int r = 0; r < simt::watchedRanges; ++r)
+    if (uintptr_t(address) >= simt::watchedBegin[r] &&
+        uintptr_t(address) < simt::watchedEnd[r]) {
+      simt::Accesses &a = *accesses;
+      if (a.count == a.capacity) {
+        a.capacity = a.capacity ? 2 * a.capacity : 4096;
+        a.at = static_cast<simt::Access *>(
+            realloc(a.at, a.capacity * sizeof(simt::Access)));
+        if (!a.at)
+          __builtin_trap();
+      }
+      a.at[a.count++] = {uintptr_t(address), uintptr_t(address) + bytes};
+      return;
+    }
+}
+SIMT_UNCOUNTED int simt_by_begin(const void *a, const void *b) {
+  uintptr_t x = static_cast<const simt::Access *>(a)->begin,
+            y = static_cast<const simt::Access *>(b)->begin;
+  return x < y ? -1 : x > y;
+}
+/// The bytes the block's accesses cover, each once; clears them.
+SIMT_UNCOUNTED uint64_t simt_covered(simt::Accesses *accesses) {
+  simt::Accesses &a = *accesses;
+  qsort(a.at, a.count, sizeof(simt::Access), simt_by_begin);
+  uint64_t bytes = 0;
+  uintptr_t reached = 0; // the end of what is counted so far
+  for (size_t i = 0; i < a.count; ++i) {
+    uintptr_t from = a.at[i].begin > reached ? a.at[i].begin : reached;
+    if (a.at[i].end > from)
+      bytes += a.at[i].end - from;
+    if (a.at[i].end > reached)
+      reached = a.at[i].end;
+  }
+  a.count = 0;
+  return bytes;
+}
+namespace simt {
+/// Adds the block that ended to the counts.
+__attribute__((no_sanitize_thread)) inline void endBlockCounts() {
+  bytesRead += simt_covered(&blockReads);
+  bytesWritten += simt_covered(&blockWrites);
+}
+} // namespace simt
+#define SIMT_ACCESS_HOOKS(size)                                               \
+  SIMT_UNCOUNTED void __tsan_read##size(void *a) {                            \
+    simt_record(a, size, &simt::blockReads);                                  \
+  }                                                                           \
+  SIMT_UNCOUNTED void __tsan_write##size(void *a) {                           \
+    simt_record(a, size, &simt::blockWrites);                                 \
+  }                                                                           \
+  SIMT_UNCOUNTED void __tsan_unaligned_read##size(void *a) {                  \
+    simt_record(a, size, &simt::blockReads);                                  \
+  }                                                                           \
+  SIMT_UNCOUNTED void __tsan_unaligned_write##size(void *a) {                 \
+    simt_record(a, size, &simt::blockWrites);                                 \
+  }
+SIMT_ACCESS_HOOKS(1)
+SIMT_ACCESS_HOOKS(2)
+SIMT_ACCESS_HOOKS(4)
+SIMT_ACCESS_HOOKS(8)
+SIMT_ACCESS_HOOKS(16)
+SIMT_UNCOUNTED void __tsan_read_range(void *a, unsigned long size) {
+  simt_record(a, size, &simt::blockReads);
+}
+SIMT_UNCOUNTED void __tsan_write_range(void *a, unsigned long size) {
+  simt_record(a, size, &simt::blockWrites);
+}
+SIMT_UNCOUNTED void __tsan_init() {}
+SIMT_UNCOUNTED void __tsan_func_entry(void *) {}
+SIMT_UNCOUNTED void __tsan_func_exit() {}
+#endif // SIMT_COUNT_BYTES
+
 extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
                             unsigned block, void **buffers) {
   gridDim = {grid, 1, 1};
@@ -178,7 +303,11 @@ extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
         swapcontext(&simt::scheduler, &fibers[t]->context);
       }
     }
+#ifdef SIMT_COUNT_BYTES
+    simt::endBlockCounts();
+#endif
   }
 }
+
 
 #endif // TC_TEST_SIMT_SIMT_H

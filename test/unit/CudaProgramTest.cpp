@@ -35,34 +35,7 @@ using namespace tc;
 
 using test::compileSimt;
 using test::EmulatedGpu;
-
-/// Random bytes for binding `b`: token ids in the vocabulary (0, padding,
-/// at the end of each row), RNG states, or floats.
-std::vector<uint8_t> randomInput(const tcx::Binding &b, std::mt19937_64 &rng,
-                                 int step) {
-  const tcx::Buffer &buffer = *b.buffer();
-  int64_t count = 1;
-  for (int64_t extent : *buffer.shape())
-    count *= extent;
-  int64_t row = buffer.shape()->size()
-                    ? buffer.shape()->Get(buffer.shape()->size() - 1)
-                    : 1;
-  std::vector<uint8_t> bytes(count * tcx::sizeOf(buffer.dtype()));
-  for (int64_t i = 0; i < count; ++i)
-    switch (buffer.dtype()) {
-    case tcx::DType::I64:
-      reinterpret_cast<int64_t *>(bytes.data())[i] = i == 0 ? 1234 : step;
-      break;
-    case tcx::DType::I32:
-      reinterpret_cast<int32_t *>(bytes.data())[i] =
-          i % row == row - 1 ? 0 : int32_t(1 + rng() % 23);
-      break;
-    default:
-      reinterpret_cast<float *>(bytes.data())[i] =
-          std::uniform_real_distribution<float>(-1, 1)(rng);
-    }
-  return bytes;
-}
+using test::randomInput;
 
 void expectClose(const float *got, const float *want, int64_t count,
                  double bound, const std::string &what) {

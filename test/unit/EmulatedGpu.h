@@ -43,30 +43,52 @@ struct SimtKernels {
   void *library = nullptr;
   SimtLaunch launch = nullptr;
   std::vector<void (*)(void **)> kernels; ///< by kernel index
+  /// Compiled to count bytes (test/simt/Simt.h): the ranges counted, and
+  /// the bytes read and written since the last take. Null otherwise.
+  void (*watch)(const void *, size_t) = nullptr;
+  void (*takeBytes)(uint64_t *read, uint64_t *written) = nullptr;
 };
 
-/// Compiles `x`'s kernels into `dir`/kernels.so and loads it. `dir` must
-/// differ between executables of one process: dlopen hands a path it has
-/// loaded back unchanged.
-inline SimtKernels compileSimt(const tcx::Executable &x,
-                               const std::string &dir) {
+/// Compiles `x`'s kernels into `dir`/kernels.so and loads it, with the
+/// harness's byte counts when `countBytes`. `dir` must differ between
+/// executables of one process: dlopen hands a path it has loaded back
+/// unchanged.
+inline SimtKernels compileSimt(const tcx::Executable &x, const std::string &dir,
+                               bool countBytes = false) {
   SimtKernels out;
   std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir + "/kernels.so"); // never a stale one
   const tcx::CodeModule *module = x.code()->Get(0);
   std::string source = "#include \"" TC_SOURCE_DIR "/test/simt/Simt.h\"\n" +
                        module->prelude()->str();
   for (const tcx::Kernel *kernel : *x.kernels())
     source += "\n" + kernel->source()->str();
   std::ofstream(dir + "/kernels.cpp") << source;
-  std::string command = "c++ -std=c++20 -O2 -fPIC -shared -pthread -o " + dir +
-                        "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
-                        "/compile.log";
+  // Counting compiles ThreadSanitizer's access hooks in but links none of
+  // its runtime: the harness defines the hooks.
+  std::string command =
+      countBytes ? "c++ -std=c++20 -O2 -fPIC -pthread -fsanitize=thread "
+                   "-DSIMT_COUNT_BYTES -c -o " +
+                       dir + "/kernels.o " + dir + "/kernels.cpp 2> " + dir +
+                       "/compile.log && c++ -shared -o " + dir +
+                       "/kernels.so " + dir + "/kernels.o 2>> " + dir +
+                       "/compile.log"
+                 : "c++ -std=c++20 -O2 -fPIC -shared -pthread -o " + dir +
+                       "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
+                       "/compile.log";
   EXPECT_EQ(std::system(command.c_str()), 0) << "see " << dir << "/compile.log";
   out.library = dlopen((dir + "/kernels.so").c_str(), RTLD_NOW);
   EXPECT_TRUE(out.library) << dlerror();
   if (!out.library)
     return out;
   out.launch = reinterpret_cast<SimtLaunch>(dlsym(out.library, "simt_launch"));
+  if (countBytes) {
+    out.watch = reinterpret_cast<void (*)(const void *, size_t)>(
+        dlsym(out.library, "simt_watch"));
+    out.takeBytes = reinterpret_cast<void (*)(uint64_t *, uint64_t *)>(
+        dlsym(out.library, "simt_take_bytes"));
+    EXPECT_TRUE(out.watch && out.takeBytes);
+  }
   for (const tcx::Kernel *kernel : *x.kernels())
     out.kernels.push_back(reinterpret_cast<void (*)(void **)>(
         dlsym(out.library, kernel->name()->c_str())));
@@ -86,7 +108,21 @@ public:
     paramCopyBytes_ = sizes[tcx::Space::ParamCopies];
     std::memcpy(space(tcx::Space::Constants), x.constants()->data(),
                 x.constants()->size());
+    for (rt::HostBuffer &buffer : shared_)
+      watch(buffer);
   }
+
+  /// What one kernel launch read and wrote in the spaces (kernels compiled
+  /// with countBytes), in launch order, for every run until cleared.
+  struct LaunchBytes {
+    uint32_t kernel = 0;
+    uint64_t read = 0, written = 0;
+  };
+  std::vector<LaunchBytes> launchBytes;
+
+  /// False: GEMMs leave their results as they were (for a test of the
+  /// kernels' memory traffic alone, which no GEMM's values change).
+  bool runGemms = true;
 
   uint8_t *space(tcx::Space space) { return shared_[int(space)].data(); }
 
@@ -110,6 +146,8 @@ public:
         reinterpret_cast<uint64_t>(f.inputs.data());
     f.spaces.base[int(tcx::Space::Outputs)] =
         reinterpret_cast<uint64_t>(f.outputs.data());
+    watch(f.inputs);
+    watch(f.outputs);
     std::string error;
     f.program = rt::buildCudaProgram(function, f.spaces, error);
     EXPECT_EQ(error, "");
@@ -165,8 +203,14 @@ public:
         ASSERT_EQ(k->block[0] % 32, 0u) << "whole warps";
         kernels_.launch(kernels_.kernels.at(k->kernel), k->grid[0], k->block[0],
                         table + k->arguments);
+        if (kernels_.takeBytes) {
+          LaunchBytes &bytes = launchBytes.emplace_back();
+          bytes.kernel = k->kernel;
+          kernels_.takeBytes(&bytes.read, &bytes.written);
+        }
       } else if (const auto *g = std::get_if<rt::GemmLaunch>(&step)) {
-        gemm(*g, table);
+        if (runGemms)
+          gemm(*g, table);
       } else if (const auto *c = std::get_if<rt::CopyLaunch>(&step)) {
         for (const rt::CopyRectangle &r : c->rectangles)
           for (int64_t row = 0; row < r.height; ++row)
@@ -180,6 +224,11 @@ public:
   }
 
 private:
+  void watch(rt::HostBuffer &buffer) {
+    if (kernels_.watch && buffer.size())
+      kernels_.watch(buffer.data(), buffer.size());
+  }
+
   /// The operands as the device passes them: the table's pointer arrays,
   /// or one pointer and a stride.
   static void gemm(const rt::GemmLaunch &g, void **table) {

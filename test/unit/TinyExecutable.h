@@ -3,8 +3,8 @@
 // Test helpers shared by the runtime's tests: a model description (the tiny
 // model by default) through the training pipeline (kept for the
 // interpreter) and the plan pipeline into a loaded .tcx, for the host or
-// CUDA target; and a cuBLAS call evaluated on host memory as cuBLAS defines
-// it.
+// CUDA target; random inputs for a function; and a cuBLAS call evaluated on
+// host memory as cuBLAS defines it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +23,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <random>
 
 namespace tc::test {
 
@@ -105,6 +106,35 @@ inline void evaluateColumnMajor(const rt::CublasGemm &call,
         out = relu ? std::max(value, 0.0f) : value;
       }
   }
+}
+
+/// Random bytes for binding `b`: token ids below `vocabulary` (0, padding,
+/// at the end of each row), RNG states (seed 1234, `step`), or floats.
+inline std::vector<uint8_t> randomInput(const tcx::Binding &b,
+                                        std::mt19937_64 &rng, int step,
+                                        int32_t vocabulary = 24) {
+  const tcx::Buffer &buffer = *b.buffer();
+  int64_t count = 1;
+  for (int64_t extent : *buffer.shape())
+    count *= extent;
+  int64_t row = buffer.shape()->size()
+                    ? buffer.shape()->Get(buffer.shape()->size() - 1)
+                    : 1;
+  std::vector<uint8_t> bytes(count * tcx::sizeOf(buffer.dtype()));
+  for (int64_t i = 0; i < count; ++i)
+    switch (buffer.dtype()) {
+    case tcx::DType::I64:
+      reinterpret_cast<int64_t *>(bytes.data())[i] = i == 0 ? 1234 : step;
+      break;
+    case tcx::DType::I32:
+      reinterpret_cast<int32_t *>(bytes.data())[i] =
+          i % row == row - 1 ? 0 : int32_t(1 + rng() % (vocabulary - 1));
+      break;
+    default:
+      reinterpret_cast<float *>(bytes.data())[i] =
+          std::uniform_real_distribution<float>(-1, 1)(rng);
+    }
+  return bytes;
 }
 
 } // namespace tc::test
