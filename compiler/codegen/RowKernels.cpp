@@ -214,15 +214,8 @@ std::string crossEntropy(CrossEntropyOp c, const TargetBackend &backend) {
   };
   auto rowLoss = [&](int64_t r) {
     @A max = -INFINITY, sum = 0.0, logits = 0.0;
-    TC_ROW(k)
-      max = std::max(max, @A(in0[r * D + k]));
-    max = TC_ROW_MAX(max);
-    TC_ROW_CACHE(e, tc::rowExp(in0[r * D + k] - max))
-    TC_ROW(k) {
-      sum += e(k);
-      logits += in0[r * D + k];
-    }
-    @A lse = max + std::log(TC_ROW_SUM(sum));
+    TC_ROW_SOFTMAX(e, in0[r * D + k], max, sum, logits += in0[r * D + k])
+    @A lse = max + std::log(sum);
     logits = TC_ROW_SUM(logits);
     return (1.0 - @1) * (lse - in0[r * D + in1[r]]) + @1 * (lse - logits / D);
   };
@@ -250,13 +243,7 @@ std::string crossEntropyGrad(CrossEntropyGradOp c,
       continue;
     }
     @A max = -INFINITY, sum = 0.0;
-    TC_ROW(k)
-      max = std::max(max, @A(in0[r * D + k]));
-    max = TC_ROW_MAX(max);
-    TC_ROW_CACHE(e, tc::rowExp(in0[r * D + k] - max))
-    TC_ROW(k)
-      sum += e(k);
-    sum = TC_ROW_SUM(sum);
+    TC_ROW_SOFTMAX(e, in0[r * D + k], max, sum)
     TC_ROW(k) {
       @A p = e(k) / sum;
       @A q = eps / D + (k == t ? 1.0 - eps : 0.0);

@@ -75,6 +75,10 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
       // tc.cross_entropy's result is a scalar: a block per row of its input.
       EXPECT_EQ(grid, input.getNumElements() / row) << what << ": a block per row";
       EXPECT_TRUE(rowSkeleton) << what << ": emitted without a row skeleton";
+    } else if (isa<tc::EmbeddingGradOp>(op)) {
+      // A block per table row up to 256, each reading every id.
+      EXPECT_EQ(block, 256) << what;
+      EXPECT_EQ(grid, std::min<int64_t>(result.getDimSize(0), 256)) << what;
     } else if (auto attention = dyn_cast<tc::CachedAttentionOp>(op)) {
       // The decoder's attention: a thread per (row, head), a warp a block.
       int64_t tasks = result.getDimSize(0) * attention.getHeads();

@@ -132,6 +132,30 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 #define TC_DROPOUT_MASK(name, key, rate, n)
 #define TC_KEEPS(name, key, rate, i) tc::dropoutKeeps(seed, step, key, i, rate)
 #define TC_ROW_CACHE(name, value) auto name = [&](int64_t k) { return double(value); };
+// A softmax row's statistics (Host.h says what they are) in one pass over
+// the row rather than two: each thread keeps its running maximum and its
+// sum scaled to it (rescaled when the maximum rises), then the block's
+// maximum and the sums rescaled to it are combined ("online softmax",
+// Milakov and Gimelshein 2018). The loss and its gradient read rows of the
+// whole vocabulary, beyond what L1 holds: each pass is a read of the logits
+// from L2 or memory. The sum differs from the two-pass one in its last
+// bits (terms rounded to f32 against another maximum).
+#define TC_ROW_SOFTMAX(e, z, max, sum, ...)                                   \
+  TC_ROW(k) {                                                                 \
+    const double tc_z = double(z);                                            \
+    if (tc_z > max) {                                                         \
+      sum = max == -INFINITY ? 0.0 : sum * std::exp(max - tc_z);              \
+      max = tc_z;                                                             \
+    }                                                                         \
+    sum += tc::rowExp(tc_z - max);                                            \
+    __VA_ARGS__;                                                              \
+  }                                                                           \
+  {                                                                           \
+    const double tc_max = TC_ROW_MAX(max);                                    \
+    sum = TC_ROW_SUM(max == -INFINITY ? 0.0 : sum * std::exp(max - tc_max));  \
+    max = tc_max;                                                             \
+  }                                                                           \
+  TC_ROW_CACHE(e, tc::rowExp((z) - max))
 // Sums across rows: tiles of kColumnLanes columns, each tile's rows split
 // into tc::columnParts parts, a (tile, part) pair per block (grid-stride);
 // a thread a column [k0, k1) of its tile (empty past D) and the rows of its

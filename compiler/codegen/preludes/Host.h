@@ -94,6 +94,21 @@ inline float rowExp(double x) {
   for (int64_t k = 0; k < D; ++k)                                             \
     name##_row[k] = (value);                                                  \
   auto name = [&](int64_t k) { return name##_row[k]; };
+// A softmax row's statistics over z (an expression of k): max and sum,
+// declared by the caller, become the row's maximum and the sum of
+// rowExp(z - max); e(k) is that exponential; the statement after them runs
+// in the summing pass for each k. Here three passes over the row, the
+// exponentials cached; on CUDA one pass for both (Cuda.h).
+#define TC_ROW_SOFTMAX(e, z, max, sum, ...)                                   \
+  TC_ROW(k)                                                                   \
+    max = std::max(max, decltype(max)(z));                                    \
+  max = TC_ROW_MAX(max);                                                      \
+  TC_ROW_CACHE(e, tc::rowExp((z) - max))                                      \
+  TC_ROW(k) {                                                                 \
+    sum += e(k);                                                              \
+    __VA_ARGS__;                                                              \
+  }                                                                           \
+  sum = TC_ROW_SUM(sum);
 // Sums across rows, each column in row order: blocks of columns [k0, k1)
 // across OpenMP threads, a block's columns side by side in the inner loop
 // (vectorised, and the same sums as a column at a time).
