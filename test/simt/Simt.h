@@ -21,13 +21,17 @@
 // access (__tsan_read4, __tsan_write8, ...), and the hooks below add its
 // size when the address lies in a range the caller watches (the emulated
 // GPU's spaces), so the stack, the fibers and __shared__ statics are not
-// counted. A block's bytes are counted once each however often its threads
+// counted, nor are the kernels' own global statics (the column sums' parts
+// and counts, the ordered row sum's rows: small beside their buffers), nor
+// a library call's accesses (the kernels make none: compileSimt checks). A block's bytes are counted once each however often its threads
 // touch them (the bytes read, then those written): what each block would
 // fetch and store if its cache held everything it touched. Re-reading a
-// row within a block is free here, as L1 mostly makes it on a GPU; every
-// block scanning the same ids is not.
+// row within a block is free here, as L1 makes it on a GPU for short rows;
+// every block scanning the same ids is not. A kernel that passes several
+// times over rows longer than L1 (the loss over the vocabulary) is not seen.
 //
 //   extern "C" void simt_watch(const void *begin, size_t bytes);
+//   extern "C" void simt_unwatch_all();
 //   extern "C" void simt_take_bytes(uint64_t *read, uint64_t *written);
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +42,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -160,9 +165,15 @@ inline int watchedRanges = 0;
 inline uint64_t bytesRead = 0, bytesWritten = 0;
 } // namespace simt
 
+// The watched ranges are one list in the process (inline variables are
+// unique symbols across every kernels.so): an emulated GPU clears it when
+// it starts and ends.
+SIMT_UNCOUNTED void simt_unwatch_all() { simt::watchedRanges = 0; }
 SIMT_UNCOUNTED void simt_watch(const void *begin, size_t bytes) {
-  if (simt::watchedRanges == simt::kMostRanges)
-    __builtin_trap(); // raise kMostRanges
+  if (simt::watchedRanges == simt::kMostRanges) {
+    fputs("simt_watch: more than kMostRanges ranges\n", stderr);
+    abort();
+  }
   simt::watchedBegin[simt::watchedRanges] = uintptr_t(begin);
   simt::watchedEnd[simt::watchedRanges++] = uintptr_t(begin) + bytes;
 }

@@ -46,6 +46,7 @@ struct SimtKernels {
   /// Compiled to count bytes (test/simt/Simt.h): the ranges counted, and
   /// the bytes read and written since the last take. Null otherwise.
   void (*watch)(const void *, size_t) = nullptr;
+  void (*unwatchAll)() = nullptr;
   void (*takeBytes)(uint64_t *read, uint64_t *written) = nullptr;
 };
 
@@ -77,6 +78,14 @@ inline SimtKernels compileSimt(const tcx::Executable &x, const std::string &dir,
                        "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
                        "/compile.log";
   EXPECT_EQ(std::system(command.c_str()), 0) << "see " << dir << "/compile.log";
+  // Counting sees only what the hooks see: no access may be left to a
+  // library (memcpy and the like) or to a hook the harness lacks.
+  if (countBytes)
+    EXPECT_NE(std::system(("nm -u " + dir + "/kernels.so | grep -E "
+                           "'__tsan_|\\b(memcpy|memset|memmove)\\b'")
+                              .c_str()),
+              0)
+        << "kernels.so calls the above: Simt.h would not count those bytes";
   out.library = dlopen((dir + "/kernels.so").c_str(), RTLD_NOW);
   EXPECT_TRUE(out.library) << dlerror();
   if (!out.library)
@@ -87,7 +96,9 @@ inline SimtKernels compileSimt(const tcx::Executable &x, const std::string &dir,
         dlsym(out.library, "simt_watch"));
     out.takeBytes = reinterpret_cast<void (*)(uint64_t *, uint64_t *)>(
         dlsym(out.library, "simt_take_bytes"));
-    EXPECT_TRUE(out.watch && out.takeBytes);
+    out.unwatchAll = reinterpret_cast<void (*)()>(
+        dlsym(out.library, "simt_unwatch_all"));
+    EXPECT_TRUE(out.watch && out.takeBytes && out.unwatchAll);
   }
   for (const tcx::Kernel *kernel : *x.kernels())
     out.kernels.push_back(reinterpret_cast<void (*)(void **)>(
@@ -108,8 +119,14 @@ public:
     paramCopyBytes_ = sizes[tcx::Space::ParamCopies];
     std::memcpy(space(tcx::Space::Constants), x.constants()->data(),
                 x.constants()->size());
+    if (kernels_.unwatchAll)
+      kernels_.unwatchAll();
     for (rt::HostBuffer &buffer : shared_)
       watch(buffer);
+  }
+  ~EmulatedGpu() override {
+    if (kernels_.unwatchAll)
+      kernels_.unwatchAll();
   }
 
   /// What one kernel launch read and wrote in the spaces (kernels compiled

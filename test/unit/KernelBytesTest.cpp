@@ -123,6 +123,7 @@ void expectNearTheModel(const std::vector<KernelBytes> &launches) {
   uint64_t counted = 0;
   int64_t model = 0;
   for (const KernelBytes &k : launches) {
+    EXPECT_GT(k.counted, 0u) << k.kernel << " (" << k.op << ") uncounted";
     EXPECT_LE(k.ratio(), kMostOverModel)
         << k.kernel << " (" << k.op << ") moved " << k.counted
         << " bytes, its launch's buffers are " << k.model;

@@ -140,19 +140,24 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 // whole vocabulary, beyond what L1 holds: each pass is a read of the logits
 // from L2 or memory. The sum differs from the two-pass one in its last
 // bits (terms rounded to f32 against another maximum).
+// A NaN stays in the sum, a -inf adds nothing, and a row of -inf alone sums
+// to NaN, as the two passes give.
 #define TC_ROW_SOFTMAX(e, z, max, sum, ...)                                   \
   TC_ROW(k) {                                                                 \
     const double tc_z = double(z);                                            \
     if (tc_z > max) {                                                         \
-      sum = max == -INFINITY ? 0.0 : sum * std::exp(max - tc_z);              \
+      sum *= std::exp(max - tc_z); /* 0 while max is -inf */                  \
       max = tc_z;                                                             \
     }                                                                         \
-    sum += tc::rowExp(tc_z - max);                                            \
+    if (tc_z != -INFINITY)                                                    \
+      sum += tc::rowExp(tc_z - max);                                          \
     __VA_ARGS__;                                                              \
   }                                                                           \
   {                                                                           \
     const double tc_max = TC_ROW_MAX(max);                                    \
-    sum = TC_ROW_SUM(max == -INFINITY ? 0.0 : sum * std::exp(max - tc_max));  \
+    sum = TC_ROW_SUM(sum == 0.0 ? 0.0 : sum * std::exp(max - tc_max));        \
+    if (tc_max == -INFINITY)                                                  \
+      sum = std::numeric_limits<double>::quiet_NaN();                         \
     max = tc_max;                                                             \
   }                                                                           \
   TC_ROW_CACHE(e, tc::rowExp((z) - max))
