@@ -1,4 +1,4 @@
-//===- LogSoftmaxTest.cpp - tc.log_softmax on every path -------------------===//
+//===- LogSoftmaxTest.cpp - softmax rows of every kind on every path -------===//
 //
 // Issue 32: the decoder step's log-softmax over the vocabulary as one row
 // op. Rows of 300 (more than a CUDA block's threads, so that the row loops
@@ -20,6 +20,13 @@
 //    log(sum) < 16 here may round to a neighbouring f32 (an ulp of at most
 //    9.5e-7); the final subtraction rounds once in each (half an ulp,
 //    2^-24 relative, apart).
+// The same rows through the loss and its gradient (tc.cross_entropy and
+// tc.cross_entropy_grad, whose CUDA kernels take a row's maximum and sum in
+// one pass, TC_ROW_SOFTMAX): the gradient of every row, and the loss of the
+// first four (a NaN or -inf row makes the sum over rows NaN), against the
+// interpreter with the same treatment of NaN and infinities and
+// 2e-6 + 2^-20 |want| otherwise (the sum of exponentials rounded to f32
+// against a running maximum on CUDA).
 // (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
 //
 //===----------------------------------------------------------------------===//
@@ -36,6 +43,8 @@
 
 #include <cmath>
 #include <random>
+#include <string>
+#include <tuple>
 
 namespace {
 
@@ -61,6 +70,18 @@ func.func @chain(%x: tensor<8x300xf32>) -> tensor<8x300xf32> {
   %0 = tc.sub %shifted, %log
       : tensor<8x300xf32>, tensor<8x1xf32> -> tensor<8x300xf32>
   return %0 : tensor<8x300xf32>
+}
+func.func @loss_grad(%x: tensor<8x300xf32>, %t: tensor<8xi32>, %dl: tensor<f32>)
+    -> tensor<8x300xf32> {
+  %0 = tc.cross_entropy_grad %x, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<8x300xf32>, tensor<8xi32>, tensor<f32>
+  return %0 : tensor<8x300xf32>
+}
+func.func @loss(%x: tensor<4x300xf32>, %t: tensor<4xi32>)
+    -> (tensor<f32>, tensor<i32>) {
+  %0:2 = tc.cross_entropy %x, %t label_smoothing = 0.1 ignore_index = 0
+      : tensor<4x300xf32>, tensor<4xi32> -> tensor<f32>, tensor<i32>
+  return %0#0, %0#1 : tensor<f32>, tensor<i32>
 }
 )mlir";
 
@@ -149,6 +170,74 @@ void expectDeviceMatches(ModuleOp module, const tc::rt::Executable &executable,
   }
 }
 
+constexpr double kLossAbsolute = 2e-6, kLossRelative = 0x1p-20;
+
+/// The loss functions' inputs: rowsOfEveryKind() (its first `rows`), each
+/// row's target (none at a -inf), and the gradient's scale.
+std::vector<tc::Tensor> lossInputs(int64_t rows, bool withScale) {
+  tc::Tensor all = rowsOfEveryKind();
+  tc::Tensor x(tc::DType::F32, {rows, kLength}), t(tc::DType::I32, {rows});
+  for (int64_t i = 0; i < rows * kLength; ++i)
+    x.set(i, all.get(i));
+  const int64_t targets[kRows] = {5, 17, 250, 3, 7, 150, 40, 60};
+  for (int64_t r = 0; r < rows; ++r)
+    t.setInt(r, targets[r]);
+  std::vector<tc::Tensor> inputs{x, t};
+  if (withScale) {
+    tc::Tensor scale(tc::DType::F32, {});
+    scale.set(0, 0.5);
+    inputs.push_back(scale);
+  }
+  return inputs;
+}
+
+/// A value of the device against the interpreter's: NaN and infinities
+/// exactly, others within the loss tolerance above.
+void expectLossValue(double got, double want, const std::string &what) {
+  if (std::isnan(want) || std::isinf(want)) {
+    EXPECT_EQ(std::isnan(got), std::isnan(want)) << what << ": " << got;
+    if (std::isinf(want))
+      EXPECT_EQ(got, want) << what;
+    return;
+  }
+  EXPECT_LE(std::abs(got - want), kLossAbsolute + kLossRelative * std::abs(want))
+      << what << ": " << got << ", expected " << want;
+}
+
+/// @loss_grad and @loss on `device` against the interpreter.
+void expectLossMatches(ModuleOp module, const tc::rt::Executable &executable,
+                       tc::rt::Device &device) {
+  for (auto [name, rows, withScale] :
+       {std::tuple{"loss_grad", kRows, true}, std::tuple{"loss", int64_t(4), false}}) {
+    std::vector<tc::Tensor> inputs = lossInputs(rows, withScale);
+    FailureOr<std::vector<tc::Tensor>> want =
+        tc::interpret(module.lookupSymbol<func::FuncOp>(name), inputs);
+    ASSERT_TRUE(succeeded(want)) << name;
+    const tc::tcx::Function *compiled = executable.function(name);
+    ASSERT_TRUE(compiled) << name;
+    for (size_t a = 0; a < inputs.size(); ++a) {
+      const tc::Tensor &in = inputs[a];
+      std::vector<uint8_t> bytes(in.size() * 4);
+      for (int64_t i = 0; i < in.size(); ++i)
+        if (in.dtype == tc::DType::I32)
+          reinterpret_cast<int32_t *>(bytes.data())[i] = int32_t(in.ints[i]);
+        else
+          reinterpret_cast<float *>(bytes.data())[i] = float(in.floats[i]);
+      ASSERT_TRUE(device.writeInput(*compiled, "arg" + std::to_string(a),
+                                    bytes.data(), bytes.size()))
+          << name << " arg" << a;
+    }
+    device.run(*compiled);
+    const tc::Tensor &result = (*want)[0];
+    std::vector<float> got(result.size());
+    ASSERT_TRUE(device.readOutput(*compiled, "result0", got.data(),
+                                  got.size() * 4));
+    for (int64_t i = 0; i < result.size(); ++i)
+      expectLossValue(got[i], result.floats[i],
+                      std::string(name) + "[" + std::to_string(i) + "]");
+  }
+}
+
 TEST(LogSoftmax, TheHostKernelEqualsTheInterpreter) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = functions(context);
@@ -156,6 +245,7 @@ TEST(LogSoftmax, TheHostKernelEqualsTheInterpreter) {
   tc::test::onTheCpuDevice(
       *module, "log-softmax", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
         expectDeviceMatches(*module, x, d);
+        expectLossMatches(*module, x, d);
       });
 }
 
@@ -167,6 +257,7 @@ TEST(LogSoftmax, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
   tc::test::onTheSimtHarness(
       *module, "log-softmax", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
         expectDeviceMatches(*module, x, d);
+        expectLossMatches(*module, x, d);
       });
 }
 #endif
