@@ -1,4 +1,4 @@
-//===- LogSoftmaxTest.cpp - softmax rows of every kind on every path -------===//
+//===- LogSoftmaxTest.cpp - softmax rows of every kind on every path ------===//
 //
 // Issue 32: the decoder step's log-softmax over the vocabulary as one row
 // op. Rows of 300 (more than a CUDA block's threads, so that the row loops
