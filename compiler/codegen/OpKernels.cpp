@@ -257,9 +257,13 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
 
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,
 /// step_size, rsqrt_correction2, grad_scale, then the bf16 copies c... (or
-/// none); results p'..., m'..., v'..., c'... Each parameter's pointers are
-/// declared in its own block, so that they are live one tensor at a time
-/// (all of them at once spill registers on the GPU). Each loop starts on the
+/// none); results p'..., m'..., v'..., c'... One loop over the tensors, their
+/// sizes in a table: the text stays the same size however many parameters
+/// there are (a block of code per tensor made a 64-layer model's kernel one
+/// function of 12,000 lines, most of its compile time and memory). Each
+/// parameter's pointers are declared inside the loop, so that they are live
+/// one tensor at a time (all of them at once spill registers on the GPU).
+/// Each loop starts on the
 /// grid's first thread: on an H100 (2026-11-27, the 253 tensors of
 /// transformer_base), starting each where the one before ended took Adam
 /// from 1.5 to 2.4 ms with a division per tensor, and to 3.1 ms without one
@@ -285,17 +289,22 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
             number(adam.getEpsilon().convertToDouble())}),
       {{"@C", compute}, {"@S", *backend.spell(adam->getOperand(4 * n))}});
   size_t outputs = 4 * n + 3 + adam.getParamCopies().size();
+  // The tensors share their element types (checked where the kernel is
+  // asked for; the copies are bf16 by tc.adam's verifier).
+  std::string sizes;
   for (size_t p = 0; p < n; ++p)
-    body += spellTypes(
-        fill(R"cpp(  {
-    const @E *param = static_cast<const @E *>(buffers[@1]);
-    const @E *grad = static_cast<const @E *>(buffers[@2]);
-    const @E *first = static_cast<const @E *>(buffers[@3]);
-    const @E *second = static_cast<const @E *>(buffers[@4]);
-    @E *newParam = static_cast<@E *>(buffers[@5]);
-    @E *newFirst = static_cast<@E *>(buffers[@6]);
-    @E *newSecond = static_cast<@E *>(buffers[@7]);
-@8    TC_FOR(i, @0) {
+    sizes += (p ? ", " : "") + std::to_string(elements(adam.getParams()[p]));
+  body += spellTypes(
+      fill(R"cpp(  static constexpr int64_t kElements[@0] = {@1};
+  for (int64_t p = 0; p < @0; ++p) {
+    const @E *param = static_cast<const @E *>(buffers[p]);
+    const @E *grad = static_cast<const @E *>(buffers[@0 + p]);
+    const @E *first = static_cast<const @E *>(buffers[@2 + p]);
+    const @E *second = static_cast<const @E *>(buffers[@3 + p]);
+    @E *newParam = static_cast<@E *>(buffers[@4 + p]);
+    @E *newFirst = static_cast<@E *>(buffers[@5 + p]);
+    @E *newSecond = static_cast<@E *>(buffers[@6 + p]);
+@7    TC_FOR(i, kElements[p]) {
       @C g = grad[i] * scale;
       @C m = b1 * first[i] + oneMinusB1 * g;
       @C v = b2 * second[i] + oneMinusB2 * (g * g);
@@ -303,21 +312,19 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
       newSecond[i] = v;
       @E updated = param[i] - stepSize * m / (std::sqrt(v) * c2 + eps);
       newParam[i] = updated;
-@9    }
+@8    }
   }
 )cpp",
-             {std::to_string(elements(adam.getParams()[p])), std::to_string(p),
-              std::to_string(n + p), std::to_string(2 * n + p),
-              std::to_string(3 * n + p), std::to_string(outputs + p),
-              std::to_string(outputs + n + p),
-              std::to_string(outputs + 2 * n + p),
-              copies ? "    @B *newCopy = static_cast<@B *>(buffers[" +
-                           std::to_string(outputs + 3 * n + p) + "]);\n"
-                     : "",
-              copies ? "      newCopy[i] = @B(updated);\n" : ""}),
-        {{"@E", *backend.spell(adam.getParams()[p])},
-         {"@C", compute},
-         {"@B", copies ? *backend.spell(adam.getParamCopies()[p]) : ""}});
+           {std::to_string(n), sizes, std::to_string(2 * n),
+            std::to_string(3 * n), std::to_string(outputs),
+            std::to_string(outputs + n), std::to_string(outputs + 2 * n),
+            copies ? "    @B *newCopy = static_cast<@B *>(buffers[" +
+                         std::to_string(outputs + 3 * n) + " + p]);\n"
+                   : "",
+            copies ? "      newCopy[i] = @B(updated);\n" : ""}),
+      {{"@E", *backend.spell(adam.getParams()[0])},
+       {"@C", compute},
+       {"@B", copies ? *backend.spell(adam.getParamCopies()[0]) : ""}});
   return body;
 }
 
@@ -601,7 +608,14 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
             "moments and gradients stay f32 in every precision)";
     return failure();
   }
-  // Adam declares its buffers itself, a parameter at a time.
+  // Adam declares its buffers itself, in one loop over its tensors.
+  if (adam && !llvm::all_of(adam.getParams(), [&](Value v) {
+        return elementTypeOf(v) == elementTypeOf(adam.getParams()[0]);
+      })) {
+    error = "'tc.adam': its kernel loops over the parameters with one "
+            "element type, and these have several";
+    return failure();
+  }
   if (adam)
     return backend.kernel(name, adamBody(adam, backend));
   std::optional<std::string> body = opBody(op, backend.target());
