@@ -257,17 +257,17 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
 
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,
 /// step_size, rsqrt_correction2, grad_scale, then the bf16 copies c... (or
-/// none); results p'..., m'..., v'..., c'... One loop over the tensors, their
-/// sizes in a table: the text stays the same size however many parameters
-/// there are (a block of code per tensor made a 64-layer model's kernel one
-/// function of 12,000 lines, most of its compile time and memory). Each
-/// parameter's pointers are declared inside the loop, so that they are live
-/// one tensor at a time (all of them at once spill registers on the GPU).
-/// Each loop starts on the
-/// grid's first thread: on an H100 (2026-11-27, the 253 tensors of
-/// transformer_base), starting each where the one before ended took Adam
-/// from 1.5 to 2.4 ms with a division per tensor, and to 3.1 ms without one
-/// (not understood; perhaps the two more registers live across the loops).
+/// none); results p'..., m'..., v'..., c'... One loop over the tensors,
+/// their sizes in a table: the text stays the same size however many
+/// parameters there are (a block of code per tensor made a 16 + 16-layer
+/// model's kernel one function of 12,000 lines, most of the compile's time
+/// and memory). Each parameter's pointers are declared inside the loop, so
+/// that they are live one tensor at a time (all of them at once spill
+/// registers on the GPU). Each loop starts on the grid's first thread: on
+/// an H100 (2026-11-27, the 253 tensors of transformer_base), starting each
+/// where the one before ended took the per-tensor kernel from 1.5 to 2.4 ms
+/// with a division per tensor, and to 3.1 ms without one (not understood;
+/// perhaps the two more registers live across the loops).
 /// The update computes in kOptimizerType (@C); a copy is the stored new
 /// parameter, rounded once.
 std::string adamBody(AdamOp adam, const TargetBackend &backend) {
@@ -288,6 +288,8 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
             number(beta2), number(1 - beta2),
             number(adam.getEpsilon().convertToDouble())}),
       {{"@C", compute}, {"@S", *backend.spell(adam->getOperand(4 * n))}});
+  if (n == 0)
+    return body; // nothing to update (no zero-length table: NVRTC refuses)
   size_t outputs = 4 * n + 3 + adam.getParamCopies().size();
   // The tensors share their element types (checked where the kernel is
   // asked for; the copies are bf16 by tc.adam's verifier).
@@ -608,14 +610,21 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
             "moments and gradients stay f32 in every precision)";
     return failure();
   }
-  // Adam declares its buffers itself, in one loop over its tensors.
-  if (adam && !llvm::all_of(adam.getParams(), [&](Value v) {
-        return elementTypeOf(v) == elementTypeOf(adam.getParams()[0]);
-      })) {
-    error = "'tc.adam': its kernel loops over the parameters with one "
-            "element type, and these have several";
-    return failure();
-  }
+  // Adam declares its buffers itself, in one loop over its tensors, which
+  // share one element type.
+  if (adam)
+    for (auto [i, param] : llvm::enumerate(adam.getParams()))
+      if (elementTypeOf(param) != elementTypeOf(adam.getParams()[0])) {
+        llvm::raw_string_ostream os(error);
+        os << "'tc.adam': parameter #" << i << " is "
+           << cast<RankedTensorType>(param.getType()).getElementType()
+           << " and parameter #0 "
+           << cast<RankedTensorType>(adam.getParams()[0].getType())
+                  .getElementType()
+           << ", but its kernel updates parameters of one element type; "
+              "give them one type (f32)";
+        return failure();
+      }
   if (adam)
     return backend.kernel(name, adamBody(adam, backend));
   std::optional<std::string> body = opBody(op, backend.target());

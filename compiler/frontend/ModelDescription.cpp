@@ -21,9 +21,9 @@ namespace {
 
 // Upper bounds that keep every size and parameter count far from overflow.
 // Layers: every layer is compiled into each function, so the bound is what
-// compiles in reasonable time and memory (transformer_base's widths, one
-// bucket, on 2 cores: 64 + 64 layers in 56 s and 0.34 GB; docs/performance.md,
-// "Compile time by depth").
+// compiles in reasonable time and memory (transformer_base's widths, on 2
+// cores: 128 + 128 layers in about 200 s and 0.44 GB for one bucket, 226 s
+// and 1.38 GB for its four; docs/performance.md, "Compile time by depth").
 constexpr int64_t kMaxLayers = 128;
 constexpr int64_t kMaxWidth = 1 << 20;  // d_model, d_ff, heads, d_k, d_v
 constexpr int64_t kMaxLength = 1 << 20; // max_length, batch

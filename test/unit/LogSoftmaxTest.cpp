@@ -22,11 +22,11 @@
 //    2^-24 relative, apart).
 // The same rows through the loss and its gradient (tc.cross_entropy and
 // tc.cross_entropy_grad, whose CUDA kernels take a row's maximum and sum in
-// one pass, TC_ROW_SOFTMAX): the gradient of every row, and the loss of the
-// first four (a NaN or -inf row makes the sum over rows NaN), against the
-// interpreter with the same treatment of NaN and infinities and
-// 2e-6 + 2^-20 |want| otherwise (the sum of exponentials rounded to f32
-// against a running maximum on CUDA).
+// one pass, TC_ROW_SOFTMAX): the gradient of every row, and the loss of each
+// row alone (its token count too) with its target and with the ignored
+// target 0, against the interpreter with the same treatment of NaN and
+// infinities and 2e-6 + 2^-20 |want| otherwise (the sum of exponentials
+// rounded to f32 against a running maximum on CUDA).
 // (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
 //
 //===----------------------------------------------------------------------===//
@@ -77,10 +77,10 @@ func.func @loss_grad(%x: tensor<8x300xf32>, %t: tensor<8xi32>, %dl: tensor<f32>)
       : tensor<8x300xf32>, tensor<8xi32>, tensor<f32>
   return %0 : tensor<8x300xf32>
 }
-func.func @loss(%x: tensor<4x300xf32>, %t: tensor<4xi32>)
+func.func @loss(%x: tensor<1x300xf32>, %t: tensor<1xi32>)
     -> (tensor<f32>, tensor<i32>) {
   %0:2 = tc.cross_entropy %x, %t label_smoothing = 0.1 ignore_index = 0
-      : tensor<4x300xf32>, tensor<4xi32> -> tensor<f32>, tensor<i32>
+      : tensor<1x300xf32>, tensor<1xi32> -> tensor<f32>, tensor<i32>
   return %0#0, %0#1 : tensor<f32>, tensor<i32>
 }
 )mlir";
@@ -172,23 +172,17 @@ void expectDeviceMatches(ModuleOp module, const tc::rt::Executable &executable,
 
 constexpr double kLossAbsolute = 2e-6, kLossRelative = 0x1p-20;
 
-/// The loss functions' inputs: rowsOfEveryKind() (its first `rows`), each
-/// row's target (none at a -inf), and the gradient's scale.
-std::vector<tc::Tensor> lossInputs(int64_t rows, bool withScale) {
+/// Row r's target (none at a -inf of row 0): a token of the vocabulary.
+constexpr int32_t kTargets[kRows] = {5, 17, 250, 3, 7, 150, 40, 60};
+
+/// Rows `rows` of rowsOfEveryKind() as a tensor.
+tc::Tensor logitsOf(const std::vector<int64_t> &rows) {
   tc::Tensor all = rowsOfEveryKind();
-  tc::Tensor x(tc::DType::F32, {rows, kLength}), t(tc::DType::I32, {rows});
-  for (int64_t i = 0; i < rows * kLength; ++i)
-    x.set(i, all.get(i));
-  const int64_t targets[kRows] = {5, 17, 250, 3, 7, 150, 40, 60};
-  for (int64_t r = 0; r < rows; ++r)
-    t.setInt(r, targets[r]);
-  std::vector<tc::Tensor> inputs{x, t};
-  if (withScale) {
-    tc::Tensor scale(tc::DType::F32, {});
-    scale.set(0, 0.5);
-    inputs.push_back(scale);
-  }
-  return inputs;
+  tc::Tensor x(tc::DType::F32, {int64_t(rows.size()), kLength});
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (int64_t k = 0; k < kLength; ++k)
+      x.set(r * kLength + k, all.get(rows[r] * kLength + k));
+  return x;
 }
 
 /// A value of the device against the interpreter's: NaN and infinities
@@ -200,42 +194,74 @@ void expectLossValue(double got, double want, const std::string &what) {
       EXPECT_EQ(got, want) << what;
     return;
   }
-  EXPECT_LE(std::abs(got - want), kLossAbsolute + kLossRelative * std::abs(want))
+  EXPECT_LE(std::abs(got - want),
+            kLossAbsolute + kLossRelative * std::abs(want))
       << what << ": " << got << ", expected " << want;
 }
 
-/// @loss_grad and @loss on `device` against the interpreter.
+/// `name` of `module` on `device` with `inputs` (f32 or i32), every f32
+/// result against the interpreter's (expectLossValue), an i32 one exactly.
+void expectRunMatches(ModuleOp module, const tc::rt::Executable &executable,
+                      tc::rt::Device &device, const std::string &name,
+                      const std::vector<tc::Tensor> &inputs,
+                      const std::string &what) {
+  FailureOr<std::vector<tc::Tensor>> want =
+      tc::interpret(module.lookupSymbol<func::FuncOp>(name), inputs);
+  ASSERT_TRUE(succeeded(want)) << what;
+  const tc::tcx::Function *compiled = executable.function(name);
+  ASSERT_TRUE(compiled) << what;
+  for (size_t a = 0; a < inputs.size(); ++a) {
+    const tc::Tensor &in = inputs[a];
+    std::vector<uint8_t> bytes(in.size() * 4);
+    for (int64_t i = 0; i < in.size(); ++i)
+      if (in.dtype == tc::DType::I32)
+        reinterpret_cast<int32_t *>(bytes.data())[i] = int32_t(in.ints[i]);
+      else
+        reinterpret_cast<float *>(bytes.data())[i] = float(in.floats[i]);
+    ASSERT_TRUE(device.writeInput(*compiled, "arg" + std::to_string(a),
+                                  bytes.data(), bytes.size()))
+        << what << " arg" << a;
+  }
+  device.run(*compiled);
+  for (size_t r = 0; r < want->size(); ++r) {
+    const tc::Tensor &result = (*want)[r];
+    std::vector<uint8_t> got(result.size() * 4);
+    ASSERT_TRUE(device.readOutput(*compiled, "result" + std::to_string(r),
+                                  got.data(), got.size()));
+    for (int64_t i = 0; i < result.size(); ++i) {
+      std::string where = what + " result" + std::to_string(r) + "[" +
+                          std::to_string(i) + "]";
+      if (result.dtype == tc::DType::I32)
+        EXPECT_EQ(reinterpret_cast<const int32_t *>(got.data())[i],
+                  result.ints[i])
+            << where;
+      else
+        expectLossValue(reinterpret_cast<const float *>(got.data())[i],
+                        result.floats[i], where);
+    }
+  }
+}
+
+/// @loss_grad over all rows, and @loss of each row alone (a NaN or
+/// infinite row would hide the others in a sum over rows), with its target
+/// and with the ignored target 0 (no loss, no token), on `device`.
 void expectLossMatches(ModuleOp module, const tc::rt::Executable &executable,
                        tc::rt::Device &device) {
-  for (auto [name, rows, withScale] :
-       {std::tuple{"loss_grad", kRows, true}, std::tuple{"loss", int64_t(4), false}}) {
-    std::vector<tc::Tensor> inputs = lossInputs(rows, withScale);
-    FailureOr<std::vector<tc::Tensor>> want =
-        tc::interpret(module.lookupSymbol<func::FuncOp>(name), inputs);
-    ASSERT_TRUE(succeeded(want)) << name;
-    const tc::tcx::Function *compiled = executable.function(name);
-    ASSERT_TRUE(compiled) << name;
-    for (size_t a = 0; a < inputs.size(); ++a) {
-      const tc::Tensor &in = inputs[a];
-      std::vector<uint8_t> bytes(in.size() * 4);
-      for (int64_t i = 0; i < in.size(); ++i)
-        if (in.dtype == tc::DType::I32)
-          reinterpret_cast<int32_t *>(bytes.data())[i] = int32_t(in.ints[i]);
-        else
-          reinterpret_cast<float *>(bytes.data())[i] = float(in.floats[i]);
-      ASSERT_TRUE(device.writeInput(*compiled, "arg" + std::to_string(a),
-                                    bytes.data(), bytes.size()))
-          << name << " arg" << a;
+  tc::Tensor targets(tc::DType::I32, {kRows}), scale(tc::DType::F32, {});
+  for (int64_t r = 0; r < kRows; ++r)
+    targets.setInt(r, kTargets[r]);
+  scale.set(0, 0.5);
+  expectRunMatches(module, executable, device, "loss_grad",
+                   {logitsOf({0, 1, 2, 3, 4, 5, 6, 7}), targets, scale},
+                   "loss_grad");
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int32_t target : {kTargets[r], 0}) {
+      tc::Tensor t(tc::DType::I32, {1});
+      t.setInt(0, target);
+      expectRunMatches(module, executable, device, "loss", {logitsOf({r}), t},
+                       "loss of row " + std::to_string(r) + ", target " +
+                           std::to_string(target));
     }
-    device.run(*compiled);
-    const tc::Tensor &result = (*want)[0];
-    std::vector<float> got(result.size());
-    ASSERT_TRUE(device.readOutput(*compiled, "result0", got.data(),
-                                  got.size() * 4));
-    for (int64_t i = 0; i < result.size(); ++i)
-      expectLossValue(got[i], result.floats[i],
-                      std::string(name) + "[" + std::to_string(i) + "]");
-  }
 }
 
 TEST(LogSoftmax, TheHostKernelEqualsTheInterpreter) {
