@@ -35,7 +35,10 @@ inline float rowExp(double x) { return expf(float(x)); }
 // kColumnLanes, a lane per column of the block's tile, the groups over the
 // rows; the total of a column adds the groups' partial sums in group order
 // and is valid in the first group (deterministic for a block size).
-constexpr int kColumnLanes = 8;
+// A warp's lanes, so that a warp reads 128 contiguous bytes of one row: with
+// 8 it read 32 bytes of each of four rows, and base_paper's ReLU gradients
+// with their bias sums took 3.1x their bytes' time on an H200.
+constexpr int kColumnLanes = 32;
 inline double columnTotal(double v) {
   __shared__ double partial[1024];
   __syncthreads(); // the previous total has read partial
