@@ -306,7 +306,7 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
     @E *newParam = static_cast<@E *>(buffers[@4 + p]);
     @E *newFirst = static_cast<@E *>(buffers[@5 + p]);
     @E *newSecond = static_cast<@E *>(buffers[@6 + p]);
-@7    TC_FOR(i, kElements[p]) {
+@7    TC_FOR_LANES(i, kElements[p]) {
       @C g = grad[i] * scale;
       @C m = b1 * first[i] + oneMinusB1 * g;
       @C v = b2 * second[i] + oneMinusB2 * (g * g);
@@ -323,7 +323,8 @@ std::string adamBody(AdamOp adam, const TargetBackend &backend) {
             copies ? "    @B *newCopy = static_cast<@B *>(buffers[" +
                          std::to_string(outputs + 3 * n) + " + p]);\n"
                    : "",
-            copies ? "      newCopy[i] = @B(updated);\n" : ""}),
+            copies ? "      tc::storeBits(newCopy + i, @B(updated));\n"
+                   : ""}),
       {{"@E", *backend.spell(adam.getParams()[0])},
        {"@C", compute},
        {"@B", copies ? *backend.spell(adam.getParamCopies()[0]) : ""}});

@@ -6,23 +6,37 @@
 
 namespace tc::rt {
 
+// Both loops read the block's fields into locals first: a store through a
+// float pointer may alias the block's float beta, which kept the compiler
+// from vectorising them (6 ms of small's bf16 step on one Zen 5 thread).
+
 float addBiasBeforeProduct(const GemmBlock &g) {
   if (!g.bias)
     return g.beta;
   auto *out = static_cast<float *>(g.c);
-  auto *bias = static_cast<const float *>(g.bias);
-  for (int64_t r = 0; r < g.rows; ++r)
-    for (int64_t j = 0; j < g.cols; ++j)
-      out[r * g.ldc + j] =
-          (g.beta == 0.0f ? 0.0f : g.beta * out[r * g.ldc + j]) + bias[j];
+  const auto *bias = static_cast<const float *>(g.bias);
+  const float beta = g.beta;
+  const int64_t rows = g.rows, cols = g.cols, ldc = g.ldc;
+  for (int64_t r = 0; r < rows; ++r) {
+    float *row = out + r * ldc;
+    if (beta == 0.0f) // C is not read
+      for (int64_t j = 0; j < cols; ++j)
+        row[j] = bias[j];
+    else
+      for (int64_t j = 0; j < cols; ++j)
+        row[j] = beta * row[j] + bias[j];
+  }
   return 1.0f;
 }
 
 void applyRelu(const GemmBlock &g) {
   auto *out = static_cast<float *>(g.c);
-  for (int64_t r = 0; r < g.rows; ++r)
-    for (int64_t j = 0; j < g.cols; ++j)
-      out[r * g.ldc + j] = std::max(out[r * g.ldc + j], 0.0f);
+  const int64_t rows = g.rows, cols = g.cols, ldc = g.ldc;
+  for (int64_t r = 0; r < rows; ++r) {
+    float *row = out + r * ldc;
+    for (int64_t j = 0; j < cols; ++j)
+      row[j] = std::max(row[j], 0.0f);
+  }
 }
 
 } // namespace tc::rt

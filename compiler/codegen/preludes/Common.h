@@ -25,6 +25,12 @@ private:
     return uint16_t((f + 0x7fffu + (f >> 16 & 1u)) >> 16);
   }
 };
+// *to = value, stored as its 16 bits: GCC 12 vectorises this under omp
+// simd (TC_FOR_LANES) and not an assignment of the struct (the lanes'
+// copies of a struct temporary are an array it cannot vectorise).
+inline void storeBits(bf16 *to, bf16 value) {
+  *reinterpret_cast<uint16_t *>(to) = __builtin_bit_cast(uint16_t, value);
+}
 // tc.max and tc.min propagate NaN (std::max and std::min do not).
 template <typename T> inline T maximum(T a, T b) {
   return a != a || b != b ? a + b : (a > b ? a : b);

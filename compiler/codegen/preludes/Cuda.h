@@ -125,6 +125,7 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 #define TC_FOR(i, n)                                                          \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n);    \
        i += int64_t(gridDim.x) * blockDim.x)
+#define TC_FOR_LANES(i, n) TC_FOR(i, n) // (Host.h)
 #define TC_ROWS(r) for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)
 #define TC_ROW(k) for (int64_t k = threadIdx.x; k < D; k += blockDim.x)
 #define TC_ROW_REDUCE(k, op, ...) TC_ROW(k)
@@ -134,7 +135,7 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 // Dropout masks are drawn where they are used (Philox is cheap on a GPU).
 #define TC_DROPOUT_MASK(name, key, rate, n)
 #define TC_KEEPS(name, key, rate, i) tc::dropoutKeeps(seed, step, key, i, rate)
-#define TC_ROW_CACHE(name, value) auto name = [&](int64_t k) { return double(value); };
+#define TC_ROW_CACHE(type, name, value) auto name = [&](int64_t k) { return type(value); };
 // A softmax row's statistics (Host.h says what they are) in one pass over
 // the row rather than two: each thread keeps its running maximum and its
 // sum scaled to it (rescaled when the maximum rises), then the block's
@@ -145,7 +146,7 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 // bits (terms rounded to f32 against another maximum).
 // A NaN stays in the sum, a -inf adds nothing, and a row of -inf alone sums
 // to NaN, as the two passes give.
-#define TC_ROW_SOFTMAX(e, z, max, sum, ...)                                   \
+#define TC_ROW_SOFTMAX(e, z, max, sum, total)                                 \
   TC_ROW(k) {                                                                 \
     const double tc_z = double(z);                                            \
     if (tc_z > max) {                                                         \
@@ -154,7 +155,7 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
     }                                                                         \
     if (tc_z != -INFINITY)                                                    \
       sum += tc::rowExp(tc_z - max);                                          \
-    __VA_ARGS__;                                                              \
+    total += tc_z;                                                            \
   }                                                                           \
   {                                                                           \
     const double tc_max = TC_ROW_MAX(max);                                    \
@@ -163,7 +164,21 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
       sum = std::numeric_limits<double>::quiet_NaN();                         \
     max = tc_max;                                                             \
   }                                                                           \
-  TC_ROW_CACHE(e, tc::rowExp((z) - max))
+  TC_ROW_CACHE(float, e, tc::rowExp((z) - max))
+// TC_ROW_SOFTMAX for rows that stay in L1 (attention's): two passes, a max
+// then the sums, where the online pass would add an exp a rise of the max.
+#define TC_ROW_SOFTMAX_SHORT(e, z, max, sum, total)                           \
+  TC_ROW(k) {                                                                 \
+    const double tc_z = double(z);                                            \
+    max = tc_z > max ? tc_z : max;                                            \
+  }                                                                           \
+  max = TC_ROW_MAX(max);                                                      \
+  TC_ROW_CACHE(float, e, tc::rowExp((z) - max))                               \
+  TC_ROW(k) {                                                                 \
+    sum += e(k);                                                              \
+    total += (z);                                                             \
+  }                                                                           \
+  sum = TC_ROW_SUM(sum);
 // Sums across rows: tiles of kColumnLanes columns, each tile's rows split
 // into tc::columnParts parts, a (tile, part) pair per block (grid-stride);
 // a thread a column [k0, k1) of its tile (empty past D) and the rows of its
