@@ -27,7 +27,8 @@
 // target 0, against the interpreter with the same treatment of NaN and
 // infinities and 2e-6 + 2^-20 |want| otherwise (the sum of exponentials
 // rounded to f32 against a running maximum on CUDA).
-// (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
+// Three rows of 3,000 through both, beyond the host's row caches on the
+// stack. (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,18 @@ func.func @loss_grad(%x: tensor<8x300xf32>, %t: tensor<8xi32>, %dl: tensor<f32>)
   %0 = tc.cross_entropy_grad %x, %t, %dl label_smoothing = 0.1 ignore_index = 0
       : tensor<8x300xf32>, tensor<8xi32>, tensor<f32>
   return %0 : tensor<8x300xf32>
+}
+func.func @loss_grad_long(%x: tensor<3x3000xf32>, %t: tensor<3xi32>,
+                          %dl: tensor<f32>) -> tensor<3x3000xf32> {
+  %0 = tc.cross_entropy_grad %x, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<3x3000xf32>, tensor<3xi32>, tensor<f32>
+  return %0 : tensor<3x3000xf32>
+}
+func.func @loss_long(%x: tensor<3x3000xf32>, %t: tensor<3xi32>)
+    -> (tensor<f32>, tensor<i32>) {
+  %0:2 = tc.cross_entropy %x, %t label_smoothing = 0.1 ignore_index = 0
+      : tensor<3x3000xf32>, tensor<3xi32> -> tensor<f32>, tensor<i32>
+  return %0#0, %0#1 : tensor<f32>, tensor<i32>
 }
 func.func @loss(%x: tensor<1x300xf32>, %t: tensor<1xi32>)
     -> (tensor<f32>, tensor<i32>) {
@@ -254,6 +267,18 @@ void expectLossMatches(ModuleOp module, const tc::rt::Executable &executable,
   expectRunMatches(module, executable, device, "loss_grad",
                    {logitsOf({0, 1, 2, 3, 4, 5, 6, 7}), targets, scale},
                    "loss_grad");
+  // Rows of 3,000, longer than the host's row caches on the stack (2,048):
+  // their thread-local buffers, and vector lanes with a tail.
+  std::mt19937 rng(7);
+  tc::Tensor longRows(tc::DType::F32, {3, 3000}), longTargets(tc::DType::I32, {3});
+  for (int64_t i = 0; i < longRows.size(); ++i)
+    longRows.set(i, std::uniform_real_distribution<float>(-6, 6)(rng));
+  for (int64_t r = 0; r < 3; ++r)
+    longTargets.setInt(r, int32_t(1 + 1234 * r));
+  expectRunMatches(module, executable, device, "loss_grad_long",
+                   {longRows, longTargets, scale}, "loss_grad_long");
+  expectRunMatches(module, executable, device, "loss_long",
+                   {longRows, longTargets}, "loss_long");
   for (int64_t r = 0; r < kRows; ++r)
     for (int32_t target : {kTargets[r], 0}) {
       tc::Tensor t(tc::DType::I32, {1});

@@ -115,17 +115,22 @@ inline float rowExp(double x) {
 // row on small, were scalar: 8 ms a step each on one Zen 5 thread), the
 // exponentials cached; on CUDA one pass for both (Cuda.h). The max is a
 // comparison that skips a NaN, which the sum then carries (rowExp(NaN) is
-// NaN).
+// NaN). The max and z - max are in z's own type: for f32 logits, f32 lanes
+// and the same bits as in double (a float's difference rounded once from
+// double is the float difference: 53 >= 2 x 24 + 2 bits).
 #define TC_ROW_SOFTMAX(e, z, max, sum, total)                                 \
-  TC_ROW_REDUCE(k, max, max) {                                                \
-    const decltype(max) tc_z = (z);                                           \
-    max = tc_z > max ? tc_z : max;                                            \
+  auto tc_z_of = [&](int64_t k) { return (z); };                              \
+  using tc_z_type = decltype(tc_z_of(0));                                     \
+  tc_z_type tc_max = -INFINITY;                                               \
+  TC_ROW_REDUCE(k, max, tc_max) {                                             \
+    const tc_z_type tc_z = tc_z_of(k);                                        \
+    tc_max = tc_z > tc_max ? tc_z : tc_max;                                   \
   }                                                                           \
-  max = TC_ROW_MAX(max);                                                      \
-  TC_ROW_CACHE(float, e, tc::rowExp((z) - max))                               \
+  max = TC_ROW_MAX(tc_max);                                                   \
+  TC_ROW_CACHE(float, e, tc::rowExp(tc_z_of(k) - tc_z_type(max)))            \
   TC_ROW_REDUCE(k, +, sum, total) {                                           \
     sum += e(k);                                                              \
-    total += (z);                                                             \
+    total += tc_z_of(k);                                                      \
   }                                                                           \
   sum = TC_ROW_SUM(sum);
 #define TC_ROW_SOFTMAX_SHORT TC_ROW_SOFTMAX // (Cuda.h)
