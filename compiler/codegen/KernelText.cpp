@@ -19,10 +19,11 @@ ArrayRef<int64_t> shapeOf(Value v) {
 /// The index into an input of `shape` broadcast to `full`, for element `i`.
 std::string broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
                            bool inRows) {
-  if (shape == full)
-    return "i";
+  int64_t row = full.empty() ? 1 : full.back();
+  if (shape == full) // (inRows: kernels whose rows have no `i`)
+    return inRows ? llvm::formatv("(o * {0} + k)", row).str() : "i";
   std::string index;
-  int64_t fullStride = 1, inStride = 1, row = full.empty() ? 1 : full.back();
+  int64_t fullStride = 1, inStride = 1;
   size_t lead = full.size() - shape.size();
   for (size_t d = full.size(); d-- > 0;) {
     int64_t extent = full[d];

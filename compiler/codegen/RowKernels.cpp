@@ -71,10 +71,9 @@ std::string maskedSoftmax(MaskedSoftmaxOp m, const TargetBackend &backend) {
     @A max = -INFINITY, sum = 0.0, scores = 0.0; // scores: unused
     TC_ROW_CACHE(@A, masked, z(r, k))
     TC_ROW_SOFTMAX_SHORT(e, masked(k), max, sum, scores)
-    const @A inverse = 1.0 / sum; // a product a element, not a division
     TC_ROW(k) {
       int64_t i = r * D + k;
-      @A p = e(k) * inverse;
+      @A p = e(k) / sum;
       out1[i] = @E(p);
       out0[i] = @S0(p * keep(i));
     }

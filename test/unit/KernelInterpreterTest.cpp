@@ -271,7 +271,7 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Files, Kernels,
-    testing::Values(KernelFile{"bf16-kernels.mlir", 6},
+    testing::Values(KernelFile{"bf16-kernels.mlir", 7},
                     KernelFile{"reduction-kernels.mlir", 7}),
     [](const testing::TestParamInfo<KernelFile> &info) {
       return stemOf(info.param);

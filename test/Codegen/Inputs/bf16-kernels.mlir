@@ -88,3 +88,24 @@ func.func @rows(%s: tensor<2x4x8xf32>, %dy: tensor<2x4x8xf32>, %g: tensor<8xf32>
       : tensor<2x4x8xbf16>, tensor<2x4x8xf32>, tensor<2x4x8xbf16>,
         tensor<2x4x8xbf16>, tensor<2x4x1xf32>, tensor<2x4x8xbf16>
 }
+
+// tc.masked_softmax and its gradient with a mask of the scores' own shape:
+// the row kernels index a mask by row and column (broadcastIndex's inRows),
+// where no flat index `i` is in scope (it did not compile). The results in
+// bf16 only: the kernels' exps are tc::rowExp's, the interpreter's exp's
+// within 2 ulps, and an f32 probability may differ in its last bit (two of
+// these 64 do).
+func.func @full_mask(%s: tensor<2x4x8xf32>, %dy: tensor<2x4x8xf32>,
+                     %rng: tensor<2xi64>)
+    -> (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>) {
+  %m = tc.causal_mask : tensor<8x8xi1>
+  %mask = tc.slice %m offsets = [0, 0] : tensor<8x8xi1> -> tensor<4x8xi1>
+  %full = tc.broadcast_to %mask : tensor<4x8xi1> -> tensor<2x4x8xi1>
+  %p:2 = tc.masked_softmax %s, %full, %rng scale = 0.5 fill = -1.0e9 rate = 0.5 key = 4
+      : tensor<2x4x8xf32>, tensor<2x4x8xi1>, tensor<2xi64>
+  %p16 = tc.convert %p#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %ds = tc.masked_softmax_grad %p#1, %dy, %full, %rng scale = 0.5 rate = 0.5 key = 4
+      : tensor<2x4x8xf32>, tensor<2x4x8xi1>, tensor<2xi64>
+  %ds16 = tc.convert %ds : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %p16, %ds16 : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>
+}
