@@ -23,7 +23,8 @@
 // GPU's spaces), so the stack, the fibers and __shared__ statics are not
 // counted, nor are the kernels' own global statics (the column sums' parts
 // and counts, the ordered row sum's rows: small beside their buffers), nor
-// a library call's accesses (the kernels make none: compileSimt checks). A block's bytes are counted once each however often its threads
+// a library call's accesses (the kernels make none: compileSimt checks). A
+// block's bytes are counted once each however often its threads
 // touch them (the bytes read, then those written): what each block would
 // fetch and store if its cache held everything it touched. Re-reading a
 // row within a block is free here, as L1 makes it on a GPU for short rows;

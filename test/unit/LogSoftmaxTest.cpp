@@ -270,7 +270,8 @@ void expectLossMatches(ModuleOp module, const tc::rt::Executable &executable,
   // Rows of 3,000, longer than the host's row caches on the stack (2,048):
   // their thread-local buffers, and vector lanes with a tail.
   std::mt19937 rng(7);
-  tc::Tensor longRows(tc::DType::F32, {3, 3000}), longTargets(tc::DType::I32, {3});
+  tc::Tensor longRows(tc::DType::F32, {3, 3000});
+  tc::Tensor longTargets(tc::DType::I32, {3});
   for (int64_t i = 0; i < longRows.size(); ++i)
     longRows.set(i, std::uniform_real_distribution<float>(-6, 6)(rng));
   for (int64_t r = 0; r < 3; ++r)

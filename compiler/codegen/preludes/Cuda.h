@@ -135,7 +135,8 @@ inline bool columnTotals(int64_t tile, int64_t part, int64_t parts, int64_t k0,
 // Dropout masks are drawn where they are used (Philox is cheap on a GPU).
 #define TC_DROPOUT_MASK(name, key, rate, n)
 #define TC_KEEPS(name, key, rate, i) tc::dropoutKeeps(seed, step, key, i, rate)
-#define TC_ROW_CACHE(type, name, value) auto name = [&](int64_t k) { return type(value); };
+#define TC_ROW_CACHE(type, name, value)                                       \
+  auto name = [&](int64_t k) { return type(value); };
 // A softmax row's statistics (Host.h says what they are) in one pass over
 // the row rather than two: each thread keeps its running maximum and its
 // sum scaled to it (rescaled when the maximum rises), then the block's
