@@ -37,8 +37,15 @@ Bf16Gemm::Bf16Gemm(SgemmLibrary sgemm, Path path)
                                     : nullptr) {}
 
 void Bf16Gemm::run(const GemmBlock &block) {
-  if (!matmuls_ || !matmuls_->run(block))
-    runWidened(block);
+  if (matmuls_ && matmuls_->run(block))
+    return;
+  // A batch oneDNN did not take runs a product at a time.
+  for (int64_t i = 0, n = block.batch.count(); i < n; ++i) {
+    GemmBlock product = productOf(block, i, sizeof(uint16_t),
+                                  sizeof(uint16_t), sizeof(float));
+    if (block.batch.rank == 0 || !matmuls_ || !matmuls_->run(product))
+      runWidened(product);
+  }
 }
 
 std::string Bf16Gemm::oneDnnKernel(const GemmBlock &block) {
@@ -50,7 +57,7 @@ std::string Bf16Gemm::describe() const {
                   : "bf16 GEMMs widened to f32 for " + describeSgemm(sgemm_);
 }
 
-void Bf16Gemm::runWidened(const GemmBlock &g) {
+void Bf16Gemm::runWidened(const GemmBlock &g) { // one product
   // op(A) is rows x k; stored transposed, A is k x rows. The same for
   // op(B), k x cols, in panels of columns.
   int64_t aRows = g.transposeA ? g.k : g.rows;

@@ -2,9 +2,10 @@
 //
 // GEMM blocks of bf16 operands with an f32 C and bias, accumulated in f32.
 // Where the CPU has bf16 GEMM instructions (Bf16Instructions.h): oneDNN's
-// matmul primitive (Bf16Matmuls.h). Elsewhere, and for a shape oneDNN has
-// no fast kernel for, the portable path: the block's operands are widened
-// to f32 in a scratch of the calling thread and sgemm runs them (Sgemm.h).
+// matmul primitive (Bf16Matmuls.h), a batch as one primitive. Elsewhere,
+// and for a shape oneDNN has no fast kernel for, the portable path: each
+// product's operands are widened to f32 in a scratch of the calling thread
+// and sgemm runs them (Sgemm.h).
 // A product of two bf16 values is exact in f32 and both paths sum in f32,
 // so both compute the same GEMM, up to the order of the f32 additions.
 //

@@ -22,6 +22,7 @@ struct Shape {
   bool transposeA, transposeB, relu;
   int64_t rows, cols, k, lda, ldb, ldc;
   float alpha, beta; ///< beta after the bias (addBiasBeforeProduct)
+  GemmBatch batch;
   auto operator<=>(const Shape &) const = default;
 };
 
@@ -36,7 +37,20 @@ Shape shapeOf(const GemmBlock &g) {
           g.ldb,
           g.ldc,
           g.alpha,
-          g.bias ? 1.0f : g.beta};
+          g.bias ? 1.0f : g.beta,
+          g.batch};
+}
+
+/// The memory descriptor of a batch of `rows` x `cols` matrices of `type`,
+/// the batch's dimensions first, with these strides in elements.
+memory::desc batchOf(const GemmBatch &batch, const int64_t *batchStrides,
+                     int64_t rows, int64_t cols, memory::data_type type,
+                     int64_t rowStride, int64_t colStride) {
+  memory::dims extents(batch.extent, batch.extent + batch.rank),
+      strides(batchStrides, batchStrides + batch.rank);
+  extents.insert(extents.end(), {rows, cols});
+  strides.insert(strides.end(), {rowStride, colStride});
+  return memory::desc(extents, type, strides);
 }
 
 /// A primitive and the layouts it was made for; `made` is false when
@@ -54,13 +68,12 @@ Primitive make(const dnnl::engine &engine, const Shape &s) {
   try {
     // op(A) is rows x k and op(B) is k x cols: a transposed operand is the
     // stored matrix read by columns.
-    p.a = memory::desc({s.rows, s.k}, Type::bf16,
-                       s.transposeA ? memory::dims{1, s.lda}
-                                    : memory::dims{s.lda, 1});
-    p.b = memory::desc({s.k, s.cols}, Type::bf16,
-                       s.transposeB ? memory::dims{1, s.ldb}
-                                    : memory::dims{s.ldb, 1});
-    p.c = memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.ldc, 1});
+    const GemmBatch &batch = s.batch;
+    p.a = batchOf(batch, batch.strideA, s.rows, s.k, Type::bf16,
+                  s.transposeA ? 1 : s.lda, s.transposeA ? s.lda : 1);
+    p.b = batchOf(batch, batch.strideB, s.k, s.cols, Type::bf16,
+                  s.transposeB ? 1 : s.ldb, s.transposeB ? s.ldb : 1);
+    p.c = batchOf(batch, batch.strideC, s.rows, s.cols, Type::f32, s.ldc, 1);
     // C = relu(alpha AB + beta C): the output scale applies to the
     // product, then the sum adds the old C, then the ReLU.
     dnnl::primitive_attr attr;
@@ -164,6 +177,8 @@ std::string Bf16Matmuls::kernel(const GemmBlock &block) {
 }
 
 bool Bf16Matmuls::run(const GemmBlock &g) {
+  if (g.bias && g.batch.rank > 0) // addBiasBeforeProduct fills one product
+    return false;
   Bound &b = cache_->bind(shapeOf(g));
   const Primitive &p = *b.primitive;
   if (!p.made)
@@ -179,10 +194,11 @@ bool Bf16Matmuls::run(const GemmBlock &g) {
     stream.wait();
   } catch (const dnnl::error &e) { // the primitive was made for this shape
     std::fprintf(stderr,
-                 "tc-run: internal error: oneDNN's bf16 matmul %s failed on a "
-                 "%lldx%lldx%lld product: %s\n",
-                 p.kernel.c_str(), (long long)g.rows, (long long)g.cols,
-                 (long long)g.k, e.what());
+                 "tc-run: internal error: oneDNN's bf16 matmul %s failed on "
+                 "%lld %lldx%lldx%lld products: %s\n",
+                 p.kernel.c_str(), (long long)g.batch.count(),
+                 (long long)g.rows, (long long)g.cols, (long long)g.k,
+                 e.what());
     std::abort();
   }
   return true;

@@ -190,6 +190,50 @@ bool CpuDevice::updatesParameters(const tcx::Function &function) {
   return it->second;
 }
 
+namespace {
+
+/// The bytes of an element of A, B and C.
+struct ElementSizes {
+  int64_t a, b, c;
+};
+
+/// Runs the batched plan GEMM `g` (`whole` its one block of rank 0) on
+/// `threads` threads, each a block of its run of batch indices: its outer
+/// batch dimension split into `threads` parts. The bf16 kernel runs a block
+/// as one oneDNN matmul (Bf16Matmuls.h), the f32 kernel a product at a
+/// time.
+void runInParts(const tcx::Gemm &g, GemmBlock whole, int threads,
+                const ElementSizes &sizes, GemmKernel kernel,
+                const GemmLibraries &libraries) {
+  size_t rank = g.batch()->size();
+  whole.batch.rank = int(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    whole.batch.extent[i] = g.batch()->Get(i);
+    whole.batch.strideA[i] = g.lhs_batch_strides()->Get(i);
+    whole.batch.strideB[i] = g.rhs_batch_strides()->Get(i);
+    whole.batch.strideC[i] = g.out_batch_strides()->Get(i);
+  }
+  int64_t outer = whole.batch.extent[0];
+  int64_t perPart = (outer + threads - 1) / threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+  for (int part = 0; part < threads; ++part) {
+    int64_t first = part * perPart;
+    if (first >= outer)
+      continue;
+    GemmBlock block = whole;
+    block.batch.extent[0] = std::min(perPart, outer - first);
+    block.a = static_cast<const uint8_t *>(whole.a) +
+              first * whole.batch.strideA[0] * sizes.a;
+    block.b = static_cast<const uint8_t *>(whole.b) +
+              first * whole.batch.strideB[0] * sizes.b;
+    block.c = static_cast<uint8_t *>(whole.c) +
+              first * whole.batch.strideC[0] * sizes.c;
+    kernel(libraries, block);
+  }
+}
+
+} // namespace
+
 void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // The device was made for these types (allocate checked them).
   tcx::GemmTypes types = tcx::gemmTypesOf(g);
@@ -220,12 +264,38 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // step reads its weights faster from two cores' caches from there: median
   // latency 10.0 -> 9.3 ms on a Zen 5 with 2^21). A short, wide product (a
   // decoder step's rows times a weight) is split by columns, so that each
-  // thread packs only its part of the weight. Many small products (attention's batch x heads) share the
-  // threads from a lower total than one product does.
+  // thread packs only its part of the weight. Many small products
+  // (attention's batch x heads) share the threads from a lower total than
+  // one product does.
   double work = double(m) * n * k * count;
   bool large = work >= double(1 << 19) ||
                (count >= 2 * omp_get_max_threads() && work >= double(1 << 17));
   int threads = large ? omp_get_max_threads() : 1;
+  bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
+  GemmBlock whole{.transposeA = ta,
+                  .transposeB = tb,
+                  .rows = m,
+                  .cols = n,
+                  .k = k,
+                  .alpha = g.alpha(),
+                  .beta = g.beta(),
+                  .a = a,
+                  .lda = g.lda(),
+                  .b = b,
+                  .ldb = g.ldb(),
+                  .c = c,
+                  .ldc = ldc,
+                  .bias = bias,
+                  .relu = g.relu()};
+  // A batch whose outermost dimension gives every thread a part runs as
+  // one block a thread (runInParts). A bias is added one product at a time
+  // (addBiasBeforeProduct), so a batch with one is not joined.
+  if (rank > 0 && rank <= size_t(GemmBatch::kMaxRank) && !bias &&
+      g.batch()->Get(0) >= threads) {
+    runInParts(g, whole, threads, {sizeA, sizeB, sizeC}, kernel, libraries);
+    return;
+  }
+  // Otherwise a task is a batch index, or a block of rows or columns.
   bool byColumns = count < threads && n > m;
   int64_t blocks =
       count >= threads
@@ -235,7 +305,6 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   int64_t perBlock = (extent + blocks - 1) / blocks;
   if (byColumns)
     perBlock = (perBlock + 15) / 16 * 16; // whole vectors of columns
-  bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (int64_t task = 0; task < count * blocks; ++task) {
     int64_t flat = task / blocks, block = task % blocks;
@@ -255,21 +324,13 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
     int64_t col = byColumns ? first : 0, cols = byColumns ? size : n;
     // Rows row .. row + rows of op(A) and C, columns col .. col + cols of
     // op(B) and C (element offsets, in bytes at each operand's size).
-    GemmBlock part{.transposeA = ta,
-                   .transposeB = tb,
-                   .rows = rows,
-                   .cols = cols,
-                   .k = k,
-                   .alpha = g.alpha(),
-                   .beta = g.beta(),
-                   .a = a + (oa + (ta ? row : row * g.lda())) * sizeA,
-                   .lda = g.lda(),
-                   .b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB,
-                   .ldb = g.ldb(),
-                   .c = c + (oc + row * ldc + col) * sizeC,
-                   .ldc = ldc,
-                   .bias = bias ? bias + col * sizeC : nullptr,
-                   .relu = g.relu()};
+    GemmBlock part = whole;
+    part.rows = rows;
+    part.cols = cols;
+    part.a = a + (oa + (ta ? row : row * g.lda())) * sizeA;
+    part.b = b + (ob + (tb ? col * g.ldb() : col)) * sizeB;
+    part.c = c + (oc + row * ldc + col) * sizeC;
+    part.bias = bias ? bias + col * sizeC : nullptr;
     if (!(prepared && PreparedGemms::takes(part) && prepared_->run(part)))
       kernel(libraries, part);
   }

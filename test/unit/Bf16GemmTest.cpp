@@ -116,14 +116,40 @@ struct Operands {
   }
 };
 
-/// Runs `t` with `gemm`, a batch index per OpenMP thread, and checks every
-/// element of C against the reference and every padding element unchanged.
-void check(Bf16Gemm &gemm, const Case &t) {
+/// How a test hands a case's batch to the GEMM: a block a batch index,
+/// each from one of 4 OpenMP threads, or as the CPU device runs a batch:
+/// two halves, a block of rank 2 on each of 2 threads.
+enum class Run { ProductPerThread, HalfPerThread };
+
+/// The half `half` of `t`'s batch (even) as one block of rank 2:
+/// [batch / 4, 2] where batch / 2 is even, else [batch / 2, 1].
+rt::GemmBlock halfOf(Operands &in, const Case &t, int64_t half) {
+  int64_t products = t.batch / 2;
+  rt::GemmBlock block = in.block(t, half * products);
+  int64_t inner = products % 2 == 0 ? 2 : 1;
+  block.batch = {.rank = 2,
+                 .extent = {products / inner, inner},
+                 .strideA = {inner * in.strideA, in.strideA},
+                 .strideB = {inner * in.strideB, in.strideB},
+                 .strideC = {inner * in.strideC, in.strideC}};
+  return block;
+}
+
+/// Runs `t` with `gemm` as `run` says, and checks every element of C
+/// against the reference and every padding element unchanged.
+void check(Bf16Gemm &gemm, const Case &t,
+           Run run = Run::ProductPerThread) {
   Operands in(t);
   std::vector<float> before = in.c;
+  if (run == Run::ProductPerThread) {
 #pragma omp parallel for num_threads(4) schedule(static, 1)
-  for (int64_t n = 0; n < t.batch; ++n)
-    gemm.run(in.block(t, n));
+    for (int64_t n = 0; n < t.batch; ++n)
+      gemm.run(in.block(t, n));
+  } else {
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+    for (int64_t half = 0; half < 2; ++half)
+      gemm.run(halfOf(in, t, half));
+  }
   int64_t wrong = 0;
   for (int64_t n = 0; n < t.batch; ++n)
     for (int64_t r = 0; r < t.rows; ++r)
@@ -218,6 +244,15 @@ std::vector<Case> cases() {
        .padB = 44,
        .batch = 8,
        .alpha = 0.5f},
+      {.name = "attention's heads: NT views of wider rows, as in small",
+       .transposeB = true,
+       .rows = 32,
+       .cols = 32,
+       .k = 64,
+       .padA = 704,
+       .padB = 704,
+       .batch = 8,
+       .alpha = 0.125f},
       {.name = "attention's batches: NN, beta",
        .rows = 6,
        .cols = 4,
@@ -280,6 +315,37 @@ TEST(Bf16Gemm, OneDnnPathMatchesTheReference) {
                  << rt::describeCpuIsa()
                  << " (it needs AVX512-BF16 or AMX); only the fallback to "
                     "widening was checked";
+}
+
+/// A batch handed over as one block per thread (CpuDevice::gemm's runs of
+/// batch indices): one oneDNN matmul where it makes one, else a product at
+/// a time; a batch with a bias is never one matmul (the bias is added a
+/// product at a time), and must still come out right.
+TEST(Bf16Gemm, BatchesInOneBlockMatchTheReference) {
+  for (Bf16Gemm::Path path : {Bf16Gemm::Path::Widened, Bf16Gemm::Path::OneDnn}) {
+    Bf16Gemm gemm(rt::SgemmLibrary::OneDnn, path);
+    int64_t batches = 0, oneMatmul = 0;
+    for (Case t : cases()) {
+      if (t.batch < 2 || t.batch % 2 != 0)
+        continue;
+      ++batches;
+      Operands in(t);
+      std::string kernel = gemm.oneDnnKernel(halfOf(in, t, 0));
+      oneMatmul += !kernel.empty();
+      if (path == Bf16Gemm::Path::OneDnn)
+        std::printf("%s, half the batch: %s\n", t.name.c_str(),
+                    kernel.empty() ? "a product at a time" : kernel.c_str());
+      check(gemm, t, Run::HalfPerThread);
+      t.bias = true;
+      t.name += ", with a bias";
+      check(gemm, t, Run::HalfPerThread);
+    }
+    EXPECT_GE(batches, 3);
+    // Where this CPU has a bf16 kernel, a batch runs as one matmul.
+    EXPECT_EQ(oneMatmul, path == Bf16Gemm::Path::OneDnn && rt::cpuHasBf16Gemms()
+                             ? batches
+                             : 0);
+  }
 }
 
 TEST(Bf16Gemm, ThisCpusPathFollowsItsInstructions) {
