@@ -22,6 +22,11 @@ PairLengths lengthsOf(const SentencePair &pair) {
                                  int64_t(pair.target.size()));
 }
 
+PairLengths lengthsOf(const TokenTable &table, uint64_t index) {
+  return contract::paddedLengths(int64_t(table.source(index).size()),
+                                 int64_t(table.target(index).size()));
+}
+
 Vocabulary vocabularyOf(const tcx::Executable &executable) {
   Vocabulary vocab;
   if (const tcx::RunConfig *run = executable.run()) {

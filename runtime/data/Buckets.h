@@ -30,6 +30,8 @@ std::vector<BucketShape> bucketsOf(const tcx::Executable &executable);
 
 /// The positions `pair` takes in a bucket (contract::paddedLengths).
 PairLengths lengthsOf(const SentencePair &pair);
+/// The same of pair `index` of `table`, from its index.
+PairLengths lengthsOf(const TokenTable &table, uint64_t index);
 
 /// The vocabulary and token conventions of the run config.
 Vocabulary vocabularyOf(const tcx::Executable &executable);

@@ -16,7 +16,8 @@ public:
                   int64_t maxSymbols, uint64_t seed)
       : task(task), vocab(vocab), rows(rows), maxSymbols(maxSymbols),
         seed(seed) {}
-  std::vector<SentencePair> batch(uint64_t index) override {
+  std::optional<std::vector<SentencePair>>
+  batch(uint64_t index, std::string &) override {
     return syntheticPairs(task, vocab, rows, maxSymbols, seed, index);
   }
   std::string describe() const override {
@@ -31,17 +32,21 @@ private:
   uint64_t seed;
 };
 
+/// Batches of a token file's pairs, read in place (TokenTable): what a
+/// rank holds is the pairs' indices grouped into batches, 8 bytes a pair,
+/// not the pairs.
 class PairSource : public DataSource {
 public:
-  PairSource(TokenData data, std::string name,
-             const std::vector<BucketShape> &buckets, uint64_t seed)
-      : all(std::move(data.pairs)), subwords(std::move(data.vocabulary)),
-        name(std::move(name)), seed(seed) {
+  PairSource(std::unique_ptr<TokenTable> pairs, std::string subwords,
+             std::string name, const std::vector<BucketShape> &buckets,
+             const Vocabulary &vocab, uint64_t seed)
+      : table(std::move(pairs)), subwords(std::move(subwords)),
+        name(std::move(name)), vocab(vocab), seed(seed) {
     // Each pair into the smallest bucket it fits, in file order.
-    std::vector<std::vector<size_t>> members(buckets.size());
-    for (size_t i = 0; i < all.size(); ++i) {
+    std::vector<std::vector<uint64_t>> members(buckets.size());
+    for (uint64_t i = 0; i < table->size(); ++i) {
       std::optional<size_t> chosen =
-          contract::smallestHolding(buckets, lengthsOf(all[i]));
+          contract::smallestHolding(buckets, lengthsOf(*table, i));
       if (chosen)
         members[*chosen].push_back(i);
       else
@@ -49,13 +54,16 @@ public:
     }
     for (size_t b = 0; b < buckets.size(); ++b)
       for (size_t start = 0; start < members[b].size();
-           start += buckets[b].batch)
-        batches.emplace_back(
-            members[b].begin() + start,
-            members[b].begin() +
-                std::min<size_t>(start + buckets[b].batch, members[b].size()));
+           start += buckets[b].batch) {
+        size_t end =
+            std::min<size_t>(start + buckets[b].batch, members[b].size());
+        batches.push_back({grouped.size(), end - start});
+        grouped.insert(grouped.end(), members[b].begin() + start,
+                       members[b].begin() + end);
+      }
   }
-  std::vector<SentencePair> batch(uint64_t index) override {
+  std::optional<std::vector<SentencePair>>
+  batch(uint64_t index, std::string &error) override {
     uint64_t epoch = index / batches.size();
     if (order.empty() || epoch != orderEpoch) {
       // Each epoch's order of the batches from its own random stream.
@@ -67,13 +75,22 @@ public:
         std::swap(order[i - 1], order[random.integer(0, int64_t(i))]);
       orderEpoch = epoch;
     }
-    std::vector<SentencePair> chosen;
-    for (size_t i : batches[order[index % batches.size()]])
-      chosen.push_back(all[i]);
-    return chosen;
+    const Batch &chosen = batches[order[index % batches.size()]];
+    std::vector<SentencePair> pairs;
+    for (size_t k = 0; k < chosen.count; ++k) {
+      uint64_t i = grouped[chosen.first + k];
+      pairs.push_back(table->pair(i));
+      // The start checked the header's summary of the ids; a mapped file's
+      // ids themselves are checked here, as they are read.
+      if (!checkPair(pairs.back(), i, vocab, name, error)) {
+        error += " (the file is damaged: its header says otherwise)";
+        return std::nullopt;
+      }
+    }
+    return pairs;
   }
   std::string describe() const override {
-    return name + " (" + std::to_string(all.size() - left) + " pairs, " +
+    return name + " (" + std::to_string(table->size() - left) + " pairs, " +
            std::to_string(batches.size()) +
            (batches.size() == 1 ? " batch)" : " batches)");
   }
@@ -82,37 +99,70 @@ public:
   bool empty() const { return batches.empty(); }
 
 private:
-  std::vector<SentencePair> all;
+  /// A batch: `count` pairs from `grouped[first]` on.
+  struct Batch {
+    size_t first, count;
+  };
+  std::unique_ptr<TokenTable> table;
   std::string subwords;
   std::string name;
-  std::vector<std::vector<size_t>> batches;
+  Vocabulary vocab;
+  std::vector<uint64_t> grouped; ///< pair indices, batch after batch
+  std::vector<Batch> batches;
   uint64_t seed;
   std::vector<size_t> order; ///< of the batches in epoch orderEpoch
   uint64_t orderEpoch = 0;
   int64_t left = 0;
 };
 
+/// Whether the ids `table`'s header summarises fit `vocab` (every id in
+/// it, every source ending with EOS); otherwise `error` names the first
+/// pair that does not, found by a pass over the pairs.
+bool checkIds(const TokenTable &table, const Vocabulary &vocab,
+              const std::string &file, std::string &error) {
+  const TokenIds &ids = table.ids();
+  if (table.size() == 0 ||
+      (ids.smallest >= 0 && (vocab.size == 0 || ids.largest < vocab.size) &&
+       ids.sourceEnd == vocab.eos))
+    return true;
+  for (uint64_t i = 0; i < table.size(); ++i)
+    if (!checkPair(table.pair(i), i, vocab, file, error))
+      return false;
+  error = file + ": its header's id range [" + std::to_string(ids.smallest) +
+          ", " + std::to_string(ids.largest) + "] or source end " +
+          std::to_string(ids.sourceEnd) +
+          " does not match its ids (the file is damaged; rebuild it with "
+          "tc-run prepare)";
+  return false;
+}
+
 } // namespace
+
+bool checkPair(const SentencePair &pair, uint64_t index,
+               const Vocabulary &vocab, const std::string &file,
+               std::string &error) {
+  for (const std::vector<int32_t> *side : {&pair.source, &pair.target})
+    for (int32_t id : *side)
+      if (id < 0 || (vocab.size > 0 && id >= vocab.size)) {
+        error = file + ": pair " + std::to_string(index) + " has token id " +
+                std::to_string(id) + ", outside the model's vocabulary [0, " +
+                std::to_string(vocab.size) + ")";
+        return false;
+      }
+  if (pair.source.empty() || pair.source.back() != vocab.eos) {
+    error = file + ": the source of pair " + std::to_string(index) +
+            " does not end with EOS (" + std::to_string(vocab.eos) +
+            "); rebuild the file with tc-run prepare";
+    return false;
+  }
+  return true;
+}
 
 bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
                 const std::string &file, std::string &error) {
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    for (const std::vector<int32_t> *side :
-         {&pairs[i].source, &pairs[i].target})
-      for (int32_t id : *side)
-        if (id < 0 || (vocab.size > 0 && id >= vocab.size)) {
-          error = file + ": pair " + std::to_string(i) + " has token id " +
-                  std::to_string(id) + ", outside the model's vocabulary [0, " +
-                  std::to_string(vocab.size) + ")";
-          return false;
-        }
-    if (pairs[i].source.empty() || pairs[i].source.back() != vocab.eos) {
-      error = file + ": the source of pair " + std::to_string(i) +
-              " does not end with EOS (" + std::to_string(vocab.eos) +
-              "); rebuild the file with tc-run prepare";
+  for (size_t i = 0; i < pairs.size(); ++i)
+    if (!checkPair(pairs[i], i, vocab, file, error))
       return false;
-    }
-  }
   return true;
 }
 
@@ -143,22 +193,23 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
     return nullptr;
   }
   if (!file.empty()) {
-    std::optional<TokenData> data = readTokenFile(file, error);
-    if (!data)
+    std::unique_ptr<TokenTable> table = TokenTable::open(file, error);
+    if (!table)
       return nullptr;
     // The vocabulary first: a mismatch there explains any bad pair.
-    if (!data->vocabulary.empty()) {
+    std::string subwordBytes;
+    if (!table->vocabulary().empty()) {
       auto subwords =
-          SubwordVocabulary::fromSerialized(data->vocabulary, file, error);
+          SubwordVocabulary::fromSerialized(table->vocabulary(), file, error);
       if (!subwords || !subwords->fits(vocab, file + "'s vocabulary", error))
         return nullptr;
       // The run keeps the checked model, the bytes its fingerprint is of.
-      data->vocabulary = subwords->serialized();
+      subwordBytes = subwords->serialized();
     }
-    if (!checkPairs(data->pairs, vocab, file, error))
+    if (!checkIds(*table, vocab, file, error))
       return nullptr;
-    auto source =
-        std::make_unique<PairSource>(std::move(*data), file, buckets, seed);
+    auto source = std::make_unique<PairSource>(
+        std::move(table), std::move(subwordBytes), file, buckets, vocab, seed);
     if (source->empty()) {
       error = file + ": no sentence pair fits a shape bucket of the model";
       return nullptr;

@@ -16,6 +16,7 @@
 #include "runtime/data/SyntheticTask.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tc::rt {
@@ -23,8 +24,11 @@ namespace tc::rt {
 class DataSource {
 public:
   virtual ~DataSource() = default;
-  /// The pairs of batch `index`; they fit one of the buckets.
-  virtual std::vector<SentencePair> batch(uint64_t index) = 0;
+  /// The pairs of batch `index`, which fit one of the buckets; none with
+  /// `error` naming the file and pair when a pair read is bad (a damaged
+  /// token file).
+  virtual std::optional<std::vector<SentencePair>>
+  batch(uint64_t index, std::string &error) = 0;
   /// "copy task, 1 to 11 symbols", "train.tok (3 pairs, 1 batch)".
   virtual std::string describe() const = 0;
   /// Pairs left out because no bucket fits them.
@@ -41,8 +45,13 @@ struct DataChoice {
   std::string synthetic;
 };
 
-/// Whether every id of `pairs` (read from `file`) is inside `vocab` and
-/// every source ends with EOS; false with `error` naming the pair.
+/// Whether every id of `pair` (pair `index` of `file`) is inside `vocab`
+/// and its source ends with EOS; false with `error` naming the pair.
+bool checkPair(const SentencePair &pair, uint64_t index,
+               const Vocabulary &vocab, const std::string &file,
+               std::string &error);
+
+/// checkPair of each of `pairs`, read from `file` in this order.
 bool checkPairs(const std::vector<SentencePair> &pairs, const Vocabulary &vocab,
                 const std::string &file, std::string &error);
 

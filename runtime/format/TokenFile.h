@@ -1,25 +1,43 @@
 //===- TokenFile.h - binarised sentence pairs ------------------------------===//
 //
 // A token file holds sentence pairs as token ids, ready for training, and
-// the subword vocabulary that made them:
+// the subword vocabulary that made them. Version 4 is read in place: a run
+// maps the file (support/MappedFile.h), so the ranks on one host share one
+// copy in the page cache and a rank reads only the pages of its batches;
+// an index gives each pair's place without a pass over the ids.
 //
 //   bytes 0-7    magic "TCTOKENS"
-//   bytes 8-11   version (u32) = 3
+//   bytes 8-11   version (u32) = 4
 //   bytes 12-15  zero
-//   bytes 16-23  number of pairs (u64)
+//   bytes 16-23  number of pairs N (u64)
 //   bytes 24-31  vocabulary bytes V (u64; 0: the pairs were given as ids)
 //   bytes 32-39  FNV-1a 64 of the V vocabulary bytes (the vocabulary's
 //                fingerprint, which checkpoints record too)
-//   then V bytes: the serialised SentencePiece model (SubwordVocabulary.h)
-//   then per pair: source length (u32), target length (u32), the source
-//   ids then the target ids (i32 each, little-endian)
+//   bytes 40-47  number of ids T (u64): every pair's source and target
+//   bytes 48-51  the smallest id (i32; 0 when T is 0)
+//   bytes 52-55  the largest id (i32; -1 when T is 0)
+//   bytes 56-59  the id every source ends with (i32; -1 when the sources
+//                do not all end with one id, or N is 0)
+//   bytes 60-63  zero
+//   then V bytes: the serialised SentencePiece model (SubwordVocabulary.h),
+//     zero-padded to a multiple of 8 bytes
+//   then the ids: pair after pair, its source then its target (i32 each,
+//     little-endian), zero-padded to a multiple of 8 bytes
+//   then the index, N entries of 16 bytes: the position of the pair's first
+//     id among the ids (u64), its source length (u32), its target length
+//     (u32); pair i + 1 starts where pair i ends
 //
-// Version 2 files (no checksum: bytes 32 on are the vocabulary) and
-// version 1 files (no vocabulary field) are still read; their vocabulary
-// is checked as every vocabulary is. The source of a pair ends with EOS;
-// the target has neither BOS nor EOS (the batcher adds them). `tc-run
-// prepare` writes them (runtime/data/ParallelText.h);
-// `tc-compile --buckets-from` reads their lengths.
+// Opening a file checks its header, vocabulary checksum and index (every
+// pair inside the ids, in order), not its T ids: the header's id range and
+// source end are checked against the model when a run starts, and each
+// batch's ids when it is drawn (DataSource.h).
+//
+// Versions 1 to 3 (pairs stored one after another as source length, target
+// length, ids; 2 added the vocabulary, 3 its checksum) are still read, into
+// memory. The source of a pair ends with EOS; the target has neither BOS
+// nor EOS (the batcher adds them). `tc-run prepare` writes version 4
+// (runtime/data/ParallelText.h); `tc-compile --buckets-from` reads the
+// lengths.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,10 +45,16 @@
 #define TC_RUNTIME_FORMAT_TOKENFILE_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace tc::support {
+class MappedFile;
+}
 
 namespace tc::rt {
 
@@ -44,7 +68,75 @@ struct SentencePair {
 /// The largest token file (or text file of ids) tc reads.
 constexpr uint64_t kMaxTokenFileBytes = uint64_t(16) << 30;
 
-/// What a token file holds.
+/// What a token file says of its ids, from its header (version 4) or
+/// counted when it was read (older versions).
+struct TokenIds {
+  int32_t smallest = 0, largest = -1;
+  /// The id every source ends with; -1 when they do not all end with one.
+  int32_t sourceEnd = -1;
+};
+
+/// A token file's pairs where they lie: in the mapped file (version 4) or
+/// in memory (older versions, and a file given as bytes).
+class TokenTable {
+public:
+  /// The token file at `path`, or null with `error` naming the file and
+  /// what is wrong.
+  static std::unique_ptr<TokenTable> open(const std::string &path,
+                                          std::string &error);
+  /// The same from the file's bytes (`path` names it in messages).
+  static std::unique_ptr<TokenTable> parse(std::vector<uint8_t> bytes,
+                                           const std::string &path,
+                                           std::string &error);
+  ~TokenTable();
+
+  uint64_t size() const { return count_; }
+  /// The ids of pair `i`'s source and target, in place.
+  std::span<const int32_t> source(uint64_t i) const {
+    const Entry &e = index_[i];
+    return {ids_ + e.first, e.sourceLength};
+  }
+  std::span<const int32_t> target(uint64_t i) const {
+    const Entry &e = index_[i];
+    return {ids_ + e.first + e.sourceLength, e.targetLength};
+  }
+  /// Pair `i` copied out.
+  SentencePair pair(uint64_t i) const;
+  /// The serialised SentencePiece model; empty: none.
+  const std::string &vocabulary() const { return vocabulary_; }
+  const TokenIds &ids() const { return summary_; }
+  uint32_t version() const { return version_; }
+
+  /// An entry of the index, as version 4 stores it.
+  struct Entry {
+    uint64_t first; ///< the position of the pair's first id
+    uint32_t sourceLength, targetLength;
+  };
+  static_assert(sizeof(Entry) == 16);
+
+private:
+  TokenTable() = default;
+  bool readVersion4(const uint8_t *bytes, uint64_t size,
+                    const std::string &path, std::string &error);
+  bool readOlder(const uint8_t *bytes, uint64_t size, uint32_t version,
+                 const std::string &path, std::string &error);
+
+  uint32_t version_ = 0;
+  uint64_t count_ = 0;
+  const int32_t *ids_ = nullptr;
+  const Entry *index_ = nullptr;
+  std::string vocabulary_;
+  TokenIds summary_;
+  // Where ids_ and index_ point: the mapping, the bytes given, or what an
+  // older version was parsed into.
+  std::unique_ptr<support::MappedFile> mapped_;
+  std::vector<uint8_t> bytes_;
+  std::vector<int32_t> parsedIds_;
+  std::vector<Entry> parsedIndex_;
+};
+
+/// A token file's pairs in memory: for the small files read whole
+/// (validation data, tc-inspect), and for writing.
 struct TokenData {
   std::vector<SentencePair> pairs;
   std::string vocabulary; ///< serialised SentencePiece model; empty: none
@@ -63,6 +155,7 @@ std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
 /// How a token file starts.
 inline constexpr std::string_view kTokenFileMagic = "TCTOKENS";
 
+/// Writes `data` to `path` as version 4, replacing it whole or not at all.
 bool writeTokenFile(const std::string &path, const TokenData &data,
                     std::string &error);
 

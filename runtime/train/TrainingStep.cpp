@@ -25,8 +25,13 @@ bool runStep(const Executable &executable, Device &device, Run &run,
              std::string &error) {
   uint64_t first = shard.first(run.state.dataPosition);
   std::vector<std::vector<SentencePair>> micro;
-  for (int64_t m = 0; m < shard.accumulation; ++m)
-    micro.push_back(run.data->batch(first + m));
+  for (int64_t m = 0; m < shard.accumulation; ++m) {
+    std::optional<std::vector<SentencePair>> pairs =
+        run.data->batch(first + m, error);
+    if (!pairs)
+      return false;
+    micro.push_back(std::move(*pairs));
+  }
   std::optional<BucketShape> bucket = bucketFor(run.buckets, micro);
   const tcx::Function *function =
       bucket ? executable.function(tcx::FunctionRole::TrainStep, *bucket)

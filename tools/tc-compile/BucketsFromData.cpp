@@ -43,14 +43,16 @@ bool chooseBucketsFromData(ModelDescription &description,
             " (the tokens per batch and side that set each bucket's batch)";
     return false;
   }
-  std::optional<rt::TokenData> data = rt::readTokenFile(path, error);
-  if (!data)
+  std::unique_ptr<rt::TokenTable> table = rt::TokenTable::open(path, error);
+  if (!table)
     return false;
-  // The positions each pair takes as the runtime batches it.
+  // The positions each pair takes as the runtime batches it (read from the
+  // index: the ids are not touched).
   std::map<std::pair<int64_t, int64_t>, int64_t> histogram;
-  for (const rt::SentencePair &pair : data->pairs) {
-    contract::PairLengths lengths = contract::paddedLengths(
-        int64_t(pair.source.size()), int64_t(pair.target.size()));
+  for (uint64_t i = 0; i < table->size(); ++i) {
+    contract::PairLengths lengths =
+        contract::paddedLengths(int64_t(table->source(i).size()),
+                                int64_t(table->target(i).size()));
     ++histogram[{lengths.source, lengths.target}];
   }
   std::vector<PairCount> lengths;
@@ -74,7 +76,7 @@ bool chooseBucketsFromData(ModelDescription &description,
               "training.batch_tokens";
       return false;
     }
-  llvm::errs() << "tc-compile: " << path << ": " << data->pairs.size()
+  llvm::errs() << "tc-compile: " << path << ": " << table->size()
                << " pairs\n";
   report("the description's", training.buckets,
          measurePadding(lengths, training.buckets));

@@ -31,15 +31,15 @@ void printLengths(const char *side, std::vector<size_t> lengths) {
 
 int inspectTokenFile(const std::string &path, bool text) {
   std::string error;
-  std::optional<rt::TokenData> data = rt::readTokenFile(path, error);
-  if (!data) {
+  std::unique_ptr<rt::TokenTable> table = rt::TokenTable::open(path, error);
+  if (!table) {
     std::fprintf(stderr, "tc-inspect: error: %s\n", error.c_str());
     return 2;
   }
   std::unique_ptr<rt::SubwordVocabulary> vocabulary;
-  if (!data->vocabulary.empty()) {
+  if (!table->vocabulary().empty()) {
     vocabulary =
-        rt::SubwordVocabulary::fromSerialized(data->vocabulary, path, error);
+        rt::SubwordVocabulary::fromSerialized(table->vocabulary(), path, error);
     if (!vocabulary) {
       std::fprintf(stderr, "tc-inspect: error: %s\n", error.c_str());
       return 2;
@@ -53,25 +53,33 @@ int inspectTokenFile(const std::string &path, bool text) {
                    path.c_str());
       return 2;
     }
-    for (const rt::SentencePair &pair : data->pairs)
+    for (uint64_t i = 0; i < table->size(); ++i) {
+      rt::SentencePair pair = table->pair(i);
       std::printf("%s\t%s\n", vocabulary->decode(pair.source).c_str(),
                   vocabulary->decode(pair.target).c_str());
+    }
     return 0;
   }
-  std::printf("%s: tc token file, %zu pairs\n", path.c_str(),
-              data->pairs.size());
+  std::printf("%s: tc token file (version %u), %llu pairs\n", path.c_str(),
+              table->version(), (unsigned long long)table->size());
   if (vocabulary) {
     rt::Vocabulary ids = vocabulary->conventions();
     std::printf("vocabulary: SentencePiece, %lld pieces (%zu bytes); pad %d, "
                 "bos %d, eos %d, unk %d\n",
-                (long long)ids.size, data->vocabulary.size(), ids.pad, ids.bos,
-                ids.eos, vocabulary->unknownId());
+                (long long)ids.size, table->vocabulary().size(), ids.pad,
+                ids.bos, ids.eos, vocabulary->unknownId());
   }
   else
     std::printf("vocabulary: none (prepared from token ids)\n");
+  const rt::TokenIds &ids = table->ids();
+  std::printf("ids: %d to %d; ", ids.smallest, ids.largest);
+  if (ids.sourceEnd >= 0)
+    std::printf("every source ends with %d\n", ids.sourceEnd);
+  else
+    std::printf("the sources do not all end with one id\n");
   std::vector<size_t> sources, targets;
-  for (const rt::SentencePair &pair : data->pairs) {
-    rt::PairLengths lengths = rt::lengthsOf(pair);
+  for (uint64_t i = 0; i < table->size(); ++i) {
+    rt::PairLengths lengths = rt::lengthsOf(*table, i);
     sources.push_back(lengths.source);
     targets.push_back(lengths.target);
   }

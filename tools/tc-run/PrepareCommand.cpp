@@ -32,14 +32,16 @@ std::unique_ptr<rt::SubwordVocabulary>
 loadVocabulary(const std::string &path, std::string &error) {
   if (!support::fileStartsWith(path, rt::kTokenFileMagic))
     return rt::SubwordVocabulary::load(path, error);
-  std::optional<rt::TokenData> data = rt::readTokenFile(path, error);
-  if (!data)
+  // Mapped: only the vocabulary of a large training file is read.
+  std::unique_ptr<rt::TokenTable> table = rt::TokenTable::open(path, error);
+  if (!table)
     return nullptr;
-  if (data->vocabulary.empty()) {
+  if (table->vocabulary().empty()) {
     error = path + " holds no vocabulary (it was prepared with --ids)";
     return nullptr;
   }
-  return rt::SubwordVocabulary::fromSerialized(data->vocabulary, path, error);
+  return rt::SubwordVocabulary::fromSerialized(table->vocabulary(), path,
+                                               error);
 }
 
 /// Prints what the token file holds and what of it no bucket fits.

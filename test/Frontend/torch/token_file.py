@@ -6,13 +6,25 @@ import struct
 
 def read_pairs(path):
     """The (source ids, target ids) pairs of the token file at `path`
-    (versions 1 to 3): the source ends with EOS, the target has neither BOS
+    (versions 1 to 4): the source ends with EOS, the target has neither BOS
     nor EOS."""
     data = open(path, "rb").read()
     if data[:8] != b"TCTOKENS":
         raise ValueError(f"{path}: not a tc token file")
     version, = struct.unpack_from("<I", data, 8)
     count, = struct.unpack_from("<Q", data, 16)
+    if version == 4:  # the ids in one block, an index after them
+        vocabulary, = struct.unpack_from("<Q", data, 24)
+        total, = struct.unpack_from("<Q", data, 40)
+        ids_at = 64 + (vocabulary + 7) // 8 * 8
+        index_at = ids_at + (4 * total + 7) // 8 * 8
+        ids = struct.unpack_from(f"<{total}i", data, ids_at)
+        pairs = []
+        for i in range(count):
+            first, s, t = struct.unpack_from("<QII", data, index_at + 16 * i)
+            pairs.append((list(ids[first:first + s]),
+                          list(ids[first + s:first + s + t])))
+        return pairs
     at = 24
     if version >= 2:
         vocabulary, = struct.unpack_from("<Q", data, 24)

@@ -181,7 +181,7 @@ def vocabulary_in_token_file(data):
     assert data[:8] == b"TCTOKENS", "not a token file"
     version, = struct.unpack_from("<I", data, 8)
     length, = struct.unpack_from("<Q", data, 24)
-    return {2: 32, 3: 40}[version], length
+    return {2: 32, 3: 40, 4: 64}[version], length
 
 
 def main():
