@@ -28,11 +28,10 @@ void syncDirectoryOf(const std::string &path) {
   }
 }
 
-
-bool FileWriter::write(const void *data, size_t size) {
+bool FileWriter::writeAt(uint64_t offset, const void *data, size_t size) {
   const char *p = static_cast<const char *>(data);
   while (size > 0) {
-    ssize_t n = ::write(fd_, p, size);
+    ssize_t n = ::pwrite(fd_, p, size, off_t(offset));
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0) {
@@ -41,8 +40,16 @@ bool FileWriter::write(const void *data, size_t size) {
       return false;
     }
     p += n;
+    offset += uint64_t(n);
     size -= size_t(n);
   }
+  return true;
+}
+
+bool FileWriter::write(const void *data, size_t size) {
+  if (!writeAt(appended_, data, size))
+    return false;
+  appended_ += size;
   return true;
 }
 

@@ -32,9 +32,14 @@ public:
   explicit FileWriter(int fd) : fd_(fd) {}
   /// False when the bytes could not all be written (errno says why).
   bool write(const void *data, size_t size);
+  /// Writes over bytes written before, at `offset` from the file's start
+  /// (a header whose counts are known at the end), and appends on after
+  /// what was appended last.
+  bool writeAt(uint64_t offset, const void *data, size_t size);
 
 private:
   int fd_;
+  uint64_t appended_ = 0; ///< where write() goes on
 };
 
 /// Syncs the directory holding `path`, which makes a rename or a link in it

@@ -4,7 +4,47 @@
 #include "support/FileBytes.h"
 #include "support/Utf8.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sys/stat.h>
+
 namespace tc::support {
+namespace {
+
+/// `line` (line `number` of `path`, its end removed) when it is text;
+/// false with `error` naming the line and byte otherwise.
+bool checkLine(std::string_view line, const std::string &path,
+               uint64_t number, std::string &error) {
+  if (std::optional<size_t> at = findInvalidUtf8(line)) {
+    error = path + ":" + std::to_string(number) + ": invalid UTF-8 at byte " +
+            std::to_string(*at + 1) +
+            " of the line; convert the file to UTF-8 (iconv -f ENCODING "
+            "-t UTF-8)";
+    return false;
+  }
+  // NUL is valid UTF-8 but no text: a UTF-16 file of ASCII letters is
+  // valid UTF-8 with a NUL after each, and would be tokenised as such.
+  if (size_t at = line.find('\0'); at != std::string_view::npos) {
+    error = path + ":" + std::to_string(number) + ": a NUL byte at byte " +
+            std::to_string(at + 1) +
+            " of the line; text holds no NUL (a UTF-16 file has one after "
+            "every ASCII letter: convert it with iconv -f UTF-16 -t UTF-8)";
+    return false;
+  }
+  return true;
+}
+
+/// `line` without its "\n" or "\r\n".
+std::string_view withoutLineEnd(std::string_view line) {
+  if (!line.empty() && line.back() == '\n')
+    line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  return line;
+}
+
+} // namespace
 
 std::optional<std::vector<std::string>>
 splitUtf8Lines(std::string_view text, const std::string &path,
@@ -15,25 +55,9 @@ splitUtf8Lines(std::string_view text, const std::string &path,
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos)
       end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r')
-      line.remove_suffix(1);
-    if (std::optional<size_t> at = findInvalidUtf8(line)) {
-      error = path + ":" + std::to_string(lines.size() + 1) +
-              ": invalid UTF-8 at byte " + std::to_string(*at + 1) +
-              " of the line; convert the file to UTF-8 (iconv -f ENCODING "
-              "-t UTF-8)";
+    std::string_view line = withoutLineEnd(text.substr(start, end - start));
+    if (!checkLine(line, path, lines.size() + 1, error))
       return std::nullopt;
-    }
-    // NUL is valid UTF-8 but no text: a UTF-16 file of ASCII letters is
-    // valid UTF-8 with a NUL after each, and would be tokenised as such.
-    if (size_t at = line.find('\0'); at != std::string_view::npos) {
-      error = path + ":" + std::to_string(lines.size() + 1) +
-              ": a NUL byte at byte " + std::to_string(at + 1) +
-              " of the line; text holds no NUL (a UTF-16 file has one after "
-              "every ASCII letter: convert it with iconv -f UTF-16 -t UTF-8)";
-      return std::nullopt;
-    }
     lines.emplace_back(line);
     start = end + 1;
   }
@@ -46,6 +70,45 @@ readUtf8Lines(const std::string &path, uint64_t maxBytes, std::string &error) {
   if (!text)
     return std::nullopt;
   return splitUtf8Lines(*text, path, error);
+}
+
+
+std::unique_ptr<Utf8LineReader>
+Utf8LineReader::open(const std::string &path, uint64_t maxBytes,
+                     std::string &error) {
+  // The type first, so that a device or a FIFO is never opened.
+  if (!checkInputFile(path, maxBytes, error))
+    return nullptr;
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return nullptr;
+  }
+  struct stat info;
+  uint64_t size = ::fstat(::fileno(file), &info) == 0 ? info.st_size : 0;
+  return std::unique_ptr<Utf8LineReader>(
+      new Utf8LineReader(file, path, size));
+}
+
+Utf8LineReader::~Utf8LineReader() {
+  std::fclose(file_);
+  std::free(buffer_);
+}
+
+bool Utf8LineReader::next(std::string &line, std::string &error) {
+  errno = 0;
+  ssize_t length = ::getline(&buffer_, &capacity_, file_);
+  if (length < 0) {
+    if (std::ferror(file_))
+      error = path_ + ": cannot read: " + std::strerror(errno);
+    return false;
+  }
+  bytesRead_ += uint64_t(length);
+  std::string_view text = withoutLineEnd({buffer_, size_t(length)});
+  if (!checkLine(text, path_, ++lines_, error))
+    return false;
+  line.assign(text);
+  return true;
 }
 
 } // namespace tc::support

@@ -10,6 +10,8 @@
 #define TC_SUPPORT_TEXTLINES_H
 
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +30,38 @@ splitUtf8Lines(std::string_view text, const std::string &path,
 /// `maxBytes`), or none with `error` naming the file and what is wrong.
 std::optional<std::vector<std::string>>
 readUtf8Lines(const std::string &path, uint64_t maxBytes, std::string &error);
+
+/// The lines of a UTF-8 text file read one at a time, with the checks of
+/// readUtf8Lines: a corpus of gigabytes is never whole in memory.
+class Utf8LineReader {
+public:
+  /// The regular file at `path` (of at most `maxBytes`) opened for reading,
+  /// or null with `error` naming the file and what is wrong.
+  static std::unique_ptr<Utf8LineReader>
+  open(const std::string &path, uint64_t maxBytes, std::string &error);
+  ~Utf8LineReader();
+  Utf8LineReader(const Utf8LineReader &) = delete;
+  Utf8LineReader &operator=(const Utf8LineReader &) = delete;
+
+  /// The next line (without its line end) in `line`: true; false at the
+  /// end of the file, or with `error` set ("<path>:<line>: ...") when the
+  /// line is not valid text or the file cannot be read.
+  bool next(std::string &line, std::string &error);
+  /// The number of lines returned so far (the last one's, from 1).
+  uint64_t lines() const { return lines_; }
+  /// The bytes read so far and the file's size, for progress.
+  uint64_t bytesRead() const { return bytesRead_; }
+  uint64_t size() const { return size_; }
+
+private:
+  Utf8LineReader(std::FILE *file, std::string path, uint64_t size)
+      : file_(file), path_(std::move(path)), size_(size) {}
+  std::FILE *file_;
+  std::string path_;
+  uint64_t size_, bytesRead_ = 0, lines_ = 0;
+  char *buffer_ = nullptr; ///< getline's
+  size_t capacity_ = 0;
+};
 
 } // namespace tc::support
 

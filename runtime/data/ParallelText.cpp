@@ -11,24 +11,6 @@
 namespace tc::rt {
 namespace {
 
-/// False with `error` naming the first blank line of `lines` and how many
-/// there are.
-bool checkNoBlankLines(const std::vector<std::string> &lines,
-                       const std::string &path, std::string &error) {
-  auto blank = [](const std::string &line) {
-    return support::isBlankLine(line);
-  };
-  auto first = std::find_if(lines.begin(), lines.end(), blank);
-  if (first == lines.end())
-    return true;
-  int64_t count = std::count_if(lines.begin(), lines.end(), blank);
-  error = path + ":" + std::to_string(first - lines.begin() + 1) +
-          ": an empty line (" + std::to_string(count) +
-          " in all); every line must hold one sentence: remove the pair "
-          "from both files";
-  return false;
-}
-
 /// The ids of `line` (line `number` of `path`), or none with `error`.
 std::optional<std::vector<int32_t>> parseIds(const std::string &line,
                                              const std::string &path,
@@ -51,82 +33,182 @@ std::optional<std::vector<int32_t>> parseIds(const std::string &line,
   return ids;
 }
 
+/// The first blank line of a file and how many there are.
+struct BlankLines {
+  uint64_t first = 0, count = 0;
+  void see(const std::string &line, uint64_t number) {
+    if (support::isBlankLine(line) && count++ == 0)
+      first = number;
+  }
+  /// False with `error` naming the first when there is one.
+  bool none(const std::string &path, std::string &error) const {
+    if (count == 0)
+      return true;
+    error = path + ":" + std::to_string(first) + ": an empty line (" +
+            std::to_string(count) +
+            " in all); every line must hold one sentence: remove the pair "
+            "from both files";
+    return false;
+  }
+};
+
+std::unique_ptr<support::Utf8LineReader> openText(const std::string &path,
+                                                  std::string &error) {
+  return support::Utf8LineReader::open(path, kMaxTokenFileBytes, error);
+}
+
+/// Whether `line` is one of the long pairs `longLines` lists, moving
+/// `next` past those before it.
+bool isLong(const std::vector<uint64_t> &longLines, size_t &next,
+            uint64_t line) {
+  while (next < longLines.size() && longLines[next] < line)
+    ++next;
+  return next < longLines.size() && longLines[next] == line;
+}
+
 } // namespace
 
-std::optional<ParallelText> readParallelText(const std::string &sourcePath,
-                                             const std::string &targetPath,
-                                             std::string &error) {
-  ParallelText text;
-  for (auto [path, lines] : {std::pair{&sourcePath, &text.source},
-                             std::pair{&targetPath, &text.target}}) {
-    auto read = support::readUtf8Lines(*path, kMaxTokenFileBytes, error);
-    if (!read)
+std::optional<ParallelTextScan> scanParallelText(const std::string &sourcePath,
+                                                 const std::string &targetPath,
+                                                 int64_t maxBytes,
+                                                 std::string &error) {
+  auto source = openText(sourcePath, error);
+  if (!source)
+    return std::nullopt;
+  auto target = openText(targetPath, error);
+  if (!target)
+    return std::nullopt;
+  ParallelTextScan scan{sourcePath, targetPath};
+  BlankLines blank[2];
+  std::string s, t;
+  while (true) {
+    bool hasSource = source->next(s, error);
+    if (!hasSource && !error.empty())
       return std::nullopt;
-    *lines = std::move(*read);
+    bool hasTarget = target->next(t, error);
+    if (!hasTarget && !error.empty())
+      return std::nullopt;
+    if (!hasSource || !hasTarget) {
+      if (hasSource || hasTarget) { // count the longer file's lines
+        support::Utf8LineReader &rest = hasSource ? *source : *target;
+        std::string line;
+        while (rest.next(line, error)) {
+        }
+        if (!error.empty())
+          return std::nullopt;
+        error = sourcePath + " has " + std::to_string(source->lines()) +
+                " lines but " + targetPath + " has " +
+                std::to_string(target->lines()) +
+                "; line i of each must be the two sides of pair i";
+        return std::nullopt;
+      }
+      break;
+    }
+    ++scan.lines;
+    scan.bytes += s.size() + t.size();
+    blank[0].see(s, scan.lines);
+    blank[1].see(t, scan.lines);
+    if (int64_t(s.size()) > maxBytes || int64_t(t.size()) > maxBytes)
+      scan.longLines.push_back(scan.lines);
   }
-  if (text.source.size() != text.target.size()) {
-    error = sourcePath + " has " + std::to_string(text.source.size()) +
-            " lines but " + targetPath + " has " +
-            std::to_string(text.target.size()) +
-            "; line i of each must be the two sides of pair i";
+  if (!blank[0].none(sourcePath, error) || !blank[1].none(targetPath, error))
     return std::nullopt;
-  }
-  if (!checkNoBlankLines(text.source, sourcePath, error) ||
-      !checkNoBlankLines(text.target, targetPath, error))
-    return std::nullopt;
-  text.line.resize(text.source.size());
-  for (size_t i = 0; i < text.line.size(); ++i)
-    text.line[i] = i + 1;
-  return text;
+  return scan;
 }
 
-LongPairs dropLongPairs(ParallelText &text, int64_t maxBytes) {
-  LongPairs dropped;
-  size_t kept = 0;
-  for (size_t i = 0; i < text.source.size(); ++i) {
-    if (int64_t(text.source[i].size()) > maxBytes ||
-        int64_t(text.target[i].size()) > maxBytes) {
-      if (dropped.count++ == 0)
-        dropped.firstLine = text.line[i];
+std::unique_ptr<ParallelTextReader>
+ParallelTextReader::open(const ParallelTextScan &scan, std::string &error) {
+  std::unique_ptr<ParallelTextReader> reader(new ParallelTextReader(scan));
+  reader->source_ = openText(scan.sourcePath, error);
+  if (!reader->source_)
+    return nullptr;
+  reader->target_ = openText(scan.targetPath, error);
+  if (!reader->target_)
+    return nullptr;
+  return reader;
+}
+
+bool ParallelTextReader::next(size_t pairs, TextBlock &block,
+                              std::string &error) {
+  block.source.clear();
+  block.target.clear();
+  block.line.clear();
+  std::string s, t;
+  while (block.source.size() < pairs) {
+    bool hasSource = source_->next(s, error);
+    bool hasTarget = error.empty() && target_->next(t, error);
+    if (!error.empty())
+      return false;
+    if (!hasSource || !hasTarget) {
+      if (hasSource || hasTarget || source_->lines() != scan_.lines) {
+        error = scan_.sourcePath + " and " + scan_.targetPath +
+                " changed while they were read; prepare them again";
+        return false;
+      }
+      return true;
+    }
+    uint64_t line = source_->lines();
+    if (isLong(scan_.longLines, nextLong_, line))
       continue;
-    }
-    if (kept != i) { // a string moved onto itself may be left empty
-      text.source[kept] = std::move(text.source[i]);
-      text.target[kept] = std::move(text.target[i]);
-      text.line[kept] = text.line[i];
-    }
-    ++kept;
+    block.source.push_back(std::move(s));
+    block.target.push_back(std::move(t));
+    block.line.push_back(line);
   }
-  text.source.resize(kept);
-  text.target.resize(kept);
-  text.line.resize(kept);
-  return dropped;
+  return true;
 }
 
-std::vector<SentencePair> encodePairs(const ParallelText &text,
+bool CorpusSentences::next(std::string &sentence) {
+  while (side_ < 2) {
+    if (file_) {
+      if (file_->next(sentence, error_)) {
+        if (isLong(scan_.longLines, nextLong_, file_->lines()))
+          continue;
+        return true;
+      }
+      if (!error_.empty())
+        return false;
+      if (file_->lines() != scan_.lines) {
+        error_ = (side_ == 0 ? scan_.sourcePath : scan_.targetPath) +
+                 " changed while it was read; prepare it again";
+        return false;
+      }
+    }
+    if (++side_ == 2)
+      break;
+    file_ = openText(side_ == 0 ? scan_.sourcePath : scan_.targetPath, error_);
+    nextLong_ = 0;
+    if (!file_)
+      return false;
+  }
+  return false;
+}
+
+std::vector<SentencePair> encodePairs(const TextBlock &block,
                                       const SubwordVocabulary &subwords,
                                       const Vocabulary &vocab) {
-  std::vector<SentencePair> pairs(text.source.size());
+  std::vector<SentencePair> pairs(block.source.size());
+  // SentencePiece's Encode is const and thread-safe.
+#pragma omp parallel for schedule(dynamic, 256)
   for (size_t i = 0; i < pairs.size(); ++i) {
-    pairs[i].source = subwords.encode(text.source[i]);
+    pairs[i].source = subwords.encode(block.source[i]);
     pairs[i].source.push_back(vocab.eos);
-    pairs[i].target = subwords.encode(text.target[i]);
+    pairs[i].target = subwords.encode(block.target[i]);
   }
   return pairs;
 }
 
 std::optional<std::vector<SentencePair>>
-parseIdPairs(const ParallelText &text, const std::string &sourcePath,
+parseIdPairs(const TextBlock &block, const std::string &sourcePath,
              const std::string &targetPath, const Vocabulary &vocab,
              std::string &error) {
-  std::vector<SentencePair> pairs(text.source.size());
+  std::vector<SentencePair> pairs(block.source.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
     auto source =
-        parseIds(text.source[i], sourcePath, text.line[i], vocab, error);
+        parseIds(block.source[i], sourcePath, block.line[i], vocab, error);
     if (!source)
       return std::nullopt;
     auto target =
-        parseIds(text.target[i], targetPath, text.line[i], vocab, error);
+        parseIds(block.target[i], targetPath, block.line[i], vocab, error);
     if (!target)
       return std::nullopt;
     pairs[i].source = std::move(*source);

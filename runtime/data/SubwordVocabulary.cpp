@@ -14,29 +14,40 @@
 namespace tc::rt {
 namespace {
 
-/// Feeds the lines of several texts to SentencePiece's trainer.
-class LinesIterator : public sentencepiece::SentenceIterator {
+/// Feeds a SentenceSource to SentencePiece's trainer.
+class SentencesIterator : public sentencepiece::SentenceIterator {
 public:
-  explicit LinesIterator(
-      const std::vector<const std::vector<std::string> *> &texts)
-      : texts_(texts) {
-    skipFinished();
+  explicit SentencesIterator(SentenceSource &source) : source_(source) {
+    Next();
   }
-  bool done() const override { return text_ >= texts_.size(); }
-  void Next() override {
-    ++line_;
-    skipFinished();
-  }
-  const std::string &value() const override { return (*texts_[text_])[line_]; }
+  bool done() const override { return done_; }
+  void Next() override { done_ = !source_.next(sentence_); }
+  const std::string &value() const override { return sentence_; }
   sentencepiece::util::Status status() const override { return {}; }
 
 private:
-  void skipFinished() {
+  SentenceSource &source_;
+  std::string sentence_;
+  bool done_ = false;
+};
+
+/// Every line of several texts, in order.
+class LinesSource : public SentenceSource {
+public:
+  explicit LinesSource(const std::vector<const std::vector<std::string> *> &texts)
+      : texts_(texts) {}
+  bool next(std::string &sentence) override {
     while (text_ < texts_.size() && line_ >= texts_[text_]->size()) {
       ++text_;
       line_ = 0;
     }
+    if (text_ >= texts_.size())
+      return false;
+    sentence = (*texts_[text_])[line_++];
+    return true;
   }
+
+private:
   const std::vector<const std::vector<std::string> *> &texts_;
   size_t text_ = 0, line_ = 0;
 };
@@ -65,6 +76,13 @@ SubwordVocabulary::~SubwordVocabulary() = default;
 std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
     const std::vector<const std::vector<std::string> *> &texts,
     const Vocabulary &vocab, SubwordAlgorithm algorithm, std::string &error) {
+  LinesSource lines(texts);
+  return train(lines, vocab, algorithm, error);
+}
+
+std::unique_ptr<SubwordVocabulary>
+SubwordVocabulary::train(SentenceSource &sentences, const Vocabulary &vocab,
+                         SubwordAlgorithm algorithm, std::string &error) {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::unordered_map<std::string, std::string> options = {
       {"model_type", algorithm == SubwordAlgorithm::Bpe ? "bpe" : "unigram"},
@@ -89,10 +107,10 @@ std::unique_ptr<SubwordVocabulary> SubwordVocabulary::train(
   // SentencePiece samples and shuffles with its own generator: a fixed seed
   // makes the same text give the same vocabulary.
   sentencepiece::SetRandomGeneratorSeed(1);
-  LinesIterator lines(texts);
+  SentencesIterator iterator(sentences);
   std::string serialized;
-  sentencepiece::util::Status status =
-      sentencepiece::SentencePieceTrainer::Train(options, &lines, &serialized);
+  sentencepiece::util::Status status = sentencepiece::SentencePieceTrainer::Train(
+      options, &iterator, &serialized);
   if (!status.ok()) {
     error = "SentencePiece cannot train a vocabulary of " +
             std::to_string(vocab.size) + " pieces on this text: " +

@@ -40,13 +40,28 @@ constexpr uint64_t kMaxVocabularyBytes = uint64_t(16) << 20;
 /// 64 hash of its serialised model (as SubwordVocabulary::serialized()).
 uint64_t vocabularyFingerprint(std::string_view serialized);
 
+/// What a vocabulary is trained on, one sentence at a time: a corpus is
+/// streamed from its files, never whole in memory.
+class SentenceSource {
+public:
+  virtual ~SentenceSource() = default;
+  /// The next sentence in `sentence`: true; false at the end, or when the
+  /// source failed (it keeps its own error).
+  virtual bool next(std::string &sentence) = 0;
+};
+
 class SubwordVocabulary {
 public:
   ~SubwordVocabulary();
 
   /// Trains a joint vocabulary of `vocab.size` pieces on the sentences of
-  /// `texts` (every line of each), with `vocab`'s special ids; none with
-  /// `error` when SentencePiece cannot (too little text for the size).
+  /// `sentences` (SentencePiece keeps a seeded sample of at most two
+  /// million), with `vocab`'s special ids; none with `error` when
+  /// SentencePiece cannot (too little text for the size).
+  static std::unique_ptr<SubwordVocabulary>
+  train(SentenceSource &sentences, const Vocabulary &vocab,
+        SubwordAlgorithm algorithm, std::string &error);
+  /// The same on every line of each of `texts`, in order.
   static std::unique_ptr<SubwordVocabulary>
   train(const std::vector<const std::vector<std::string> *> &texts,
         const Vocabulary &vocab, SubwordAlgorithm algorithm,

@@ -241,42 +241,58 @@ std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
   return copyOut(*table);
 }
 
+TokenFileWriter::TokenFileWriter(support::FileWriter &out,
+                                 std::string_view vocabulary)
+    : out_(out), vocabulary_(vocabulary) {
+  static const uint8_t zeros[kHeaderBytes] = {};
+  ok_ = out_.write(zeros, kHeaderBytes) && // the header, at finish()
+        out_.write(vocabulary.data(), vocabulary.size()) &&
+        out_.write(zeros, padded(vocabulary.size()) - vocabulary.size());
+}
+
+bool TokenFileWriter::add(std::span<const int32_t> source,
+                          std::span<const int32_t> target) {
+  for (std::span<const int32_t> side : {source, target})
+    for (int32_t id : side) {
+      summary_.smallest = ids_ == 0 ? id : std::min(summary_.smallest, id);
+      summary_.largest = ids_ == 0 ? id : std::max(summary_.largest, id);
+      ++ids_;
+    }
+  int32_t end = source.empty() ? -1 : source.back();
+  summary_.sourceEnd =
+      index_.empty() || end == summary_.sourceEnd ? end : -1;
+  index_.push_back({ids_ - source.size() - target.size(),
+                    uint32_t(source.size()), uint32_t(target.size())});
+  ok_ = ok_ && out_.write(source.data(), 4 * source.size()) &&
+        out_.write(target.data(), 4 * target.size());
+  return ok_;
+}
+
+bool TokenFileWriter::finish() {
+  static const uint8_t zeros[8] = {};
+  Header h{kVersion,
+           0,
+           index_.size(),
+           vocabulary_.size(),
+           support::fnv1a(vocabulary_.data(), vocabulary_.size()),
+           ids_,
+           summary_.smallest,
+           summary_.largest,
+           summary_.sourceEnd,
+           0};
+  return ok_ && out_.write(zeros, padded(4 * ids_) - 4 * ids_) &&
+         out_.write(index_.data(), index_.size() * sizeof(TokenTable::Entry)) &&
+         out_.writeAt(0, kMagic, 8) && out_.writeAt(8, &h, sizeof h);
+}
+
 bool writeTokenFile(const std::string &path, const TokenData &data,
                     std::string &error) {
-  Header h{kVersion, 0, data.pairs.size(), data.vocabulary.size(),
-           support::fnv1a(data.vocabulary.data(), data.vocabulary.size()),
-           0, 0, -1, -1, 0};
-  for (size_t i = 0; i < data.pairs.size(); ++i) {
-    const SentencePair &pair = data.pairs[i];
-    for (const std::vector<int32_t> *side : {&pair.source, &pair.target})
-      for (int32_t id : *side) {
-        h.smallest = h.ids == 0 ? id : std::min(h.smallest, id);
-        h.largest = h.ids == 0 ? id : std::max(h.largest, id);
-        ++h.ids;
-      }
-    int32_t end = pair.source.empty() ? -1 : pair.source.back();
-    h.sourceEnd = i == 0 || end == h.sourceEnd ? end : -1;
-  }
   auto fill = [&](support::FileWriter &out) {
-    static const uint8_t zeros[8] = {};
-    auto pad = [&](uint64_t bytes) {
-      return out.write(zeros, padded(bytes) - bytes);
-    };
-    bool ok = out.write(kMagic, 8) && out.write(&h, sizeof h) &&
-              out.write(data.vocabulary.data(), data.vocabulary.size()) &&
-              pad(data.vocabulary.size());
+    TokenFileWriter writer(out, data.vocabulary);
     for (const SentencePair &pair : data.pairs)
-      ok = ok && out.write(pair.source.data(), 4 * pair.source.size()) &&
-           out.write(pair.target.data(), 4 * pair.target.size());
-    ok = ok && pad(4 * h.ids);
-    uint64_t next = 0;
-    for (const SentencePair &pair : data.pairs) {
-      TokenTable::Entry entry{next, uint32_t(pair.source.size()),
-                  uint32_t(pair.target.size())};
-      next += pair.source.size() + pair.target.size();
-      ok = ok && out.write(&entry, sizeof entry);
-    }
-    return ok;
+      if (!writer.add(pair.source, pair.target))
+        return false;
+    return writer.finish();
   };
   return support::writeFileAtomically(path, fill, support::Durability::Replace,
                                       error);

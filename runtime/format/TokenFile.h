@@ -53,8 +53,9 @@
 #include <vector>
 
 namespace tc::support {
+class FileWriter;
 class MappedFile;
-}
+} // namespace tc::support
 
 namespace tc::rt {
 
@@ -154,6 +155,30 @@ std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
 
 /// How a token file starts.
 inline constexpr std::string_view kTokenFileMagic = "TCTOKENS";
+
+/// Writes a version 4 token file pair by pair into `out` (a temporary of
+/// support::writeFileAtomically), in bounded memory: what it keeps is the
+/// index, 16 bytes a pair. The header, whose counts are known at the end,
+/// is written last.
+class TokenFileWriter {
+public:
+  /// `vocabulary` (the serialised model) must outlive the writer.
+  TokenFileWriter(support::FileWriter &out, std::string_view vocabulary);
+  /// Appends a pair; false when the file system fails (errno says why).
+  bool add(std::span<const int32_t> source, std::span<const int32_t> target);
+  /// The padding, the index and the header; false when the file system
+  /// fails.
+  bool finish();
+  uint64_t pairs() const { return index_.size(); }
+
+private:
+  support::FileWriter &out_;
+  std::string_view vocabulary_;
+  bool ok_;
+  uint64_t ids_ = 0;
+  TokenIds summary_;
+  std::vector<TokenTable::Entry> index_;
+};
 
 /// Writes `data` to `path` as version 4, replacing it whole or not at all.
 bool writeTokenFile(const std::string &path, const TokenData &data,

@@ -79,10 +79,13 @@ void Progress::count(int64_t done, int64_t tokens) {
   if (!terminal || (done < last && seconds - lastCounted < 0.2))
     return;
   lastCounted = seconds;
-  std::fprintf(out, "\r%s %lld/%lld, %.1f %s/s, %.0f %s/s ", counter->label,
-               (long long)done, (long long)last, done / std::max(seconds, 1e-9),
-               counter->items, tokens / std::max(seconds, 1e-9),
-               counter->tokens);
+  double eta = done > 0 ? seconds / done * double(last - done) : 0.0;
+  std::fprintf(out, "\r%s %lld/%lld, %.1f %s/s, %.0f %s/s, %s %s\x1b[K",
+               counter->label, (long long)done, (long long)last,
+               done / std::max(seconds, 1e-9), counter->items,
+               tokens / std::max(seconds, 1e-9), counter->tokens,
+               done >= last ? "took" : "ETA",
+               duration(done >= last ? seconds : eta).c_str());
   std::fflush(out);
 }
 

@@ -6,8 +6,10 @@
 // Elsewhere (a pipe, a log file), the same fields as plain lines, about
 // twenty per run and at least one every ten seconds.
 //
-// A counter (translation), on a terminal only, one line redrawn in place:
-//   tc-run: translated 40/100, 12.5 sentences/s, 310 target tokens/s
+// A counter (translation, prepare), on a terminal only, one line redrawn
+// in place:
+//   tc-run: translated 40/100, 12.5 sentences/s, 310 target tokens/s, ETA
+//   0:05
 //
 //===----------------------------------------------------------------------===//
 

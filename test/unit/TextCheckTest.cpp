@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 using namespace tc::support;
 
@@ -57,6 +58,41 @@ TEST(TextLines, NulIsRefusedWithItsLineAndByte) {
   EXPECT_EQ(error.rfind("x.en:2: a NUL byte at byte 2 of the line;", 0), 0u)
       << error;
   EXPECT_TRUE(splitUtf8Lines("ok\n\xC2\xA0\n", "x.en", error));
+}
+
+/// The lines a Utf8LineReader gives for the file `text`, or its error.
+std::vector<std::string> readLines(std::string_view text, std::string &error) {
+  std::string path = ::testing::TempDir() + "reader.txt";
+  FILE *file = std::fopen(path.c_str(), "wb");
+  std::fwrite(text.data(), 1, text.size(), file);
+  std::fclose(file);
+  std::vector<std::string> lines;
+  auto reader = Utf8LineReader::open(path, 1 << 20, error);
+  std::string line;
+  while (reader && reader->next(line, error))
+    lines.push_back(line);
+  std::remove(path.c_str());
+  return lines;
+}
+
+// The streaming reader (tc-run prepare at scale) gives the lines, and the
+// errors, that splitUtf8Lines gives for the whole text.
+TEST(TextLines, ReaderMatchesSplitLineByLine) {
+  for (std::string_view text :
+       {std::string_view("a\nb\r\n\nc"), std::string_view("one\n"),
+        std::string_view(""), std::string_view("\n\n"),
+        std::string_view("\xC3\xA9t\xC3\xA9\r\nd\xC3\n"),
+        std::string_view("ok\nG\0o\0d\nmore\n", 14)}) {
+    std::string splitError, readError;
+    auto split = splitUtf8Lines(text, ::testing::TempDir() + "reader.txt",
+                                splitError);
+    std::vector<std::string> read = readLines(text, readError);
+    EXPECT_EQ(readError, splitError) << testing::PrintToString(text);
+    if (split)
+      EXPECT_EQ(read, *split) << testing::PrintToString(text);
+    else // the lines before the bad one
+      EXPECT_FALSE(readError.empty());
+  }
 }
 
 TEST(Utf8Prefix, NeverCutsACharacter) {

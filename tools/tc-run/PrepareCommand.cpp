@@ -11,6 +11,8 @@
 #include "runtime/data/LineLimit.h"
 #include "runtime/data/ParallelText.h"
 #include "runtime/format/TokenFile.h"
+#include "runtime/report/Progress.h"
+#include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
 
@@ -44,28 +46,103 @@ loadVocabulary(const std::string &path, std::string &error) {
                                                error);
 }
 
-/// Prints what the token file holds and what of it no bucket fits.
-void summarize(const std::vector<rt::SentencePair> &pairs,
-               const std::vector<rt::BucketShape> &buckets,
-               const std::string &output) {
+/// What a prepared token file holds, counted as its pairs are written.
+struct Written {
+  uint64_t pairs = 0;
   int64_t sourceTokens = 0, targetTokens = 0, tooLong = 0;
-  for (const rt::SentencePair &pair : pairs) {
-    rt::PairLengths lengths = rt::lengthsOf(pair);
-    sourceTokens += lengths.source;
-    targetTokens += lengths.target; // with EOS
-    if (!rt::bucketFor(buckets, {pair}))
-      ++tooLong;
-  }
+};
+
+/// Prints what the token file holds and what of it no bucket fits.
+void summarize(const Written &written, bool anyBuckets,
+               const std::string &output) {
   std::fprintf(stderr,
-               "tc-run: wrote %zu pairs to %s (%lld source and %lld target "
+               "tc-run: wrote %llu pairs to %s (%lld source and %lld target "
                "tokens with EOS)\n",
-               pairs.size(), output.c_str(), (long long)sourceTokens,
-               (long long)targetTokens);
-  if (tooLong > 0 && !buckets.empty())
+               (unsigned long long)written.pairs, output.c_str(),
+               (long long)written.sourceTokens,
+               (long long)written.targetTokens);
+  if (written.tooLong > 0 && anyBuckets)
     std::fprintf(stderr,
                  "tc-run: note: %lld pairs are longer than the largest "
                  "shape bucket and will be left out of training\n",
-                 (long long)tooLong);
+                 (long long)written.tooLong);
+}
+
+/// The joint vocabulary: `o.vocabulary`'s, or trained on the scanned
+/// corpus's sentences, streamed.
+std::unique_ptr<rt::SubwordVocabulary>
+vocabularyFor(const PrepareOptions &o, const rt::ParallelTextScan &scan,
+              const rt::Vocabulary &vocab, std::string &error) {
+  if (!o.vocabulary.empty()) {
+    auto subwords = loadVocabulary(o.vocabulary, error);
+    if (!subwords || !subwords->fits(vocab, o.vocabulary, error))
+      return nullptr;
+    return subwords;
+  }
+  std::fprintf(stderr,
+               "tc-run: training a joint %s vocabulary of %lld pieces on "
+               "%llu + %llu sentences\n",
+               o.algorithm.c_str(), (long long)vocab.size,
+               (unsigned long long)scan.pairs(),
+               (unsigned long long)scan.pairs());
+  rt::CorpusSentences sentences(scan);
+  auto subwords = rt::SubwordVocabulary::train(
+      sentences, vocab, *rt::parseSubwordAlgorithm(o.algorithm), error);
+  if (!sentences.error().empty()) {
+    error = sentences.error();
+    return nullptr;
+  }
+  if (!subwords)
+    error += "; give a smaller vocab_size or more text";
+  return subwords;
+}
+
+/// Pairs encoded (or parsed) and written at a time: a block's text and ids
+/// are what prepare holds beyond the token file's index.
+constexpr size_t kBlockPairs = 1 << 16;
+
+/// The second pass: the scanned corpus's pairs, encoded through `subwords`
+/// (or parsed as ids when it is null) a block at a time on every core,
+/// written to `out` as a token file.
+bool encodeAndWrite(const PrepareOptions &o, const rt::ParallelTextScan &scan,
+                    const rt::SubwordVocabulary *subwords,
+                    const rt::Vocabulary &vocab,
+                    const std::vector<rt::BucketShape> &buckets,
+                    support::FileWriter &out, Written &written,
+                    std::string &error) {
+  auto reader = rt::ParallelTextReader::open(scan, error);
+  if (!reader)
+    return false;
+  std::string vocabularyBytes = subwords ? subwords->serialized() : "";
+  rt::TokenFileWriter writer(out, vocabularyBytes);
+  rt::Progress progress({"tc-run: encoded", "pairs", "tokens"},
+                        int64_t(scan.pairs()), stderr, true);
+  rt::TextBlock block;
+  while (true) {
+    if (!reader->next(kBlockPairs, block, error))
+      return false;
+    if (block.source.empty())
+      break;
+    std::optional<std::vector<rt::SentencePair>> pairs =
+        subwords ? rt::encodePairs(block, *subwords, vocab)
+                 : rt::parseIdPairs(block, o.sourceText, o.targetText, vocab,
+                                    error);
+    if (!pairs)
+      return false;
+    for (const rt::SentencePair &pair : *pairs) {
+      if (!writer.add(pair.source, pair.target))
+        return false; // writeFileAtomically says why
+      rt::PairLengths lengths = rt::lengthsOf(pair);
+      written.sourceTokens += lengths.source;
+      written.targetTokens += lengths.target; // with EOS
+      written.tooLong += !rt::bucketFor(buckets, {pair});
+    }
+    written.pairs += pairs->size();
+    progress.count(int64_t(written.pairs),
+                   written.sourceTokens + written.targetTokens);
+  }
+  progress.finish();
+  return writer.finish();
 }
 
 int prepare(const PrepareOptions &o) {
@@ -86,57 +163,42 @@ int prepare(const PrepareOptions &o) {
                                          {o.vocabulary, "the vocabulary"}}},
                                        o.overwrite, error))
     return fail(error);
-
-  std::optional<rt::ParallelText> text =
-      rt::readParallelText(o.sourceText, o.targetText, error);
-  if (!text)
-    return fail(error);
   // Before anything is encoded (or trained on): a pair no bucket can hold
   // costs time and memory in proportion to its bytes.
   rt::LineLimit limit = rt::lineLimitOf(executable->root());
-  rt::LongPairs skipped = rt::dropLongPairs(*text, limit.bytes);
-  if (skipped.count > 0)
+  std::optional<rt::ParallelTextScan> scan =
+      rt::scanParallelText(o.sourceText, o.targetText, limit.bytes, error);
+  if (!scan)
+    return fail(error);
+  if (!scan->longLines.empty())
     std::fprintf(stderr,
-                 "tc-run: note: %lld pairs skipped (the first at line %zu): a "
-                 "side is longer than %s, so no bucket can hold it\n",
-                 (long long)skipped.count, skipped.firstLine,
+                 "tc-run: note: %zu pairs skipped (the first at line %llu): "
+                 "a side is longer than %s, so no bucket can hold it\n",
+                 scan->longLines.size(),
+                 (unsigned long long)scan->longLines.front(),
                  limit.describe().c_str());
-  if (text->source.empty())
+  if (scan->pairs() == 0)
     return fail(o.sourceText + " and " + o.targetText +
                 " hold no sentence pairs" +
-                (skipped.count > 0 ? " that fit the model" : "") +
+                (scan->longLines.empty() ? "" : " that fit the model") +
                 "; give the text to prepare (nothing was written)");
-  rt::TokenData data;
-  if (o.ids) {
-    auto pairs =
-        rt::parseIdPairs(*text, o.sourceText, o.targetText, vocab, error);
-    if (!pairs)
+  std::unique_ptr<rt::SubwordVocabulary> subwords;
+  if (!o.ids) {
+    subwords = vocabularyFor(o, *scan, vocab, error);
+    if (!subwords)
       return fail(error);
-    data.pairs = std::move(*pairs);
-  } else {
-    std::unique_ptr<rt::SubwordVocabulary> subwords;
-    if (!o.vocabulary.empty()) {
-      subwords = loadVocabulary(o.vocabulary, error);
-      if (!subwords || !subwords->fits(vocab, o.vocabulary, error))
-        return fail(error);
-    } else {
-      std::fprintf(stderr,
-                   "tc-run: training a joint %s vocabulary of %lld pieces on "
-                   "%zu + %zu sentences\n",
-                   o.algorithm.c_str(), (long long)vocab.size,
-                   text->source.size(), text->target.size());
-      subwords = rt::SubwordVocabulary::train(
-          {&text->source, &text->target}, vocab,
-          *rt::parseSubwordAlgorithm(o.algorithm), error);
-      if (!subwords)
-        return fail(error + "; give a smaller vocab_size or more text");
-    }
-    data.pairs = rt::encodePairs(*text, *subwords, vocab);
-    data.vocabulary = subwords->serialized();
   }
-  if (!rt::writeTokenFile(o.output, data, error))
-    return fail(error);
-  summarize(data.pairs, rt::bucketsOf(executable->root()), o.output);
+  std::vector<rt::BucketShape> buckets = rt::bucketsOf(executable->root());
+  Written written;
+  std::string encodeError;
+  auto fill = [&](support::FileWriter &out) {
+    return encodeAndWrite(o, *scan, subwords.get(), vocab, buckets, out,
+                          written, encodeError);
+  };
+  if (!support::writeFileAtomically(o.output, fill,
+                                    support::Durability::Replace, error))
+    return fail(encodeError.empty() ? error : encodeError);
+  summarize(written, !buckets.empty(), o.output);
   return kSuccess;
 }
 
