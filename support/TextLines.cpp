@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace tc::support {
 namespace {
@@ -79,15 +81,25 @@ Utf8LineReader::open(const std::string &path, uint64_t maxBytes,
   // The type first, so that a device or a FIFO is never opened.
   if (!checkInputFile(path, maxBytes, error))
     return nullptr;
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) {
-    error = path + ": cannot open: " + std::strerror(errno);
+  // O_NONBLOCK: a FIFO put there since the check must not block the open
+  // (it is refused below); reads of a regular file ignore the flag.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  struct stat info;
+  if (fd < 0 || ::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    error = path + ": cannot open: " +
+            (fd < 0 ? std::strerror(errno) : "not a regular file");
+    if (fd >= 0)
+      ::close(fd);
     return nullptr;
   }
-  struct stat info;
-  uint64_t size = ::fstat(::fileno(file), &info) == 0 ? info.st_size : 0;
+  std::FILE *file = ::fdopen(fd, "rb");
+  if (!file) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
   return std::unique_ptr<Utf8LineReader>(
-      new Utf8LineReader(file, path, size));
+      new Utf8LineReader(file, path, uint64_t(info.st_size)));
 }
 
 Utf8LineReader::~Utf8LineReader() {

@@ -200,8 +200,7 @@ struct ElementSizes {
 /// Runs the batched plan GEMM `g` (`whole` its one block of rank 0) on
 /// `threads` threads, each a block of its run of batch indices: its outer
 /// batch dimension split into `threads` parts. The bf16 kernel runs a block
-/// as one oneDNN matmul (Bf16Matmuls.h), the f32 kernel a product at a
-/// time.
+/// as one oneDNN matmul (Bf16Matmuls.h).
 void runInParts(const tcx::Gemm &g, GemmBlock whole, int threads,
                 const ElementSizes &sizes, GemmKernel kernel,
                 const GemmLibraries &libraries) {
@@ -287,11 +286,15 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
                   .ldc = ldc,
                   .bias = bias,
                   .relu = g.relu()};
-  // A batch whose outermost dimension gives every thread a part runs as
-  // one block a thread (runInParts). A bias is added one product at a time
-  // (addBiasBeforeProduct), so a batch with one is not joined.
-  if (rank > 0 && rank <= size_t(GemmBatch::kMaxRank) && !bias &&
-      g.batch()->Get(0) >= threads) {
+  // A bf16 batch whose outermost dimension splits evenly over the threads
+  // (or into many parts: at most a part's imbalance) runs as one block a
+  // thread (runInParts), one oneDNN matmul each. f32 gains nothing from it
+  // (an sgemm a product either way) and keeps the finer split of a task a
+  // product. A bias is added one product at a time (addBiasBeforeProduct),
+  // so a batch with one is not joined.
+  int64_t outer = rank > 0 ? g.batch()->Get(0) : 0;
+  if (!(types == kF32) && rank > 0 && rank <= size_t(GemmBatch::kMaxRank) &&
+      !bias && (outer % threads == 0 || outer >= 4 * threads)) {
     runInParts(g, whole, threads, {sizeA, sizeB, sizeC}, kernel, libraries);
     return;
   }

@@ -23,8 +23,8 @@ PairLengths lengthsOf(const SentencePair &pair) {
 }
 
 PairLengths lengthsOf(const TokenTable &table, uint64_t index) {
-  return contract::paddedLengths(int64_t(table.source(index).size()),
-                                 int64_t(table.target(index).size()));
+  return contract::paddedLengths(int64_t(table.sourceLength(index)),
+                                 int64_t(table.targetLength(index)));
 }
 
 Vocabulary vocabularyOf(const tcx::Executable &executable) {

@@ -32,9 +32,10 @@ private:
   uint64_t seed;
 };
 
-/// Batches of a token file's pairs, read in place (TokenTable): what a
-/// rank holds is the pairs' indices grouped into batches, 8 bytes a pair,
-/// not the pairs.
+/// Batches of a token file's pairs, read from it as batches are drawn
+/// (TokenTable): what a rank holds is the file's index (16 bytes a pair)
+/// and the pairs' indices grouped into batches (8 bytes a pair), not the
+/// pairs.
 class PairSource : public DataSource {
 public:
   PairSource(std::unique_ptr<TokenTable> pairs, std::string subwords,
@@ -79,9 +80,11 @@ public:
     std::vector<SentencePair> pairs;
     for (size_t k = 0; k < chosen.count; ++k) {
       uint64_t i = grouped[chosen.first + k];
-      pairs.push_back(table->pair(i));
-      // The start checked the header's summary of the ids; a mapped file's
-      // ids themselves are checked here, as they are read.
+      pairs.emplace_back();
+      if (!table->pair(i, pairs.back(), error))
+        return std::nullopt;
+      // The start checked the header's summary of the ids; the ids
+      // themselves are checked here, as they are read.
       if (!checkPair(pairs.back(), i, vocab, name, error)) {
         error += " (the file is damaged: its header says otherwise)";
         return std::nullopt;
@@ -125,8 +128,9 @@ bool checkIds(const TokenTable &table, const Vocabulary &vocab,
       (ids.smallest >= 0 && (vocab.size == 0 || ids.largest < vocab.size) &&
        ids.sourceEnd == vocab.eos))
     return true;
+  SentencePair pair;
   for (uint64_t i = 0; i < table.size(); ++i)
-    if (!checkPair(table.pair(i), i, vocab, file, error))
+    if (!table.pair(i, pair, error) || !checkPair(pair, i, vocab, file, error))
       return false;
   error = file + ": its header's id range [" + std::to_string(ids.smallest) +
           ", " + std::to_string(ids.largest) + "] or source end " +

@@ -66,6 +66,17 @@ bool isLong(const std::vector<uint64_t> &longLines, size_t &next,
   return next < longLines.size() && longLines[next] == line;
 }
 
+/// Whether `text`, of a pair the scan kept, passes the scan's checks:
+/// false when its file was edited between the passes.
+bool asScanned(const ParallelTextScan &scan, const std::string &text) {
+  return int64_t(text.size()) <= scan.maxBytes && !support::isBlankLine(text);
+}
+
+std::string changedError(const std::string &path) {
+  return path + " changed while it was read (between prepare's passes); "
+                "prepare it again";
+}
+
 } // namespace
 
 std::optional<ParallelTextScan> scanParallelText(const std::string &sourcePath,
@@ -78,7 +89,7 @@ std::optional<ParallelTextScan> scanParallelText(const std::string &sourcePath,
   auto target = openText(targetPath, error);
   if (!target)
     return std::nullopt;
-  ParallelTextScan scan{sourcePath, targetPath};
+  ParallelTextScan scan{sourcePath, targetPath, maxBytes};
   BlankLines blank[2];
   std::string s, t;
   while (true) {
@@ -141,8 +152,7 @@ bool ParallelTextReader::next(size_t pairs, TextBlock &block,
       return false;
     if (!hasSource || !hasTarget) {
       if (hasSource || hasTarget || source_->lines() != scan_.lines) {
-        error = scan_.sourcePath + " and " + scan_.targetPath +
-                " changed while they were read; prepare them again";
+        error = changedError(hasSource ? scan_.targetPath : scan_.sourcePath);
         return false;
       }
       return true;
@@ -150,6 +160,11 @@ bool ParallelTextReader::next(size_t pairs, TextBlock &block,
     uint64_t line = source_->lines();
     if (isLong(scan_.longLines, nextLong_, line))
       continue;
+    if (!asScanned(scan_, s) || !asScanned(scan_, t)) {
+      error = changedError(asScanned(scan_, s) ? scan_.targetPath
+                                               : scan_.sourcePath);
+      return false;
+    }
     block.source.push_back(std::move(s));
     block.target.push_back(std::move(t));
     block.line.push_back(line);
@@ -160,16 +175,20 @@ bool ParallelTextReader::next(size_t pairs, TextBlock &block,
 bool CorpusSentences::next(std::string &sentence) {
   while (side_ < 2) {
     if (file_) {
+      const std::string &path =
+          side_ == 0 ? scan_.sourcePath : scan_.targetPath;
       if (file_->next(sentence, error_)) {
         if (isLong(scan_.longLines, nextLong_, file_->lines()))
           continue;
-        return true;
+        if (asScanned(scan_, sentence))
+          return true;
+        error_ = changedError(path);
+        return false;
       }
       if (!error_.empty())
         return false;
       if (file_->lines() != scan_.lines) {
-        error_ = (side_ == 0 ? scan_.sourcePath : scan_.targetPath) +
-                 " changed while it was read; prepare it again";
+        error_ = changedError(path);
         return false;
       }
     }

@@ -32,6 +32,7 @@ namespace tc::rt {
 /// What the first pass over a corpus found.
 struct ParallelTextScan {
   std::string sourcePath, targetPath;
+  int64_t maxBytes = 0; ///< of a side of a pair kept
   uint64_t lines = 0; ///< of each file
   uint64_t bytes = 0; ///< of both
   /// The pairs left out: a side is longer than the model can hold. Their

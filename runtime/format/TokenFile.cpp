@@ -4,10 +4,13 @@
 #include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 #include "support/Fnv1a.h"
-#include "support/MappedFile.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace tc::rt {
 namespace {
@@ -31,62 +34,89 @@ static_assert(sizeof(Header) + 8 == kHeaderBytes);
 
 } // namespace
 
-TokenTable::~TokenTable() = default;
+TokenTable::~TokenTable() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+bool TokenTable::read(uint64_t offset, void *out, uint64_t size) const {
+  if (fd_ < 0) {
+    if (offset > bytes_.size() || size > bytes_.size() - offset)
+      return false;
+    if (size > 0)
+      std::memcpy(out, bytes_.data() + offset, size);
+    return true;
+  }
+  auto *to = static_cast<uint8_t *>(out);
+  while (size > 0) {
+    ssize_t got = ::pread(fd_, to, size, off_t(offset));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false; // an error, or the file ends early
+    to += got;
+    offset += uint64_t(got);
+    size -= uint64_t(got);
+  }
+  return true;
+}
 
 std::unique_ptr<TokenTable> TokenTable::open(const std::string &path,
                                              std::string &error) {
-  std::unique_ptr<support::MappedFile> file =
-      support::MappedFile::open(path, kMaxTokenFileBytes, error);
-  if (!file) {
+  // The type first, so that a device or a FIFO is never opened.
+  if (!support::checkInputFile(path, kMaxTokenFileBytes, error)) {
     error += " (a token file, written by tc-run prepare)";
     return nullptr;
   }
-  std::unique_ptr<TokenTable> table(new TokenTable);
-  const uint8_t *bytes = file->data();
-  uint64_t size = file->size();
-  table->mapped_ = std::move(file);
-  uint32_t version = 0;
-  if (size >= 12 && std::memcmp(bytes, kMagic, 8) == 0)
-    std::memcpy(&version, bytes + 8, 4);
-  bool read = version == 4
-                  ? table->readVersion4(bytes, size, path, error)
-                  : table->readOlder(bytes, size, version, path, error);
-  if (!read)
+  std::unique_ptr<TokenTable> table(new TokenTable(path));
+  table->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat info;
+  if (table->fd_ < 0 || ::fstat(table->fd_, &info) != 0 ||
+      !S_ISREG(info.st_mode)) {
+    error = path + ": cannot open: " +
+            (table->fd_ < 0 ? std::strerror(errno) : "not a regular file");
     return nullptr;
-  if (version != 4) // parsed: the mapping is no longer read
-    table->mapped_.reset();
-  return table;
+  }
+  char head[12] = {};
+  uint32_t version = 0;
+  if (table->read(0, head, sizeof head) &&
+      std::memcmp(head, kMagic, 8) == 0)
+    std::memcpy(&version, head + 8, 4);
+  if (version == 4)
+    return table->readVersion4(uint64_t(info.st_size), error) ? std::move(table)
+                                                             : nullptr;
+  // Older versions: the whole file, parsed into memory.
+  ::close(table->fd_);
+  table->fd_ = -1;
+  std::optional<std::vector<uint8_t>> bytes =
+      support::readFileBytes(path, kMaxTokenFileBytes, error);
+  if (!bytes)
+    return nullptr;
+  return table->readOlder(*bytes, error) ? std::move(table) : nullptr;
 }
 
 std::unique_ptr<TokenTable> TokenTable::parse(std::vector<uint8_t> bytes,
                                               const std::string &path,
                                               std::string &error) {
-  std::unique_ptr<TokenTable> table(new TokenTable);
-  table->bytes_ = std::move(bytes);
-  const std::vector<uint8_t> &b = table->bytes_;
+  std::unique_ptr<TokenTable> table(new TokenTable(path));
   uint32_t version = 0;
-  if (b.size() >= 12 && std::memcmp(b.data(), kMagic, 8) == 0)
-    std::memcpy(&version, b.data() + 8, 4);
-  bool read = version == 4
-                  ? table->readVersion4(b.data(), b.size(), path, error)
-                  : table->readOlder(b.data(), b.size(), version, path, error);
-  if (!read)
-    return nullptr;
+  if (bytes.size() >= 12 && std::memcmp(bytes.data(), kMagic, 8) == 0)
+    std::memcpy(&version, bytes.data() + 8, 4);
   if (version != 4)
-    table->bytes_.clear();
-  return table;
+    return table->readOlder(bytes, error) ? std::move(table) : nullptr;
+  table->bytes_ = std::move(bytes);
+  return table->readVersion4(table->bytes_.size(), error) ? std::move(table)
+                                                          : nullptr;
 }
 
-bool TokenTable::readVersion4(const uint8_t *bytes, uint64_t size,
-                              const std::string &path, std::string &error) {
+bool TokenTable::readVersion4(uint64_t size, std::string &error) {
   auto fail = [&](const std::string &what) {
-    error = path + ": " + what + " (rebuild it with tc-run prepare)";
+    error = path_ + ": " + what + " (rebuild it with tc-run prepare)";
     return false;
   };
-  if (size < kHeaderBytes)
-    return fail("truncated in the header");
   Header h;
-  std::memcpy(&h, bytes + 8, sizeof h);
+  if (size < kHeaderBytes || !read(8, &h, sizeof h))
+    return fail("truncated in the header");
   if (h.zero != 0 || h.zero2 != 0)
     return fail("the header's reserved bytes are not zero (the file is "
                 "damaged)");
@@ -104,15 +134,27 @@ bool TokenTable::readVersion4(const uint8_t *bytes, uint64_t size,
   if (indexAt + h.pairs * sizeof(Entry) != size)
     return fail("trailing bytes after the index of " +
                 std::to_string(h.pairs) + " pairs");
-  vocabulary_.assign(reinterpret_cast<const char *>(bytes) + kHeaderBytes,
-                     h.vocabularyBytes);
+  vocabulary_.resize(h.vocabularyBytes);
+  uint64_t padding[2] = {~0ull, ~0ull}; // after the vocabulary, the ids
+  if (!read(kHeaderBytes, vocabulary_.data(), h.vocabularyBytes) ||
+      !read(kHeaderBytes + h.vocabularyBytes, &padding[0],
+            idsAt - kHeaderBytes - h.vocabularyBytes) ||
+      !read(idsAt + 4 * h.ids, &padding[1], indexAt - idsAt - 4 * h.ids))
+    return fail("cannot be read (it changed while it was opened)");
   if (h.checksum != support::fnv1a(vocabulary_.data(), vocabulary_.size()))
     return fail("the vocabulary's checksum does not match its bytes (the "
                 "file is damaged)");
-  ids_ = reinterpret_cast<const int32_t *>(bytes + idsAt);
-  index_ = reinterpret_cast<const Entry *>(bytes + indexAt);
-  // Every pair where the one before it ends, all inside the ids: the
-  // accessors then read nothing outside them.
+  auto unread = [](uint64_t bytes) {
+    return bytes == 0 ? ~0ull : ~0ull << (8 * bytes);
+  };
+  if ((padding[0] & ~unread(idsAt - kHeaderBytes - h.vocabularyBytes)) != 0 ||
+      (padding[1] & ~unread(indexAt - idsAt - 4 * h.ids)) != 0)
+    return fail("its padding bytes are not zero (the file is damaged)");
+  index_.resize(h.pairs);
+  if (!read(indexAt, index_.data(), h.pairs * sizeof(Entry)))
+    return fail("cannot be read (it changed while it was opened)");
+  // Every pair where the one before it ends, all inside the ids: a pair is
+  // then read from inside them.
   uint64_t next = 0;
   for (uint64_t i = 0; i < h.pairs; ++i) {
     const Entry &e = index_[i];
@@ -127,20 +169,23 @@ bool TokenTable::readVersion4(const uint8_t *bytes, uint64_t size,
     return fail("the index covers " + std::to_string(next) + " of the " +
                 std::to_string(h.ids) + " ids (the file is damaged)");
   version_ = 4;
-  count_ = h.pairs;
+  idsAt_ = idsAt;
   summary_ = {h.smallest, h.largest, h.sourceEnd};
   return true;
 }
 
-bool TokenTable::readOlder(const uint8_t *bytes, uint64_t size,
-                           uint32_t version, const std::string &path,
+bool TokenTable::readOlder(const std::vector<uint8_t> &file,
                            std::string &error) {
   auto fail = [&](const std::string &what) {
-    error = path + ": " + what + " (rebuild it with tc-run prepare)";
+    error = path_ + ": " + what + " (rebuild it with tc-run prepare)";
     return false;
   };
+  const uint8_t *bytes = file.data();
+  uint64_t size = file.size();
   if (size < 24 || std::memcmp(bytes, kMagic, 8) != 0)
     return fail("not a token file (no TCTOKENS header)");
+  uint32_t version;
+  std::memcpy(&version, bytes + 8, 4);
   if (version < 1 || version > kVersion)
     return fail("token file version " + std::to_string(version) +
                 ", this tc-run reads versions 1 to " +
@@ -175,7 +220,7 @@ bool TokenTable::readOlder(const uint8_t *bytes, uint64_t size,
     uint64_t words = uint64_t(lengths[0]) + lengths[1];
     if (words > (size - at) / 4)
       return fail("truncated at pair " + std::to_string(i));
-    parsedIndex_.push_back({parsedIds_.size(), lengths[0], lengths[1]});
+    index_.push_back({parsedIds_.size(), lengths[0], lengths[1]});
     size_t first = parsedIds_.size();
     parsedIds_.resize(first + words);
     if (words > 0) // memcpy to null is undefined, even of 0 bytes
@@ -185,9 +230,6 @@ bool TokenTable::readOlder(const uint8_t *bytes, uint64_t size,
   if (at != size)
     return fail("trailing bytes after " + std::to_string(count) + " pairs");
   version_ = version;
-  count_ = count;
-  ids_ = parsedIds_.data();
-  index_ = parsedIndex_.data();
   // What a version 4 header records, counted.
   if (!parsedIds_.empty()) {
     auto [smallest, largest] =
@@ -195,31 +237,47 @@ bool TokenTable::readOlder(const uint8_t *bytes, uint64_t size,
     summary_.smallest = *smallest;
     summary_.largest = *largest;
   }
-  for (uint64_t i = 0; i < count_; ++i) {
-    std::span<const int32_t> s = source(i);
-    int32_t end = s.empty() ? -1 : s.back();
-    if (i == 0)
-      summary_.sourceEnd = end;
-    else if (end != summary_.sourceEnd)
-      summary_.sourceEnd = -1;
+  for (uint64_t i = 0; i < index_.size(); ++i) {
+    const Entry &e = index_[i];
+    int32_t end =
+        e.sourceLength == 0 ? -1 : parsedIds_[e.first + e.sourceLength - 1];
+    summary_.sourceEnd = i == 0 || end == summary_.sourceEnd ? end : -1;
   }
   return true;
 }
 
-SentencePair TokenTable::pair(uint64_t i) const {
-  std::span<const int32_t> s = source(i), t = target(i);
-  return {{s.begin(), s.end()}, {t.begin(), t.end()}};
+bool TokenTable::pair(uint64_t i, SentencePair &pair,
+                      std::string &error) const {
+  const Entry &e = index_[i];
+  pair.source.resize(e.sourceLength);
+  pair.target.resize(e.targetLength);
+  if (version_ != 4) {
+    const int32_t *ids = parsedIds_.data() + e.first;
+    std::copy(ids, ids + e.sourceLength, pair.source.begin());
+    std::copy(ids + e.sourceLength, ids + e.sourceLength + e.targetLength,
+              pair.target.begin());
+    return true;
+  }
+  uint64_t at = idsAt_ + 4 * e.first;
+  if (read(at, pair.source.data(), 4 * uint64_t(e.sourceLength)) &&
+      read(at + 4 * uint64_t(e.sourceLength), pair.target.data(),
+           4 * uint64_t(e.targetLength)))
+    return true;
+  error = path_ + ": pair " + std::to_string(i) +
+          " cannot be read: the file was cut short or replaced in place "
+          "since the run opened it; prepare it again under another name";
+  return false;
 }
 
 namespace {
 
-TokenData copyOut(const TokenTable &table) {
-  TokenData data;
+bool copyOut(const TokenTable &table, TokenData &data, std::string &error) {
   data.vocabulary = table.vocabulary();
-  data.pairs.reserve(table.size());
+  data.pairs.resize(table.size());
   for (uint64_t i = 0; i < table.size(); ++i)
-    data.pairs.push_back(table.pair(i));
-  return data;
+    if (!table.pair(i, data.pairs[i], error))
+      return false;
+  return true;
 }
 
 } // namespace
@@ -227,18 +285,20 @@ TokenData copyOut(const TokenTable &table) {
 std::optional<TokenData> readTokenFile(const std::string &path,
                                        std::string &error) {
   std::unique_ptr<TokenTable> table = TokenTable::open(path, error);
-  if (!table)
+  TokenData data;
+  if (!table || !copyOut(*table, data, error))
     return std::nullopt;
-  return copyOut(*table);
+  return data;
 }
 
 std::optional<TokenData> parseTokenFile(const std::vector<uint8_t> &bytes,
                                         const std::string &path,
                                         std::string &error) {
   std::unique_ptr<TokenTable> table = TokenTable::parse(bytes, path, error);
-  if (!table)
+  TokenData data;
+  if (!table || !copyOut(*table, data, error))
     return std::nullopt;
-  return copyOut(*table);
+  return data;
 }
 
 TokenFileWriter::TokenFileWriter(support::FileWriter &out,

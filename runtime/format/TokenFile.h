@@ -2,9 +2,10 @@
 //
 // A token file holds sentence pairs as token ids, ready for training, and
 // the subword vocabulary that made them. Version 4 is read in place: a run
-// maps the file (support/MappedFile.h), so the ranks on one host share one
-// copy in the page cache and a rank reads only the pages of its batches;
-// an index gives each pair's place without a pass over the ids.
+// keeps its header and index in memory and reads each pair's ids from the
+// file when a batch needs them (pread: a file changed under the run gives
+// an error, never a fault), so the ranks on one host share one copy in the
+// page cache and a rank reads only its batches' pairs.
 //
 //   bytes 0-7    magic "TCTOKENS"
 //   bytes 8-11   version (u32) = 4
@@ -54,7 +55,6 @@
 
 namespace tc::support {
 class FileWriter;
-class MappedFile;
 } // namespace tc::support
 
 namespace tc::rt {
@@ -77,8 +77,9 @@ struct TokenIds {
   int32_t sourceEnd = -1;
 };
 
-/// A token file's pairs where they lie: in the mapped file (version 4) or
-/// in memory (older versions, and a file given as bytes).
+/// A token file's pairs where they lie: version 4 read a pair at a time
+/// from the file (its header and index in memory, its ids read as batches
+/// need them), older versions and a file given as bytes in memory.
 class TokenTable {
 public:
   /// The token file at `path`, or null with `error` naming the file and
@@ -90,19 +91,16 @@ public:
                                            const std::string &path,
                                            std::string &error);
   ~TokenTable();
+  TokenTable(const TokenTable &) = delete;
+  TokenTable &operator=(const TokenTable &) = delete;
 
-  uint64_t size() const { return count_; }
-  /// The ids of pair `i`'s source and target, in place.
-  std::span<const int32_t> source(uint64_t i) const {
-    const Entry &e = index_[i];
-    return {ids_ + e.first, e.sourceLength};
-  }
-  std::span<const int32_t> target(uint64_t i) const {
-    const Entry &e = index_[i];
-    return {ids_ + e.first + e.sourceLength, e.targetLength};
-  }
-  /// Pair `i` copied out.
-  SentencePair pair(uint64_t i) const;
+  uint64_t size() const { return index_.size(); }
+  /// The lengths of pair `i`'s source and target, from the index.
+  uint32_t sourceLength(uint64_t i) const { return index_[i].sourceLength; }
+  uint32_t targetLength(uint64_t i) const { return index_[i].targetLength; }
+  /// Pair `i` in `pair`; false with `error` when the file cannot be read
+  /// there (it was cut short or replaced in place since it was opened).
+  bool pair(uint64_t i, SentencePair &pair, std::string &error) const;
   /// The serialised SentencePiece model; empty: none.
   const std::string &vocabulary() const { return vocabulary_; }
   const TokenIds &ids() const { return summary_; }
@@ -116,24 +114,21 @@ public:
   static_assert(sizeof(Entry) == 16);
 
 private:
-  TokenTable() = default;
-  bool readVersion4(const uint8_t *bytes, uint64_t size,
-                    const std::string &path, std::string &error);
-  bool readOlder(const uint8_t *bytes, uint64_t size, uint32_t version,
-                 const std::string &path, std::string &error);
+  explicit TokenTable(std::string path) : path_(std::move(path)) {}
+  /// `size` bytes at `offset` of the file (or the bytes given).
+  bool read(uint64_t offset, void *out, uint64_t size) const;
+  bool readVersion4(uint64_t fileSize, std::string &error);
+  bool readOlder(const std::vector<uint8_t> &bytes, std::string &error);
 
+  std::string path_;
   uint32_t version_ = 0;
-  uint64_t count_ = 0;
-  const int32_t *ids_ = nullptr;
-  const Entry *index_ = nullptr;
+  int fd_ = -1;                ///< version 4 opened from a file
+  std::vector<uint8_t> bytes_; ///< version 4 given as bytes
+  uint64_t idsAt_ = 0;         ///< version 4: where the ids start
+  std::vector<int32_t> parsedIds_; ///< older versions' ids
+  std::vector<Entry> index_;
   std::string vocabulary_;
   TokenIds summary_;
-  // Where ids_ and index_ point: the mapping, the bytes given, or what an
-  // older version was parsed into.
-  std::unique_ptr<support::MappedFile> mapped_;
-  std::vector<uint8_t> bytes_;
-  std::vector<int32_t> parsedIds_;
-  std::vector<Entry> parsedIndex_;
 };
 
 /// A token file's pairs in memory: for the small files read whole

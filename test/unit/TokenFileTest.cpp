@@ -1,7 +1,8 @@
 //===- TokenFileTest.cpp - token files, version 4 and before ---------------===//
 //
 // runtime/format/TokenFile.h: a written file reads back as the same pairs,
-// in place (mapped) and from bytes; the header's summary of the ids; a
+// from the file (and after it is cut short under the reader, an error, not
+// a fault) and from bytes; the header's summary of the ids; a
 // version 3 file (the layout written by hand here, as tc-run prepare wrote
 // it before) reads as the same pairs with the summary counted; and every
 // kind of damage to a version 4 file is refused by name, never read
@@ -43,7 +44,9 @@ void expectPairs(const rt::TokenTable &table, const rt::TokenData &data) {
   ASSERT_EQ(table.size(), data.pairs.size());
   EXPECT_EQ(table.vocabulary(), data.vocabulary);
   for (size_t i = 0; i < data.pairs.size(); ++i) {
-    SentencePair pair = table.pair(i);
+    SentencePair pair;
+    std::string error;
+    ASSERT_TRUE(table.pair(i, pair, error)) << error;
     EXPECT_EQ(pair.source, data.pairs[i].source) << "pair " << i;
     EXPECT_EQ(pair.target, data.pairs[i].target) << "pair " << i;
   }
@@ -62,12 +65,23 @@ TEST(TokenFile, Version4RoundTripsInPlaceAndFromBytes) {
   rt::TokenData data = sample();
   std::string path = temporary("v4.tok"), error;
   ASSERT_TRUE(rt::writeTokenFile(path, data, error)) << error;
-  std::unique_ptr<rt::TokenTable> mapped = rt::TokenTable::open(path, error);
-  ASSERT_TRUE(mapped) << error;
-  EXPECT_EQ(mapped->version(), 4u);
-  expectPairs(*mapped, data);
-  std::filesystem::remove(path); // the mapping keeps the pairs readable
-  expectPairs(*mapped, data);
+  std::unique_ptr<rt::TokenTable> opened = rt::TokenTable::open(path, error);
+  ASSERT_TRUE(opened) << error;
+  EXPECT_EQ(opened->version(), 4u);
+  expectPairs(*opened, data);
+  std::filesystem::remove(path); // the open file keeps the pairs readable
+  expectPairs(*opened, data);
+  // Cut short under the reader (as `cp` over it would): an error, no fault.
+  ASSERT_TRUE(rt::writeTokenFile(path, data, error)) << error;
+  opened = rt::TokenTable::open(path, error);
+  ASSERT_TRUE(opened) << error;
+  std::filesystem::resize_file(path, 100);
+  SentencePair pair;
+  EXPECT_FALSE(opened->pair(2, pair, error));
+  EXPECT_NE(error.find("pair 2 cannot be read: the file was cut short"),
+            std::string::npos)
+      << error;
+  std::filesystem::remove(path);
   // 64 header + 26 vocabulary bytes padded to 32 + 16 ids + 3 x 16 index.
   std::vector<uint8_t> bytes = written(data);
   EXPECT_EQ(bytes.size(), 64u + 32 + 64 + 48);
@@ -177,6 +191,9 @@ const Damage kDamages[] = {
     {"pairs shorter than the ids",
      [](std::vector<uint8_t> &b) { store<uint32_t>(b, 160 + 32 + 12, 3); },
      "the index covers 15 of the 16 ids"},
+    {"a vocabulary's padding byte set",
+     [](std::vector<uint8_t> &b) { b[64 + 27] = 1; },
+     "its padding bytes are not zero"},
     {"a version from the future",
      [](std::vector<uint8_t> &b) { store<uint32_t>(b, 8, 5); },
      "token file version 5, this tc-run reads versions 1 to 4"},

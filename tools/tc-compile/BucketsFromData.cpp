@@ -51,8 +51,8 @@ bool chooseBucketsFromData(ModelDescription &description,
   std::map<std::pair<int64_t, int64_t>, int64_t> histogram;
   for (uint64_t i = 0; i < table->size(); ++i) {
     contract::PairLengths lengths =
-        contract::paddedLengths(int64_t(table->source(i).size()),
-                                int64_t(table->target(i).size()));
+        contract::paddedLengths(int64_t(table->sourceLength(i)),
+                                int64_t(table->targetLength(i)));
     ++histogram[{lengths.source, lengths.target}];
   }
   std::vector<PairCount> lengths;

@@ -53,8 +53,12 @@ int inspectTokenFile(const std::string &path, bool text) {
                    path.c_str());
       return 2;
     }
+    rt::SentencePair pair;
     for (uint64_t i = 0; i < table->size(); ++i) {
-      rt::SentencePair pair = table->pair(i);
+      if (!table->pair(i, pair, error)) {
+        std::fprintf(stderr, "tc-inspect: error: %s\n", error.c_str());
+        return 2;
+      }
       std::printf("%s\t%s\n", vocabulary->decode(pair.source).c_str(),
                   vocabulary->decode(pair.target).c_str());
     }

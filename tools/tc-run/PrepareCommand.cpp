@@ -117,6 +117,10 @@ bool encodeAndWrite(const PrepareOptions &o, const rt::ParallelTextScan &scan,
   rt::TokenFileWriter writer(out, vocabularyBytes);
   rt::Progress progress({"tc-run: encoded", "pairs", "tokens"},
                         int64_t(scan.pairs()), stderr, true);
+  struct EndLine { // before an error, too: it must not follow the \r line
+    rt::Progress &progress;
+    ~EndLine() { progress.finish(); }
+  } endLine{progress};
   rt::TextBlock block;
   while (true) {
     if (!reader->next(kBlockPairs, block, error))
@@ -141,7 +145,6 @@ bool encodeAndWrite(const PrepareOptions &o, const rt::ParallelTextScan &scan,
     progress.count(int64_t(written.pairs),
                    written.sourceTokens + written.targetTokens);
   }
-  progress.finish();
   return writer.finish();
 }
 
@@ -163,6 +166,10 @@ int prepare(const PrepareOptions &o) {
                                          {o.vocabulary, "the vocabulary"}}},
                                        o.overwrite, error))
     return fail(error);
+  // A prepare of this -o stopped mid-write (a signal) left its temporary:
+  // minutes of encoding at WMT size, gigabytes. Two prepares of one -o at
+  // once are not supported.
+  support::removeStaleTemporaries(o.output);
   // Before anything is encoded (or trained on): a pair no bucket can hold
   // costs time and memory in proportion to its bytes.
   rt::LineLimit limit = rt::lineLimitOf(executable->root());
