@@ -76,6 +76,7 @@ llvm::json::Object moduleStatistics(ModuleOp module, const GpuSpec *gpu,
   llvm::json::Object functions;
   std::optional<KernelCount> firstStep; // of the first bucket
   std::optional<MemoryPlan> firstPlan;
+  DictionaryAttr recompute; // the first step's, from tc-recompute
   for (func::FuncOp function : module.getOps<func::FuncOp>()) {
     KernelCount kernels = countKernels(function);
     functions[function.getSymName()] = functionStatistics(function, kernels);
@@ -84,6 +85,7 @@ llvm::json::Object moduleStatistics(ModuleOp module, const GpuSpec *gpu,
             contract::functionNamePrefix(contract::FunctionRole::TrainStep))) {
       firstStep = kernels;
       firstPlan = planMemory(function, BufferAssignment(function));
+      recompute = function->getAttrOfType<DictionaryAttr>("tc.recompute");
     }
   }
   llvm::json::Object stats{{"params", scalars},
@@ -97,6 +99,13 @@ llvm::json::Object moduleStatistics(ModuleOp module, const GpuSpec *gpu,
     stats["peak_activation_bytes"] = firstPlan->peakBytes;
     stats["arena_bytes"] = firstPlan->arenaBytes;
     stats["no_reuse_bytes"] = firstPlan->noReuseBytes;
+    if (recompute) { // under a memory budget
+      llvm::json::Object made;
+      for (NamedAttribute entry : recompute)
+        if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))
+          made[entry.getName().getValue()] = value.getInt();
+      stats["recompute"] = std::move(made);
+    }
   }
   if (gpu)
     stats["gpu_prediction"] = predictTrainingSteps(module, *gpu, summary);

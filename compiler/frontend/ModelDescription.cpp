@@ -425,6 +425,9 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   s.integer("seed", t.seed, 0, contract::kMaxSeed);
   s.real("allreduce_bucket_mb", t.allreduceBucketMb, 1.0 / 1024, 1024.0);
   readPrecision(diag, s, t.precision);
+  s.integer("memory_budget", t.memoryBudget, 0,
+            std::numeric_limits<int64_t>::max(),
+            " bytes of a training step's activations (0: no budget)");
   s.rejectUnknownKeys();
 }
 

@@ -74,6 +74,10 @@ struct TrainingConfig {
   /// What the GEMMs read and compute in (support/Precision.h);
   /// `tc-compile --precision` overrides it.
   support::Precision precision = support::Precision::F32;
+  /// The most bytes a training step's arena (activations and temporaries)
+  /// may take: tc-recompute makes cheap activations again in the backward
+  /// until it fits; 0: no budget. `tc-compile --memory-budget` overrides it.
+  int64_t memoryBudget = 0;
 };
 
 struct DataConfig {

@@ -31,6 +31,11 @@ compileModelDescription(MLIRContext &context,
   }
   if (failed(verify(*module)) || failed(pm.run(*module))) {
     error.kind = CompileError::Kind::InvalidGraph;
+    if (auto why =
+            (*module)->getAttrOfType<StringAttr>(kMemoryBudgetUnmetAttrName)) {
+      error.kind = CompileError::Kind::MemoryBudget;
+      error.message = why.str();
+    }
     return nullptr;
   }
   return module;

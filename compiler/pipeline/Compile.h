@@ -43,6 +43,8 @@ struct CompileError {
     IRDump,       ///< dumpIRDirectory cannot be written; `message` says why
     InvalidGraph, ///< a pass or the verifier failed: a bug of the compiler,
                   ///< which the diagnostics already reported
+    MemoryBudget, ///< the training step cannot fit the memory budget;
+                  ///< `message` says the smallest that it can
   };
   Kind kind = Kind::InvalidGraph;
   std::string message;

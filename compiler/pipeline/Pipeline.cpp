@@ -86,6 +86,12 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
   // The copies are written by the fused Adam.
   if (fusions.count("param-copies") && fusions.count("adam"))
     pm.addPass(createTcUseParamCopies());
+  // Last: the budget is of the arena the step's final ops make.
+  if (t.memoryBudget > 0) {
+    TcRecomputeOptions recompute;
+    recompute.budget = t.memoryBudget;
+    pm.addPass(createTcRecompute(recompute));
+  }
 }
 
 namespace {

@@ -17,6 +17,11 @@ namespace tc {
 #define GEN_PASS_REGISTRATION
 #include "compiler/transforms/Passes.h.inc"
 
+/// The module attribute tc-recompute leaves when it fails: why the budget
+/// cannot be met, for the driver to say (not a compiler bug).
+inline constexpr llvm::StringLiteral kMemoryBudgetUnmetAttrName =
+    "tc.memory_budget_unmet";
+
 } // namespace tc
 
 #endif // TC_COMPILER_TRANSFORMS_PASSES_H

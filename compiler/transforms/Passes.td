@@ -285,6 +285,39 @@ def TcUseParamCopies : Pass<"tc-use-param-copies", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect", "::mlir::func::FuncDialect"];
 }
 
+def TcRecompute : Pass<"tc-recompute", "mlir::ModuleOp"> {
+  let summary = "Meets a memory budget by making cheap activations again in "
+                "the backward instead of keeping them";
+  let description = [{
+    For each training step whose arena (the activations and temporaries of
+    one step, as the memory plan places them) is larger than `budget`
+    bytes, clones cheap forward ops right before the backward reads their
+    results, so that the forward's results die at their last forward read.
+    A result is made again for the reads after the longest stretch of ops
+    that reads none of it (at least 8 ops), and only where every operand of
+    the op is live there anyway (an argument, or read there or later): a
+    clone never extends another value's lifetime. Levels, cheapest first,
+    each applied in full before the next is tried, until the arena fits:
+
+    1. elementwise groups (`tc.fused`), dropout (its mask drawn again from
+       the same Philox key and counter) and conversions (`tc.convert`);
+    2. `tc.residual_layer_norm` (LayerNorm's outputs from its inputs);
+    3. `tc.masked_softmax` (attention's probabilities from its scores).
+
+    GEMMs, reductions and in-place updates are never recomputed. A clone
+    reads what the original read, so the step computes the same bits. The
+    step records `tc.recompute` (its arena with and without, the level used
+    and the number of clones), which `tc-compile --stats` shows; a budget
+    that even level 3 cannot meet is refused with the smallest arena it
+    reached. `budget` 0 turns the pass off.
+  }];
+  let dependentDialects = ["::tc::TcDialect", "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"budget", "budget", "int64_t", "0",
+           "The most bytes a training step's arena may take (0: no budget)">
+  ];
+}
+
 def TcLowerToPlan : Pass<"tc-lower-to-plan", "mlir::ModuleOp"> {
   let summary = "Lowers tc functions to the plan dialect: buffers and steps";
   let description = [{

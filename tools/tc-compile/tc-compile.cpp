@@ -43,6 +43,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <optional>
 
 using namespace mlir;
@@ -148,6 +149,15 @@ static cl::opt<std::string> bucketCount(
     cl::desc("How many buckets --buckets-from chooses, 1 to 64 (default: as "
              "many as the description has)"),
     cl::value_desc("N"), cl::cat(category));
+static cl::opt<std::string> memoryBudget(
+    "memory-budget",
+    cl::desc("The most bytes a training step's activations and temporaries "
+             "(its arena) may take, overriding [training] memory_budget: "
+             "cheap activations are made again in the backward until the "
+             "step fits (tc-recompute); a budget that cannot be met is "
+             "refused with the smallest that can. BYTES, or a number with "
+             "K, M or G (powers of 1024)"),
+    cl::value_desc("BYTES"), cl::cat(category));
 /// Every bucket is compiled into the executable (a train step, an encoder
 /// and decoders each), as every layer is: the same bound.
 constexpr int64_t kMaxBucketCount = 64;
@@ -165,6 +175,7 @@ struct Request {
   bool stats = false;
   const tc::GpuSpec *gpu = nullptr; ///< --gpu
   int64_t bucketCount = 0;          ///< --bucket-count; 0: the description's
+  std::optional<int64_t> memoryBudget; ///< --memory-budget, in bytes
   /// --precision; none: the description's (or a .mlir file's own)
   std::optional<tc::support::Precision> precision;
 
@@ -180,6 +191,29 @@ struct Request {
                           : tc::CompileStage::TrainingSteps;
   }
 };
+
+/// --memory-budget in bytes (none without it), or false after saying
+/// what is wrong.
+static bool parseMemoryBudget(std::optional<int64_t> &bytes) {
+  if (!memoryBudget.getNumOccurrences())
+    return true;
+  std::string text = memoryBudget;
+  int shift = 0;
+  if (!text.empty() && std::string("KMG").find(text.back()) != std::string::npos) {
+    shift = 10 * int(1 + std::string("KMG").find(text.back()));
+    text.pop_back();
+  }
+  std::string error;
+  std::optional<int64_t> value = tc::support::parseIntegerIn(
+      text, 1, std::numeric_limits<int64_t>::max() >> shift, error);
+  if (!value) {
+    llvm::errs() << "tc-compile: error: --memory-budget: " << error
+                 << " (bytes, or a number with K, M or G)\n";
+    return false;
+  }
+  bytes = *value << shift;
+  return true;
+}
 
 /// --bucket-count (0 without it), or nullopt after saying what is wrong.
 static std::optional<int64_t> parseBucketCount() {
@@ -319,6 +353,8 @@ compileDescription(MLIRContext &context, const Request &request,
     return nullptr;
   if (request.precision)
     description->training.precision = *request.precision;
+  if (request.memoryBudget)
+    description->training.memoryBudget = *request.memoryBudget;
   if (!checkPrecisionOfTarget(description->training.precision))
     return nullptr;
   std::string error;
@@ -342,6 +378,8 @@ compileDescription(MLIRContext &context, const Request &request,
     return module;
   if (failure.kind == tc::CompileError::Kind::IRDump)
     llvm::errs() << "tc-compile: error: --dump-ir: " << failure.message << "\n";
+  else if (failure.kind == tc::CompileError::Kind::MemoryBudget)
+    llvm::errs() << "tc-compile: error: " << failure.message << "\n";
   else
     llvm::errs() << inputFile << ": internal error: the compiler built an "
                  << "invalid graph (see above); please report it\n";
@@ -461,6 +499,8 @@ int main(int argc, char **argv) {
     return kBadInput;
   request.bucketCount = *count;
   if (!parsePrecision(request))
+    return kBadInput;
+  if (!parseMemoryBudget(request.memoryBudget))
     return kBadInput;
   if (!findRequestedGpu(gpuName, gpuNames, request))
     return kBadInput;
