@@ -90,6 +90,7 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
   if (t.memoryBudget > 0) {
     TcRecomputeOptions recompute;
     recompute.budget = t.memoryBudget;
+    recompute.diagnose = false; // tc-compile says it (CompileError)
     pm.addPass(createTcRecompute(recompute));
   }
 }

@@ -286,35 +286,48 @@ def TcUseParamCopies : Pass<"tc-use-param-copies", "mlir::ModuleOp"> {
 }
 
 def TcRecompute : Pass<"tc-recompute", "mlir::ModuleOp"> {
-  let summary = "Meets a memory budget by making cheap activations again in "
-                "the backward instead of keeping them";
+  let summary = "Meets a memory budget by making activations again in the "
+                "backward instead of keeping them";
   let description = [{
     For each training step whose arena (the activations and temporaries of
     one step, as the memory plan places them) is larger than `budget`
-    bytes, clones cheap forward ops right before the backward reads their
+    bytes, clones forward ops right before the backward reads their
     results, so that the forward's results die at their last forward read.
     A result is made again for the reads after the longest stretch of ops
-    that reads none of it (at least 8 ops), and only where every operand of
-    the op is live there anyway (an argument, or read there or later): a
-    clone never extends another value's lifetime. Levels, cheapest first,
-    each applied in full before the next is tried, until the arena fits:
+    that reads none of it (at least 8 ops), only where every operand of the
+    op is live there anyway (an argument, or read there or later: a clone
+    never extends another value's lifetime), and never after the step's
+    `tc.adam` (which updates the parameters in place). A clone may itself be
+    split again. Levels, cheapest first, each applied in full before the
+    next is tried, until the arena fits:
 
     1. elementwise groups (`tc.fused`), dropout (its mask drawn again from
        the same Philox key and counter) and conversions (`tc.convert`);
     2. `tc.residual_layer_norm` (LayerNorm's outputs from its inputs);
-    3. `tc.masked_softmax` (attention's probabilities from its scores).
+    3. `tc.masked_softmax` (attention's probabilities from its scores, where
+       the scores are still live);
+    4. `tc.linear`, a GEMM with its bias and ReLU epilogue (the attention
+       projections and the FFN's layers, from their inputs).
 
-    GEMMs, reductions and in-place updates are never recomputed. A clone
-    reads what the original read, so the step computes the same bits. The
-    step records `tc.recompute` (its arena with and without, the level used
-    and the number of clones), which `tc-compile --stats` shows; a budget
-    that even level 3 cannot meet is refused with the smallest arena it
-    reached. `budget` 0 turns the pass off.
+    Other GEMMs (`tc.matmul`: attention's scores and context), reductions
+    and in-place updates are never recomputed, and neither is anything of a
+    step compiled without fusions (its ops are not these). A clone reads
+    what the original read, so the step computes the same bits. Each step
+    records `tc.recompute` (its arena with and without, the level used,
+    the number of clones and their GEMM FLOPs), which `tc-compile --stats`
+    shows for the first bucket. When level 4 leaves a step over the budget,
+    the pass fails naming the largest step's smallest arena (the budget
+    every bucket would fit), as an error when `diagnose` is set and as the
+    module attribute `tc.memory_budget_unmet` for tc-compile. `budget` 0
+    turns the pass off.
   }];
   let dependentDialects = ["::tc::TcDialect", "::mlir::func::FuncDialect"];
   let options = [
     Option<"budget", "budget", "int64_t", "0",
-           "The most bytes a training step's arena may take (0: no budget)">
+           "The most bytes a training step's arena may take (0: no budget)">,
+    Option<"diagnose", "diagnose", "bool", "true",
+           "Report an unmet budget as an error diagnostic (tc-compile reports "
+           "it itself)">
   ];
 }
 

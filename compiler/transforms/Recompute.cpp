@@ -21,6 +21,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <limits>
+
 namespace tc {
 #define GEN_PASS_DEF_TCRECOMPUTE
 #include "compiler/transforms/Passes.h.inc"
@@ -64,15 +66,22 @@ int64_t arenaOf(func::FuncOp function) {
 
 /// Makes the results of `op` again before their late reads, when they
 /// have some: a read after the longest stretch of ops in which no result
-/// of `op` is read, past which every operand of `op` is still live.
-/// Returns whether it did.
+/// of `op` is read, past which every operand of `op` is still live, and
+/// before `end` (the step's tc.adam: it updates the parameters in place,
+/// so a clone after it would read the new weights). Returns whether it did.
 bool recomputeLateReads(Operation *op,
-                        const llvm::DenseMap<Operation *, int64_t> &index) {
+                        const llvm::DenseMap<Operation *, int64_t> &index,
+                        int64_t end) {
   // The reads of the results, in order.
+  // A read inside a region counts at its op in the function's body.
+  Block *body = op->getBlock();
+  auto at = [&](OpOperand &use) {
+    return index.lookup(body->findAncestorOpInBlock(*use.getOwner()));
+  };
   std::vector<std::pair<int64_t, OpOperand *>> reads;
   for (Value result : op->getResults())
     for (OpOperand &use : result.getUses())
-      reads.push_back({index.lookup(use.getOwner()), &use});
+      reads.push_back({at(use), &use});
   if (reads.size() < 2)
     return false;
   llvm::sort(reads, [](auto &a, auto &b) { return a.first < b.first; });
@@ -88,19 +97,20 @@ bool recomputeLateReads(Operation *op,
   // A short stretch saves little; the clone would also run for nothing.
   if (split == 0 || longest < 8)
     return false;
-  int64_t at = reads[split].first;
+  int64_t first = reads[split].first;
+  if (first > end)
+    return false;
   // Every operand live at the clone already: a function argument, or a
   // value read there or later. Otherwise the clone would extend it.
   for (Value operand : op->getOperands()) {
     if (isa<BlockArgument>(operand))
       continue;
-    bool live = llvm::any_of(operand.getUses(), [&](OpOperand &use) {
-      return index.lookup(use.getOwner()) >= at;
-    });
+    bool live = llvm::any_of(operand.getUses(),
+                             [&](OpOperand &use) { return at(use) >= first; });
     if (!live)
       return false;
   }
-  OpBuilder builder(reads[split].second->getOwner());
+  OpBuilder builder(body->findAncestorOpInBlock(*reads[split].second->getOwner()));
   Operation *clone = builder.clone(*op);
   for (size_t i = split; i < reads.size(); ++i) {
     OpOperand *use = reads[i].second;
@@ -122,15 +132,17 @@ void recomputeUpTo(func::FuncOp function, int level, Recomputed &made) {
     changed = false;
     llvm::DenseMap<Operation *, int64_t> index;
     std::vector<Operation *> candidates;
-    int64_t i = 0;
+    int64_t i = 0, end = std::numeric_limits<int64_t>::max();
     for (Operation &op : function.getBody().front()) {
+      if (isa<AdamOp>(op))
+        end = std::min(end, i);
       index[&op] = i++;
       int opLevel = levelOf(&op);
       if (opLevel > 0 && opLevel <= level)
         candidates.push_back(&op);
     }
     for (Operation *op : candidates)
-      if (recomputeLateReads(op, index)) {
+      if (recomputeLateReads(op, index, end)) {
         ++made.ops;
         made.flops += flopsOf(op);
         changed = true;
@@ -145,19 +157,45 @@ struct TcRecompute : tc::impl::TcRecomputeBase<TcRecompute> {
   void runOnOperation() override {
     if (budget <= 0)
       return;
+    // Every bucket's step, so that a refusal names the budget all of them
+    // fit (the largest step's smallest arena), not the first one's.
+    func::FuncOp worst;
+    int64_t worstArena = 0;
     for (func::FuncOp function : getOperation().getOps<func::FuncOp>()) {
       if (!function.getSymName().starts_with(contract::functionNamePrefix(
               contract::FunctionRole::TrainStep)))
         continue;
-      if (failed(fit(function)))
-        return signalPassFailure();
+      int64_t arena = fit(function);
+      if (arena > budget && arena > worstArena) {
+        worst = function;
+        worstArena = arena;
+      }
     }
+    if (!worst)
+      return;
+    auto made = worst->getAttrOfType<DictionaryAttr>("tc.recompute");
+    int64_t plain =
+        cast<IntegerAttr>(made.get("plain_arena_bytes")).getInt();
+    std::string why =
+        "the memory budget of " + std::to_string(int64_t(budget)) +
+        " bytes cannot be met: " + worst.getSymName().str() +
+        "'s activations need " + std::to_string(worstArena) +
+        " bytes with everything tc recomputes (" + std::to_string(plain) +
+        " without); give a budget of at least " + std::to_string(worstArena) +
+        " bytes, or smaller buckets";
+    // For tc-compile, which says it as a refusal (`diagnose` false); for
+    // tc-opt, as an error at the step.
+    getOperation()->setAttr(kMemoryBudgetUnmetAttrName,
+                            StringAttr::get(&getContext(), why));
+    if (diagnose)
+      worst.emitError(why);
+    signalPassFailure();
   }
 
   /// Recomputes level after level until `function`'s arena fits the
-  /// budget; fails naming the smallest arena reached when none does.
-  LogicalResult fit(func::FuncOp function) {
-    MLIRContext *context = function.getContext();
+  /// budget (or no level is left); records what it did as tc.recompute and
+  /// returns the arena reached.
+  int64_t fit(func::FuncOp function) {
     int64_t plain = arenaOf(function), arena = plain;
     Recomputed made;
     int level = 0;
@@ -165,7 +203,7 @@ struct TcRecompute : tc::impl::TcRecomputeBase<TcRecompute> {
       recomputeUpTo(function, ++level, made);
       arena = arenaOf(function);
     }
-    Builder b(context);
+    Builder b(function.getContext());
     function->setAttr("tc.recompute",
                       b.getDictionaryAttr(
                           {b.getNamedAttr("plain_arena_bytes",
@@ -177,17 +215,7 @@ struct TcRecompute : tc::impl::TcRecomputeBase<TcRecompute> {
                                           b.getI64IntegerAttr(made.ops)),
                            b.getNamedAttr("recomputed_flops",
                                           b.getI64IntegerAttr(made.flops))}));
-    if (arena <= budget)
-      return success();
-    std::string why =
-        "the memory budget of " + std::to_string(int64_t(budget)) +
-        " bytes cannot be met: " + function.getSymName().str() +
-        "'s activations need " + std::to_string(arena) +
-        " bytes with everything tc recomputes (" + std::to_string(plain) +
-        " without); give a budget of at least " + std::to_string(arena) +
-        " bytes, or smaller buckets";
-    getOperation()->setAttr(kMemoryBudgetUnmetAttrName, b.getStringAttr(why));
-    return failure();
+    return arena;
   }
 };
 

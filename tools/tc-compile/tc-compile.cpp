@@ -205,10 +205,12 @@ static bool parseMemoryBudget(std::optional<int64_t> &bytes) {
   }
   std::string error;
   std::optional<int64_t> value = tc::support::parseIntegerIn(
-      text, 1, std::numeric_limits<int64_t>::max() >> shift, error);
+      text, 0, std::numeric_limits<int64_t>::max() >> shift, error);
   if (!value) {
-    llvm::errs() << "tc-compile: error: --memory-budget: " << error
-                 << " (bytes, or a number with K, M or G)\n";
+    llvm::errs() << "tc-compile: error: --memory-budget: '" << memoryBudget
+                 << "' is not a size in bytes (an integer, or one followed "
+                    "by K, M or G for 2^10, 2^20, 2^30 bytes, below 2^63 "
+                    "bytes; 0: no budget)\n";
     return false;
   }
   bytes = *value << shift;
@@ -315,13 +317,15 @@ static bool checkFiles(const Request &request) {
 static OwningOpRef<ModuleOp> readTcFile(MLIRContext &context,
                                         llvm::SourceMgr &sourceMgr,
                                         const Request &request) {
-  if (fusion.getNumOccurrences() || dumpIR.getNumOccurrences()) {
-    llvm::errs() << "tc-compile: error: --fusion and --dump-ir apply to "
-                    "model descriptions (.toml)\n"
+  if (fusion.getNumOccurrences() || dumpIR.getNumOccurrences() ||
+      memoryBudget.getNumOccurrences()) {
+    llvm::errs() << "tc-compile: error: --fusion, --dump-ir and "
+                    "--memory-budget apply to model descriptions (.toml)\n"
                  << "note: to run passes on a .mlir file, use tc-opt "
                     "(e.g. tc-opt "
                  << inputFile
-                 << " --tc-fuse-elementwise --mlir-print-ir-after-all)\n";
+                 << " --tc-fuse-elementwise --mlir-print-ir-after-all, or "
+                    "--tc-recompute=budget=BYTES)\n";
     return nullptr;
   }
   OwningOpRef<ModuleOp> module =
