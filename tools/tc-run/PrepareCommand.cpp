@@ -34,7 +34,7 @@ std::unique_ptr<rt::SubwordVocabulary>
 loadVocabulary(const std::string &path, std::string &error) {
   if (!support::fileStartsWith(path, rt::kTokenFileMagic))
     return rt::SubwordVocabulary::load(path, error);
-  // Mapped: only the vocabulary of a large training file is read.
+  // Only the vocabulary (and index) of a large training file is read.
   std::unique_ptr<rt::TokenTable> table = rt::TokenTable::open(path, error);
   if (!table)
     return nullptr;
