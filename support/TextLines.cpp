@@ -4,6 +4,7 @@
 #include "support/FileBytes.h"
 #include "support/Utf8.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -102,25 +103,44 @@ Utf8LineReader::open(const std::string &path, uint64_t maxBytes,
       new Utf8LineReader(file, path, uint64_t(info.st_size)));
 }
 
-Utf8LineReader::~Utf8LineReader() {
-  std::fclose(file_);
-  std::free(buffer_);
-}
+Utf8LineReader::~Utf8LineReader() { std::fclose(file_); }
 
-bool Utf8LineReader::next(std::string &line, std::string &error) {
-  errno = 0;
-  ssize_t length = ::getline(&buffer_, &capacity_, file_);
-  if (length < 0) {
-    if (std::ferror(file_))
-      error = path_ + ": cannot read: " + std::strerror(errno);
-    return false;
+bool Utf8LineReader::next(std::string &line, std::string &error,
+                          uint64_t keep) {
+  line.clear();
+  uint64_t length = 0; // of the line, with its "\r" if any
+  bool any = false, ended = false;
+  while (!ended) {
+    if (at_ == filled_) { // the next block
+      at_ = 0;
+      filled_ = std::fread(block_.data(), 1, block_.size(), file_);
+      if (filled_ == 0) {
+        if (std::ferror(file_)) {
+          error = path_ + ": cannot read: " + std::strerror(errno);
+          return false;
+        }
+        break; // the end of the file
+      }
+    }
+    any = true;
+    const char *from = block_.data() + at_;
+    const void *newline = std::memchr(from, '\n', filled_ - at_);
+    size_t count = newline ? static_cast<const char *>(newline) - from
+                           : filled_ - at_;
+    if (length < keep)
+      line.append(from, std::min<uint64_t>(count, keep - length));
+    length += count;
+    at_ += count + (newline ? 1 : 0);
+    bytesRead_ += count + (newline ? 1 : 0);
+    ended = newline != nullptr;
   }
-  bytesRead_ += uint64_t(length);
-  std::string_view text = withoutLineEnd({buffer_, size_t(length)});
-  if (!checkLine(text, path_, ++lines_, error))
+  if (!any)
     return false;
-  line.assign(text);
-  return true;
+  ++lines_;
+  if (length > keep)
+    return true; // left out by the caller: not checked
+  line.resize(withoutLineEnd(line).size());
+  return checkLine(line, path_, lines_, error);
 }
 
 } // namespace tc::support

@@ -45,8 +45,12 @@ public:
 
   /// The next line (without its line end) in `line`: true; false at the
   /// end of the file, or with `error` set ("<path>:<line>: ...") when the
-  /// line is not valid text or the file cannot be read.
-  bool next(std::string &line, std::string &error);
+  /// line is not valid text or the file cannot be read. A line longer than
+  /// `keep` bytes is read past in blocks, never held: `line` gets its first
+  /// `keep` bytes, unchecked (the caller leaves such a line out), so a
+  /// file of one huge line costs no more memory than a short one.
+  bool next(std::string &line, std::string &error,
+            uint64_t keep = UINT64_MAX);
   /// The number of lines returned so far (the last one's, from 1).
   uint64_t lines() const { return lines_; }
   /// The bytes read so far and the file's size, for progress.
@@ -59,8 +63,8 @@ private:
   std::FILE *file_;
   std::string path_;
   uint64_t size_, bytesRead_ = 0, lines_ = 0;
-  char *buffer_ = nullptr; ///< getline's
-  size_t capacity_ = 0;
+  std::vector<char> block_ = std::vector<char>(1 << 20);
+  size_t at_ = 0, filled_ = 0; ///< block_[at_, filled_) is not yet read
 };
 
 } // namespace tc::support

@@ -93,17 +93,20 @@ std::optional<ParallelTextScan> scanParallelText(const std::string &sourcePath,
   BlankLines blank[2];
   std::string s, t;
   while (true) {
-    bool hasSource = source->next(s, error);
+    // A line past the limit is read over, not kept: its first bytes show
+    // it long.
+    uint64_t keep = uint64_t(maxBytes) + 1;
+    bool hasSource = source->next(s, error, keep);
     if (!hasSource && !error.empty())
       return std::nullopt;
-    bool hasTarget = target->next(t, error);
+    bool hasTarget = target->next(t, error, keep);
     if (!hasTarget && !error.empty())
       return std::nullopt;
     if (!hasSource || !hasTarget) {
       if (hasSource || hasTarget) { // count the longer file's lines
         support::Utf8LineReader &rest = hasSource ? *source : *target;
         std::string line;
-        while (rest.next(line, error)) {
+        while (rest.next(line, error, keep)) {
         }
         if (!error.empty())
           return std::nullopt;
@@ -146,8 +149,9 @@ bool ParallelTextReader::next(size_t pairs, TextBlock &block,
   block.line.clear();
   std::string s, t;
   while (block.source.size() < pairs) {
-    bool hasSource = source_->next(s, error);
-    bool hasTarget = error.empty() && target_->next(t, error);
+    uint64_t keep = uint64_t(scan_.maxBytes) + 1;
+    bool hasSource = source_->next(s, error, keep);
+    bool hasTarget = error.empty() && target_->next(t, error, keep);
     if (!error.empty())
       return false;
     if (!hasSource || !hasTarget) {
@@ -177,7 +181,7 @@ bool CorpusSentences::next(std::string &sentence) {
     if (file_) {
       const std::string &path =
           side_ == 0 ? scan_.sourcePath : scan_.targetPath;
-      if (file_->next(sentence, error_)) {
+      if (file_->next(sentence, error_, uint64_t(scan_.maxBytes) + 1)) {
         if (isLong(scan_.longLines, nextLong_, file_->lines()))
           continue;
         if (asScanned(scan_, sentence))

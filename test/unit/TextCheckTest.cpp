@@ -60,16 +60,18 @@ TEST(TextLines, NulIsRefusedWithItsLineAndByte) {
   EXPECT_TRUE(splitUtf8Lines("ok\n\xC2\xA0\n", "x.en", error));
 }
 
-/// The lines a Utf8LineReader gives for the file `text`, or its error.
-std::vector<std::string> readLines(std::string_view text, std::string &error) {
+/// The lines a Utf8LineReader gives for the file `text` (each cut to
+/// `keep` bytes), or its error.
+std::vector<std::string> readLines(std::string_view text, std::string &error,
+                                   uint64_t keep = UINT64_MAX) {
   std::string path = ::testing::TempDir() + "reader.txt";
   FILE *file = std::fopen(path.c_str(), "wb");
   std::fwrite(text.data(), 1, text.size(), file);
   std::fclose(file);
   std::vector<std::string> lines;
-  auto reader = Utf8LineReader::open(path, 1 << 20, error);
+  auto reader = Utf8LineReader::open(path, 64 << 20, error);
   std::string line;
-  while (reader && reader->next(line, error))
+  while (reader && reader->next(line, error, keep))
     lines.push_back(line);
   std::remove(path.c_str());
   return lines;
@@ -93,6 +95,29 @@ TEST(TextLines, ReaderMatchesSplitLineByLine) {
     else // the lines before the bad one
       EXPECT_FALSE(readError.empty());
   }
+}
+
+// Lines across the reader's 1 MiB blocks, and one of 3 MiB read past
+// without being kept (a file of one huge line must not cost its size).
+TEST(TextLines, ReaderCrossesBlocksAndReadsPastLongLines) {
+  std::string text = std::string(1048570, 'x') + "\nh\xC3\xA9llo\r\n" +
+                     std::string(3 << 20, 'y') + "\nlast";
+  std::string splitError, readError;
+  auto split = splitUtf8Lines(text, "t.txt", splitError);
+  ASSERT_TRUE(split) << splitError;
+  // (Compared as a whole: printing 4 MiB of lines helps no one.)
+  EXPECT_TRUE(readLines(text, readError) == *split) << readError;
+  std::vector<std::string> cut = readLines(text, readError, 100);
+  ASSERT_EQ(cut.size(), 4u) << readError;
+  EXPECT_TRUE(cut[0] == std::string(100, 'x'));
+  EXPECT_EQ(cut[1], "h\xC3\xA9llo");
+  EXPECT_TRUE(cut[2] == std::string(100, 'y'));
+  EXPECT_EQ(cut[3], "last");
+  // A line past `keep` is not checked: the caller leaves it out.
+  std::string bad = std::string(200, 'z') + "\xFF\nok\n";
+  cut = readLines(bad, readError, 100);
+  EXPECT_EQ(readError, "");
+  EXPECT_EQ(cut.size(), 2u);
 }
 
 TEST(Utf8Prefix, NeverCutsACharacter) {
