@@ -226,10 +226,10 @@ void BufferAssignment::assignForward(Operation &op) {
     }
     return;
   }
-  if (auto update = dyn_cast<CacheUpdateOp>(op)) { // in place
+  if (op.hasTrait<tc::OpTrait::UpdatesInPlace>()) {
     steps[&op] = StepKind::Kernel;
-    Placement inPlace = placementOf(update.getCache()); // a copy: may rehash
-    placements[update.getResult()] = std::move(inPlace);
+    Placement inPlace = placementOf(op.getOperand(0)); // a copy: may rehash
+    placements[op.getResult(0)] = std::move(inPlace);
     return;
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
@@ -298,7 +298,9 @@ bool BufferAssignment::canWriteInto(Value value, const StridedLayout &layout,
     }
     case StepKind::Kernel:
       writable =
-          !isa<AdamOp, CacheUpdateOp>(producer) && layout.isContiguous();
+          !isa<AdamOp>(producer) &&
+          !producer->hasTrait<tc::OpTrait::UpdatesInPlace>() &&
+          layout.isContiguous();
       break;
     case StepKind::Collective: // its results are its inputs' buffers
       break;

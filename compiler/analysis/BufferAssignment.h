@@ -17,7 +17,8 @@
 // Roots are function arguments (all parameters share one root, in argument
 // order, as do the Adam moments: the flat buffers of the design), constants,
 // or results of a GEMM or kernel. tc.adam updates its parameters and moments
-// in place, tc.cache_update its cache (a decoder step's input).
+// in place, and an op that UpdatesInPlace (tc.cache_update, tc.beam_history)
+// its first operand (a decoder step's input).
 //
 //===----------------------------------------------------------------------===//
 

@@ -74,7 +74,8 @@ void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
     auto name = function.getResultAttrOfType<StringAttr>(i, kOutputAttrName);
     std::string outputName =
         name ? name.getValue().str() : "result" + std::to_string(i);
-    if (isa_and_nonnull<CacheUpdateOp>(value.getDefiningOp())) {
+    if (Operation *producer = value.getDefiningOp();
+        producer && producer->hasTrait<tc::OpTrait::UpdatesInPlace>()) {
       auto input = llvm::find_if(plan.inputs, [&](const Binding &b) {
         return b.value == placement.root;
       });

@@ -58,7 +58,8 @@ struct Binding {
   mlir::Value value;
   int64_t offset = 0; ///< bytes, in `space`
   /// inputs or outputs; an output updated in place in an input's buffer
-  /// (tc.cache_update) is bound there: the state a decoder step keeps.
+  /// (tc.cache_update, tc.beam_history) is bound there: the state a decoder
+  /// step keeps.
   plan::Space space = plan::Space::outputs;
 };
 

@@ -54,81 +54,56 @@ std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
   return index.empty() ? "0" : index;
 }
 
-/// tc.cache_update in place (out0 is in0): each row's prefix copied from
-/// its origin row as that row was before the step, then the new value
-/// written at the row's position. The host saves in a buffer of its own
-/// the prefixes (contiguous runs) that rows will read from an origin the
-/// step overwrites (an origin that moves itself, or whose new value falls
-/// inside the prefix read), then copies every moving row's prefix from
-/// that buffer or straight from its origin: in a beam most origins stay,
-/// and staging every moved prefix copied each twice. On CUDA a thread owns
-/// one (position, channel) column of every row, so it reads the column's
-/// sources before writing any.
+/// tc.cache_update in place (out0 is in0): each row's new value written at
+/// its position; on the host a row per iteration (a contiguous copy), on
+/// CUDA a thread per (row, channel). A position outside the cache (which
+/// the runtime never passes) writes nothing.
 std::string cacheUpdateBody(ArrayRef<int64_t> cache, Target target) {
   std::string sizes = fill(R"cpp(  const int64_t R = @0, T = @1, C = @2;
-  const int32_t *origin = in2, *position = in3;
+  const int32_t *position = in2;
   @E *cache = out0; // in0 too: the update is in place
   (void)in0;
 )cpp",
                            {std::to_string(cache[0]), std::to_string(cache[1]),
                             std::to_string(cache[2])});
-  // A row whose origin or position lies outside the cache (which the
-  // runtime never passes) is left alone rather than written out of bounds.
-  sizes += R"cpp(  auto inside = [&](int64_t r) {
-    return origin[r] >= 0 && origin[r] < R && position[r] >= 0 &&
-           position[r] < T;
-  };
-)cpp";
   if (target == Target::Cuda)
-    return sizes + R"cpp(  TC_FOR(i, T * C) {
-    int64_t j = i / C, c = i % C;
-    @E saved[R];
-    for (int64_t r = 0; r < R; ++r)
-      if (inside(r) && origin[r] != r && j < position[r])
-        saved[r] = cache[(origin[r] * T + j) * C + c];
-    for (int64_t r = 0; r < R; ++r) {
-      if (!inside(r))
-        continue;
-      if (origin[r] != r && j < position[r])
-        cache[(r * T + j) * C + c] = saved[r];
-      if (j == position[r])
-        cache[(r * T + j) * C + c] = in1[r * C + c];
-    }
+    return sizes + R"cpp(  TC_FOR(i, R * C) {
+    const int64_t r = i / C, c = i % C;
+    if (position[r] >= 0 && position[r] < T)
+      cache[(r * T + position[r]) * C + c] = in1[i];
   }
 )cpp";
-  return sizes +
-         R"cpp(  auto moves = [&](int64_t r) { return inside(r) && origin[r] != r; };
-  // Whether row r reads its origin's prefix as saved: the origin moves
-  // too, or writes its new value inside the prefix r reads.
-  auto staged = [&](int64_t r) {
-    int64_t o = origin[r];
-    return moves(r) &&
-           (moves(o) || (inside(o) && position[o] < position[r]));
-  };
-  static thread_local std::vector<@E> saved;
-  static thread_local std::vector<int64_t> need;
-  saved.resize(R * T * C);
-  need.assign(R, 0);
-  // This thread's buffers, shared by the loops' threads through pointers.
-  @E *kept = saved.data();
-  int64_t *length = need.data(); // of each origin's prefix to save
-  for (int64_t r = 0; r < R; ++r)
-    if (staged(r))
-      length[origin[r]] = std::max<int64_t>(length[origin[r]], position[r]);
-  TC_FOR(o, R)
-    if (length[o] > 0)
-      std::memcpy(kept + o * T * C, cache + o * T * C,
-                  length[o] * C * sizeof(@E));
-  TC_FOR(r, R) {
-    if (moves(r))
-      std::memcpy(cache + r * T * C,
-                  (staged(r) ? kept : cache) + origin[r] * T * C,
-                  position[r] * C * sizeof(@E));
-    if (inside(r))
+  return sizes + R"cpp(  TC_FOR(r, R)
+    if (position[r] >= 0 && position[r] < T)
       std::memcpy(cache + (r * T + position[r]) * C, in1 + r * C,
                   C * sizeof(@E));
-  }
 )cpp";
+}
+
+/// tc.beam_history in place (out0 is in0), a thread per position j: it
+/// reads column j of every row's origin before writing any (the R x T
+/// integers of the parent table are what beam reselection moves). A row
+/// whose origin or position lies outside the table is left alone.
+std::string beamHistoryBody(ArrayRef<int64_t> history) {
+  return fill(R"cpp(  const int64_t R = @0, T = @1;
+  const int32_t *origin = in1, *position = in2;
+  int32_t *history = out0; // in0 too: the update is in place
+  (void)in0;
+  TC_FOR(j, T) {
+    int32_t column[R];
+    for (int64_t r = 0; r < R; ++r) {
+      const bool inside = origin[r] >= 0 && origin[r] < R &&
+                          position[r] >= 0 && position[r] < T;
+      column[r] = !inside            ? history[r * T + j]
+                  : j < position[r]  ? history[origin[r] * T + j]
+                  : j == position[r] ? int32_t(r)
+                                     : history[r * T + j];
+    }
+    for (int64_t r = 0; r < R; ++r)
+      history[r * T + j] = column[r];
+  }
+)cpp",
+              {std::to_string(history[0]), std::to_string(history[1])});
 }
 
 /// tc.top_k: a row per iteration (an OpenMP thread's on the host, a
@@ -185,7 +160,8 @@ std::string topKBody(TopKOp top) {
 /// vectorises them without reordering a sum itself; the exponentials are
 /// the row kernels' tc::rowExp in a loop of their own (vectorised on the
 /// host, where std::exp was a libm call per position), a masked position's
-/// 0, then summed in order.
+/// 0, then summed in order. With a history, position j is read from cache
+/// row history[r, j] (the beam's parent table), else from the row's slot.
 std::string cachedAttentionBody(CachedAttentionOp attention) {
   ArrayRef<int64_t> keys = shapeOf(attention.getKeys());
   int64_t heads = attention.getHeads();
@@ -194,6 +170,7 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
   int64_t next = 3;
   auto buffer = [&](Value v) { return v ? "in" + std::to_string(next++) : ""; };
   std::string slot = buffer(attention.getSlot());
+  std::string history = buffer(attention.getHistory());
   std::string limit = buffer(attention.getLimit());
   std::string mask = buffer(attention.getKeyMask());
   int64_t lanes = dk % 8 == 0 ? 8 : 1;
@@ -202,17 +179,20 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
                 LANES = @6;
   const @E scale = @E(1.0 / std::sqrt(double(DK)));
   TC_FOR(task, R * H) {
-    const int64_t r = task / H, h = task % H, c = @7;
+    const int64_t r = task / H, h = task % H, last = @8;
     @E *out = out0 + r * H * DV + h * DV;
     @E context[DV];
     for (int64_t d = 0; d < DV; ++d)
       context[d] = 0;
-    const bool inside = c >= 0 && c < C;
-    const int64_t last = inside ? @8 : -1;
     const @E *q = in0 + r * H * DK + h * DK;
-    const @E *k = in1 + c * L * H * DK + h * DK;
-    const @E *v = in2 + c * L * H * DV + h * DV;
-    auto allowed = [&](int64_t j) { return @9; };
+    // Position j's cache row; one outside the cache is not read.
+    auto row = [&](int64_t j) -> int64_t { return @7; };
+    auto allowed = [&](int64_t j) {
+      const int64_t c = row(j);
+      return c >= 0 && c < C && @9;
+    };
+    auto key = [&](int64_t j) { return in1 + (row(j) * L + j) * H * DK + h * DK; };
+    auto value = [&](int64_t j) { return in2 + (row(j) * L + j) * H * DV + h * DV; };
     @E score[L];
     @E top = -3.0e38f, sum = 0;
     for (int64_t j = 0; j <= last; ++j) {
@@ -220,10 +200,11 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
         score[j] = -3.0e38f; // its exponential is 0
         continue;
       }
+      const @E *k = key(j);
       @E partial[LANES] = {};
       for (int64_t d = 0; d < DK; d += LANES)
         for (int64_t l = 0; l < LANES; ++l)
-          partial[l] += q[d + l] * k[j * H * DK + d + l];
+          partial[l] += q[d + l] * k[d + l];
       @E dot = 0;
       for (int64_t l = 0; l < LANES; ++l)
         dot += partial[l];
@@ -237,9 +218,9 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
     for (int64_t j = 0; j <= last; ++j) {
       if (!allowed(j))
         continue;
-      const @E weight = score[j] / sum;
+      const @E weight = score[j] / sum, *v = value(j);
       for (int64_t d = 0; d < DV; ++d)
-        context[d] += weight * v[j * H * DV + d];
+        context[d] += weight * v[d];
     }
     for (int64_t d = 0; d < DV; ++d)
       out[d] = context[d];
@@ -248,7 +229,9 @@ std::string cachedAttentionBody(CachedAttentionOp attention) {
       {std::to_string(shapeOf(attention.getQuery())[0]),
        std::to_string(keys[0]), std::to_string(keys[1]), std::to_string(heads),
        std::to_string(dk), std::to_string(dv), std::to_string(lanes),
-       slot.empty() ? "r" : "int64_t(" + slot + "[r])",
+       !history.empty() ? "int64_t(" + history + "[r * L + j])"
+       : !slot.empty()  ? "int64_t(" + slot + "[r])"
+                        : "r",
        limit.empty()
            ? "L - 1"
            : "(" + limit + "[r] < L ? int64_t(" + limit + "[r]) : L - 1)",
@@ -473,16 +456,30 @@ std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
 
 /// tc.embedding, the plain gather (tc-fuse-embedding makes most lookups
 /// tc.embed); an id outside the table reads zeros, as tc.embed does.
-std::string embeddingBody(EmbeddingOp lookup) {
+std::string embeddingBody(EmbeddingOp lookup, Target target) {
   ArrayRef<int64_t> table = shapeOf(lookup.getTable());
-  return fill(R"cpp(  const int64_t V = @0, D = @1;
-  TC_FOR(i, @2) {
+  std::string sizes =
+      fill("  const int64_t V = @0, D = @1;\n",
+           {std::to_string(table[0]), std::to_string(table[1])});
+  int64_t count = elements(lookup.getResult());
+  if (target == Target::Cuda)
+    return sizes + fill(R"cpp(  TC_FOR(i, @0) {
     int64_t id = in1[i / D];
     out0[i] = id >= 0 && id < V ? in0[id * D + i % D] : @E(0);
   }
 )cpp",
-              {std::to_string(table[0]), std::to_string(table[1]),
-               std::to_string(elements(lookup.getResult()))});
+                        {std::to_string(count)});
+  // A row per iteration on the host: a copy, not a gather an element.
+  return sizes + fill(R"cpp(  TC_FOR(r, @0) {
+    int64_t id = in1[r];
+    if (id >= 0 && id < V)
+      std::memcpy(out0 + r * D, in0 + id * D, D * sizeof(@E));
+    else
+      for (int64_t d = 0; d < D; ++d)
+        out0[r * D + d] = @E(0);
+  }
+)cpp",
+                      {std::to_string(count / table[1])});
 }
 
 /// The input index of result element `i` of a slice.
@@ -570,9 +567,11 @@ std::optional<std::string> opBody(Operation *op, Target target) {
   if (auto grad = dyn_cast<EmbeddingGradOp>(op))
     return embeddingGradBody(grad, target);
   if (auto lookup = dyn_cast<EmbeddingOp>(op))
-    return embeddingBody(lookup);
+    return embeddingBody(lookup, target);
   if (auto update = dyn_cast<CacheUpdateOp>(op))
     return cacheUpdateBody(shapeOf(update.getCache()), target);
+  if (auto history = dyn_cast<BeamHistoryOp>(op))
+    return beamHistoryBody(shapeOf(history.getHistory()));
   if (auto top = dyn_cast<TopKOp>(op))
     return topKBody(top);
   if (auto attention = dyn_cast<CachedAttentionOp>(op))

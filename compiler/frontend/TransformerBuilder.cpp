@@ -174,15 +174,17 @@ public:
   };
 
   /// One incremental step of the decoder stack: `token` [R] at `position`
-  /// [R] of each row, whose earlier positions' self-attention keys and
-  /// values are in `self` (reordered first by `origin`), attending to the
-  /// cross-attention keys and values `cross` [R, S, d] of row
-  /// `crossRow[r]` (its sentence's one copy) under that row's
-  /// `sourceMask` [R, S]. Returns the output [R, 1, d]; `self` becomes the
-  /// updated caches.
+  /// [R] of each row, continuing the hypothesis of row `origin[r]`, whose
+  /// earlier positions' self-attention keys and values are in `self` in
+  /// the cache rows that `history` [R, T] names (the beam's parent table),
+  /// attending to the cross-attention keys and values `cross` [R, S, d] of
+  /// row `crossRow[r]` (its sentence's one copy) under that row's
+  /// `sourceMask` [R, S]. Returns the output [R, 1, d]; `self` and
+  /// `history` become the updated state.
   Value decodeStep(Value token, Value position, Value origin, Value crossRow,
                    ArrayRef<LayerCaches> cross,
-                   MutableArrayRef<LayerCaches> self, Value sourceMask) {
+                   MutableArrayRef<LayerCaches> self, Value &history,
+                   Value sourceMask) {
     int64_t rows = shape(token)[0], length = shape(self[0].keys)[1];
     auto column = [&](Value v) {
       return ReshapeOp::create(
@@ -197,6 +199,8 @@ public:
                           : param("target_positions.weight");
     Value y = add(x, EmbeddingOp::create(b, loc, type({rows, 1, m.dModel}),
                                          positions, column(position)));
+    // Beam reselection moves the parent table, not the caches.
+    history = BeamHistoryOp::create(b, loc, history, origin, position);
     for (int64_t i = 0; i < m.decoderLayers; ++i) {
       std::string layer = "decoder.layers." + std::to_string(i);
       std::string name = layer + ".self_attn";
@@ -204,21 +208,21 @@ public:
       LayerCaches &cache = self[i];
       Value k = linear(name + ".k", y);
       Value v = linear(name + ".v", y);
-      cache.keys =
-          CacheUpdateOp::create(b, loc, cache.keys, k, origin, position);
-      cache.values =
-          CacheUpdateOp::create(b, loc, cache.values, v, origin, position);
-      // Over the row's filled prefix only: positions 0..position.
+      cache.keys = CacheUpdateOp::create(b, loc, cache.keys, k, position);
+      cache.values = CacheUpdateOp::create(b, loc, cache.values, v, position);
+      // Over the row's filled prefix only: positions 0..position, each in
+      // the cache row the history names.
       Value context = CachedAttentionOp::create(
           b, loc, type({rows, 1, m.heads * m.dV}), q, cache.keys, cache.values,
-          /*slot=*/Value(), position, /*key_mask=*/Value(), m.heads);
+          /*slot=*/Value(), history, position, /*key_mask=*/Value(), m.heads);
       y = residual(y, linear(name + ".out", context),
                    layer + ".self_attn_norm");
       name = layer + ".cross_attn";
       Value crossQuery = linear(name + ".q", y);
       context = CachedAttentionOp::create(
           b, loc, type({rows, 1, m.heads * m.dV}), crossQuery, cross[i].keys,
-          cross[i].values, crossRow, /*limit=*/Value(), sourceMask, m.heads);
+          cross[i].values, crossRow, /*history=*/Value(), /*limit=*/Value(),
+          sourceMask, m.heads);
       y = residual(y, linear(name + ".out", context),
                    layer + ".cross_attn_norm");
       y = residual(y, feedForward(layer + ".ffn", y), layer + ".ffn_norm");
@@ -474,6 +478,8 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
       {std::string(binding::kSourceIds), sourceIds}};
   inputs.insert(inputs.end(), cross.begin(), cross.end());
   inputs.insert(inputs.end(), self.begin(), self.end());
+  Type historyType = RankedTensorType::get({R, T}, b.getI32Type());
+  inputs.push_back({std::string(binding::kBeamHistory), historyType});
   // Each row's 2 x beam most probable tokens (all of them in a smaller
   // vocabulary) and EOS's log-probability, which the last position needs.
   int64_t K = std::min(2 * decoding.beam, m.vocabSize);
@@ -482,6 +488,7 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
                                f32({R, 1})};
   for (auto &[name, type] : self)
     results.push_back(type);
+  results.push_back(historyType);
   func::FuncOp fn = createFunction(
       b, loc, contract::functionName(FunctionRole::DecodeStep, shape), params,
       inputs, results);
@@ -498,8 +505,9 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
   }
   Value sourceMask = PaddingMaskOp::create(
       b, loc, RankedTensorType::get({R, S}, b.getI1Type()), args[4], m.padId);
+  Value history = args.back();
   Value y = g.decodeStep(args[0], args[1], args[2], args[3], crossCaches,
-                         selfCaches, sourceMask);
+                         selfCaches, history, sourceMask);
   auto rowsOfVocabulary = cast<RankedTensorType>(f32({R, m.vocabSize}));
   Value logProbs = ReshapeOp::create(b, loc, rowsOfVocabulary,
                                      g.logSoftmax(g.logits(y)));
@@ -521,6 +529,7 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
     returned.push_back(c.keys);
     returned.push_back(c.values);
   }
+  returned.push_back(history);
   func::ReturnOp::create(b, loc, returned);
   std::string_view candidateNames[] = {
       binding::kTopLogProbs, binding::kTopTokens, binding::kEosLogProb};
@@ -528,6 +537,8 @@ void buildIncrementalDecoder(OpBuilder &b, Location loc, const ModelConfig &m,
     fn.setResultAttr(i, kOutputAttrName, b.getStringAttr(name));
   for (auto [i, entry] : llvm::enumerate(self))
     fn.setResultAttr(i + 3, kOutputAttrName, b.getStringAttr(entry.first));
+  fn.setResultAttr(3 + self.size(), kOutputAttrName,
+                   b.getStringAttr(binding::kBeamHistory));
 }
 
 } // namespace

@@ -362,9 +362,14 @@ Frame::Evaluated Frame::modelOp(Operation *op) {
       })
       .Case<CacheUpdateOp>([&](CacheUpdateOp c) {
         std::string error;
-        Tensor out =
-            ref::cacheUpdate(get(c.getCache()), get(c.getValue()),
-                             get(c.getOrigin()), get(c.getPosition()), error);
+        Tensor out = ref::cacheUpdate(get(c.getCache()), get(c.getValue()),
+                                      get(c.getPosition()), error);
+        return bindOrFail(op, std::move(out), error);
+      })
+      .Case<BeamHistoryOp>([&](BeamHistoryOp h) {
+        std::string error;
+        Tensor out = ref::beamHistory(get(h.getHistory()), get(h.getOrigin()),
+                                      get(h.getPosition()), error);
         return bindOrFail(op, std::move(out), error);
       })
       .Case<CachedAttentionOp>([&](CachedAttentionOp a) {
@@ -372,8 +377,9 @@ Frame::Evaluated Frame::modelOp(Operation *op) {
         std::string error;
         Tensor out = ref::cachedAttention(
             get(a.getQuery()), get(a.getKeys()), get(a.getValues()),
-            optional(a.getSlot()), optional(a.getLimit()),
-            optional(a.getKeyMask()), a.getHeads(), error);
+            optional(a.getSlot()), optional(a.getHistory()),
+            optional(a.getLimit()), optional(a.getKeyMask()), a.getHeads(),
+            error);
         return bindOrFail(op, std::move(out), error);
       })
       .Case<PositionalEncodingOp>([&](PositionalEncodingOp p) {

@@ -123,19 +123,24 @@ Tensor causalMask(int64_t length);
 Tensor paddingMask(const Tensor &ids, int64_t padId);
 /// [R] positions -> [R, length]: true at j <= position[r].
 Tensor prefixMask(const Tensor &position, int64_t length);
-/// tc.cache_update: rows reordered by `origin` up to their position, the
-/// value written at it; an origin or position out of range is `error`.
+/// tc.cache_update: the value written at each row's position; a position
+/// out of range is `error`.
 Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
-                   const Tensor &origin, const Tensor &position,
-                   std::string &error);
-/// tc.cached_attention: each (row, head)'s softmax attention over the key
-/// positions it may attend to, in cache row slot[r] (r without `slot`);
-/// `slot`, `limit` and `keyMask` may be null. A slot outside the cache is
+                   const Tensor &position, std::string &error);
+/// tc.beam_history: each row's prefix of cache rows taken from its
+/// origin's, itself at its position; an origin or position out of range is
 /// `error`.
+Tensor beamHistory(const Tensor &history, const Tensor &origin,
+                   const Tensor &position, std::string &error);
+/// tc.cached_attention: each (row, head)'s softmax attention over the key
+/// positions it may attend to, position j in cache row history[r, j], else
+/// slot[r], else r; `slot`, `history`, `limit` and `keyMask` may be null. A
+/// cache row outside the cache is `error`.
 Tensor cachedAttention(const Tensor &query, const Tensor &keys,
                        const Tensor &values, const Tensor *slot,
-                       const Tensor *limit, const Tensor *keyMask,
-                       int64_t heads, std::string &error);
+                       const Tensor *history, const Tensor *limit,
+                       const Tensor *keyMask, int64_t heads,
+                       std::string &error);
 Tensor positionalEncoding(DType dtype, int64_t length, int64_t dim);
 
 // Data movement (ShapeKernels.cpp).

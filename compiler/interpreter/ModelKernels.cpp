@@ -62,11 +62,29 @@ Tensor prefixMask(const Tensor &position, int64_t length) {
 }
 
 Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
-                   const Tensor &origin, const Tensor &position,
-                   std::string &error) {
+                   const Tensor &position, std::string &error) {
   int64_t rows = cache.shape[0], length = cache.shape[1],
           channels = cache.shape[2];
   Tensor out = cache;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t at = position.ints[r];
+    if (at < 0 || at >= length) {
+      error = "row " + std::to_string(r) + " has position " +
+              std::to_string(at) + "; it must lie in [0, " +
+              std::to_string(length) + ")";
+      return {};
+    }
+    for (int64_t c = 0; c < channels; ++c)
+      out.floats[(r * length + at) * channels + c] =
+          value.floats[r * channels + c];
+  }
+  return out;
+}
+
+Tensor beamHistory(const Tensor &history, const Tensor &origin,
+                   const Tensor &position, std::string &error) {
+  int64_t rows = history.shape[0], length = history.shape[1];
+  Tensor out = history;
   for (int64_t r = 0; r < rows; ++r) {
     int64_t from = origin.ints[r], at = position.ints[r];
     if (from < 0 || from >= rows || at < 0 || at >= length) {
@@ -77,41 +95,46 @@ Tensor cacheUpdate(const Tensor &cache, const Tensor &value,
       return {};
     }
     for (int64_t j = 0; j < at; ++j)
-      for (int64_t c = 0; c < channels; ++c)
-        out.floats[(r * length + j) * channels + c] =
-            cache.floats[(from * length + j) * channels + c];
-    for (int64_t c = 0; c < channels; ++c)
-      out.floats[(r * length + at) * channels + c] =
-          value.floats[r * channels + c];
+      out.ints[r * length + j] = history.ints[from * length + j];
+    out.ints[r * length + at] = r;
   }
   return out;
 }
 
 Tensor cachedAttention(const Tensor &query, const Tensor &keys,
                        const Tensor &values, const Tensor *slot,
-                       const Tensor *limit, const Tensor *keyMask,
-                       int64_t heads, std::string &error) {
+                       const Tensor *history, const Tensor *limit,
+                       const Tensor *keyMask, int64_t heads,
+                       std::string &error) {
   int64_t rows = query.shape[0], cacheRows = keys.shape[0],
           length = keys.shape[1], dk = keys.shape[2] / heads,
           dv = values.shape[2] / heads;
   Tensor out(query.dtype, {rows, 1, heads * dv});
   for (int64_t r = 0; r < rows; ++r) {
-    int64_t c = slot ? slot->ints[r] : r;
-    if (c < 0 || c >= cacheRows) {
-      error = "row " + std::to_string(r) + " reads cache row " +
-              std::to_string(c) + ", outside [0, " + std::to_string(cacheRows) +
-              ")";
-      return {};
+    // Position j's cache row, and whether row r may attend to it.
+    std::vector<int64_t> cacheRow(length);
+    std::vector<bool> allowed(length);
+    for (int64_t j = 0; j < length; ++j) {
+      int64_t c = history ? history->ints[r * length + j]
+                  : slot  ? slot->ints[r]
+                          : r;
+      allowed[j] = !limit || j <= limit->ints[r];
+      if (allowed[j] && (c < 0 || c >= cacheRows)) {
+        error = "row " + std::to_string(r) + " reads position " +
+                std::to_string(j) + " from cache row " + std::to_string(c) +
+                ", outside [0, " + std::to_string(cacheRows) + ")";
+        return {};
+      }
+      allowed[j] = allowed[j] && (!keyMask || keyMask->ints[c * length + j]);
+      cacheRow[j] = c;
     }
     for (int64_t h = 0; h < heads; ++h) {
       std::vector<double> score(length, 0.0);
-      std::vector<bool> allowed(length);
       double max = -INFINITY;
       for (int64_t j = 0; j < length; ++j) {
-        allowed[j] = (!limit || j <= limit->ints[r]) &&
-                     (!keyMask || keyMask->ints[c * length + j]);
         if (!allowed[j])
           continue;
+        int64_t c = cacheRow[j];
         for (int64_t d = 0; d < dk; ++d)
           score[j] += query.floats[r * heads * dk + h * dk + d] *
                       keys.floats[(c * length + j) * heads * dk + h * dk + d];
@@ -126,9 +149,9 @@ Tensor cachedAttention(const Tensor &query, const Tensor &keys,
         double context = 0.0;
         for (int64_t j = 0; j < length; ++j)
           if (allowed[j])
-            context +=
-                score[j] / sum *
-                values.floats[(c * length + j) * heads * dv + h * dv + d];
+            context += score[j] / sum *
+                       values.floats[(cacheRow[j] * length + j) * heads * dv +
+                                     h * dv + d];
         out.set(r * heads * dv + h * dv + d, context);
       }
     }

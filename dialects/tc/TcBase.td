@@ -58,6 +58,8 @@ def Tc_Reduction : Tc_Category<"Reduction">;
 def Tc_RowWise : Tc_Category<"RowWise">;
 // A strided view of its operands.
 def Tc_View : Tc_Category<"View">;
+// Its result is its first operand updated in place: a decoder step's state.
+def Tc_UpdatesInPlace : Tc_Category<"UpdatesInPlace">;
 
 //===----------------------------------------------------------------------===//
 // Type constraints

@@ -285,15 +285,31 @@ LogicalResult CacheUpdateOp::verify() {
     return emitOpError() << "value has shape " << fmt(shapeOf(getValue()))
                          << " but expected " << fmt(value)
                          << " (one position of the cache)";
-  for (auto [name, rows] : {std::pair("origin", getOrigin()),
-                            std::pair("position", getPosition())})
-    if (shapeOf(rows) != cache.take_front())
-      return emitOpError() << name << " has shape " << fmt(shapeOf(rows))
-                           << " but expected " << fmt(cache.take_front())
-                           << " (one per row of the cache)";
+  if (shapeOf(getPosition()) != cache.take_front())
+    return emitOpError() << "position has shape "
+                         << fmt(shapeOf(getPosition())) << " but expected "
+                         << fmt(cache.take_front())
+                         << " (one per row of the cache)";
   if (!getCache().hasOneUse())
     return emitOpError() << "cache has other uses; it is updated in place, "
                             "so nothing else may read it";
+  return success();
+}
+
+LogicalResult BeamHistoryOp::verify() {
+  ArrayRef<int64_t> history = shapeOf(getHistory());
+  if (history.size() != 2)
+    return emitOpError() << "history must have rank 2 [rows, positions], got "
+                         << fmt(history);
+  for (auto [name, rows] : {std::pair("origin", getOrigin()),
+                            std::pair("position", getPosition())})
+    if (shapeOf(rows) != history.take_front())
+      return emitOpError() << name << " has shape " << fmt(shapeOf(rows))
+                           << " but expected " << fmt(history.take_front())
+                           << " (one per row of the history)";
+  if (!getHistory().hasOneUse())
+    return emitOpError() << "history has other uses; it is updated in "
+                            "place, so nothing else may read it";
   return success();
 }
 
@@ -324,9 +340,18 @@ LogicalResult CachedAttentionOp::verify() {
       return emitOpError() << name << " has shape " << fmt(shapeOf(table))
                            << " but expected " << fmt(rows)
                            << " (one per row of the query)";
-  if (!getSlot() && keys[0] != query[0])
-    return emitOpError() << "without slot, row r reads cache row r: the "
-                            "keys must have the query's "
+  if (getSlot() && getHistory())
+    return emitOpError() << "takes a slot or a history, not both: each says "
+                            "which cache row a position is read from";
+  if (getHistory() && shapeOf(getHistory()) != ArrayRef<int64_t>(
+                                                   {query[0], keys[1]}))
+    return emitOpError() << "history has shape "
+                         << fmt(shapeOf(getHistory())) << " but expected "
+                         << fmt({query[0], keys[1]})
+                         << " (the query's rows and the cache's positions)";
+  if (!getSlot() && !getHistory() && keys[0] != query[0])
+    return emitOpError() << "without slot or history, row r reads cache row "
+                            "r: the keys must have the query's "
                          << query[0] << " rows, got " << keys[0];
   if (getKeyMask() && shapeOf(getKeyMask()) != keys.take_front(2))
     return emitOpError() << "key_mask has shape " << fmt(shapeOf(getKeyMask()))

@@ -432,42 +432,82 @@ def Tc_PrefixMaskOp : Tc_Op<"prefix_mask", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tc_CacheUpdateOp : Tc_Op<"cache_update", [Pure,
+def Tc_CacheUpdateOp : Tc_Op<"cache_update", [Pure, Tc_UpdatesInPlace,
     AllTypesMatch<["cache", "result"]>]> {
-  let summary = "A key or value cache reordered by beam origin and extended";
+  let summary = "A key or value cache extended by one position a row";
   let description = [{
     One self-attention cache `[R, T, C]` of an incremental decoder, for the
     step at `position[r]` of each row `r`:
 
-    - `result[r, j] = cache[origin[r], j]` for `j < position[r]`: the prefix
-      of the hypothesis that row `r` continues (beam search reselects rows;
-      `origin[r] = r` keeps it);
     - `result[r, position[r]] = value[r, 0]`: this step's key or value;
-    - `result[r, j] = cache[r, j]` for `j > position[r]` (unused).
+    - `result[r, j] = cache[r, j]` for every other `j`.
 
-    `value` is `[R, 1, C]`, `origin` and `position` are `i32 [R]`, each
-    origin in `[0, R)` and each position in `[0, T)`, and row `origin[r]`
-    must hold at least `position[r]` positions. The cache has no other use:
-    the executable updates it in place, in the buffer of the decoder step's
-    input, where it stays for the next step.
+    `value` is `[R, 1, C]` and `position` `i32 [R]`; a position outside
+    `[0, T)` writes nothing. Nothing moves when beam search reselects rows:
+    a row's earlier positions stay where they were written, and
+    `tc.beam_history` says which row holds each. The cache has no other
+    use: the executable updates it in place, in the buffer of the decoder
+    step's input, where it stays for the next step.
 
     ```mlir
-    %k1 = tc.cache_update %k, %new, %origin, %position
-        : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+    %k1 = tc.cache_update %k, %new, %position
+        : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>
     ```
   }];
   let arguments = (ins Tc_FloatTensor:$cache, Tc_FloatTensor:$value,
-                       Tc_IdTensor:$origin, Tc_IdTensor:$position);
+                       Tc_IdTensor:$position);
   let results = (outs Tc_FloatTensor:$result);
   let assemblyFormat = [{
-    $cache `,` $value `,` $origin `,` $position attr-dict `:` type($cache) `,`
-    type($value) `,` type($origin) `,` type($position)
+    $cache `,` $value `,` $position attr-dict `:` type($cache) `,`
+    type($value) `,` type($position)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$cache, "::mlir::Value":$value,
-                   "::mlir::Value":$origin, "::mlir::Value":$position), [{
-      build($_builder, $_state, cache.getType(), cache, value, origin,
-            position);
+                   "::mlir::Value":$position), [{
+      build($_builder, $_state, cache.getType(), cache, value, position);
+    }]>
+  ];
+  let hasVerifier = 1;
+}
+
+def Tc_BeamHistoryOp : Tc_Op<"beam_history", [Pure, Tc_UpdatesInPlace,
+    AllTypesMatch<["history", "result"]>]> {
+  let summary = "Which cache row holds each position of each row's prefix";
+  let description = [{
+    The parent table of an incremental decoder's beam search: `history`
+    `i32 [R, T]` gives, for each row `r` and position `j` of the hypothesis
+    it holds, the cache row whose position `j` holds that hypothesis's key
+    and value (`tc.cache_update` writes position `j` of row `r` at step
+    `j`, and nothing moves it). For the step at `position[r]`, continuing
+    the hypothesis of row `origin[r]` (beam search reselects rows;
+    `origin[r] = r` keeps it):
+
+    - `result[r, j] = history[origin[r], j]` for `j < position[r]`;
+    - `result[r, position[r]] = r`: this step's key and value;
+    - `result[r, j] = history[r, j]` for `j > position[r]` (unused).
+
+    Each origin must be in `[0, R)` and each position in `[0, T)` (a row
+    outside them is left alone), and row `origin[r]` must hold at least
+    `position[r]` positions. Reselection moves `R x T` integers, not every
+    layer's keys and values. The table has no other use: the executable
+    updates it in place, as the caches.
+
+    ```mlir
+    %h1 = tc.beam_history %h, %origin, %position
+        : tensor<4x8xi32>, tensor<4xi32>, tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Tc_IdTensor:$history, Tc_IdTensor:$origin,
+                       Tc_IdTensor:$position);
+  let results = (outs Tc_IdTensor:$result);
+  let assemblyFormat = [{
+    $history `,` $origin `,` $position attr-dict `:` type($history) `,`
+    type($origin) `,` type($position)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$history, "::mlir::Value":$origin,
+                   "::mlir::Value":$position), [{
+      build($_builder, $_state, history.getType(), history, origin, position);
     }]>
   ];
   let hasVerifier = 1;
@@ -478,8 +518,9 @@ def Tc_CachedAttentionOp : Tc_Op<"cached_attention", [Pure,
   let summary = "One decoder step's attention over cached keys and values";
   let description = [{
     The attention of an incremental decoder step, fused: for each row `r`
-    and head `h` of `query` `[R, 1, h * dk]`, with `c = slot[r]` (`r`
-    itself without `slot`),
+    and head `h` of `query` `[R, 1, h * dk]`, position `j` being read from
+    cache row `c = history[r, j]` (with `history`), else `slot[r]` (with
+    `slot`), else `r`:
 
     - `score[j] = query[r, 0, h] . keys[c, j, h] / sqrt(dk)` over the key
       positions `j` the row may attend to: `j <= limit[r]` (with `limit`)
@@ -490,13 +531,15 @@ def Tc_CachedAttentionOp : Tc_Op<"cached_attention", [Pure,
       that may attend to no position.
 
     `keys` `[C, L, h * dk]` and `values` `[C, L, h * dv]` are the cache
-    rows; `slot`, `limit` (`i32 [R]`) and `key_mask` (`i1 [C, L]`) are
-    optional. Self-attention over a row's own cache passes `limit` = the
-    row's position (the positions written so far); cross-attention passes
-    `slot` (the row of the sentence's one copy of the encoder's keys and
-    values) and its source's `key_mask`. A slot outside `[0, C)` reads
-    nothing (zeros). Only the allowed positions are read, so a step's
-    cost follows the filled prefix, not the cache length `L`.
+    rows; `slot`, `limit` (`i32 [R]`), `history` (`i32 [R, L]`, the parent
+    table of `tc.beam_history`; not with `slot`) and `key_mask`
+    (`i1 [C, L]`) are optional. Self-attention passes `limit` = the row's
+    position (the positions written so far) and the beam's `history`;
+    cross-attention passes `slot` (the row of the sentence's one copy of
+    the encoder's keys and values) and its source's `key_mask`. A cache row
+    outside `[0, C)` reads nothing (a slot's: zeros). Only the allowed
+    positions are read, so a step's cost follows the filled prefix, not the
+    cache length `L`.
 
     It is inference-only (no reverse rule) and f32 only: it is not a GEMM,
     so mixed precision leaves it alone.
@@ -505,6 +548,10 @@ def Tc_CachedAttentionOp : Tc_Op<"cached_attention", [Pure,
     %ctx = tc.cached_attention %q, %k, %v limit %position {heads = 2 : i64}
         : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>,
            tensor<4xi32>) -> tensor<4x1x8xf32>
+    %beam = tc.cached_attention %q, %k, %v history %h limit %position
+        {heads = 2 : i64}
+        : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>,
+           tensor<4x6xi32>, tensor<4xi32>) -> tensor<4x1x8xf32>
     %cross = tc.cached_attention %q, %ck, %cv slot %table mask %source
         {heads = 2 : i64}
         : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>,
@@ -513,12 +560,14 @@ def Tc_CachedAttentionOp : Tc_Op<"cached_attention", [Pure,
   }];
   let arguments = (ins Tc_F32Tensor:$query, Tc_F32Tensor:$keys,
                        Tc_F32Tensor:$values, Optional<Tc_IdTensor>:$slot,
+                       Optional<Tc_IdTensor>:$history,
                        Optional<Tc_IdTensor>:$limit,
                        Optional<Tc_MaskTensor>:$key_mask, I64Attr:$heads);
   let results = (outs Tc_F32Tensor:$result);
   let assemblyFormat = [{
-    $query `,` $keys `,` $values (`slot` $slot^)? (`limit` $limit^)?
-    (`mask` $key_mask^)? attr-dict `:` functional-type(operands, results)
+    $query `,` $keys `,` $values (`slot` $slot^)? (`history` $history^)?
+    (`limit` $limit^)? (`mask` $key_mask^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -38,6 +38,13 @@ class RowWise : public mlir::OpTrait::TraitBase<ConcreteType, RowWise> {};
 template <typename ConcreteType>
 class View : public mlir::OpTrait::TraitBase<ConcreteType, View> {};
 
+/// Its one result is its first operand updated in place, which nothing else
+/// reads (its verifier checks): the state an incremental decoder step keeps
+/// in its own input buffers (the caches, the beam's parent table).
+template <typename ConcreteType>
+class UpdatesInPlace
+    : public mlir::OpTrait::TraitBase<ConcreteType, UpdatesInPlace> {};
+
 } // namespace tc::OpTrait
 
 #endif // TC_DIALECT_TC_TCTRAITS_H

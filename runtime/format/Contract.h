@@ -116,6 +116,10 @@ inline constexpr std::string_view kEosLogProb = "eos_log_prob";
 /// state: inputs it updates in place and returns).
 enum class Cache { CrossKeys, CrossValues, SelfKeys, SelfValues };
 std::string cacheName(Cache cache, int64_t layer); // "cross_k.0", "self_v.1"
+/// decode_step's state beside the self-attention caches: the beam's parent
+/// table [R, T] (i32), which row's cache holds each position of each row's
+/// hypothesis (tc.beam_history). Nothing outside the step writes it.
+inline constexpr std::string_view kBeamHistory = "self_history";
 } // namespace binding
 
 } // namespace tc::contract

@@ -129,10 +129,11 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     if ((decoder ? decoderAssignment : assignment).stepOf(&op) !=
         tc::StepKind::Kernel)
       continue;
-    // The cache update writes its input in place: on the host its result
-    // buffer is its cache input's (below); the CUDA kernel, launched twice,
-    // would update it twice (IncrementalDecoderTest covers it).
-    if (cuda && isa<tc::CacheUpdateOp>(op)) {
+    // The cache update and the beam's parent table write their input in
+    // place: on the host the result buffer is the input's (below); the CUDA
+    // kernel, launched twice, would update it twice (IncrementalDecoderTest
+    // covers it).
+    if (cuda && op.hasTrait<tc::OpTrait::UpdatesInPlace>()) {
       ++skipped;
       continue;
     }
@@ -169,21 +170,27 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     // Random inputs; the RNG state is (seed, step).
     std::vector<tc::Tensor> inputs;
     std::vector<std::vector<char>> storage;
-    auto cacheUpdate = dyn_cast<tc::CacheUpdateOp>(fused);
+    bool inPlace = fused->hasTrait<tc::OpTrait::UpdatesInPlace>();
+    // The rows and positions of an in-place update's state (its first
+    // operand): a cache [R, T, C] or the parent table [R, T].
+    ArrayRef<int64_t> state =
+        inPlace
+            ? cast<RankedTensorType>(fused->getOperand(0).getType()).getShape()
+            : ArrayRef<int64_t>();
     for (auto [k, input] : llvm::enumerate(fused->getOperands())) {
       auto type = cast<RankedTensorType>(input.getType());
       tc::Tensor t(*tc::dtypeOf(type.getElementType()),
                    tc::Shape(type.getShape().begin(), type.getShape().end()));
       for (int64_t i = 0; i < t.size(); ++i) {
-        // A cache update's origins (operand 2) and positions (3): rows and
-        // positions of the cache (the interpreter refuses others), each
-        // row its own, so that a row reads an origin that writes its new
-        // value before, at or after the prefix read.
-        if (cacheUpdate && k >= 2) {
-          int64_t extent = cast<RankedTensorType>(cacheUpdate.getOperand(0).getType())
-                               .getShape()[k == 2 ? 0 : 1];
-          t.setInt(i, int64_t(rng() % extent));
-        } else if (tc::isFloat(t.dtype) && isa<tc::TopKOp>(fused))
+        // An update's origins (the parent table's operand 1) and positions
+        // (its last operand): rows and positions of the state (the
+        // interpreter refuses others), each row its own, so that a row
+        // reads an origin that writes before, at or after the prefix read.
+        if (inPlace && k + 1 == fused->getNumOperands())
+          t.setInt(i, int64_t(rng() % state[1]));
+        else if (isa<tc::BeamHistoryOp>(fused) && k == 1)
+          t.setInt(i, int64_t(rng() % state[0]));
+        else if (tc::isFloat(t.dtype) && isa<tc::TopKOp>(fused))
           t.set(i, double(rng() % 5)); // ties, across the cut at k too
         else if (tc::isFloat(t.dtype))
           t.set(i, std::uniform_real_distribution<double>(0.1, 2.0)(rng) *
@@ -235,7 +242,7 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
       pack(t);
     for (const tc::Tensor &t : *want)
       pack(tc::Tensor(t.dtype, t.shape));
-    if (cacheUpdate) // in place: the result is the cache input's buffer
+    if (inPlace) // the result is the state input's buffer
       buffers[inputs.size()] = buffers[0];
     auto kernel =
         reinterpret_cast<void (*)(void **)>(dlsym(library, name.c_str()));

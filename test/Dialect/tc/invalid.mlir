@@ -1122,9 +1122,9 @@ func.func @cached_attention_heads(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>) 
 
 // -----
 
-// Without a slot table, row r reads cache row r.
+// Without a slot table or a history, row r reads cache row r.
 func.func @cached_attention_rows(%q: tensor<4x1x8xf32>, %k: tensor<2x6x8xf32>) -> tensor<4x1x8xf32> {
-  // expected-error @+1 {{'tc.cached_attention' op without slot, row r reads cache row r: the keys must have the query's 4 rows, got 2}}
+  // expected-error @+1 {{'tc.cached_attention' op without slot or history, row r reads cache row r: the keys must have the query's 4 rows, got 2}}
   %0 = tc.cached_attention %q, %k, %k {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>) -> tensor<4x1x8xf32>
   return %0 : tensor<4x1x8xf32>
 }
@@ -1135,6 +1135,24 @@ func.func @cached_attention_rows(%q: tensor<4x1x8xf32>, %k: tensor<2x6x8xf32>) -
 func.func @cached_attention_slot(%q: tensor<4x1x8xf32>, %k: tensor<2x6x8xf32>, %slot: tensor<2xi32>) -> tensor<4x1x8xf32> {
   // expected-error @+1 {{'tc.cached_attention' op slot has shape [2] but expected [4] (one per row of the query)}}
   %0 = tc.cached_attention %q, %k, %k slot %slot {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<2xi32>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
+// A history names a cache row per row of the query and position of the cache.
+func.func @cached_attention_history(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>, %history: tensor<4x5xi32>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op history has shape [4, 5] but expected [4, 6] (the query's rows and the cache's positions)}}
+  %0 = tc.cached_attention %q, %k, %k history %history {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4x5xi32>) -> tensor<4x1x8xf32>
+  return %0 : tensor<4x1x8xf32>
+}
+
+// -----
+
+// A slot and a history would both say where a position is read from.
+func.func @cached_attention_slot_and_history(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>, %slot: tensor<4xi32>, %history: tensor<4x6xi32>) -> tensor<4x1x8xf32> {
+  // expected-error @+1 {{'tc.cached_attention' op takes a slot or a history, not both: each says which cache row a position is read from}}
+  %0 = tc.cached_attention %q, %k, %k slot %slot history %history {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4xi32>, tensor<4x6xi32>) -> tensor<4x1x8xf32>
   return %0 : tensor<4x1x8xf32>
 }
 
@@ -1161,16 +1179,16 @@ func.func @cached_attention_bf16(%q: tensor<4x1x8xbf16>, %k: tensor<4x6x8xf32>) 
 // A cache update's value is one position of the cache.
 func.func @cache_update_value(%k: tensor<4x8x16xf32>, %new: tensor<4x2x16xf32>, %rows: tensor<4xi32>) -> tensor<4x8x16xf32> {
   // expected-error @+1 {{'tc.cache_update' op value has shape [4, 2, 16] but expected [4, 1, 16] (one position of the cache)}}
-  %0 = tc.cache_update %k, %new, %rows, %rows : tensor<4x8x16xf32>, tensor<4x2x16xf32>, tensor<4xi32>, tensor<4xi32>
+  %0 = tc.cache_update %k, %new, %rows : tensor<4x8x16xf32>, tensor<4x2x16xf32>, tensor<4xi32>
   return %0 : tensor<4x8x16xf32>
 }
 
 // -----
 
-// One origin per row.
-func.func @cache_update_origin(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %origin: tensor<3xi32>, %position: tensor<4xi32>) -> tensor<4x8x16xf32> {
-  // expected-error @+1 {{'tc.cache_update' op origin has shape [3] but expected [4] (one per row of the cache)}}
-  %0 = tc.cache_update %k, %new, %origin, %position : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<3xi32>, tensor<4xi32>
+// One position per row.
+func.func @cache_update_position(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %position: tensor<3xi32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{'tc.cache_update' op position has shape [3] but expected [4] (one per row of the cache)}}
+  %0 = tc.cache_update %k, %new, %position : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<3xi32>
   return %0 : tensor<4x8x16xf32>
 }
 
@@ -1179,8 +1197,35 @@ func.func @cache_update_origin(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>,
 // The cache is updated in place: nothing else may read it.
 func.func @cache_update_shared(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %rows: tensor<4xi32>) -> (tensor<4x8x16xf32>, tensor<4x8x16xf32>) {
   // expected-error @+1 {{'tc.cache_update' op cache has other uses; it is updated in place, so nothing else may read it}}
-  %0 = tc.cache_update %k, %new, %rows, %rows : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+  %0 = tc.cache_update %k, %new, %rows : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>
   return %0, %k : tensor<4x8x16xf32>, tensor<4x8x16xf32>
+}
+
+// -----
+
+// The beam's parent table is [rows, positions].
+func.func @beam_history_rank(%h: tensor<4x8x1xi32>, %rows: tensor<4xi32>) -> tensor<4x8x1xi32> {
+  // expected-error @+1 {{'tc.beam_history' op history must have rank 2 [rows, positions], got [4, 8, 1]}}
+  %0 = tc.beam_history %h, %rows, %rows : tensor<4x8x1xi32>, tensor<4xi32>, tensor<4xi32>
+  return %0 : tensor<4x8x1xi32>
+}
+
+// -----
+
+// One origin per row.
+func.func @beam_history_origin(%h: tensor<4x8xi32>, %origin: tensor<3xi32>, %position: tensor<4xi32>) -> tensor<4x8xi32> {
+  // expected-error @+1 {{'tc.beam_history' op origin has shape [3] but expected [4] (one per row of the history)}}
+  %0 = tc.beam_history %h, %origin, %position : tensor<4x8xi32>, tensor<3xi32>, tensor<4xi32>
+  return %0 : tensor<4x8xi32>
+}
+
+// -----
+
+// The table is updated in place: nothing else may read it.
+func.func @beam_history_shared(%h: tensor<4x8xi32>, %rows: tensor<4xi32>) -> (tensor<4x8xi32>, tensor<4x8xi32>) {
+  // expected-error @+1 {{'tc.beam_history' op history has other uses; it is updated in place, so nothing else may read it}}
+  %0 = tc.beam_history %h, %rows, %rows : tensor<4x8xi32>, tensor<4xi32>, tensor<4xi32>
+  return %0, %h : tensor<4x8xi32>, tensor<4x8xi32>
 }
 
 // -----

@@ -295,16 +295,19 @@ func.func @masks(%ids: tensor<2x5xi32>) {
   return
 }
 
-// The incremental decoder's ops: a step's prefix mask and a cache update.
+// The incremental decoder's ops: a step's prefix mask, a cache update and
+// the beam's parent table.
 // CHECK-LABEL: func.func @incremental_decoding(
-// CHECK-SAME: [[K:%[^:]*]]: tensor<4x8x16xf32>, [[NEW:%[^:]*]]: tensor<4x1x16xf32>, [[ORIGIN:%[^:]*]]: tensor<4xi32>, [[POS:%[^:]*]]: tensor<4xi32>)
+// CHECK-SAME: [[K:%[^:]*]]: tensor<4x8x16xf32>, [[NEW:%[^:]*]]: tensor<4x1x16xf32>, [[HISTORY:%[^:]*]]: tensor<4x8xi32>, [[ORIGIN:%[^:]*]]: tensor<4xi32>, [[POS:%[^:]*]]: tensor<4xi32>)
 // CHECK-NEXT: tc.prefix_mask [[POS]] : tensor<4xi32> -> tensor<4x8xi1>
-// CHECK-NEXT: tc.cache_update [[K]], [[NEW]], [[ORIGIN]], [[POS]] : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
+// CHECK-NEXT: tc.cache_update [[K]], [[NEW]], [[POS]] : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>
+// CHECK-NEXT: tc.beam_history [[HISTORY]], [[ORIGIN]], [[POS]] : tensor<4x8xi32>, tensor<4xi32>, tensor<4xi32>
 // CHECK-NEXT: return
-func.func @incremental_decoding(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %origin: tensor<4xi32>, %position: tensor<4xi32>) -> tensor<4x8x16xf32> {
+func.func @incremental_decoding(%k: tensor<4x8x16xf32>, %new: tensor<4x1x16xf32>, %history: tensor<4x8xi32>, %origin: tensor<4xi32>, %position: tensor<4xi32>) -> (tensor<4x8x16xf32>, tensor<4x8xi32>) {
   %0 = tc.prefix_mask %position : tensor<4xi32> -> tensor<4x8xi1>
-  %1 = tc.cache_update %k, %new, %origin, %position : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>, tensor<4xi32>
-  return %1 : tensor<4x8x16xf32>
+  %1 = tc.cache_update %k, %new, %position : tensor<4x8x16xf32>, tensor<4x1x16xf32>, tensor<4xi32>
+  %2 = tc.beam_history %history, %origin, %position : tensor<4x8xi32>, tensor<4xi32>, tensor<4xi32>
+  return %1, %2 : tensor<4x8x16xf32>, tensor<4x8xi32>
 }
 
 // A decoder step's candidates: each row's k largest log-probabilities and
@@ -318,17 +321,20 @@ func.func @top_k(%x: tensor<4x24xf32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
   return %values, %indices : tensor<4x8xf32>, tensor<4x8xi32>
 }
 
-// The decoder's fused attention: over a row's own cache up to a limit; over
-// a shared cache row through a slot table, under a key mask.
+// The decoder's fused attention: over a row's own cache up to a limit;
+// through the beam's parent table; over a shared cache row through a slot
+// table, under a key mask.
 // CHECK-LABEL: func.func @cached_attention(
-// CHECK-SAME: [[Q:%[^:]*]]: tensor<4x1x8xf32>, [[K:%[^:]*]]: tensor<4x6x8xf32>, [[V:%[^:]*]]: tensor<4x6x8xf32>, [[POS:%[^:]*]]: tensor<4xi32>, [[CK:%[^:]*]]: tensor<2x5x8xf32>, [[CV:%[^:]*]]: tensor<2x5x8xf32>, [[SLOT:%[^:]*]]: tensor<4xi32>, [[MASK:%[^:]*]]: tensor<2x5xi1>)
+// CHECK-SAME: [[Q:%[^:]*]]: tensor<4x1x8xf32>, [[K:%[^:]*]]: tensor<4x6x8xf32>, [[V:%[^:]*]]: tensor<4x6x8xf32>, [[POS:%[^:]*]]: tensor<4xi32>, [[HISTORY:%[^:]*]]: tensor<4x6xi32>, [[CK:%[^:]*]]: tensor<2x5x8xf32>, [[CV:%[^:]*]]: tensor<2x5x8xf32>, [[SLOT:%[^:]*]]: tensor<4xi32>, [[MASK:%[^:]*]]: tensor<2x5xi1>)
 // CHECK-NEXT: tc.cached_attention [[Q]], [[K]], [[V]] limit [[POS]] {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4xi32>) -> tensor<4x1x8xf32>
+// CHECK-NEXT: tc.cached_attention [[Q]], [[K]], [[V]] history [[HISTORY]] limit [[POS]] {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4x6xi32>, tensor<4xi32>) -> tensor<4x1x8xf32>
 // CHECK-NEXT: tc.cached_attention [[Q]], [[CK]], [[CV]] slot [[SLOT]] mask [[MASK]] {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<4xi32>, tensor<2x5xi1>) -> tensor<4x1x8xf32>
 // CHECK-NEXT: return
-func.func @cached_attention(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>, %v: tensor<4x6x8xf32>, %position: tensor<4xi32>, %ck: tensor<2x5x8xf32>, %cv: tensor<2x5x8xf32>, %slot: tensor<4xi32>, %mask: tensor<2x5xi1>) -> (tensor<4x1x8xf32>, tensor<4x1x8xf32>) {
+func.func @cached_attention(%q: tensor<4x1x8xf32>, %k: tensor<4x6x8xf32>, %v: tensor<4x6x8xf32>, %position: tensor<4xi32>, %history: tensor<4x6xi32>, %ck: tensor<2x5x8xf32>, %cv: tensor<2x5x8xf32>, %slot: tensor<4xi32>, %mask: tensor<2x5xi1>) -> (tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>) {
   %0 = tc.cached_attention %q, %k, %v limit %position {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4xi32>) -> tensor<4x1x8xf32>
-  %1 = tc.cached_attention %q, %ck, %cv slot %slot mask %mask {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<4xi32>, tensor<2x5xi1>) -> tensor<4x1x8xf32>
-  return %0, %1 : tensor<4x1x8xf32>, tensor<4x1x8xf32>
+  %1 = tc.cached_attention %q, %k, %v history %history limit %position {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>, tensor<4x6xi32>, tensor<4xi32>) -> tensor<4x1x8xf32>
+  %2 = tc.cached_attention %q, %ck, %cv slot %slot mask %mask {heads = 2 : i64} : (tensor<4x1x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<4xi32>, tensor<2x5xi1>) -> tensor<4x1x8xf32>
+  return %0, %1, %2 : tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>
 }
 
 // The sum over the ranks of a data-parallel job: result types are the
