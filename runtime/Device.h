@@ -72,6 +72,16 @@ public:
                             const void *data, int64_t bytes) = 0;
   virtual bool readOutput(const tcx::Function &function, std::string_view name,
                           void *data, int64_t bytes) = 0;
+  /// Copies `bytes` of output `output` of `from`, from its byte
+  /// `fromOffset` on, into input `input` of `to` at byte `toOffset`, on the
+  /// device (a source's cross-attention keys and values, from decode_start's
+  /// outputs into a row of decode_step's inputs, with no trip through the
+  /// host); false when either binding is missing or a range leaves it.
+  virtual bool copyOutputToInput(const tcx::Function &from,
+                                 std::string_view output, int64_t fromOffset,
+                                 const tcx::Function &to,
+                                 std::string_view input, int64_t toOffset,
+                                 int64_t bytes) = 0;
 
   /// The same with typed values, their bytes from the element type table:
   /// false also when the binding's element type is not T's.
@@ -127,6 +137,14 @@ protected:
   /// The executable's param_copy_bytes (0: it keeps no bf16 copies), set
   /// by the device made for it.
   int64_t paramCopyBytes_ = 0;
+
+  /// Whether [offset, offset + bytes) lies inside binding `name` of
+  /// `function` (an output, or an input).
+  static bool inside(const tcx::Function &function, std::string_view name,
+                     bool output, int64_t offset, int64_t bytes) {
+    return offset >= 0 && bytes >= 0 &&
+           offset + bytes <= bindingBytes(function, name, output);
+  }
 
   /// Whether input (or output) `name` of `function` holds values of type T.
   template <typename T>

@@ -131,6 +131,20 @@ bool CpuDevice::readOutput(const tcx::Function &function, std::string_view name,
   return true;
 }
 
+bool CpuDevice::copyOutputToInput(const tcx::Function &from,
+                                  std::string_view output, int64_t fromOffset,
+                                  const tcx::Function &to,
+                                  std::string_view input, int64_t toOffset,
+                                  int64_t bytes) {
+  const uint8_t *source = binding(from, output, true);
+  uint8_t *target = binding(to, input, false);
+  if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
+      !inside(to, input, false, toOffset, bytes))
+    return false;
+  std::memmove(target + toOffset, source + fromOffset, bytes);
+  return true;
+}
+
 CpuDevice::FunctionBuffers &
 CpuDevice::buffersOf(const tcx::Function &function) {
   auto it = functions_.find(&function);

@@ -81,6 +81,10 @@ public:
                     int64_t offset, const void *data, int64_t bytes) override;
   bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
+  bool copyOutputToInput(const tcx::Function &from, std::string_view output,
+                         int64_t fromOffset, const tcx::Function &to,
+                         std::string_view input, int64_t toOffset,
+                         int64_t bytes) override;
   void run(const tcx::Function &function) override;
   bool startProfile() override;
   std::vector<ProfileEntry> profile() const override;

@@ -138,6 +138,10 @@ public:
                     int64_t offset, const void *data, int64_t bytes) override;
   bool readOutput(const tcx::Function &function, std::string_view name,
                   void *data, int64_t bytes) override;
+  bool copyOutputToInput(const tcx::Function &from, std::string_view output,
+                         int64_t fromOffset, const tcx::Function &to,
+                         std::string_view input, int64_t toOffset,
+                         int64_t bytes) override;
   void run(const tcx::Function &function) override;
   bool joinRanks(Communicator &ranks, double timeoutSeconds,
                  std::string &error) override;
@@ -422,6 +426,24 @@ bool CudaDevice::readOutput(const tcx::Function &function,
                         cudaMemcpyDeviceToHost, stream_),
         "copying output " + std::string(name));
   check(cudaStreamSynchronize(stream_), "running " + function.name()->str());
+  return true;
+}
+
+bool CudaDevice::copyOutputToInput(const tcx::Function &from,
+                                   std::string_view output, int64_t fromOffset,
+                                   const tcx::Function &to,
+                                   std::string_view input, int64_t toOffset,
+                                   int64_t bytes) {
+  uint64_t source = binding(from, output, true);
+  uint64_t target = binding(to, input, false);
+  if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
+      !inside(to, input, false, toOffset, bytes))
+    return false;
+  check(cudaMemcpyAsync(reinterpret_cast<void *>(target + toOffset),
+                        reinterpret_cast<const void *>(source + fromOffset),
+                        bytes, cudaMemcpyDeviceToDevice, stream_),
+        "copying output " + std::string(output) + " into input " +
+            std::string(input));
   return true;
 }
 

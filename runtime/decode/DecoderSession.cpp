@@ -102,20 +102,12 @@ DecoderSession::start(const std::vector<std::vector<int32_t>> &sources,
     return std::nullopt;
   }
   device_->run(*start_);
+  ++batch_;
   std::vector<EncodedSource> encoded(sources.size());
-  for (size_t r = 0; r < sources.size(); ++r)
+  for (size_t r = 0; r < sources.size(); ++r) {
     encoded[r].ids.assign(ids.begin() + r * S, ids.begin() + (r + 1) * S);
-  std::vector<float> all;
-  for (const std::string &name : crossNames_) {
-    all.resize(outputElements(*start_, name));
-    int64_t perRow = all.size() / R;
-    if (!device_->readOutput(*start_, name, all)) {
-      fail("cannot read " + name, error);
-      return std::nullopt;
-    }
-    for (size_t r = 0; r < sources.size(); ++r)
-      encoded[r].caches.emplace_back(all.begin() + r * perRow,
-                                     all.begin() + (r + 1) * perRow);
+    encoded[r].row = int64_t(r);
+    encoded[r].batch = batch_;
   }
   return encoded;
 }
@@ -127,18 +119,23 @@ bool DecoderSession::place(const EncodedSource &source, int64_t first,
                     std::to_string(first + count) + ") outside the " +
                     std::to_string(rows()) + " rows",
                 error);
+  if (source.batch != batch_)
+    return fail("a source encoded by start " + std::to_string(source.batch) +
+                    " placed after start " + std::to_string(batch_) +
+                    ", which overwrote its keys and values",
+                error);
   // One copy, in the first row; the step reads it through cross_row.
   std::fill(crossRow_.begin() + first, crossRow_.begin() + first + count,
             int32_t(first));
   if (!device_->writeInputAt(*step_, binding::kSourceIds,
                              first * int64_t(source.ids.size()), source.ids))
     return fail("no source_ids rows for row " + std::to_string(first), error);
-  for (size_t c = 0; c < crossNames_.size(); ++c) {
-    const std::vector<float> &cache = source.caches[c];
-    if (!device_->writeInputAt(*step_, crossNames_[c],
-                               first * int64_t(cache.size()), cache))
-      return fail("no input " + crossNames_[c] + " of the start's shape",
-                  error);
+  for (const std::string &name : crossNames_) {
+    // A row of the start's output [R, S, C] and of the step's input.
+    int64_t rowBytes = bindingBytes(*start_, name, true) / rows();
+    if (!device_->copyOutputToInput(*start_, name, source.row * rowBytes,
+                                    *step_, name, first * rowBytes, rowBytes))
+      return fail("no input " + name + " of the start's shape", error);
   }
   return true;
 }

@@ -26,11 +26,13 @@
 
 namespace tc::rt {
 
-/// What decode_start computed for one source: each cross-attention cache's
-/// [S, C] rows, in the step's input order.
+/// A source that decode_start has encoded: its cross-attention keys and
+/// values stay on the device, in row `row` of the start's outputs, until
+/// the session's next start (`batch` says which start made it).
 struct EncodedSource {
   std::vector<int32_t> ids; ///< padded to the source length
-  std::vector<std::vector<float>> caches;
+  int64_t row = 0;
+  int64_t batch = 0;
 };
 
 class DecoderSession {
@@ -48,8 +50,9 @@ public:
   start(const std::vector<std::vector<int32_t>> &sources, std::string &error);
 
   /// Makes rows [first, first + count) read `source`'s keys and values:
-  /// writes them (and its ids) once, in row `first`, and points the rows'
-  /// cross_row entries at it.
+  /// copies them on the device (and writes its ids) once, in row `first`,
+  /// and points the rows' cross_row entries at it. `source` must come from
+  /// the latest start.
   bool place(const EncodedSource &source, int64_t first, int64_t count,
              std::string &error);
 
@@ -90,6 +93,7 @@ private:
   /// and source ids (set by place, written by step).
   std::vector<int32_t> crossRow_;
   StepCandidates candidates_;
+  int64_t batch_ = 0; ///< starts run so far
 };
 
 } // namespace tc::rt

@@ -34,6 +34,11 @@ public:
                   int64_t) override {
     return false;
   }
+  bool copyOutputToInput(const tcx::Function &, std::string_view, int64_t,
+                         const tcx::Function &, std::string_view, int64_t,
+                         int64_t) override {
+    return false;
+  }
   void run(const tcx::Function &) override {}
 
 private:

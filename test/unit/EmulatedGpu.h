@@ -210,6 +210,19 @@ public:
     return true;
   }
 
+  bool copyOutputToInput(const tcx::Function &from, std::string_view output,
+                         int64_t fromOffset, const tcx::Function &to,
+                         std::string_view input, int64_t toOffset,
+                         int64_t bytes) override {
+    const uint8_t *source = binding(from, output, true);
+    uint8_t *target = binding(to, input, false);
+    if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
+        !inside(to, input, false, toOffset, bytes))
+      return false;
+    std::memmove(target + toOffset, source + fromOffset, bytes);
+    return true;
+  }
+
   void run(const tcx::Function &function) override {
     Function &f = functionOf(function);
     auto *table = reinterpret_cast<void **>(f.program.table.data());
