@@ -46,6 +46,7 @@
 
 #include "runtime/cpu/Bf16Instructions.h"
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/decode/DecoderSession.h"
 #include "runtime/decode/StepCandidates.h"
 #include "runtime/format/Contract.h"
 
@@ -601,7 +602,7 @@ TEST_P(IncrementalDecoding, StepsEqualTheFullDecodeAtEveryPosition) {
   for (int64_t r = 0; r < R; ++r)
     sources[r] = sources[r / 4 * 4];
   double reselected = 0;
-  // The CUDA kernel copies every prefix alike: one pattern is enough there.
+  // The CUDA kernels treat every origin alike: one pattern is enough there.
   std::vector<const int32_t *> patterns = {kEveryOriginMoves};
   if (target == Target::Host)
     patterns.push_back(kSomeOriginsStay);
@@ -621,6 +622,37 @@ TEST_P(IncrementalDecoding, StepsEqualTheFullDecodeAtEveryPosition) {
               name,
               target == Target::Host ? "the CPU device" : "an emulated GPU",
               own, reselected, (long long)(T / 2), seconds);
+}
+
+// A source's keys and values stay in decode_start's outputs until the next
+// start: placing one from an earlier start is refused, not decoded against
+// the later batch's keys and values.
+TEST(DecoderSession, RefusesASourceOfAnEarlierStart) {
+  std::unique_ptr<Model> model =
+      loadModel("tiny", Target::Host, rt::ComputeType::F32);
+  ASSERT_TRUE(model);
+  writeRandomParameters(*model, 3);
+  std::vector<Bucket> decoders = decodingBuckets(model->description);
+  ASSERT_FALSE(decoders.empty());
+  BucketShape shape{decoders[0].batch, decoders[0].sourceLength,
+                    decoders[0].targetLength};
+  std::string error;
+  std::optional<rt::DecoderSession> session =
+      rt::DecoderSession::open(model->executable(), *model->device, shape,
+                               error);
+  ASSERT_TRUE(session) << error;
+  std::mt19937_64 rng(5);
+  std::vector<std::vector<int32_t>> one = {
+      randomSource(rng, shape.sourceLength, model->config())};
+  auto first = session->start(one, error);
+  ASSERT_TRUE(first) << error;
+  EXPECT_TRUE(session->place((*first)[0], 0, 4, error)) << error;
+  auto second = session->start(one, error);
+  ASSERT_TRUE(second) << error;
+  EXPECT_FALSE(session->place((*first)[0], 0, 4, error));
+  EXPECT_NE(error.find("overwrote its keys and values"), std::string::npos)
+      << error;
+  EXPECT_TRUE(session->place((*second)[0], 4, 4, error)) << error;
 }
 
 INSTANTIATE_TEST_SUITE_P(
