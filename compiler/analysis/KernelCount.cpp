@@ -19,6 +19,10 @@ int64_t bytesOf(Value v) {
 }
 
 int64_t trafficBytes(Operation *op) {
+  // A cache update reads its new values and positions and writes the values
+  // into the cache: the cache ([R, T, C]) is neither read nor written whole.
+  if (auto update = dyn_cast<CacheUpdateOp>(op))
+    return 2 * bytesOf(update.getValue()) + bytesOf(update.getPosition());
   int64_t bytes = 0;
   for (Value v : op->getOperands())
     bytes += bytesOf(v);

@@ -21,7 +21,8 @@ namespace tc {
 /// The bytes of a tensor value (at least one byte per element).
 int64_t bytesOf(mlir::Value v);
 
-/// The bytes a step moves: each operand and result once, at its own size.
+/// The bytes a step moves: each operand and result once, at its own size
+/// (a cache update: its new values read and written, not the whole cache).
 int64_t trafficBytes(mlir::Operation *op);
 
 /// The FLOPs of a GEMM step (tc.matmul, tc.linear): 2 m n k per batch entry,

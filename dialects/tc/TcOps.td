@@ -488,7 +488,11 @@ def Tc_BeamHistoryOp : Tc_Op<"beam_history", [Pure, Tc_UpdatesInPlace,
 
     Each origin must be in `[0, R)` and each position in `[0, T)` (a row
     outside them is left alone), and row `origin[r]` must hold at least
-    `position[r]` positions. Reselection moves `R x T` integers, not every
+    `position[r]` positions. The caller keeps what the table names: a
+    row's cache positions written at earlier steps must not be written
+    again while any row's table still names them (tc's translator reuses
+    rows only a whole beam at a time, from position 0, and origins stay
+    within a beam). Reselection moves `R x T` integers, not every
     layer's keys and values. The table has no other use: the executable
     updates it in place, as the caches.
 

@@ -118,7 +118,10 @@ enum class Cache { CrossKeys, CrossValues, SelfKeys, SelfValues };
 std::string cacheName(Cache cache, int64_t layer); // "cross_k.0", "self_v.1"
 /// decode_step's state beside the self-attention caches: the beam's parent
 /// table [R, T] (i32), which row's cache holds each position of each row's
-/// hypothesis (tc.beam_history). Nothing outside the step writes it.
+/// hypothesis (tc.beam_history). Nothing outside the step writes it. So
+/// that the slots it names stay as written, a caller's beam_origin must
+/// stay within a sentence's rows, and a row may start a new sentence
+/// (position 0) only together with every row of its sentence.
 inline constexpr std::string_view kBeamHistory = "self_history";
 } // namespace binding
 

@@ -120,7 +120,7 @@ std::vector<double> reference(func::FuncOp function,
   bool beam = function.getSymName() == "beam",
        self = function.getSymName() == "self" || beam,
        cross = function.getSymName() == "cross";
-  const tc::Tensor &limit = in[beam ? 4 : 3];
+  const tc::Tensor *limit = self ? &in[beam ? 4 : 3] : nullptr;
   int64_t R = q.shape[0], L = k.shape[1], dk = q.shape[2] / heads,
           dv = v.shape[2] / heads;
   std::vector<double> out(R * heads * dv, 0.0);
@@ -133,7 +133,7 @@ std::vector<double> reference(func::FuncOp function,
       for (int64_t j = 0; j < L; ++j) {
         int64_t c = row(j);
         bool allowed =
-            (!self || j <= limit.ints[r]) && (!cross || in[4].ints[c * L + j]);
+            (!self || j <= limit->ints[r]) && (!cross || in[4].ints[c * L + j]);
         double dot = 0;
         for (int64_t d = 0; d < dk; ++d)
           dot += q.floats[(r * heads + h) * dk + d] *

@@ -8,8 +8,9 @@
 // log-softmax of the full decode's logits (encode, then decode_BxSxT) at
 // position t of the tokens the row holds, and no token left out (padding
 // and BOS aside) may beat the last one taken by more than the tolerance.
-// What a row holds follows decode_step's contract: step t copies row
-// beam_origin[r]'s tokens before t, then writes token[r] at t.
+// What a row holds follows decode_step's contract: at step t row r holds
+// row beam_origin[r]'s tokens before t (through the parent table,
+// self_history: nothing is copied), then token[r] at t.
 //
 // Two schedules of steps:
 //  - every row continues itself (beam_origin = row), each with its own
@@ -21,7 +22,7 @@
 //    are random), and at one step t0 > 0 every row continues another
 //    row of its group: a rotation with one row duplicated and one dropped;
 //    then, on the host, the same with two rows of each group continuing
-//    themselves (its cache update copies those prefixes directly).
+//    themselves.
 //    From t0 on a row holds another row's tokens before t0 and its own
 //    after.
 //
@@ -37,8 +38,8 @@
 // toleranceOf says why they are wider). The full decode's
 // logits are turned into log-probabilities in double on the host;
 // decode_step computes them in float on the device. The self-attention
-// caches start as random values, not zeros: the positions a row has not
-// written yet must not matter.
+// caches start as random values, not zeros, and the parent table as random
+// rows: the positions a row has not written yet must not matter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -437,6 +438,12 @@ public:
             << name;
       }
     }
+    std::vector<int32_t> table(
+        rt::bindingBytes(step_, binding::kBeamHistory, false) / 4);
+    ASSERT_FALSE(table.empty()) << "no " << binding::kBeamHistory << " input";
+    for (int32_t &row : table)
+      row = std::uniform_int_distribution<int32_t>(0, rows_ - 1)(rng);
+    EXPECT_TRUE(device_.writeInput(step_, binding::kBeamHistory, table));
   }
 
   /// Step `position`: every row's token and origin row in, the next

@@ -27,7 +27,8 @@ int categoriesOf(RegisteredOperationName name) {
   return name.hasTrait<tc::OpTrait::Elementwise>() +
          name.hasTrait<tc::OpTrait::Reduction>() +
          name.hasTrait<tc::OpTrait::RowWise>() +
-         name.hasTrait<tc::OpTrait::View>();
+         name.hasTrait<tc::OpTrait::View>() +
+         name.hasTrait<tc::OpTrait::UpdatesInPlace>();
 }
 
 TEST(OpCategories, EveryOpHasAtMostOneCategory) {
