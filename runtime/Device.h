@@ -17,6 +17,7 @@
 #include "support/Bf16Rounding.h"
 
 #include <cassert>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -144,6 +145,20 @@ protected:
                      bool output, int64_t offset, int64_t bytes) {
     return offset >= 0 && bytes >= 0 &&
            offset + bytes <= bindingBytes(function, name, output);
+  }
+  /// copyOutputToInput where the bindings' buffers are host memory
+  /// (`source`, `target`; null when missing): the ranges checked, then the
+  /// bytes moved.
+  static bool copyHostBytes(const uint8_t *source, const tcx::Function &from,
+                            std::string_view output, int64_t fromOffset,
+                            uint8_t *target, const tcx::Function &to,
+                            std::string_view input, int64_t toOffset,
+                            int64_t bytes) {
+    if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
+        !inside(to, input, false, toOffset, bytes))
+      return false;
+    std::memmove(target + toOffset, source + fromOffset, bytes);
+    return true;
   }
 
   /// Whether input (or output) `name` of `function` holds values of type T.

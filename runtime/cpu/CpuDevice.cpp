@@ -136,13 +136,8 @@ bool CpuDevice::copyOutputToInput(const tcx::Function &from,
                                   const tcx::Function &to,
                                   std::string_view input, int64_t toOffset,
                                   int64_t bytes) {
-  const uint8_t *source = binding(from, output, true);
-  uint8_t *target = binding(to, input, false);
-  if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
-      !inside(to, input, false, toOffset, bytes))
-    return false;
-  std::memmove(target + toOffset, source + fromOffset, bytes);
-  return true;
+  return copyHostBytes(binding(from, output, true), from, output, fromOffset,
+                       binding(to, input, false), to, input, toOffset, bytes);
 }
 
 CpuDevice::FunctionBuffers &
