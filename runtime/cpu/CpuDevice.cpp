@@ -10,10 +10,33 @@
 #include <cstring>
 #include <new>
 
+#include <sys/mman.h>
+
 namespace tc::rt {
+
+namespace {
+constexpr int64_t kMappedFrom = int64_t(1) << 20;
+} // namespace
+
+void HostBuffer::Free::operator()(uint8_t *p) const {
+  if (mappedBytes > 0)
+    munmap(p, size_t(mappedBytes));
+  else
+    std::free(p);
+}
 
 HostBuffer::HostBuffer(int64_t bytes) : size_(bytes) {
   int64_t rounded = (std::max<int64_t>(bytes, 1) + 63) / 64 * 64;
+  if (rounded >= kMappedFrom) {
+    // Anonymous pages read as zeros; page-aligned, so 64-byte aligned.
+    void *p = mmap(nullptr, size_t(rounded), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      throw std::bad_alloc();
+    data_ = std::unique_ptr<uint8_t, Free>(static_cast<uint8_t *>(p),
+                                           Free{rounded});
+    return;
+  }
   data_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, rounded)));
   if (!data_)
     throw std::bad_alloc();

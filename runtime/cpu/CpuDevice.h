@@ -33,7 +33,11 @@
 
 namespace tc::rt {
 
-/// Zero-initialised host memory aligned for SIMD loads.
+/// Zero-initialised host memory aligned for SIMD loads. From 1 MiB on it
+/// is mapped pages that the kernel zeroes when first touched: a decoder
+/// step's caches are mostly positions no sentence reaches, and a memset
+/// faulted in every page of every shape's buffers (tens of MB, ~12 ms a
+/// shape when translation first used it).
 class HostBuffer {
 public:
   explicit HostBuffer(int64_t bytes = 0);
@@ -42,7 +46,8 @@ public:
 
 private:
   struct Free {
-    void operator()(uint8_t *p) const { std::free(p); }
+    int64_t mappedBytes; ///< 0 (value-initialised): from aligned_alloc
+    void operator()(uint8_t *p) const;
   };
   std::unique_ptr<uint8_t, Free> data_;
   int64_t size_ = 0;
