@@ -15,7 +15,19 @@
 namespace tc::rt {
 
 namespace {
+// Under AddressSanitizer every buffer comes from the allocator, whose
+// redzones catch a kernel writing past a buffer's end; a mapping has none.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int64_t kMappedFrom = INT64_MAX;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr int64_t kMappedFrom = INT64_MAX;
+#else
 constexpr int64_t kMappedFrom = int64_t(1) << 20;
+#endif
+#else
+constexpr int64_t kMappedFrom = int64_t(1) << 20;
+#endif
 } // namespace
 
 void HostBuffer::Free::operator()(uint8_t *p) const {

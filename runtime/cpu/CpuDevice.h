@@ -37,7 +37,8 @@ namespace tc::rt {
 /// is mapped pages that the kernel zeroes when first touched: a decoder
 /// step's caches are mostly positions no sentence reaches, and a memset
 /// faulted in every page of every shape's buffers (tens of MB, ~12 ms a
-/// shape when translation first used it).
+/// shape when translation first used it). Not under AddressSanitizer,
+/// whose allocator's redzones catch writes past a buffer.
 class HostBuffer {
 public:
   explicit HostBuffer(int64_t bytes = 0);
