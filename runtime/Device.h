@@ -146,6 +146,14 @@ protected:
     return offset >= 0 && bytes >= 0 &&
            offset + bytes <= bindingBytes(function, name, output);
   }
+  /// Whether copyOutputToInput's two ranges lie inside their bindings.
+  static bool copyFits(const tcx::Function &from, std::string_view output,
+                       int64_t fromOffset, const tcx::Function &to,
+                       std::string_view input, int64_t toOffset,
+                       int64_t bytes) {
+    return inside(from, output, true, fromOffset, bytes) &&
+           inside(to, input, false, toOffset, bytes);
+  }
   /// copyOutputToInput where the bindings' buffers are host memory
   /// (`source`, `target`; null when missing): the ranges checked, then the
   /// bytes moved.
@@ -154,8 +162,8 @@ protected:
                             uint8_t *target, const tcx::Function &to,
                             std::string_view input, int64_t toOffset,
                             int64_t bytes) {
-    if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
-        !inside(to, input, false, toOffset, bytes))
+    if (!source || !target ||
+        !copyFits(from, output, fromOffset, to, input, toOffset, bytes))
       return false;
     std::memmove(target + toOffset, source + fromOffset, bytes);
     return true;

@@ -408,8 +408,7 @@ bool CudaDevice::writeInputAt(const tcx::Function &function,
                               std::string_view name, int64_t offset,
                               const void *data, int64_t bytes) {
   uint64_t target = binding(function, name, false);
-  if (!target || offset < 0 || bytes < 0 ||
-      offset + bytes > bindingBytes(function, name, false))
+  if (!target || !inside(function, name, false, offset, bytes))
     return false;
   check(cudaMemcpyAsync(reinterpret_cast<void *>(target + offset), data, bytes,
                         cudaMemcpyHostToDevice, stream_),
@@ -436,8 +435,8 @@ bool CudaDevice::copyOutputToInput(const tcx::Function &from,
                                    int64_t bytes) {
   uint64_t source = binding(from, output, true);
   uint64_t target = binding(to, input, false);
-  if (!source || !target || !inside(from, output, true, fromOffset, bytes) ||
-      !inside(to, input, false, toOffset, bytes))
+  if (!source || !target ||
+      !copyFits(from, output, fromOffset, to, input, toOffset, bytes))
     return false;
   check(cudaMemcpyAsync(reinterpret_cast<void *>(target + toOffset),
                         reinterpret_cast<const void *>(source + fromOffset),

@@ -195,8 +195,7 @@ public:
   bool writeInputAt(const tcx::Function &function, std::string_view name,
                     int64_t offset, const void *data, int64_t bytes) override {
     uint8_t *target = binding(function, name, false);
-    if (!target || offset < 0 || bytes < 0 ||
-        offset + bytes > rt::bindingBytes(function, name, false))
+    if (!target || !inside(function, name, false, offset, bytes))
       return false;
     std::memcpy(target + offset, data, bytes);
     return true;
