@@ -26,7 +26,8 @@ namespace tc::rt {
 
 /// Time one kind of step took, summed over the runs since profiling began.
 struct ProfileEntry {
-  std::string name; ///< the kernel's name, or "gemm", "copy"
+  std::string name; ///< the kernel's name, a GEMM's shape and types
+                    ///< (tcx::describe), or "copy"
   std::string kind; ///< the kernel's tc op ("tc.residual_layer_norm"), or
                     ///< "gemm", "copy"
   int64_t calls = 0;

@@ -469,15 +469,17 @@ void CpuDevice::run(const tcx::Function &function) {
                                             entry->step_as_Launch()->kernel())
                                       : nullptr;
       std::string name = kernel ? kernel->name()->str()
-                         : entry->step_type() == tcx::Step::Gemm ? "gemm"
+                         : entry->step_type() == tcx::Step::Gemm
+                             ? tcx::describe(*entry->step_as_Gemm())
                          : entry->step_type() == tcx::Step::Wait
                              ? "allreduce wait"
                              : "copy";
       ProfileEntry &p = profile_[name];
       p.name = name;
       p.kind = kernel && kernel->op() ? kernel->op()->str()
-               : kernel               ? "kernel"
-                                      : name;
+               : kernel                                  ? "kernel"
+               : entry->step_type() == tcx::Step::Gemm ? "gemm"
+                                                         : name;
       ++p.calls;
       p.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }

@@ -4,6 +4,7 @@
 #include "support/ElementType.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace tc::tcx {
 namespace {
@@ -35,6 +36,22 @@ GemmTypes gemmTypesOf(const Gemm &gemm) {
 std::string describe(const GemmTypes &types) {
   return nameOf(types.lhs) + " x " + nameOf(types.rhs) + " -> " +
          nameOf(types.out) + " with " + nameOf(types.compute) + " compute";
+}
+
+std::string describe(const Gemm &gemm) {
+  std::string batch;
+  for (size_t i = 0; gemm.batch() && i < gemm.batch()->size(); ++i)
+    batch += (i ? "," : "") + std::to_string(gemm.batch()->Get(i));
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "gemm m=%lld n=%lld k=%lld %s%s lda=%lld ldb=%lld ldc=%lld "
+                "batch=[%s]%s%s, ",
+                (long long)gemm.m(), (long long)gemm.n(), (long long)gemm.k(),
+                gemm.transpose_lhs() ? "T" : "N",
+                gemm.transpose_rhs() ? "T" : "N", (long long)gemm.lda(),
+                (long long)gemm.ldb(), (long long)gemm.ldc(), batch.c_str(),
+                gemm.bias() ? " +bias" : "", gemm.relu() ? " relu" : "");
+  return line + describe(gemmTypesOf(gemm));
 }
 
 bool checkGemmTypes(const Executable &executable, std::string_view device,

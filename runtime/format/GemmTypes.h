@@ -32,6 +32,11 @@ GemmTypes gemmTypesOf(const Gemm &gemm);
 /// "f32 x f32 -> f32 with f32 compute", for messages.
 std::string describe(const GemmTypes &types);
 
+/// "gemm m=1024 n=256 k=1024 NT lda=1024 ldb=1024 ldc=256 batch=[] +bias,
+/// bf16 x bf16 -> f32 with f32 compute": one line a GEMM step, which
+/// tc-inspect lists and `tc-run --profile` times under.
+std::string describe(const Gemm &gemm);
+
 /// A device's GEMM table is an array of rows, each with a `types` member (and
 /// whatever the device calls for them). The row for `types`, or null.
 template <typename Row, size_t N>

@@ -92,14 +92,7 @@ void printStep(const tcx::Executable &x, size_t index,
   }
   case tcx::Step::Gemm: {
     const tcx::Gemm *g = entry.step_as_Gemm();
-    std::printf("gemm m=%lld n=%lld k=%lld %s%s lda=%lld ldb=%lld ldc=%lld "
-                "batch=%s%s%s, %s\n",
-                (long long)g->m(), (long long)g->n(), (long long)g->k(),
-                g->transpose_lhs() ? "T" : "N", g->transpose_rhs() ? "T" : "N",
-                (long long)g->lda(), (long long)g->ldb(), (long long)g->ldc(),
-                list(g->batch()).c_str(), g->bias() ? " +bias" : "",
-                g->relu() ? " relu" : "",
-                tcx::describe(tcx::gemmTypesOf(*g)).c_str());
+    std::printf("%s\n", tcx::describe(*g).c_str());
     std::printf("           lhs %s\n           rhs %s\n           out %s\n",
                 describe(*g->lhs()).c_str(), describe(*g->rhs()).c_str(),
                 describe(*g->out()).c_str());
