@@ -26,32 +26,73 @@ int64_t elements(Value v) {
   return cast<RankedTensorType>(v.getType()).getNumElements();
 }
 
-/// `out0[i] = in0[<source index of i>]` over the result, whose index in the
-/// input is `source` (a C++ expression of `i`).
-std::string copyLoop(int64_t count, const std::string &source) {
-  return fill(R"cpp(  TC_FOR(i, @0)
-    out0[i] = in0[@1];
+/// A copy of a strided part of in0 (a transpose's or a slice's) into out0,
+/// contiguous, of shape `out`: result dimension d steps `steps[d]` input
+/// elements and starts at `offsets[d]`. On the host a row of the last
+/// dimension per iteration, its column k a loop of its own (contiguous
+/// where that dimension is the input's last: a vector copy; a flat loop
+/// with a division per dimension and element copied a decoder step's
+/// 64 x 768 Q/K/V split at 44 us on two Zen 5 threads); on CUDA a thread
+/// per element.
+std::string copyLoop(ArrayRef<int64_t> out, ArrayRef<int64_t> steps,
+                     ArrayRef<int64_t> offsets, Target target) {
+  int64_t columns = out.empty() ? 1 : out.back(), count = 1;
+  for (int64_t extent : out)
+    count *= extent;
+  std::string source;
+  int64_t rowStride = 1; // of dimension d among the rows' dimensions
+  for (size_t d = out.size(); d-- > 0;) {
+    std::string coordinate =
+        d + 1 == out.size()
+            ? std::string("k")
+            : llvm::formatv("o / {0} % {1}", rowStride, out[d]).str();
+    if (d + 1 < out.size())
+      rowStride *= out[d];
+    source += llvm::formatv("{0}({1} + {2}) * {3}", source.empty() ? "" : " + ",
+                            coordinate, offsets[d], steps[d])
+                  .str();
+  }
+  if (source.empty())
+    source = "0";
+  if (target == Target::Cuda)
+    return fill(R"cpp(  TC_FOR(i, @0) {
+    const int64_t o = i / @1, k = i % @1;
+    out0[i] = in0[@2];
+  }
 )cpp",
-              {std::to_string(count), source});
+                {std::to_string(count), std::to_string(columns), source});
+  return fill(R"cpp(  TC_FOR(o, @0)
+    for (int64_t k = 0; k < @1; ++k)
+      out0[o * @1 + k] = in0[@2];
+)cpp",
+              {std::to_string(count / columns), std::to_string(columns),
+               source});
 }
 
-/// The input index of result element `i` of a transpose.
-std::string transposeSource(ArrayRef<int64_t> in, ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> out, inStrides(in.size(), 1);
-  for (int64_t d = int64_t(in.size()) - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * in[d + 1];
-  for (int64_t p : perm)
+/// The row-major strides of `shape`, in elements.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// tc.transpose: result dimension d is input dimension perm[d].
+std::string transposeBody(TransposeOp transpose, Target target) {
+  ArrayRef<int64_t> in = shapeOf(transpose.getInput());
+  SmallVector<int64_t> inStrides = rowMajorStrides(in), out, steps;
+  for (int64_t p : transpose.getPermutation()) {
     out.push_back(in[p]);
-  std::string index;
-  int64_t stride = 1;
-  for (size_t d = out.size(); d-- > 0;) {
-    index +=
-        llvm::formatv("{0}(i / {1} % {2}) * {3}", index.empty() ? "" : " + ",
-                      stride, out[d], inStrides[perm[d]])
-            .str();
-    stride *= out[d];
+    steps.push_back(inStrides[p]);
   }
-  return index.empty() ? "0" : index;
+  return copyLoop(out, steps, SmallVector<int64_t>(out.size(), 0), target);
+}
+
+/// tc.slice: the input's strides, from its offsets.
+std::string sliceBody(SliceOp slice, Target target) {
+  return copyLoop(shapeOf(slice.getResult()),
+                  rowMajorStrides(shapeOf(slice.getInput())),
+                  slice.getOffsets(), target);
 }
 
 /// tc.cache_update in place (out0 is in0): each row's new value written at
@@ -482,23 +523,6 @@ std::string embeddingBody(EmbeddingOp lookup, Target target) {
                       {std::to_string(count / table[1])});
 }
 
-/// The input index of result element `i` of a slice.
-std::string sliceSource(SliceOp slice) {
-  ArrayRef<int64_t> in = shapeOf(slice.getInput());
-  ArrayRef<int64_t> out = shapeOf(slice.getResult());
-  std::string index;
-  int64_t stride = 1, inStride = 1;
-  for (size_t d = out.size(); d-- > 0;) {
-    index += llvm::formatv("{0}(i / {1} % {2} + {3}) * {4}",
-                           index.empty() ? "" : " + ", stride, out[d],
-                           slice.getOffsets()[d], inStride)
-                 .str();
-    stride *= out[d];
-    inStride *= in[d];
-  }
-  return index.empty() ? "0" : index;
-}
-
 /// tc.concat: each input copied into its place along the axis.
 std::string concatBody(ConcatOp concat) {
   ArrayRef<int64_t> out = shapeOf(concat.getResult());
@@ -577,11 +601,9 @@ std::optional<std::string> opBody(Operation *op, Target target) {
   if (auto attention = dyn_cast<CachedAttentionOp>(op))
     return cachedAttentionBody(attention);
   if (auto transpose = dyn_cast<TransposeOp>(op))
-    return copyLoop(elements(transpose.getResult()),
-                    transposeSource(shapeOf(transpose.getInput()),
-                                    transpose.getPermutation()));
+    return transposeBody(transpose, target);
   if (auto slice = dyn_cast<SliceOp>(op))
-    return copyLoop(elements(slice.getResult()), sliceSource(slice));
+    return sliceBody(slice, target);
   if (auto concat = dyn_cast<ConcatOp>(op))
     return concatBody(concat);
   return generatorBody(op);

@@ -464,6 +464,8 @@ void CpuDevice::run(const tcx::Function &function) {
       break;
     }
     if (profiling_ && entry->step_type() != tcx::Step::AllReduce) {
+      double seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
       const tcx::Kernel *kernel = entry->step_type() == tcx::Step::Launch
                                       ? executable_.root().kernels()->Get(
                                             entry->step_as_Launch()->kernel())
@@ -481,7 +483,7 @@ void CpuDevice::run(const tcx::Function &function) {
                : entry->step_type() == tcx::Step::Gemm ? "gemm"
                                                          : name;
       ++p.calls;
-      p.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+      p.seconds += seconds;
     }
   }
   if (updatesParameters(function))

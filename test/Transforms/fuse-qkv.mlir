@@ -71,3 +71,56 @@ func.func @not_a_head_split(%x: tensor<2x5x8xf32>,
   %k = tc.transpose %k1 permutation = [0, 2, 1, 3] : tensor<2x10x2x2xf32> -> tensor<2x2x10x2xf32>
   return %q, %k : tensor<2x2x10x2xf32>, tensor<2x2x10x2xf32>
 }
+
+// -----
+
+// Flat projections (the incremental decoder's Q, K, V, whose consumers take
+// the heads side by side): one GEMM, viewed as [3, B, L, o] and split.
+// CHECK-LABEL: func.func @flat(
+// CHECK-NEXT:    %[[W:.*]] = tc.concat %arg1, %arg2, %arg3 axis = 0 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32> -> tensor<24x8xf32>
+// CHECK-NEXT:    %[[B:.*]] = tc.concat %arg4, %arg5, %arg6 axis = 0
+// CHECK-NEXT:    %[[Y:.*]] = tc.linear %arg0, %[[W]], %[[B]] : tensor<4x1x8xf32>, tensor<24x8xf32>, tensor<24xf32> -> tensor<4x1x24xf32>
+// CHECK-NEXT:    %[[R:.*]] = tc.reshape %[[Y]] : tensor<4x1x24xf32> -> tensor<4x1x3x8xf32>
+// CHECK-NEXT:    %[[T:.*]] = tc.transpose %[[R]] permutation = [2, 0, 1, 3] : tensor<4x1x3x8xf32> -> tensor<3x4x1x8xf32>
+// CHECK-NEXT:    %[[S:.*]]:3 = tc.split %[[T]] axis = 0
+// CHECK-NEXT:    %[[Q:.*]] = tc.reshape %[[S]]#0 : tensor<1x4x1x8xf32> -> tensor<4x1x8xf32>
+// CHECK-NEXT:    %[[K:.*]] = tc.reshape %[[S]]#1
+// CHECK-NEXT:    %[[V:.*]] = tc.reshape %[[S]]#2
+// CHECK-NEXT:    %[[U:.*]] = tc.add %[[Q]], %[[K]]
+// CHECK-NEXT:    %[[O:.*]] = tc.mul %[[U]], %[[V]]
+// CHECK-NEXT:    return %[[O]]
+func.func @flat(%x: tensor<4x1x8xf32>,
+    %wq: tensor<8x8xf32> {tc.param = "q.weight"}, %wk: tensor<8x8xf32> {tc.param = "k.weight"},
+    %wv: tensor<8x8xf32> {tc.param = "v.weight"}, %bq: tensor<8xf32> {tc.param = "q.bias"},
+    %bk: tensor<8xf32> {tc.param = "k.bias"}, %bv: tensor<8xf32> {tc.param = "v.bias"})
+    -> tensor<4x1x8xf32> {
+  %q = tc.linear %x, %wq, %bq : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %k = tc.linear %x, %wk, %bk : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %v = tc.linear %x, %wv, %bv : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %u = tc.add %q, %k : tensor<4x1x8xf32>, tensor<4x1x8xf32> -> tensor<4x1x8xf32>
+  %o = tc.mul %u, %v : tensor<4x1x8xf32>, tensor<4x1x8xf32> -> tensor<4x1x8xf32>
+  return %o : tensor<4x1x8xf32>
+}
+
+// -----
+
+// Refused in the flat form: a projection the function returns (the decoder
+// start's keys and values of the source, which the GEMM writes straight
+// into the output) and a flat projection beside one with a head split.
+// CHECK-LABEL: func.func @flat_refused(
+// CHECK-NOT:   tc.split
+// CHECK:       return
+func.func @flat_refused(%x: tensor<4x1x8xf32>,
+    %wk: tensor<8x8xf32> {tc.param = "k.weight"}, %wv: tensor<8x8xf32> {tc.param = "v.weight"},
+    %bk: tensor<8xf32> {tc.param = "k.bias"}, %bv: tensor<8xf32> {tc.param = "v.bias"},
+    %wa: tensor<8x8xf32> {tc.param = "a.weight"}, %wb: tensor<8x8xf32> {tc.param = "b.weight"},
+    %ba: tensor<8xf32> {tc.param = "a.bias"}, %bb: tensor<8xf32> {tc.param = "b.bias"})
+    -> (tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x2x1x4xf32>) {
+  %k = tc.linear %x, %wk, %bk : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %v = tc.linear %x, %wv, %bv : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %a = tc.linear %x, %wa, %ba : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %b0 = tc.linear %x, %wb, %bb : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %b1 = tc.reshape %b0 : tensor<4x1x8xf32> -> tensor<4x1x2x4xf32>
+  %b = tc.transpose %b1 permutation = [0, 2, 1, 3] : tensor<4x1x2x4xf32> -> tensor<4x2x1x4xf32>
+  return %k, %v, %a, %b : tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x2x1x4xf32>
+}
