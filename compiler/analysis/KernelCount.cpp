@@ -66,6 +66,7 @@ static int64_t flopsPerElement(Operation *op) {
       .Case<MaskedSoftmaxGradOp, SoftmaxGradOp>([](auto) { return 4; })
       .Case<CrossEntropyOp>([](auto) { return 8; })
       .Case<LogSoftmaxOp>([](auto) { return 5; })
+      .Case<LogSoftmaxTopKOp>([](auto) { return 6; }) // and the addend
       // Per key element a multiply-add for the score and one for the
       // context. Its largest operand is the whole cache: the compiler sees
       // only shapes, while a step reads the filled prefix (or the source).

@@ -148,45 +148,14 @@ std::string beamHistoryBody(ArrayRef<int64_t> history) {
 }
 
 /// tc.top_k: a row per iteration (an OpenMP thread's on the host, a
-/// thread's on CUDA), its k best so far kept sorted by insertion; a later
-/// element enters only when strictly larger, so equal ones keep the lower
-/// index first. Once k are kept, a block of the row none of whose elements
-/// is larger than the k-th is skipped after one vectorised test (the host
-/// scanned a decoder step's 64 x 4,000 log-probabilities an element at a
-/// time, 58-77 us on two Zen 5 threads); the same elements enter, in the
-/// same order.
+/// thread's on CUDA), selected by the prelude's tc::topKOfRow.
 std::string topKBody(TopKOp top) {
   ArrayRef<int64_t> shape = shapeOf(top.getInput());
   int64_t n = shape.back();
-  return fill(R"cpp(  const int64_t N = @0, K = @1, BLOCK = 64;
-  TC_FOR(r, @2) {
-    const @E *row = in0 + r * N;
-    @E *best = out0 + r * K;
-    int32_t *at = out1 + r * K;
-    int64_t count = 0;
-    for (int64_t j0 = 0; j0 < N; j0 += BLOCK) {
-      const int64_t j1 = j0 + BLOCK < N ? j0 + BLOCK : N;
-      if (count == K) {
-        const @E kth = best[K - 1];
-        int enters = 0; // an int: GCC vectorises no bool reduction
-        for (int64_t j = j0; j < j1; ++j)
-          enters |= row[j] > kth;
-        if (!enters)
-          continue;
-      }
-      for (int64_t j = j0; j < j1; ++j) {
-        @E x = row[j];
-        if (count == K && !(x > best[K - 1]))
-          continue;
-        int64_t p = count < K ? count++ : K - 1;
-        for (; p > 0 && x > best[p - 1]; --p) {
-          best[p] = best[p - 1];
-          at[p] = at[p - 1];
-        }
-        best[p] = x;
-        at[p] = int32_t(j);
-      }
-    }
+  return fill(R"cpp(  TC_FOR(r, @2) {
+    const @E *row = in0 + r * @0;
+    tc::topKOfRow<@E>(@0, @1, [&](int64_t j) { return row[j]; }, out0 + r * @1,
+                      out1 + r * @1);
   }
 )cpp",
               {std::to_string(n), std::to_string(top.getK()),

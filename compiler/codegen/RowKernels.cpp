@@ -116,21 +116,48 @@ std::string maskedSoftmaxGrad(MaskedSoftmaxGradOp m,
 /// the sum NaN (exp(NaN - max) is NaN), and so every result, as the chain
 /// gives; tc::maximum's NaN test kept the loop out of vector lanes (38 us
 /// of a decoder step's 100 us call on two Zen 5 threads).
-std::string logSoftmax(LogSoftmaxOp l, const TargetBackend &backend) {
-  return rowPrologue(l, l.getInput(), backend) + R"cpp(  TC_ROWS(r) {
-    const @E *x = in0 + r * D;
+/// A row's log-softmax statistics, inside TC_ROWS: x (the row), shift (its
+/// max) and logSum, so that element k's log-probability is
+/// (x[k] - shift) - logSum. The exponentials are cached in f32 before the
+/// double sum: in one loop with it they ran in the double's 8 lanes, not
+/// f32's 16 (a decoder step's 64 x 4,000: 62 -> 54 us on two Zen 5
+/// threads, measured on its own).
+constexpr const char *kLogSoftmaxRow = R"cpp(    const @E *x = in0 + r * D;
     @E max = -INFINITY;
     @A sum = 0.0;
     TC_ROW_REDUCE(k, max, max)
       max = x[k] > max ? x[k] : max;
     const @E shift = @E(TC_ROW_MAX(max));
+    TC_ROW_CACHE(float, e, tc::rowExp(x[k] - shift))
     TC_ROW_REDUCE(k, +, sum)
-      sum += @A(tc::rowExp(x[k] - shift));
+      sum += @A(e(k));
     const @E logSum = @E(std::log(@E(TC_ROW_SUM(sum))));
-    TC_ROW(k)
+)cpp";
+
+std::string logSoftmax(LogSoftmaxOp l, const TargetBackend &backend) {
+  return rowPrologue(l, l.getInput(), backend) + "  TC_ROWS(r) {\n" +
+         kLogSoftmaxRow + R"cpp(    TC_ROW(k)
       out0[r * D + k] = @S0((x[k] - shift) - logSum);
   }
 )cpp";
+}
+
+/// Each candidate c[k] computed as tc.log_softmax stores it and tc.add adds
+/// the addend to it, then the row's leader selects the top k of them
+/// (tc::topKOfRow) and stores the column's.
+std::string logSoftmaxTopK(LogSoftmaxTopKOp t, const TargetBackend &backend) {
+  return rowPrologue(t, t.getInput(), backend) + "  TC_ROWS(r) {\n" +
+         kLogSoftmaxRow +
+         fill(R"cpp(    auto candidate = [&](int64_t k) {
+      return @E((x[k] - shift) - logSum) + in1[k];
+    };
+    TC_ROW_LEADER {
+      tc::topKOfRow<@E>(D, @0, candidate, out0 + r * @0, out1 + r * @0);
+      out2[r] = candidate(@1);
+    }
+  }
+)cpp",
+              {std::to_string(t.getK()), std::to_string(t.getColumn())});
 }
 
 /// The mean and the variance reduce in vector lanes on the host: in order,
@@ -270,6 +297,8 @@ std::optional<std::string> rowBody(Operation *op,
     return maskedSoftmaxGrad(m, backend);
   if (auto l = dyn_cast<LogSoftmaxOp>(op))
     return logSoftmax(l, backend);
+  if (auto t = dyn_cast<LogSoftmaxTopKOp>(op))
+    return logSoftmaxTopK(t, backend);
   if (auto n = dyn_cast<ResidualLayerNormOp>(op))
     return residualLayerNorm(n, backend);
   if (auto n = dyn_cast<ResidualLayerNormGradOp>(op))

@@ -329,6 +329,19 @@ Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
         values[c.getTokens()] = std::move(tokens);
         return success();
       })
+      .Case<LogSoftmaxTopKOp>([&](LogSoftmaxTopKOp t) -> LogicalResult {
+        // The chain it fuses, op by op (each result rounded as stored).
+        const Tensor &input = get(t.getInput());
+        Tensor candidates =
+            ref::binary(ref::BinaryFn::Add, ref::logSoftmax(input),
+                        get(t.getAddend()), input.shape);
+        auto [top, at] = ref::topK(candidates, t.getK());
+        values[t.getValues()] = std::move(top);
+        values[t.getIndices()] = std::move(at);
+        values[t.getColumnValues()] = ref::slice(
+            candidates, {0, t.getColumn()}, {input.shape[0], 1});
+        return success();
+      })
       .Case<TopKOp>([&](TopKOp t) -> LogicalResult {
         auto [top, at] = ref::topK(get(t.getInput()), t.getK());
         values[t.getValues()] = std::move(top);

@@ -12,8 +12,8 @@ namespace tc {
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
       "embedding",           "linear", "qkv",        "masked-softmax",
-      "residual-layer-norm", "adam",   "elementwise", "convert",
-      "param-copies"};
+      "residual-layer-norm", "log-softmax-top-k", "adam", "elementwise",
+      "convert",             "param-copies"};
   return names;
 }
 
@@ -61,6 +61,8 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseMaskedSoftmax());
   if (fusions.count("residual-layer-norm"))
     pm.addPass(createTcFuseResidualLayerNorm());
+  if (fusions.count("log-softmax-top-k")) // the decoder step's
+    pm.addPass(createTcFuseLogSoftmaxTopK());
   // On the fused forward graph (and the decoder's functions, in the same
   // module), so that autodiff differentiates through the conversions.
   TcApplyPrecisionOptions precision;

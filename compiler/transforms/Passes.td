@@ -155,6 +155,21 @@ def TcFuseQkv : Pass<"tc-fuse-qkv", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcFuseLogSoftmaxTopK : Pass<"tc-fuse-log-softmax-top-k",
+                                "mlir::ModuleOp"> {
+  let summary = "Fuses a decoder step's log-softmax, addend, top-k and "
+                "column into one row kernel";
+  let description = [{
+    Finds `tc.top_k` of `tc.add(log_softmax(x) [viewed as R x N], addend
+    [N])` whose sum is read otherwise only by one slice of a column
+    (`[R, 1]`), and replaces the four with one `tc.log_softmax_top_k`: the
+    same values, ties and indices, without storing the distribution (a
+    decoder step's 64 x 4,000 was written by the log-softmax and the add
+    and read by the add, the top-k and the slice).
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcFuseResidualLayerNorm : Pass<"tc-fuse-residual-layer-norm",
                                    "mlir::ModuleOp"> {
   let summary = "Fuses dropout + residual add + LayerNorm into one op";

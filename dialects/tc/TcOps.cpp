@@ -274,6 +274,31 @@ LogicalResult TopKOp::verify() {
   return success();
 }
 
+LogicalResult LogSoftmaxTopKOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  if (input.size() != 2 || input[1] == 0)
+    return emitOpError() << "input must be rows [R, N] with N >= 1, got "
+                         << fmt(input);
+  int64_t rows = input[0], n = input[1], k = getK(), column = getColumn();
+  if (shapeOf(getAddend()) != ArrayRef<int64_t>{n})
+    return emitOpError() << "addend must have shape [" << n
+                         << "] (a value per column), got "
+                         << fmt(shapeOf(getAddend()));
+  if (k < 1 || k > n)
+    return emitOpError() << "k = " << k << " must lie in [1, " << n << "]";
+  if (column < 0 || column >= n)
+    return emitOpError() << "column = " << column << " must lie in [0, " << n
+                         << ")";
+  for (Value result : {getValues(), getIndices()})
+    if (shapeOf(result) != ArrayRef<int64_t>{rows, k})
+      return emitOpError() << "values and indices must have shape [" << rows
+                           << ", " << k << "], got " << fmt(shapeOf(result));
+  if (shapeOf(getColumnValues()) != ArrayRef<int64_t>{rows, 1})
+    return emitOpError() << "column_values must have shape [" << rows
+                         << ", 1], got " << fmt(shapeOf(getColumnValues()));
+  return success();
+}
+
 LogicalResult CacheUpdateOp::verify() {
   ArrayRef<int64_t> cache = shapeOf(getCache());
   if (cache.size() != 3)

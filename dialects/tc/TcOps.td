@@ -603,6 +603,40 @@ def Tc_TopKOp : Tc_Op<"top_k", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tc_LogSoftmaxTopKOp : Tc_Op<"log_softmax_top_k", [Pure, Tc_RowWise]> {
+  let summary = "A beam's candidates: each row's log-softmax plus an addend, "
+                "its top k and one column, in one row kernel";
+  let description = [{
+    For each row of `input` [R, N]: `c = log_softmax(row) + addend` (the
+    addend [N] the same for every row: 0 or `-inf`, the tokens a beam never
+    continues with), then `values` and `indices` [R, k] as `tc.top_k` of
+    `c` (largest first, equal ones lower index first) and `column_values`
+    [R, 1] the row's `c[column]` (the end of sentence's, which the addend
+    does not mask). It is exactly the chain tc.log_softmax, tc.add,
+    tc.top_k and tc.slice, which tc-fuse-log-softmax-top-k rewrites into it
+    (docs/fusion/log-softmax-top-k.md): each `c` is computed as the chain
+    computes it, so the same values tie, but the distribution is neither
+    stored nor read again (a decoder step's 64 x 4,000 was written once and
+    read three times).
+
+    Inference-only and f32 only, as tc.log_softmax.
+
+    ```mlir
+    %v, %i, %eos = tc.log_softmax_top_k %logits, %never k = 8 column = 2 : tensor<64x4000xf32>, tensor<4000xf32> -> tensor<64x8xf32>, tensor<64x8xi32>, tensor<64x1xf32>
+    ```
+  }];
+  let arguments = (ins Tc_F32Tensor:$input, Tc_F32Tensor:$addend,
+                       I64Attr:$k, I64Attr:$column);
+  let results = (outs Tc_F32Tensor:$values, Tc_IdTensor:$indices,
+                      Tc_F32Tensor:$column_values);
+  let assemblyFormat = [{
+    $input `,` $addend `k` `=` $k `column` `=` $column attr-dict `:`
+    type($input) `,` type($addend) `->` type($values) `,` type($indices) `,`
+    type($column_values)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tc_AllReduceOp : Tc_Op<"all_reduce",
     [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Sums each tensor over all ranks of a data-parallel job";

@@ -1,12 +1,13 @@
 //===- HostKernelTest.cpp - generated kernels == the interpreter ------------===//
 //
 // Every op of a tiny model's training step (all fusions, every dropout on)
-// and of one of its incremental decoder steps (tc.top_k's inputs drawn from
-// five values, so that equal values meet; the cache update's origins and
+// and of one of its incremental decoder steps (tc.top_k's and
+// tc.log_softmax_top_k's inputs drawn from five values, so that equal values
+// meet, the latter's addend 0 or -inf; the cache update's origins and
 // positions random rows and positions of its cache, run in place) that
 // becomes a generated kernel —
 // fused groups, row-wise ops, Adam, embedding, copies, masks, cache update,
-// top-k, single elementwise ops and reductions — is emitted as C++,
+// top-k, the fused candidates, single elementwise ops and reductions — is emitted as C++,
 // compiled by the system compiler into a shared object, run on random
 // inputs and compared with the interpreter evaluating the same group (the
 // oracle; tc.top_k's own is tested against numpy in
@@ -190,7 +191,13 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
           t.setInt(i, int64_t(rng() % state[1]));
         else if (isa<tc::BeamHistoryOp>(fused) && k == 1)
           t.setInt(i, int64_t(rng() % state[0]));
-        else if (tc::isFloat(t.dtype) && isa<tc::TopKOp>(fused))
+        // The fused candidates' addend: 0 or -inf, the decoder's (another
+        // value would make distinct sums that round alike in one of the
+        // kernel and the interpreter, whose exponentials differ).
+        else if (isa<tc::LogSoftmaxTopKOp>(fused) && k == 1)
+          t.set(i, rng() % 4 ? 0.0 : -INFINITY);
+        else if (tc::isFloat(t.dtype) &&
+                 isa<tc::TopKOp, tc::LogSoftmaxTopKOp>(fused))
           t.set(i, double(rng() % 5)); // ties, across the cut at k too
         else if (tc::isFloat(t.dtype))
           t.set(i, std::uniform_real_distribution<double>(0.1, 2.0)(rng) *

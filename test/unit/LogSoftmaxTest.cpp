@@ -27,8 +27,12 @@
 // target 0, against the interpreter with the same treatment of NaN and
 // infinities and 2e-6 + 2^-20 |want| otherwise (the sum of exponentials
 // rounded to f32 against a running maximum on CUDA).
-// Three rows of 3,000 through both, beyond the host's row caches on the
-// stack. (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
+// The same rows through the decoder's fused candidates
+// (tc.log_softmax_top_k, with the addend -inf at columns 0 and 1): in the
+// interpreter the chain it replaces, bit for bit; on each device its values
+// within the loss tolerance, its indices exactly.
+// Three rows of 3,000 through all three, beyond the host's row caches on
+// the stack. (tc-autodiff's refusal: test/Transforms/autodiff-errors.mlir.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +93,28 @@ func.func @loss_long(%x: tensor<3x3000xf32>, %t: tensor<3xi32>)
   %0:2 = tc.cross_entropy %x, %t label_smoothing = 0.1 ignore_index = 0
       : tensor<3x3000xf32>, tensor<3xi32> -> tensor<f32>, tensor<i32>
   return %0#0, %0#1 : tensor<f32>, tensor<i32>
+}
+func.func @candidates(%x: tensor<8x300xf32>, %never: tensor<300xf32>)
+    -> (tensor<8x8xf32>, tensor<8x8xi32>, tensor<8x1xf32>) {
+  %v, %i, %c = tc.log_softmax_top_k %x, %never k = 8 column = 2
+      : tensor<8x300xf32>, tensor<300xf32>
+      -> tensor<8x8xf32>, tensor<8x8xi32>, tensor<8x1xf32>
+  return %v, %i, %c : tensor<8x8xf32>, tensor<8x8xi32>, tensor<8x1xf32>
+}
+func.func @candidates_chain(%x: tensor<8x300xf32>, %never: tensor<300xf32>)
+    -> (tensor<8x8xf32>, tensor<8x8xi32>, tensor<8x1xf32>) {
+  %l = tc.log_softmax %x : tensor<8x300xf32>
+  %c = tc.add %l, %never : tensor<8x300xf32>, tensor<300xf32> -> tensor<8x300xf32>
+  %v, %i = tc.top_k %c k = 8 : tensor<8x300xf32> -> tensor<8x8xf32>, tensor<8x8xi32>
+  %e = tc.slice %c offsets = [0, 2] : tensor<8x300xf32> -> tensor<8x1xf32>
+  return %v, %i, %e : tensor<8x8xf32>, tensor<8x8xi32>, tensor<8x1xf32>
+}
+func.func @candidates_long(%x: tensor<3x3000xf32>, %never: tensor<3000xf32>)
+    -> (tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x1xf32>) {
+  %v, %i, %c = tc.log_softmax_top_k %x, %never k = 4 column = 2999
+      : tensor<3x3000xf32>, tensor<3000xf32>
+      -> tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x1xf32>
+  return %v, %i, %c : tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x1xf32>
 }
 func.func @loss(%x: tensor<1x300xf32>, %t: tensor<1xi32>)
     -> (tensor<f32>, tensor<i32>) {
@@ -155,6 +181,43 @@ TEST(LogSoftmax, TheInterpreterEqualsTheChainOfOpsItReplaces) {
   for (int64_t row : {6, 7})
     for (int64_t k = 0; k < kLength; ++k)
       EXPECT_TRUE(std::isnan(fused[row * kLength + k])) << row << "," << k;
+}
+
+/// The decoder's addend: -inf for the columns a beam never continues with
+/// (its padding and BOS, 0 and 1), else 0.
+tc::Tensor neverContinued(int64_t columns) {
+  tc::Tensor never(tc::DType::F32, {columns});
+  for (int64_t k = 0; k < columns; ++k)
+    never.set(k, k < 2 ? -INFINITY : 0.0);
+  return never;
+}
+
+// tc.log_softmax_top_k is the chain it fuses: the same values, ties broken
+// the same way (rows 2-5 tie from the 2nd or the 1st candidate on), the same
+// NaN rows (their first k, in order).
+TEST(LogSoftmax, TheFusedCandidatesEqualTheChainInTheInterpreter) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = functions(context);
+  ASSERT_TRUE(module);
+  std::vector<tc::Tensor> inputs = {rowsOfEveryKind(),
+                                    neverContinued(kLength)};
+  FailureOr<std::vector<tc::Tensor>> fused = tc::interpret(
+      module->lookupSymbol<func::FuncOp>("candidates"), inputs);
+  FailureOr<std::vector<tc::Tensor>> chain = tc::interpret(
+      module->lookupSymbol<func::FuncOp>("candidates_chain"), inputs);
+  ASSERT_TRUE(succeeded(fused) && succeeded(chain));
+  for (int r : {0, 2})
+    for (int64_t i = 0; i < (*chain)[r].size(); ++i) {
+      double want = (*chain)[r].floats[i], got = (*fused)[r].floats[i];
+      EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : got == want)
+          << "result " << r << "[" << i << "]";
+    }
+  EXPECT_EQ((*fused)[1].ints, (*chain)[1].ints);
+  // Row 3 (all equal): its first eight columns but the never-continued two.
+  for (int64_t j = 0; j < 8; ++j)
+    EXPECT_EQ((*fused)[1].ints[3 * 8 + j], j + 2) << j;
+  // Row 5: its one finite value first.
+  EXPECT_EQ((*fused)[1].ints[5 * 8], 150);
 }
 
 /// @fused on `device` equals the interpreter within the tolerance above.
@@ -280,6 +343,12 @@ void expectLossMatches(ModuleOp module, const tc::rt::Executable &executable,
                    {longRows, longTargets, scale}, "loss_grad_long");
   expectRunMatches(module, executable, device, "loss_long",
                    {longRows, longTargets}, "loss_long");
+  // The fused candidates: values within the loss tolerance, indices exactly
+  // (the rows' top values lie far apart, or tie exactly in both).
+  expectRunMatches(module, executable, device, "candidates",
+                   {rowsOfEveryKind(), neverContinued(kLength)}, "candidates");
+  expectRunMatches(module, executable, device, "candidates_long",
+                   {longRows, neverContinued(3000)}, "candidates_long");
   for (int64_t r = 0; r < kRows; ++r)
     for (int32_t target : {kTargets[r], 0}) {
       tc::Tensor t(tc::DType::I32, {1});

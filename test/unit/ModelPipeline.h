@@ -22,13 +22,14 @@
 namespace tc::test {
 
 /// The description at `path` built and run through the training pipeline
-/// (all fusions; in `precision` when given, else the description's), and
-/// the plan pipeline too when `plan`; null, with a test failure saying why,
-/// when that fails.
+/// (the `fusions`, tc-compile --fusion's spelling; in `precision` when
+/// given, else the description's), and the plan pipeline too when `plan`;
+/// null, with a test failure saying why, when that fails.
 inline mlir::OwningOpRef<mlir::ModuleOp>
 compileModel(mlir::MLIRContext &context, const std::string &path,
              bool plan = false,
-             std::optional<support::Precision> precision = std::nullopt) {
+             std::optional<support::Precision> precision = std::nullopt,
+             const std::string &fusions = "all") {
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   std::optional<ModelDescription> model =
@@ -41,7 +42,11 @@ compileModel(mlir::MLIRContext &context, const std::string &path,
   mlir::OwningOpRef<mlir::ModuleOp> module = buildTransformer(context, *model);
   mlir::PassManager pm(&context);
   std::string error;
-  addTrainingPipeline(pm, *model, *parseFusions("all", error));
+  std::optional<std::set<std::string>> chosen = parseFusions(fusions, error);
+  EXPECT_TRUE(chosen) << error;
+  if (!chosen)
+    return nullptr;
+  addTrainingPipeline(pm, *model, *chosen);
   if (plan)
     addPlanPipeline(pm);
   bool compiled = mlir::succeeded(pm.run(*module));

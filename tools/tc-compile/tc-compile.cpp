@@ -75,7 +75,8 @@ static cl::opt<std::string> fusion(
     "fusion",
     cl::desc("Fusion passes to run: all (default), none, or a comma list of "
              "embedding, linear, qkv (implies linear), masked-softmax, "
-             "residual-layer-norm, adam, elementwise, convert, param-copies "
+             "residual-layer-norm, log-softmax-top-k, adam, elementwise, "
+             "convert, param-copies "
              "(for A/B comparisons)"),
     cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
 /// --precision's help: the table of support/Precision.h.

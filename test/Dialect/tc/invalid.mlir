@@ -1239,6 +1239,48 @@ func.func @top_k_too_many(%x: tensor<4x6xf32>) -> (tensor<4x8xf32>, tensor<4x8xi
 
 // -----
 
+// log_softmax_top_k: rows, an addend per column, k and the column within
+// the row, results of the rows' count.
+func.func @log_softmax_top_k_addend(%x: tensor<4x6xf32>, %a: tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>) {
+  // expected-error @+1 {{'tc.log_softmax_top_k' op addend must have shape [6] (a value per column), got [4, 6]}}
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 2 column = 0 : tensor<4x6xf32>, tensor<4x6xf32> -> tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>
+  return %v, %i, %c : tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>
+}
+
+// -----
+
+func.func @log_softmax_top_k_column(%x: tensor<4x6xf32>, %a: tensor<6xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>) {
+  // expected-error @+1 {{'tc.log_softmax_top_k' op column = 6 must lie in [0, 6)}}
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 2 column = 6 : tensor<4x6xf32>, tensor<6xf32> -> tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>
+  return %v, %i, %c : tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>
+}
+
+// -----
+
+func.func @log_softmax_top_k_k(%x: tensor<4x6xf32>, %a: tensor<6xf32>) -> (tensor<4x7xf32>, tensor<4x7xi32>, tensor<4x1xf32>) {
+  // expected-error @+1 {{'tc.log_softmax_top_k' op k = 7 must lie in [1, 6]}}
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 7 column = 0 : tensor<4x6xf32>, tensor<6xf32> -> tensor<4x7xf32>, tensor<4x7xi32>, tensor<4x1xf32>
+  return %v, %i, %c : tensor<4x7xf32>, tensor<4x7xi32>, tensor<4x1xf32>
+}
+
+// -----
+
+func.func @log_softmax_top_k_results(%x: tensor<4x6xf32>, %a: tensor<6xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>, tensor<3x1xf32>) {
+  // expected-error @+1 {{'tc.log_softmax_top_k' op column_values must have shape [4, 1], got [3, 1]}}
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 2 column = 0 : tensor<4x6xf32>, tensor<6xf32> -> tensor<4x2xf32>, tensor<4x2xi32>, tensor<3x1xf32>
+  return %v, %i, %c : tensor<4x2xf32>, tensor<4x2xi32>, tensor<3x1xf32>
+}
+
+// -----
+
+func.func @log_softmax_top_k_rank(%x: tensor<4x1x6xf32>, %a: tensor<6xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>) {
+  // expected-error @+1 {{'tc.log_softmax_top_k' op input must be rows [R, N] with N >= 1, got [4, 1, 6]}}
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 2 column = 0 : tensor<4x1x6xf32>, tensor<6xf32> -> tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>
+  return %v, %i, %c : tensor<4x2xf32>, tensor<4x2xi32>, tensor<4x1xf32>
+}
+
+// -----
+
 // top_k's results are the input's rows cut to k.
 func.func @top_k_shape(%x: tensor<4x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
   // expected-error @+1 {{'tc.top_k' op results must have shape [4, 2], got [3, 2]}}

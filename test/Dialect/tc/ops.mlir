@@ -321,6 +321,18 @@ func.func @top_k(%x: tensor<4x24xf32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
   return %values, %indices : tensor<4x8xf32>, tensor<4x8xi32>
 }
 
+// The same candidates straight from the logits: log-softmax plus an addend
+// per column, its top k, and one column (tc-fuse-log-softmax-top-k).
+// CHECK-LABEL: func.func @log_softmax_top_k(
+// CHECK-SAME: [[X:%[^:]*]]: tensor<4x24xf32>, [[A:%[^:]*]]: tensor<24xf32>)
+// CHECK-NEXT: tc.log_softmax_top_k [[X]], [[A]] k = 8 column = 2 : tensor<4x24xf32>, tensor<24xf32> -> tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x1xf32>
+// CHECK-NEXT: return
+func.func @log_softmax_top_k(%x: tensor<4x24xf32>, %a: tensor<24xf32>)
+    -> (tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x1xf32>) {
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 8 column = 2 : tensor<4x24xf32>, tensor<24xf32> -> tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x1xf32>
+  return %v, %i, %c : tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x1xf32>
+}
+
 // The decoder's fused attention: over a row's own cache up to a limit;
 // through the beam's parent table; over a shared cache row through a slot
 // table, under a key mask.
