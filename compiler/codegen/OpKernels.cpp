@@ -54,6 +54,8 @@ std::string copyLoop(ArrayRef<int64_t> out, ArrayRef<int64_t> steps,
   }
   if (source.empty())
     source = "0";
+  if (count == 0) // nothing to copy (and no row length to divide by)
+    return "";
   if (target == Target::Cuda)
     return fill(R"cpp(  TC_FOR(i, @0) {
     const int64_t o = i / @1, k = i % @1;

@@ -88,7 +88,7 @@ LogicalResult buildGradient(func::FuncOp f) {
              << "is inference-only (the incremental decoder's attention over "
                 "its caches) and has no gradient; a training graph attends "
                 "with tc.matmul and tc.softmax";
-    if (isa<LogSoftmaxOp>(op))
+    if (isa<LogSoftmaxOp, LogSoftmaxTopKOp>(op))
       return op->emitOpError()
              << "is inference-only (the incremental decoder's "
                 "log-probabilities) and has no gradient; a training graph "

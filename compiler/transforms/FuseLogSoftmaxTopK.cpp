@@ -67,7 +67,10 @@ std::optional<Chain> matchChain(TopKOp top) {
 }
 
 void fuse(Chain chain) {
-  OpBuilder b(chain.top);
+  // Right after the add, where its operands are defined and before every
+  // reader of the top-k and the column (the slice may come first).
+  OpBuilder b(chain.add->getContext());
+  b.setInsertionPointAfter(chain.add);
   Location loc = chain.top.getLoc();
   RankedTensorType candidates = typeOf(chain.add.getResult());
   Value input = chain.logSoftmax.getInput();

@@ -27,10 +27,6 @@ struct Projection {
   bool flat() const { return !split; }
 };
 
-bool isView(Operation *op) {
-  return isa<ReshapeOp, TransposeOp, SliceOp, SplitOp, ConcatOp>(op);
-}
-
 std::optional<Projection> matchProjection(LinearOp linear) {
   if (linear.getRelu() || linear->use_empty() ||
       !isa<BlockArgument>(linear.getWeight()) ||
@@ -42,7 +38,8 @@ std::optional<Projection> matchProjection(LinearOp linear) {
   // into the function's output, where the GEMM wrote it there: the decoder
   // start's keys and values of the source).
   if (llvm::none_of(linear->getUsers(), [](Operation *user) {
-        return isView(user) || isa<func::ReturnOp>(user);
+        return user->hasTrait<tc::OpTrait::View>() ||
+               isa<func::ReturnOp>(user);
       }))
     return Projection{linear, nullptr, nullptr};
   if (!linear->hasOneUse())

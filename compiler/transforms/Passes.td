@@ -150,7 +150,10 @@ def TcFuseQkv : Pass<"tc-fuse-qkv", "mlir::ModuleOp"> {
     so a view of the parameter buffer) and bias, one head split of all of
     them to `[n, B, h, L, dh]` and a `tc.split` along axis 0 (contiguous
     views). The backward is then one GEMM for the weight gradient and one for
-    the input gradient. Runs after tc-fuse-linear, before autodiff.
+    the input gradient. Also a flat form: two or three such projections
+    read as `[B, L, out]` by no view and no return (the incremental
+    decoder step's Q, K, V), computed by one GEMM whose result is viewed as
+    `[n, B, L, out]` and split. Runs after tc-fuse-linear, before autodiff.
   }];
   let dependentDialects = ["::tc::TcDialect"];
 }

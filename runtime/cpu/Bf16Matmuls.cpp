@@ -38,6 +38,13 @@ bool primitiveAddsBias(const GemmBlock &g) {
   return g.bias && g.alpha == 1.0f && g.batch.rank == 0;
 }
 
+/// `shape` with its bias added before the product (addBiasBeforeProduct),
+/// where oneDNN makes no kernel that adds it.
+void addBiasFirst(Shape &shape) {
+  shape.bias = false;
+  shape.beta = 1.0f;
+}
+
 Shape shapeOf(const GemmBlock &g) {
   bool ownBias = primitiveAddsBias(g);
   return {g.transposeA,
@@ -193,15 +200,25 @@ Bf16Matmuls::Bf16Matmuls() : cache_(std::make_unique<Cache>()) {}
 Bf16Matmuls::~Bf16Matmuls() = default;
 
 std::string Bf16Matmuls::kernel(const GemmBlock &block) {
-  const Primitive &p = cache_->find(shapeOf(block));
-  return p.made ? p.kernel : "";
+  Shape shape = shapeOf(block);
+  const Primitive *p = &cache_->find(shape);
+  if (!p->made && shape.bias) { // as run() falls back
+    addBiasFirst(shape);
+    p = &cache_->find(shape);
+  }
+  return p->made ? p->kernel : "";
 }
 
 bool Bf16Matmuls::run(const GemmBlock &g) {
   if (g.bias && g.batch.rank > 0) // addBiasBeforeProduct fills one product
     return false;
   Shape shape = shapeOf(g);
-  Bound &b = cache_->bind(shape);
+  Bound *bound = &cache_->bind(shape);
+  if (!bound->primitive->made && shape.bias) {
+    addBiasFirst(shape); // no kernel that adds it: as for a scaled product
+    bound = &cache_->bind(shape);
+  }
+  Bound &b = *bound;
   const Primitive &p = *b.primitive;
   if (!p.made)
     return false;

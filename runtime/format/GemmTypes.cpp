@@ -4,7 +4,6 @@
 #include "support/ElementType.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace tc::tcx {
 namespace {
@@ -39,19 +38,16 @@ std::string describe(const GemmTypes &types) {
 }
 
 std::string describe(const Gemm &gemm) {
+  auto number = [](int64_t n) { return std::to_string(n); };
   std::string batch;
   for (size_t i = 0; gemm.batch() && i < gemm.batch()->size(); ++i)
-    batch += (i ? "," : "") + std::to_string(gemm.batch()->Get(i));
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "gemm m=%lld n=%lld k=%lld %s%s lda=%lld ldb=%lld ldc=%lld "
-                "batch=[%s]%s%s, ",
-                (long long)gemm.m(), (long long)gemm.n(), (long long)gemm.k(),
-                gemm.transpose_lhs() ? "T" : "N",
-                gemm.transpose_rhs() ? "T" : "N", (long long)gemm.lda(),
-                (long long)gemm.ldb(), (long long)gemm.ldc(), batch.c_str(),
-                gemm.bias() ? " +bias" : "", gemm.relu() ? " relu" : "");
-  return line + describe(gemmTypesOf(gemm));
+    batch += (i ? "," : "") + number(gemm.batch()->Get(i));
+  return "gemm m=" + number(gemm.m()) + " n=" + number(gemm.n()) +
+         " k=" + number(gemm.k()) + " " + (gemm.transpose_lhs() ? "T" : "N") +
+         (gemm.transpose_rhs() ? "T" : "N") + " lda=" + number(gemm.lda()) +
+         " ldb=" + number(gemm.ldb()) + " ldc=" + number(gemm.ldc()) +
+         " batch=[" + batch + "]" + (gemm.bias() ? " +bias" : "") +
+         (gemm.relu() ? " relu" : "") + ", " + describe(gemmTypesOf(gemm));
 }
 
 bool checkGemmTypes(const Executable &executable, std::string_view device,

@@ -34,6 +34,17 @@ func.func @log_probabilities(%x: tensor<2x4xf32> {tc.param = "x"}) -> tensor<f32
 
 // -----
 
+// So are the decoder step's fused candidates.
+// CHECK: autodiff-errors.mlir:[[@LINE+3]]:16: error: 'tc.log_softmax_top_k' op is inference-only (the incremental decoder's log-probabilities) and has no gradient; a training graph takes its loss from tc.cross_entropy
+func.func @candidates(%x: tensor<2x4xf32> {tc.param = "x"}) -> tensor<f32> {
+  %a = tc.constant dense<0.0> : tensor<4xf32>
+  %v, %i, %c = tc.log_softmax_top_k %x, %a k = 2 column = 3 : tensor<2x4xf32>, tensor<4xf32> -> tensor<2x2xf32>, tensor<2x2xi32>, tensor<2x1xf32>
+  %l = tc.reduce_sum %v axes = [0, 1] : tensor<2x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // The statistics a fused op saves for its backward are not differentiated.
 // CHECK: autodiff-errors.mlir:[[@LINE+3]]:22: error: 'tc.residual_layer_norm' op saves results for its backward only; the loss must not depend on them
 func.func @stats(%x: tensor<2x4xf32> {tc.param = "x"}, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {

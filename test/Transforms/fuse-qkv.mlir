@@ -104,9 +104,10 @@ func.func @flat(%x: tensor<4x1x8xf32>,
 
 // -----
 
-// Refused in the flat form: a projection the function returns (the decoder
+// Refused in the flat form: projections the function returns (the decoder
 // start's keys and values of the source, which the GEMM writes straight
-// into the output) and a flat projection beside one with a head split.
+// into the output), and a flat projection (read by an add) beside one with
+// a head split.
 // CHECK-LABEL: func.func @flat_refused(
 // CHECK-NOT:   tc.split
 // CHECK:       return
@@ -118,7 +119,8 @@ func.func @flat_refused(%x: tensor<4x1x8xf32>,
     -> (tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x1x8xf32>, tensor<4x2x1x4xf32>) {
   %k = tc.linear %x, %wk, %bk : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
   %v = tc.linear %x, %wv, %bv : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
-  %a = tc.linear %x, %wa, %ba : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %a0 = tc.linear %x, %wa, %ba : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
+  %a = tc.add %a0, %x : tensor<4x1x8xf32>, tensor<4x1x8xf32> -> tensor<4x1x8xf32>
   %b0 = tc.linear %x, %wb, %bb : tensor<4x1x8xf32>, tensor<8x8xf32>, tensor<8xf32> -> tensor<4x1x8xf32>
   %b1 = tc.reshape %b0 : tensor<4x1x8xf32> -> tensor<4x1x2x4xf32>
   %b = tc.transpose %b1 permutation = [0, 2, 1, 3] : tensor<4x1x2x4xf32> -> tensor<4x2x1x4xf32>

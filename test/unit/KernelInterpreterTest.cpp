@@ -14,6 +14,9 @@
 // exact or rounds once as the interpreter's does; the embedding's f64 is the
 // interpreter's expression), and the rounding is the interpreter's.
 //
+// test/Codegen/Inputs/copy-kernels.mlir: a transpose and a slice copied by
+// kernels of their own, read by kernels that copy exactly.
+//
 // test/Codegen/Inputs/reduction-kernels.mlir: reductions in each CUDA loop
 // skeleton (a block per result, a thread per result). Sums accumulate in
 // f64 in another order than the interpreter's, and the f32 results are
@@ -272,7 +275,8 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
 INSTANTIATE_TEST_SUITE_P(
     Files, Kernels,
     testing::Values(KernelFile{"bf16-kernels.mlir", 7},
-                    KernelFile{"reduction-kernels.mlir", 7}),
+                    KernelFile{"reduction-kernels.mlir", 7},
+                    KernelFile{"copy-kernels.mlir", 2}),
     [](const testing::TestParamInfo<KernelFile> &info) {
       return stemOf(info.param);
     });
