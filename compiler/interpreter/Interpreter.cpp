@@ -339,7 +339,7 @@ Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
         values[t.getValues()] = std::move(top);
         values[t.getIndices()] = std::move(at);
         values[t.getColumnValues()] = ref::slice(
-            candidates, {0, t.getColumn()}, {input.shape[0], 1});
+            candidates, {0, int64_t(t.getColumn())}, {input.shape[0], 1});
         return success();
       })
       .Case<TopKOp>([&](TopKOp t) -> LogicalResult {
