@@ -12,6 +12,7 @@
 #include "compiler/codegen/OpKernels.h"
 #include "compiler/codegen/ElementTypes.h"
 #include "compiler/codegen/KernelText.h"
+#include "dialects/plan/PlanDialect.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -63,26 +64,19 @@ std::string copyLoop(ArrayRef<int64_t> out, ArrayRef<int64_t> steps,
   }
 )cpp",
                 {std::to_string(count), std::to_string(columns), source});
-  return fill(R"cpp(  TC_FOR(o, @0)
+  return fill(
+      R"cpp(  TC_FOR(o, @0)
     for (int64_t k = 0; k < @1; ++k)
       out0[o * @1 + k] = in0[@2];
 )cpp",
-              {std::to_string(count / columns), std::to_string(columns),
-               source});
-}
-
-/// The row-major strides of `shape`, in elements.
-SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
+      {std::to_string(count / columns), std::to_string(columns), source});
 }
 
 /// tc.transpose: result dimension d is input dimension perm[d].
 std::string transposeBody(TransposeOp transpose, Target target) {
   ArrayRef<int64_t> in = shapeOf(transpose.getInput());
-  SmallVector<int64_t> inStrides = rowMajorStrides(in), out, steps;
+  SmallVector<int64_t> inStrides = plan::BufferAttr::contiguousStrides(in), out,
+                       steps;
   for (int64_t p : transpose.getPermutation()) {
     out.push_back(in[p]);
     steps.push_back(inStrides[p]);
@@ -92,9 +86,10 @@ std::string transposeBody(TransposeOp transpose, Target target) {
 
 /// tc.slice: the input's strides, from its offsets.
 std::string sliceBody(SliceOp slice, Target target) {
-  return copyLoop(shapeOf(slice.getResult()),
-                  rowMajorStrides(shapeOf(slice.getInput())),
-                  slice.getOffsets(), target);
+  return copyLoop(
+      shapeOf(slice.getResult()),
+      plan::BufferAttr::contiguousStrides(shapeOf(slice.getInput())),
+      slice.getOffsets(), target);
 }
 
 /// tc.cache_update in place (out0 is in0): each row's new value written at

@@ -42,9 +42,9 @@ std::optional<Chain> matchChain(TopKOp top) {
     return std::nullopt;
   Chain chain{nullptr, nullptr, add, nullptr, top};
   Value logProbs = add.getLhs();
-  if (auto rows = logProbs.getDefiningOp<ReshapeOp>()) {
-    chain.rows = rows;
-    logProbs = rows.getInput();
+  if (auto view = logProbs.getDefiningOp<ReshapeOp>()) {
+    chain.rows = view;
+    logProbs = view.getInput();
   }
   chain.logSoftmax = logProbs.getDefiningOp<LogSoftmaxOp>();
   if (!chain.logSoftmax || !chain.logSoftmax->hasOneUse() ||

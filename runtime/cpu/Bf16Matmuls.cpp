@@ -38,13 +38,6 @@ bool primitiveAddsBias(const GemmBlock &g) {
   return g.bias && g.alpha == 1.0f && g.batch.rank == 0;
 }
 
-/// `shape` with its bias added before the product (addBiasBeforeProduct),
-/// where oneDNN makes no kernel that adds it.
-void addBiasFirst(Shape &shape) {
-  shape.bias = false;
-  shape.beta = 1.0f;
-}
-
 Shape shapeOf(const GemmBlock &g) {
   bool ownBias = primitiveAddsBias(g);
   return {g.transposeA,
@@ -78,14 +71,16 @@ memory::desc batchOf(const GemmBatch &batch, const int64_t *batchStrides,
 /// oneDNN has no fast kernel for the shape.
 struct Primitive {
   bool made = false;
+  bool addsBias = false; ///< else added first (addBiasBeforeProduct)
   dnnl::matmul matmul;
   memory::desc a, b, c, bias, scratchpad;
   std::string kernel;
 };
 
-Primitive make(const dnnl::engine &engine, const Shape &s) {
+Primitive makeExactly(const dnnl::engine &engine, const Shape &s) {
   using Type = memory::data_type;
   Primitive p;
+  p.addsBias = s.bias;
   try {
     // op(A) is rows x k and op(B) is k x cols: a transposed operand is the
     // stored matrix read by columns.
@@ -125,6 +120,19 @@ Primitive make(const dnnl::engine &engine, const Shape &s) {
     p.made = true;
   } catch (const dnnl::error &) { // a layout oneDNN does not take
     p.made = false;
+  }
+  return p;
+}
+
+/// The primitive for `s`; where oneDNN makes none that adds the bias, one
+/// for the bias added first, as for a scaled product.
+Primitive make(const dnnl::engine &engine, const Shape &s) {
+  Primitive p = makeExactly(engine, s);
+  if (!p.made && s.bias) {
+    Shape biasFirst = s;
+    biasFirst.bias = false;
+    biasFirst.beta = 1.0f;
+    p = makeExactly(engine, biasFirst);
   }
   return p;
 }
@@ -186,7 +194,7 @@ struct Bf16Matmuls::Cache {
     b.args = {{DNNL_ARG_SRC, memory(p.a, engine, nullptr)},
               {DNNL_ARG_WEIGHTS, memory(p.b, engine, nullptr)},
               {DNNL_ARG_DST, memory(p.c, engine, nullptr)}};
-    if (shape.bias)
+    if (p.addsBias)
       b.args.emplace(DNNL_ARG_BIAS, memory(p.bias, engine, nullptr));
     b.scratchpad.resize(p.scratchpad.get_size());
     if (!b.scratchpad.empty())
@@ -200,32 +208,21 @@ Bf16Matmuls::Bf16Matmuls() : cache_(std::make_unique<Cache>()) {}
 Bf16Matmuls::~Bf16Matmuls() = default;
 
 std::string Bf16Matmuls::kernel(const GemmBlock &block) {
-  Shape shape = shapeOf(block);
-  const Primitive *p = &cache_->find(shape);
-  if (!p->made && shape.bias) { // as run() falls back
-    addBiasFirst(shape);
-    p = &cache_->find(shape);
-  }
-  return p->made ? p->kernel : "";
+  const Primitive &p = cache_->find(shapeOf(block));
+  return p.made ? p.kernel : "";
 }
 
 bool Bf16Matmuls::run(const GemmBlock &g) {
   if (g.bias && g.batch.rank > 0) // addBiasBeforeProduct fills one product
     return false;
-  Shape shape = shapeOf(g);
-  Bound *bound = &cache_->bind(shape);
-  if (!bound->primitive->made && shape.bias) {
-    addBiasFirst(shape); // no kernel that adds it: as for a scaled product
-    bound = &cache_->bind(shape);
-  }
-  Bound &b = *bound;
+  Bound &b = cache_->bind(shapeOf(g));
   const Primitive &p = *b.primitive;
   if (!p.made)
     return false;
-  if (!shape.bias)
-    addBiasBeforeProduct(g); // the shape's beta is the one this leaves
+  if (!p.addsBias)
+    addBiasBeforeProduct(g); // the primitive's beta is the one this leaves
   try {
-    if (shape.bias)
+    if (p.addsBias)
       b.args.at(DNNL_ARG_BIAS).set_data_handle(const_cast<void *>(g.bias));
     b.args.at(DNNL_ARG_SRC).set_data_handle(const_cast<void *>(g.a));
     b.args.at(DNNL_ARG_WEIGHTS).set_data_handle(const_cast<void *>(g.b));
