@@ -152,13 +152,30 @@ TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
 
 } // namespace
 
-TC_AVX2 void PackedInt8Panels::sums(const uint8_t *a, int64_t rows,
-                                    int32_t *sums) const {
+TC_AVX2 void PackedInt8Panels::product(const uint8_t *a, int64_t rows,
+                                       const Int8Dequantization &d, float *c,
+                                       int64_t ldc) const {
   const int8_t *panels = static_cast<const int8_t *>(bytes_.data.get());
   int64_t ld = paddedK();
   for (int64_t first = 0; first < cols_; first += kPanelWidth) {
     const int8_t *panel = panels + first / kPanelWidth * quads_ * 64;
     int64_t cols = std::min(kPanelWidth, cols_ - first);
+    // The panel's columns' terms, zero past its last column.
+    alignas(32) int32_t shiftedSums[16] = {};
+    alignas(32) float scales[16] = {}, bias[16] = {};
+    for (int64_t j = 0; j < cols; ++j) {
+      shiftedSums[j] = d.shift * d.columnSums[first + j];
+      scales[j] = d.columnScales[first + j];
+      bias[j] = d.bias ? d.bias[first + j] : 0.0f;
+    }
+    __m256i shifted[2];
+    __m256 scale[2], add[2];
+    for (int h = 0; h < 2; ++h) {
+      shifted[h] = _mm256_load_si256(
+          reinterpret_cast<const __m256i *>(shiftedSums + 8 * h));
+      scale[h] = _mm256_load_ps(scales + 8 * h);
+      add[h] = _mm256_load_ps(bias + 8 * h);
+    }
     for (int64_t i = 0; i < rows; i += 4) {
       int count = int(std::min<int64_t>(4, rows - i));
       const uint8_t *tile[4];
@@ -167,12 +184,27 @@ TC_AVX2 void PackedInt8Panels::sums(const uint8_t *a, int64_t rows,
       __m256i got[8];
       int8Tile<4>(tile, panel, quads_, got);
       for (int r = 0; r < count; ++r) {
-        int32_t *row = sums + (i + r) * cols_ + first;
-        alignas(32) int32_t padded[16];
-        _mm256_store_si256(reinterpret_cast<__m256i *>(padded), got[2 * r]);
-        _mm256_store_si256(reinterpret_cast<__m256i *>(padded + 8),
-                           got[2 * r + 1]);
-        std::memcpy(row, padded, cols * 4);
+        __m256 rowScale = _mm256_set1_ps(d.rowScales[i + r]);
+        __m256 y[2];
+        for (int h = 0; h < 2; ++h) {
+          __m256 x = _mm256_cvtepi32_ps(
+              _mm256_sub_epi32(got[2 * r + h], shifted[h]));
+          x = _mm256_add_ps(
+              _mm256_mul_ps(_mm256_mul_ps(x, rowScale), scale[h]), add[h]);
+          // max(0, x) keeps x where it is not below 0 (-0 and NaN too),
+          // as std::max(x, 0.0f) does.
+          y[h] = d.relu ? _mm256_max_ps(_mm256_setzero_ps(), x) : x;
+        }
+        float *row = c + (i + r) * ldc + first;
+        if (cols == kPanelWidth) {
+          _mm256_storeu_ps(row, y[0]);
+          _mm256_storeu_ps(row + 8, y[1]);
+        } else {
+          alignas(32) float padded[16];
+          _mm256_store_ps(padded, y[0]);
+          _mm256_store_ps(padded + 8, y[1]);
+          std::memcpy(row, padded, cols * sizeof(float));
+        }
       }
     }
   }

@@ -23,7 +23,11 @@
 // bytes, so that vpmaddubsw multiplies 4 u8 values of a row, broadcast,
 // with them; the s32 sums are exact, the same as oneDNN's u8s8s32 matmul
 // gives (which, like its f32 one, repacks the weight on every call on
-// AVX2).
+// AVX2). Each tile's sums are dequantized into C while they are in
+// registers (Int8Dequantization), in the order of PreparedGemms.cpp's
+// pass over oneDNN's sums, so both give the same bits: written to memory
+// and dequantized in a pass of its own, a decoder step's int8 GEMMs spent
+// ~30% of their time outside the product (Zen 3).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +79,18 @@ private:
 /// cpuHasPanelKernel(). Runs on the calling thread.
 void panelGemm(const GemmBlock &block, const PackedPanels &panels);
 
+/// How an int8 block's exact sums become C: element (i, j) is
+///   float(sum - shift * columnSums[j]) * rowScales[i] * columnScales[j]
+///     + bias[j] (0 without a bias),
+/// then max(0, that) with relu, each step rounded to f32 in this order.
+struct Int8Dequantization {
+  const float *rowScales, *columnScales;
+  const int32_t *columnSums;
+  int32_t shift;
+  const float *bias; ///< or null
+  bool relu;
+};
+
 /// A quantized weight block, op(B) as s8, in panels of 16 columns whose k
 /// is padded with zeros to whole quads: a panel's quad q is 64 bytes,
 /// column c's values k = 4q..4q+3 at bytes 4c..4c+3 (what AVX2's
@@ -87,12 +103,15 @@ public:
   /// k rounded up to whole quads: the row length A must have.
   int64_t paddedK() const { return quads_ * 4; }
 
-  /// The exact s32 sums A op(B): A is rows x paddedK() u8 (row i at
-  /// a + i * paddedK(); the values past k are not read into the sums: the
-  /// padding of B is zero), each at most 127 (7 bits: vpmaddubsw's pair
-  /// sums saturate at 32,767); sums is rows x cols, dense. Needs
-  /// cpuHasPanelKernel(). Runs on the calling thread.
-  void sums(const uint8_t *a, int64_t rows, int32_t *sums) const;
+  /// C = dequantized(A op(B)), from the exact s32 sums of A op(B): A is
+  /// rows x paddedK() u8 (row i at a + i * paddedK(); the values past k
+  /// are not read into the sums: the padding of B is zero), each at most
+  /// 127 (7 bits: vpmaddubsw's pair sums saturate at 32,767); C is rows x
+  /// cols at c with leading dimension ldc. Needs cpuHasPanelKernel(). Runs
+  /// on the calling thread.
+  void product(const uint8_t *a, int64_t rows,
+               const Int8Dequantization &dequantization, float *c,
+               int64_t ldc) const;
 
 private:
   int64_t quads_, cols_;

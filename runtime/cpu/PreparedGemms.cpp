@@ -286,19 +286,28 @@ bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld,
   return true;
 }
 
-/// C = (sums - 64 colsum) sa sw + bias, then the ReLU.
+/// How `g`'s sums become C: (sums - 64 colsum) sa sw + bias, then the
+/// ReLU, with the rows' scales at `rowScales`.
+Int8Dequantization dequantizationOf(const GemmBlock &g, const Weights &w,
+                                    const float *rowScales) {
+  return {rowScales,        w.scales.data(),
+          w.sums.data(),    kActivationShift,
+          static_cast<const float *>(g.bias), g.relu};
+}
+
+/// C from oneDNN's dense s32 sums as Int8Dequantization says (the panels
+/// do the same in registers: PanelGemm.cpp).
 TC_VECTOR_CLONES
-void dequantize(const GemmBlock &g, const int32_t *sums, const float *rowScales,
-                const Weights &w) {
-  const float *bias = static_cast<const float *>(g.bias);
+void dequantize(const GemmBlock &g, const int32_t *sums,
+                const Int8Dequantization &d) {
   for (int64_t i = 0; i < g.rows; ++i) {
     float *c = static_cast<float *>(g.c) + i * g.ldc;
     const int32_t *row = sums + i * g.cols;
     for (int64_t j = 0; j < g.cols; ++j) {
-      float x = float(row[j] - kActivationShift * w.sums[j]) * rowScales[i] *
-                    w.scales[j] +
-                (bias ? bias[j] : 0.0f);
-      c[j] = g.relu ? std::max(x, 0.0f) : x;
+      float x = float(row[j] - d.shift * d.columnSums[j]) * d.rowScales[i] *
+                    d.columnScales[j] +
+                (d.bias ? d.bias[j] : 0.0f);
+      c[j] = d.relu ? std::max(x, 0.0f) : x;
     }
   }
 }
@@ -457,36 +466,39 @@ bool PreparedGemms::run(const GemmBlock &g) {
     if (!quantizeRows(g, static_cast<uint8_t *>(src), ld,
                       scratch.rowScales.data()))
       return false;
+    if (w->int8Panels) {
+      w->int8Panels->product(
+          static_cast<const uint8_t *>(src), g.rows,
+          dequantizationOf(g, *w, scratch.rowScales.data()),
+          static_cast<float *>(g.c), g.ldc);
+      return true;
+    }
     sums = grow<int32_t>(scratch.sums, g.rows * g.cols);
   }
-  if (w->int8Panels) {
-    w->int8Panels->sums(static_cast<const uint8_t *>(src), g.rows, sums);
-  } else {
-    // The primitive writes a dense C (make()): C itself where it is dense.
-    float *dense = static_cast<float *>(g.c);
-    if (!sums && g.ldc != g.cols && g.rows > 1)
-      dense = grow<float>(scratch.dense, g.rows * g.cols);
-    std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, memory(p->src, engine, src)},
-        {DNNL_ARG_WEIGHTS, w->data},
-        {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : dense)},
-        {DNNL_ARG_SCRATCHPAD,
-         memory(p->scratchpad, engine,
-                grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
-    if (!p->bias.is_zero())
-      args.emplace(DNNL_ARG_BIAS,
-                   memory(p->bias, engine, const_cast<void *>(g.bias)));
-    OneOpenMpThread oneThread;
-    dnnl::stream stream(engine);
-    p->matmul.execute(stream, args);
-    stream.wait();
-    if (dense != g.c)
-      for (int64_t i = 0; i < g.rows; ++i)
-        std::memcpy(static_cast<float *>(g.c) + i * g.ldc,
-                    dense + i * g.cols, g.cols * sizeof(float));
-  }
+  // The primitive writes a dense C (make()): C itself where it is dense.
+  float *dense = static_cast<float *>(g.c);
+  if (!sums && g.ldc != g.cols && g.rows > 1)
+    dense = grow<float>(scratch.dense, g.rows * g.cols);
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, memory(p->src, engine, src)},
+      {DNNL_ARG_WEIGHTS, w->data},
+      {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : dense)},
+      {DNNL_ARG_SCRATCHPAD,
+       memory(p->scratchpad, engine,
+              grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
+  if (!p->bias.is_zero())
+    args.emplace(DNNL_ARG_BIAS,
+                 memory(p->bias, engine, const_cast<void *>(g.bias)));
+  OneOpenMpThread oneThread;
+  dnnl::stream stream(engine);
+  p->matmul.execute(stream, args);
+  stream.wait();
+  if (dense != g.c)
+    for (int64_t i = 0; i < g.rows; ++i)
+      std::memcpy(static_cast<float *>(g.c) + i * g.ldc,
+                  dense + i * g.cols, g.cols * sizeof(float));
   if (sums)
-    dequantize(g, sums, scratch.rowScales.data(), *w);
+    dequantize(g, sums, dequantizationOf(g, *w, scratch.rowScales.data()));
   return true;
 }
 

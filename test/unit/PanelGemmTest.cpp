@@ -152,10 +152,13 @@ TEST(PanelGemm, RowResultsDoNotDependOnTheBlock) {
   }
 }
 
-// PackedInt8Panels::sums against int64 sums computed here: exactly equal,
-// with every u8 value 0..127 and s8 value -127..127 (the extremes as well,
-// where vpmaddubsw's s16 pair sums come closest to saturating), k that is
-// not a whole number of quads, and 1..9 rows.
+// PackedInt8Panels::product's sums against int64 sums computed here,
+// dequantized with unit scales and no shift (exact in f32: every sum here
+// is below 2^24): exactly equal, with every u8 value 0..127 and s8 value
+// -127..127 (the extremes as well, where vpmaddubsw's s16 pair sums come
+// closest to saturating), k that is not a whole number of quads, and 1..9
+// rows; C's columns past cols untouched. (The dequantization's scales,
+// shift, bias and ReLU: PreparedGemmsTest's Int8PanelsEqualOneDnnBitForBit.)
 TEST(PanelGemm, Int8SumsAreExact) {
   if (!tc::rt::cpuHasPanelKernel())
     GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
@@ -176,16 +179,24 @@ TEST(PanelGemm, Int8SumsAreExact) {
         a[i * ld + kk] =
             uint8_t(std::uniform_int_distribution<int>(0, 127)(random));
     a[0] = a[1] = a[2] = 127;
-    std::vector<int32_t> sums(rows * cols, -1);
-    panels.sums(a.data(), rows, sums.data());
-    for (int64_t i = 0; i < rows; ++i)
+    std::vector<float> ones(std::max(rows, cols), 1.0f);
+    std::vector<int32_t> noSums(cols, 0);
+    tc::rt::Int8Dequantization unit{ones.data(), ones.data(), noSums.data(),
+                                    /*shift=*/0,  nullptr,     false};
+    const int64_t ldc = cols + 3;
+    std::vector<float> c(rows * ldc, -1.0f);
+    panels.product(a.data(), rows, unit, c.data(), ldc);
+    for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; ++j) {
         int64_t exact = 0;
         for (int64_t kk = 0; kk < k; ++kk)
           exact += int64_t(a[i * ld + kk]) * columns[j * k + kk];
-        ASSERT_EQ(sums[i * cols + j], exact)
+        ASSERT_EQ(c[i * ldc + j], float(exact))
             << rows << "x" << cols << "x" << k << " at " << i << "," << j;
       }
+      for (int64_t j = cols; j < ldc; ++j)
+        ASSERT_EQ(c[i * ldc + j], -1.0f) << "past the columns, row " << i;
+    }
   }
 }
 

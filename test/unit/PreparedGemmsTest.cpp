@@ -202,9 +202,11 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
   }
 }
 
-// The panels' int8 sums are exact as oneDNN's are, and the quantization
-// and dequantization are shared: the same C, bit for bit, at k that is
-// not a whole number of the panels' quads too.
+// The panels' int8 sums are exact as oneDNN's are, the quantization is
+// shared and the panels dequantize in registers as the pass over oneDNN's
+// sums does: the same C, bit for bit (the columns past C's own untouched),
+// with and without bias and ReLU, a last panel of fewer than 16 columns,
+// and k that is not a whole number of the panels' quads.
 TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
   if (!rt::cpuHasPanelKernel())
     GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
@@ -212,7 +214,8 @@ TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
       onednn(ComputeType::Int8, Kernel::OneDnnMatmul);
   for (const Case &t : {Case{5, 37, 13, true, true}, Case{4, 512, 256, true,
                                                           false},
-                        Case{64, 2000, 256, false, false}}) {
+                        Case{64, 2000, 256, false, false},
+                        Case{9, 40, 100, false, true}}) {
     Operands a(t), b(t);
     ASSERT_TRUE(panels.run(a.block()));
     ASSERT_TRUE(onednn.run(b.block()));
