@@ -152,6 +152,10 @@ TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
 
 } // namespace
 
+// The dequantization's multiplies and add stay apart (CMakeLists.txt
+// compiles this file with -ffp-contract=off: GCC's vector intrinsics are
+// plain operators, which it would fuse under target("fma")), as in the
+// scalar pass of PreparedGemms.cpp, whose bits these must equal.
 TC_AVX2 void PackedInt8Panels::product(const uint8_t *a, int64_t rows,
                                        const Int8Dequantization &d, float *c,
                                        int64_t ldc) const {

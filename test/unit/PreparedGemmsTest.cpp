@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -205,8 +206,9 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
 // The panels' int8 sums are exact as oneDNN's are, the quantization is
 // shared and the panels dequantize in registers as the pass over oneDNN's
 // sums does: the same C, bit for bit (the columns past C's own untouched),
-// with and without bias and ReLU, a last panel of fewer than 16 columns,
-// and k that is not a whole number of the panels' quads.
+// with and without bias and ReLU, a bias of NaN, -0 and -inf under the
+// ReLU, a last panel of fewer than 16 columns, and k that is not a whole
+// number of the panels' quads.
 TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
   if (!rt::cpuHasPanelKernel())
     GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
@@ -215,11 +217,27 @@ TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
   for (const Case &t : {Case{5, 37, 13, true, true}, Case{4, 512, 256, true,
                                                           false},
                         Case{64, 2000, 256, false, false},
-                        Case{9, 40, 100, false, true}}) {
+                        Case{9, 40, 100, false, true},
+                        Case{6, 20, 64, true, true}}) {
     Operands a(t), b(t);
+    if (t.cols == 20) // a bias that is NaN, -0 and -inf (ReLU's edges)
+      for (Operands *o : {&a, &b}) {
+        o->bias[0] = std::nanf("");
+        o->bias[1] = -0.0f;
+        o->bias[17] = -INFINITY;
+      }
     ASSERT_TRUE(panels.run(a.block()));
     ASSERT_TRUE(onednn.run(b.block()));
-    ASSERT_EQ(a.c, b.c) << t.rows << "x" << t.cols << "x" << t.k;
+    // Bits (NaN included), and C's columns past cols still 7.
+    ASSERT_EQ(std::memcmp(a.c.data(), b.c.data(), a.c.size() * 4), 0)
+        << t.rows << "x" << t.cols << "x" << t.k;
+    for (int64_t i = 0; i < t.rows; ++i)
+      for (int64_t j = t.cols; j < t.cols + 5; ++j)
+        ASSERT_EQ(a.c[i * (t.cols + 5) + j], 7.0f) << "row " << i;
+    if (t.cols == 20) {
+      ASSERT_TRUE(std::isnan(a.c[0]));
+      ASSERT_EQ(a.c[17], 0.0f); // ReLU of -inf
+    }
     forgetWeights(panels);
     forgetWeights(onednn);
   }
