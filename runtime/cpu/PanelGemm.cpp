@@ -86,6 +86,20 @@ TC_AVX2_INLINE void panelTile(const float *const rows[], int64_t kStride,
     out[r] = sums[r];
 }
 
+/// Stores one row of a panel's 16 results (y0, y1) into C at `row`: the
+/// first `cols` of them.
+TC_AVX2_INLINE void storeRow(float *row, __m256 y0, __m256 y1, int64_t cols) {
+  if (cols == kPanelWidth) {
+    _mm256_storeu_ps(row, y0);
+    _mm256_storeu_ps(row + 8, y1);
+    return;
+  }
+  alignas(32) float padded[16];
+  _mm256_store_ps(padded, y0);
+  _mm256_store_ps(padded + 8, y1);
+  std::memcpy(row, padded, cols * sizeof(float));
+}
+
 /// Stores `count` rows of a tile's sums (+ bias, ReLU) into C: `cols` of
 /// the panel's 16 columns.
 TC_AVX2_INLINE void storeTile(const __m256 *sums, int count,
@@ -105,15 +119,7 @@ TC_AVX2_INLINE void storeTile(const __m256 *sums, int count,
       y0 = _mm256_max_ps(y0, _mm256_setzero_ps());
       y1 = _mm256_max_ps(y1, _mm256_setzero_ps());
     }
-    float *row = c + r * ldc;
-    if (cols == 16) {
-      _mm256_storeu_ps(row, y0);
-      _mm256_storeu_ps(row + 8, y1);
-    } else {
-      _mm256_store_ps(padded, y0);
-      _mm256_store_ps(padded + 8, y1);
-      std::memcpy(row, padded, cols * 4);
-    }
+    storeRow(c + r * ldc, y0, y1, cols);
   }
 }
 
@@ -199,16 +205,7 @@ TC_AVX2 void PackedInt8Panels::product(const uint8_t *a, int64_t rows,
           // as std::max(x, 0.0f) does.
           y[h] = d.relu ? _mm256_max_ps(_mm256_setzero_ps(), x) : x;
         }
-        float *row = c + (i + r) * ldc + first;
-        if (cols == kPanelWidth) {
-          _mm256_storeu_ps(row, y[0]);
-          _mm256_storeu_ps(row + 8, y[1]);
-        } else {
-          alignas(32) float padded[16];
-          _mm256_store_ps(padded, y[0]);
-          _mm256_store_ps(padded + 8, y[1]);
-          std::memcpy(row, padded, cols * sizeof(float));
-        }
+        storeRow(c + (i + r) * ldc + first, y[0], y[1], cols);
       }
     }
   }
