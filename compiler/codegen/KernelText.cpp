@@ -54,9 +54,9 @@ static void replaceAll(std::string &text, StringRef mark,
 }
 
 std::string fill(std::string text, std::initializer_list<std::string> args) {
-  int index = 0;
-  for (const std::string &arg : args)
-    replaceAll(text, "@" + std::to_string(index++), arg);
+  // The last index first, so that @1 does not take the start of @10.
+  for (size_t index = args.size(); index-- > 0;)
+    replaceAll(text, "@" + std::to_string(index), *(args.begin() + index));
   return text;
 }
 
