@@ -54,6 +54,12 @@ ids out: the model load, the text encoding and decoding excluded): tc's own
 "translated N sentences in X s" (tc-run translate, stderr), the peers' clock
 around their decoding calls, after loading. Median of --runs runs (each in
 the same process for the peers, a process each for tc) and their min..max.
+--rounds N runs the whole comparison N times, round after round (a round:
+each system's --runs, CTranslate2 at the first round's best settings), and
+gives tc / CTranslate2 also as the median (min..max) of the rounds' ratios:
+a VM's speed can drift by 10-15% within minutes (a Zen 3 VM, 2026-11-28),
+and a ratio of runs minutes apart is steadier than one of a whole system's
+set against another's.
 BLEU and chrF: tc-run score (sacreBLEU 2.6.0's, checked against sacrebleu).
 Batches: PyTorch decodes sentences sorted by source length, --batch
 sentences (k rows each) at a time, CTranslate2 its sweep's best; tc batches
@@ -77,7 +83,7 @@ sweep make a short run. Where no vocabulary.model is beside the checkpoint,
     bench/run.sh decoding [--threads 2] [--every 1] [--prefix-every 4]
         [--skip torch,ctranslate2] [--ct2-compute-types float32,int8]
         [--tc-compute-types f32,int8] [--tc-stops best-proven,beam-finished]
-        [--latency 100]
+        [--latency 100] [--runs 3] [--rounds 1]
     bench/run.sh decoding --skip torch --prefix-every 0
         --model /work/demo-model/bible.tcx --checkpoint /work/demo-model/average.tcck
         --vocabulary /work/demo-model/train.tok --source test.en --reference test.es
@@ -288,6 +294,11 @@ def arguments():
                         "again when it has no incremental decoder (default: beside it)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="the whole comparison N times over, each system's runs of a "
+                        "round beside the others' (--runs each): tc / CTranslate2 is then "
+                        "also the median of the rounds' ratios, each of runs minutes apart "
+                        "rather than a whole system's set apart")
     parser.add_argument("--beam", type=int, default=4)
     parser.add_argument("--alpha", type=float, default=0.6)
     parser.add_argument("--offset", "--max-length-offset", type=int, default=50)
@@ -332,6 +343,8 @@ def arguments():
     args = parser.parse_args()
     if args.ct2_length_penalty is None:
         args.ct2_length_penalty = args.alpha
+    if args.rounds < 1 or args.runs < 1:
+        parser.error("--rounds and --runs: at least 1")
     names = list(filter(None, args.skip.split(",")))
     unknown = [name for name in names if name not in SYSTEMS]
     if unknown:
@@ -378,12 +391,13 @@ def row(system, compute, decoding, n, output=None, seconds=(), loads=(), note=""
                 seconds=list(seconds), loads=list(loads), note=note, **more)
 
 
-def peer_rows(args, skip, beam_n):
+def peer_rows(args, skip, beam_n, best=None):
     """The peers' beam search runs, each after the reference's check file;
     CTranslate2 once per compute type, at its best settings, with its
-    latency."""
+    latency. `best` (a later round): compute type -> the settings the first
+    round's sweep chose, kept (no new sweep, no new check file)."""
     rows = []
-    if {"torch", "ctranslate2"} - skip:
+    if {"torch", "ctranslate2"} - skip and best is None:
         child(args, "decoding_reference", check_path(args.work),
               *([] if "torch" in skip else ["--with-beam"]))
     beam = f"beam {args.beam}"
@@ -399,8 +413,12 @@ def peer_rows(args, skip, beam_n):
     for compute in args.ct2_compute_types.split(","):
         out = os.path.join(args.work, f"ct2.{compute}.beam.es")
         latency_out = os.path.join(args.work, f"ct2.{compute}.latency.es")
+        chosen = (best or {}).get(compute)
+        batches, splits = ((str(chosen["batch"]),
+                            f"{chosen['intra_threads']}x{chosen['inter_threads']}")
+                           if chosen else (args.ct2_batches, args.ct2_splits))
         r = child(args, "decoding_ctranslate2", out, "--compute-type", compute,
-                  "--batches", args.ct2_batches, "--splits", args.ct2_splits,
+                  "--batches", batches, "--splits", splits,
                   "--sweep-every", str(args.sweep_every), "--latency", str(args.latency),
                   "--latency-output", latency_out)
         best = r["best"]
@@ -490,6 +508,32 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
     return rows
 
 
+def merged(rows, more, round_index):
+    """`rows` with a round's rows `more` added: a row of the same system,
+    compute type, decoding and settings gets the round's runs (each marked
+    with its round); a new one is appended."""
+    for r in more:
+        r["round_of_run"] = [round_index] * len(r["seconds"])
+        key = (r["system"], r["compute"], r["decoding"], r.get("settings", ""))
+        same = next((x for x in rows if (x["system"], x["compute"], x["decoding"],
+                                         x.get("settings", "")) == key), None)
+        if same is None:
+            rows.append(r)
+        elif "not_run" not in same and "not_run" not in r:
+            for field in ("seconds", "loads", "latency", "round_of_run"):
+                if field in r:
+                    same[field] = same.get(field, []) + r[field]
+    return rows
+
+
+def round_rates(r):
+    """A row's speed in each round: round -> the median of its runs' rates."""
+    rates = {}
+    for index, rate in zip(r["round_of_run"], r["rates"]):
+        rates.setdefault(index, []).append(rate)
+    return {index: statistics.median(v) for index, v in rates.items()}
+
+
 def spread(values, scale=1.0, digits=0):
     """'median (min..max)' of `values` x `scale`."""
     v = sorted(x * scale for x in values)
@@ -547,6 +591,9 @@ def comparisons(args, rows):
 
     table = ["| compute type | tc tokens/s | CTranslate2 tokens/s | tc / CTranslate2 "
              "| BLEU tc | BLEU CTranslate2 |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    if args.rounds > 1:
+        table[0] = table[0].replace("| tc / CTranslate2 ", "| tc / CTranslate2 (ratio of the "
+                                    "medians; median of the rounds' ratios (min..max)) ")
     for wanted, against in [("f32", "f32"), ("int8", "int8"), ("bf16", "f32")]:
         tc, ct2 = fastest("tc", beam, wanted), fastest("CTranslate2", beam, against)
         if not tc or not ct2:
@@ -556,9 +603,16 @@ def comparisons(args, rows):
             continue
         label = wanted if wanted == against else f"{wanted} (CTranslate2: {ct2['compute']}; " \
             "it has no bf16 on a CPU)"
+        ratio = f"**{tc['rate'] / ct2['rate']:.2f}x**"
+        if args.rounds > 1:
+            tc_rounds, ct2_rounds = round_rates(tc), round_rates(ct2)
+            paired = [tc_rounds[i] / ct2_rounds[i] for i in sorted(tc_rounds)
+                      if i in ct2_rounds]
+            if paired:
+                ratio += f"; {spread(paired, digits=2)}x over {len(paired)} rounds"
         table.append(f"| {label} | {tc['rate']:.0f} ({tc['settings']}) | "
                      f"{ct2['rate']:.0f} ({ct2['compute']}, "
-                     f"{ct2['settings']}) | **{tc['rate'] / ct2['rate']:.2f}x** | "
+                     f"{ct2['settings']}) | {ratio} | "
                      f"{tc['bleu']:.2f} | {ct2['bleu']:.2f} |")
     for wanted in ("f32", "int8"):
         tc, ct2 = fastest("tc", latency, wanted), fastest("CTranslate2", latency, wanted)
@@ -601,7 +655,9 @@ def report(args, rows, table, ratios, busy, counts):
           f"{every(args.prefix_every) if counts['prefix'] else 'none'} ({counts['prefix']}), "
           f"one sentence at a time: the first {args.latency}; tokens: the output's "
           f"SentencePiece pieces + 1 EOS per sentence; tokens/s and latency: median of "
-          f"{args.runs} runs (min..max), translation only (model load excluded); "
+          f"{args.runs * args.rounds} runs (min..max)"
+          f"{f' in {args.rounds} interleaved rounds' if args.rounds > 1 else ''}, "
+          f"translation only (model load excluded); "
           f"CTranslate2's length penalty: n^{args.ct2_length_penalty:g}, tc's and PyTorch's "
           f"((5 + n) / 6)^{args.alpha:g}.")
     print()
@@ -672,9 +728,15 @@ def main():
         "latency", lambda x: x[::args.every][:args.latency])
     prefix_src, prefix_ref, prefix_n = subset(
         "prefix", lambda x: x[::args.prefix_every] if args.prefix_every else [])
-    rows = peer_rows(args, skip, beam_n)
-    if "tc" not in skip:
-        rows += tc_rows(args, beam_n, prefix_src, prefix_n)
+    rows, best = [], None
+    for round_index in range(args.rounds):
+        if args.rounds > 1:
+            print(f"bench: round {round_index + 1} of {args.rounds}", flush=True)
+        more = peer_rows(args, skip, beam_n, best)
+        best = {r["compute"]: r["best"] for r in more if "best" in r}
+        if "tc" not in skip:
+            more += tc_rows(args, beam_n, prefix_src, prefix_n)
+        rows = merged(rows, more, round_index)
     busy = measured(args, processor, rows, {"beam": beam_ref, "prefix": prefix_ref,
                                             "latency": latency_ref})
     table, ratios = comparisons(args, rows)
