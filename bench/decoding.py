@@ -421,13 +421,13 @@ def peer_rows(args, skip, beam_n, best=None):
                   "--batches", batches, "--splits", splits,
                   "--sweep-every", str(args.sweep_every), "--latency", str(args.latency),
                   "--latency-output", latency_out)
-        best = r["best"]
-        settings = (f"batch {best['batch']}, intra {best['intra_threads']} x inter "
-                    f"{best['inter_threads']}")
+        won = r["best"]
+        settings = (f"batch {won['batch']}, intra {won['intra_threads']} x inter "
+                    f"{won['inter_threads']}")
         system = f"CTranslate2 {r['version']}"
         rows.append(row(system, compute, beam, beam_n, out, r["seconds"], r["loads"],
                         f"checked: {r['check']}; deterministic {r['deterministic']}",
-                        settings=settings, sweep=r["sweep"], best=best))
+                        settings=settings, sweep=r["sweep"], best=won))
         if args.latency:
             rows.append(row(system, compute, f"{beam}, one sentence at a time", args.latency,
                             latency_out, [sum(run) for run in r["latency"]],
@@ -511,7 +511,9 @@ def tc_rows(args, beam_n, prefix_src, prefix_n):
 def merged(rows, more, round_index):
     """`rows` with a round's rows `more` added: a row of the same system,
     compute type, decoding and settings gets the round's runs (each marked
-    with its round); a new one is appended."""
+    with its round); a new one is appended. A row that fails in any round is
+    not run (its output file may be the failed run's); one that failed in an
+    earlier round stays so."""
     for r in more:
         r["round_of_run"] = [round_index] * len(r["seconds"])
         key = (r["system"], r["compute"], r["decoding"], r.get("settings", ""))
@@ -519,7 +521,9 @@ def merged(rows, more, round_index):
                                          x.get("settings", "")) == key), None)
         if same is None:
             rows.append(r)
-        elif "not_run" not in same and "not_run" not in r:
+        elif "not_run" in r and "not_run" not in same:
+            same["not_run"] = f"round {round_index + 1}: {r['not_run']}"
+        elif "not_run" not in same:
             for field in ("seconds", "loads", "latency", "round_of_run"):
                 if field in r:
                     same[field] = same.get(field, []) + r[field]

@@ -159,22 +159,23 @@ std::string topKBody(TopKOp top) {
                std::to_string(elements(top.getInput()) / n)});
 }
 
-/// tc.cached_attention: a task per (row, head) on CUDA (a thread each), per
-/// row on the host (its heads' tasks in one, over the OpenMP threads): the
-/// scores of the allowed positions only (up to the row's limit, where the key
-/// mask allows), their softmax, then the context, accumulated over the
-/// positions a vector of dv at a time. The dot products keep `lanes` partial
-/// sums, so that the host compiler vectorises them without reordering a sum
-/// itself; the exponentials are the row kernels' tc::rowExp in a loop of
-/// their own (vectorised on the host, where std::exp was a libm call per
-/// position), a masked position's 0, then summed in order. With a history,
-/// position j is read from cache row history[r, j] (the beam's parent
-/// table), else from the row's slot. A host task scores a position for all
-/// its heads one after the other: their chains of dependent adds overlap,
-/// where a head alone waited on its own (the demo decoder's attention on a
-/// Zen 3, two threads: 126 -> 105 us a call for the self-attention, 141 ->
-/// 108 for the cross-attention; the same bits, each head's sums in the same
-/// order).
+/// tc.cached_attention: the scores of the allowed positions only (up to the
+/// row's limit, where the key mask allows), their softmax, then the context,
+/// accumulated over the positions a vector of dv at a time. The dot products
+/// keep `lanes` partial sums, so that the host compiler vectorises them
+/// without reordering a sum itself; the exponentials are the row kernels'
+/// tc::rowExp in a loop of their own (vectorised on the host, where std::exp
+/// was a libm call per position), a masked position's 0, then summed in
+/// order. With a history, position j is read from cache row history[r, j]
+/// (the beam's parent table), else from the row's slot.
+/// A task per (row, head) (a thread each on CUDA); on the host, where there
+/// are at least 64 rows (a decoder step's, a task for each of 64 threads),
+/// a task per row, which scores a position for all its heads one after the
+/// other: their chains of dependent adds overlap, where a head alone waited
+/// on its own (the demo decoder's attention on a Zen 3, two threads: 126 ->
+/// 105 us a call for the self-attention, 141 -> 108 for the cross-attention;
+/// the same bits, each head's sums in the same order). One sentence's few
+/// rows keep a task per head, for the threads to share.
 std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   ArrayRef<int64_t> keys = shapeOf(attention.getKeys());
   int64_t heads = attention.getHeads();
@@ -187,6 +188,8 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   std::string limit = buffer(attention.getLimit());
   std::string mask = buffer(attention.getKeyMask());
   int64_t lanes = dk % 8 == 0 ? 8 : 1;
+  int64_t rows = shapeOf(attention.getQuery())[0];
+  int64_t headsPerTask = target == Target::Host && rows >= 64 ? heads : 1;
   return fill(
       R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
                 LANES = @6, HT = @10; // HT: heads per task
@@ -246,8 +249,8 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
     }
   }
 )cpp",
-      {std::to_string(shapeOf(attention.getQuery())[0]),
-       std::to_string(keys[0]), std::to_string(keys[1]), std::to_string(heads),
+      {std::to_string(rows), std::to_string(keys[0]),
+       std::to_string(keys[1]), std::to_string(heads),
        std::to_string(dk), std::to_string(dv), std::to_string(lanes),
        !history.empty() ? "int64_t(" + history + "[r * L + j])"
        : !slot.empty()  ? "int64_t(" + slot + "[r])"
@@ -256,7 +259,7 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
            ? "L - 1"
            : "(" + limit + "[r] < L ? int64_t(" + limit + "[r]) : L - 1)",
        mask.empty() ? "true" : "bool(" + mask + "[c * L + j])",
-       std::to_string(target == Target::Host ? heads : 1)});
+       std::to_string(headsPerTask)});
 }
 
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,
