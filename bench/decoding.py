@@ -514,11 +514,12 @@ def merged(rows, more, round_index):
     with its round); a new one is appended. A row that fails in any round is
     not run (its output file may be the failed run's); one that failed in an
     earlier round stays so."""
+    def key(r):
+        return r["system"], r["compute"], r["decoding"], r.get("settings", "")
+
     for r in more:
         r["round_of_run"] = [round_index] * len(r["seconds"])
-        key = (r["system"], r["compute"], r["decoding"], r.get("settings", ""))
-        same = next((x for x in rows if (x["system"], x["compute"], x["decoding"],
-                                         x.get("settings", "")) == key), None)
+        same = next((x for x in rows if key(x) == key(r)), None)
         if same is None:
             rows.append(r)
         elif "not_run" in r and "not_run" not in same:
