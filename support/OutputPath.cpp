@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -175,6 +176,26 @@ bool checkReplaceableOutput(const Output &output, bool overwrite,
             " already exists; pass --overwrite to replace it, "
             "or choose another " +
             output.flag + " (nothing was written)";
+    return false;
+  }
+  // The file is written beside itself and renamed into place: its
+  // directory must be there and writable now, not only after the work
+  // (a translation's minutes, a compile) that the write would lose.
+  Place place = placeOf(output.path);
+  std::error_code ec;
+  if (!fs::is_directory(place.real, ec)) {
+    error = refused(output, "is in " + place.shown +
+                                ", which is not a directory that exists; "
+                                "create it (mkdir -p " + place.shown +
+                                ") or choose another " + output.flag +
+                                " (nothing was written)");
+    return false;
+  }
+  if (::access(place.real.c_str(), W_OK | X_OK) != 0) {
+    error = refused(output, "is in " + place.shown +
+                                ", where this user cannot create files; "
+                                "choose another " + output.flag +
+                                " (nothing was written)");
     return false;
   }
   return true;

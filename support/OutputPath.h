@@ -73,8 +73,11 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
 /// The check of a file that a command writes whole by replacing it (a
 /// token file, an archive, a checkpoint, translations, an executable): as
 /// checkOutputPath, and also refused when it is a stream (a rename cannot
-/// replace a device or a pipe, and must never replace /dev/null) or, unless
-/// `overwrite`, an existing file (an empty one too). False with `error`.
+/// replace a device or a pipe, and must never replace /dev/null), unless
+/// `overwrite` an existing file (an empty one too), and when its directory
+/// does not exist or this user cannot create files there (checked before
+/// the work, which a failed write at its end would lose). False with
+/// `error`.
 bool checkReplaceableOutput(const Output &output, bool overwrite,
                             std::string &error);
 

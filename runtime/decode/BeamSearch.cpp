@@ -66,6 +66,9 @@ bool SentenceSearch::greedyStep(const StepCandidates &step, int64_t firstRow,
   // The most probable token (the step's first), EOS at the last position.
   int32_t best = step.tokensOf(firstRow)[0];
   float logProb = step.logProbsOf(firstRow)[0];
+  // Cut by the limit: ended at the last position where the model's own
+  // choice was not EOS.
+  bool cut = last && best != vocab_.eos;
   if (last || best == vocab_.pad || best == vocab_.bos) {
     best = vocab_.eos;
     logProb = step.eosLogProb[firstRow];
@@ -73,7 +76,7 @@ bool SentenceSearch::greedyStep(const StepCandidates &step, int64_t firstRow,
   hypothesis.logProb += logProb;
   hypothesis.parent = 0;
   if (best == vocab_.eos) {
-    finish(hypothesis, hypothesis.logProb, step_ + 1, last);
+    finish(hypothesis, hypothesis.logProb, step_ + 1, cut);
     return true;
   }
   hypothesis.tokens.push_back(best);
@@ -110,7 +113,8 @@ bool SentenceSearch::beamStep(const StepCandidates &step, int64_t firstRow,
     const Candidate &c = all[rank];
     if (c.token == vocab_.eos) {
       if (int64_t(rank) < k || last)
-        finish(live_[c.row], c.logProb, step_ + 1, last);
+        finish(live_[c.row], c.logProb, step_ + 1,
+               last && step.tokensOf(firstRow + c.row)[0] != vocab_.eos);
       continue;
     }
     if (int64_t(next.size()) == k)

@@ -66,4 +66,35 @@ TEST(BeamStop, BestProvenStopsOnceNoLiveHypothesisCanBeatTheBest) {
   expectStopsAfter(StopRule::BestProven, 3);
 }
 
+/// Whether the one finished hypothesis of a search of `beam` with room for
+/// one position counts as cut by the length limit, when every row's most
+/// probable token is `first` (EOS or not).
+bool cutAtTheLimit(int beam, int32_t first) {
+  SearchOptions options;
+  options.beam = beam;
+  Vocabulary vocab{.size = 10, .pad = 0, .bos = 1, .eos = 2};
+  SentenceSearch search(options, vocab, /*maxLength=*/1);
+  StepCandidates step;
+  step.perRow = 2;
+  for (int row = 0; row < search.width(); ++row) {
+    step.tokens.insert(step.tokens.end(), {first, first == 2 ? 3 : 2});
+    step.logProbs.insert(step.logProbs.end(), {-0.5f, -1.0f});
+    step.eosLogProb.push_back(first == 2 ? -0.5f : -1.0f);
+  }
+  EXPECT_TRUE(search.advance(step, 0));
+  std::vector<Hypothesis> best = search.results();
+  EXPECT_EQ(best.size(), 1u);
+  return !best.empty() && best[0].cut;
+}
+
+// The review of 2026-11-28: every hypothesis ended at the last position
+// counted as cut, also where EOS was the model's own choice there, so
+// "N translations reached their length limit" counted too many.
+TEST(BeamStop, OnlyAHypothesisWhoseModelWantedMoreIsCut) {
+  for (int beam : {1, 2}) {
+    EXPECT_FALSE(cutAtTheLimit(beam, /*EOS*/ 2)) << "beam " << beam;
+    EXPECT_TRUE(cutAtTheLimit(beam, 3)) << "beam " << beam;
+  }
+}
+
 } // namespace

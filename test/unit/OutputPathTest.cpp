@@ -53,6 +53,20 @@ TEST_F(OutputPath, AnEmptyFileIsAnExistingFile) {
   EXPECT_TRUE(replaceable(dir / "new.txt", kMagic, false)) << error;
 }
 
+// The review of 2026-11-28: tc-run translate -o into a directory that did
+// not exist translated every sentence, then failed at the write.
+TEST_F(OutputPath, AMissingDirectoryIsRefusedBeforeTheWork) {
+  EXPECT_FALSE(replaceable(dir / "missing" / "out.txt", kMagic, false));
+  EXPECT_NE(error.find("is in " + (dir / "missing").string() +
+                       ", which is not a directory that exists; create it"),
+            std::string::npos)
+      << error;
+  write(dir / "file", "text");
+  EXPECT_FALSE(replaceable(dir / "file" / "out.txt", kMagic, true));
+  EXPECT_NE(error.find("not a directory that exists"), std::string::npos)
+      << error;
+}
+
 TEST_F(OutputPath, NoFileARunOwnsIsReplacedOverwriteOrNot) {
   write(run / "checkpoint.tcck", "MAGIC checkpoint");
   for (const char *name :
