@@ -178,21 +178,25 @@ bool checkReplaceableOutput(const Output &output, bool overwrite,
             output.flag + " (nothing was written)";
     return false;
   }
-  // The file is written beside itself and renamed into place: its
-  // directory must be there and writable now, not only after the work
-  // (a translation's minutes, a compile) that the write would lose.
-  Place place = placeOf(output.path);
+  // The file is written beside itself, in its directory as given (a
+  // temporary there, renamed over the path), and renamed into place: that
+  // directory must be there and writable now, not only after the work (a
+  // translation's minutes, a compile) that the write would lose.
+  std::string directory = placeOf(output.path).shown;
   std::error_code ec;
-  if (!fs::is_directory(place.real, ec)) {
-    error = refused(output, "is in " + place.shown +
-                                ", which is not a directory that exists; "
-                                "create it (mkdir -p " + place.shown +
-                                ") or choose another " + output.flag +
+  if (!fs::is_directory(directory, ec)) {
+    bool exists = fs::exists(directory, ec);
+    error = refused(output, "is in " + directory +
+                                (exists ? ", which is not a directory; "
+                                        : ", which does not exist; create "
+                                          "it (mkdir -p " + directory +
+                                              ") or ") +
+                                "choose another " + output.flag +
                                 " (nothing was written)");
     return false;
   }
-  if (::access(place.real.c_str(), W_OK | X_OK) != 0) {
-    error = refused(output, "is in " + place.shown +
+  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
+    error = refused(output, "is in " + directory +
                                 ", where this user cannot create files; "
                                 "choose another " + output.flag +
                                 " (nothing was written)");

@@ -52,6 +52,14 @@ void SentenceSearch::finish(const Live &from, double logProb, int64_t length,
       {from.tokens, logProb, logProb / penalty(length), cut});
 }
 
+bool SentenceSearch::wantsEnd(const StepCandidates &step, int64_t row) const {
+  const int32_t *tokens = step.tokensOf(row);
+  for (int64_t j = 0; j < step.perRow; ++j)
+    if (tokens[j] != vocab_.pad && tokens[j] != vocab_.bos)
+      return tokens[j] == vocab_.eos;
+  return true;
+}
+
 bool SentenceSearch::advance(const StepCandidates &step, int64_t firstRow) {
   bool last = step_ + 1 >= maxLength_;
   bool done = width_ == 1 ? greedyStep(step, firstRow, last)
@@ -66,9 +74,7 @@ bool SentenceSearch::greedyStep(const StepCandidates &step, int64_t firstRow,
   // The most probable token (the step's first), EOS at the last position.
   int32_t best = step.tokensOf(firstRow)[0];
   float logProb = step.logProbsOf(firstRow)[0];
-  // Cut by the limit: ended at the last position where the model's own
-  // choice was not EOS.
-  bool cut = last && best != vocab_.eos;
+  bool cut = last && !wantsEnd(step, firstRow);
   if (last || best == vocab_.pad || best == vocab_.bos) {
     best = vocab_.eos;
     logProb = step.eosLogProb[firstRow];
@@ -114,7 +120,7 @@ bool SentenceSearch::beamStep(const StepCandidates &step, int64_t firstRow,
     if (c.token == vocab_.eos) {
       if (int64_t(rank) < k || last)
         finish(live_[c.row], c.logProb, step_ + 1,
-               last && step.tokensOf(firstRow + c.row)[0] != vocab_.eos);
+               last && !wantsEnd(step, firstRow + c.row));
       continue;
     }
     if (int64_t(next.size()) == k)

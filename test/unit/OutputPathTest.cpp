@@ -58,13 +58,19 @@ TEST_F(OutputPath, AnEmptyFileIsAnExistingFile) {
 TEST_F(OutputPath, AMissingDirectoryIsRefusedBeforeTheWork) {
   EXPECT_FALSE(replaceable(dir / "missing" / "out.txt", kMagic, false));
   EXPECT_NE(error.find("is in " + (dir / "missing").string() +
-                       ", which is not a directory that exists; create it"),
+                       ", which does not exist; create it (mkdir -p"),
             std::string::npos)
       << error;
   write(dir / "file", "text");
   EXPECT_FALSE(replaceable(dir / "file" / "out.txt", kMagic, true));
-  EXPECT_NE(error.find("not a directory that exists"), std::string::npos)
+  EXPECT_NE(error.find(", which is not a directory; choose another -o"),
+            std::string::npos)
       << error;
+  // A relative name is in the working directory.
+  fs::path before = fs::current_path();
+  fs::current_path(dir);
+  EXPECT_TRUE(replaceable("new-here.txt", kMagic, false)) << error;
+  fs::current_path(before);
 }
 
 TEST_F(OutputPath, NoFileARunOwnsIsReplacedOverwriteOrNot) {
