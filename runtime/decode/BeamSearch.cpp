@@ -52,10 +52,14 @@ void SentenceSearch::finish(const Live &from, double logProb, int64_t length,
       {from.tokens, logProb, logProb / penalty(length), cut});
 }
 
+bool SentenceSearch::proposable(int32_t token) const {
+  return token != vocab_.pad && token != vocab_.bos;
+}
+
 bool SentenceSearch::wantsEnd(const StepCandidates &step, int64_t row) const {
   const int32_t *tokens = step.tokensOf(row);
   for (int64_t j = 0; j < step.perRow; ++j)
-    if (tokens[j] != vocab_.pad && tokens[j] != vocab_.bos)
+    if (proposable(tokens[j]))
       return tokens[j] == vocab_.eos;
   return true;
 }
@@ -75,7 +79,7 @@ bool SentenceSearch::greedyStep(const StepCandidates &step, int64_t firstRow,
   int32_t best = step.tokensOf(firstRow)[0];
   float logProb = step.logProbsOf(firstRow)[0];
   bool cut = last && !wantsEnd(step, firstRow);
-  if (last || best == vocab_.pad || best == vocab_.bos) {
+  if (last || !proposable(best)) {
     best = vocab_.eos;
     logProb = step.eosLogProb[firstRow];
   }
@@ -104,7 +108,7 @@ bool SentenceSearch::beamStep(const StepCandidates &step, int64_t firstRow,
     const float *lp = step.logProbsOf(firstRow + row);
     const int32_t *tokens = step.tokensOf(firstRow + row);
     for (int64_t j = 0, taken = 0; j < step.perRow && taken < keep; ++j) {
-      if (tokens[j] == vocab_.pad || tokens[j] == vocab_.bos)
+      if (!proposable(tokens[j]))
         continue; // only where the step holds every token
       all.push_back({base + lp[j], row, tokens[j]});
       ++taken;

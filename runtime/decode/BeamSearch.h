@@ -91,6 +91,8 @@ private:
   bool beamStep(const StepCandidates &step, int64_t firstRow, bool last);
   bool greedyStep(const StepCandidates &step, int64_t firstRow, bool last);
   void finish(const Live &from, double logProb, int64_t length, bool cut);
+  /// Whether `token` may continue a hypothesis (padding and BOS never do).
+  bool proposable(int32_t token) const;
   /// Whether row `row`'s most probable token (padding and BOS aside) is
   /// EOS: a hypothesis ended at the length limit is cut where it is not.
   bool wantsEnd(const StepCandidates &step, int64_t row) const;
