@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <cstdio>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -17,7 +19,120 @@ std::string temporaryPrefix(const std::string &path) {
   return fs::path(path).filename().string() + ".tmp.";
 }
 
+std::string directoryOf(const std::string &path) {
+  std::string directory = fs::path(path).parent_path().string();
+  return directory.empty() ? "." : directory;
+}
+
+/// "<path><suffix><pid>": a name of this process's beside `path`.
+std::string besideWithPid(const std::string &path, const char *suffix) {
+  return path + suffix + std::to_string(::getpid());
+}
+
+/// The temporary's name beside `target` while it has one.
+std::string temporaryName(const std::string &target) {
+  return besideWithPid(
+      (fs::path(directoryOf(target)) / temporaryPrefix(target)).string(), "");
+}
+
+/// The file being written, open for writing: without a name (O_TMPFILE)
+/// until it is complete, or named.
+struct Temporary {
+  int fd = -1;
+  std::string name; ///< empty for an O_TMPFILE not yet linked
+};
+
+/// Opens the temporary for `target` in its directory; false with errno.
+bool openTemporary(const std::string &target, Temporary &temporary) {
+  // Linking an O_TMPFILE goes through /proc/self/fd.
+  static const bool procFdReachable = ::access("/proc/self/fd", X_OK) == 0;
+  // 0666 less the umask, as any other new file of the user's.
+  if (procFdReachable) {
+    temporary.fd = ::open(directoryOf(target).c_str(),
+                          O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (temporary.fd >= 0)
+      return true;
+    // EISDIR: a kernel without O_TMPFILE; EOPNOTSUPP: a file system.
+    if (errno != EISDIR && errno != EOPNOTSUPP && errno != EINVAL)
+      return false;
+  }
+  temporary.name = temporaryName(target);
+  ::unlink(temporary.name.c_str()); // an earlier process's with this pid
+  temporary.fd = ::open(temporary.name.c_str(),
+                        O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  return temporary.fd >= 0;
+}
+
+/// Names the complete O_TMPFILE, which is then placed as a named one is: a
+/// name is lost with the process for microseconds, not for the whole write.
+bool linkTemporary(Temporary &temporary, const std::string &target) {
+  std::string name = temporaryName(target);
+  ::unlink(name.c_str()); // an earlier process's with this pid
+  std::string handle = "/proc/self/fd/" + std::to_string(temporary.fd);
+  if (::linkat(AT_FDCWD, handle.c_str(), AT_FDCWD, name.c_str(),
+               AT_SYMLINK_FOLLOW) != 0)
+    return false;
+  temporary.name = name;
+  return true;
+}
+
+/// Renames `from` to `to` unless `to` exists (EEXIST).
+bool renameIfFree(const std::string &from, const std::string &to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
+                  RENAME_NOREPLACE) == 0)
+    return true;
+  if (errno != EINVAL && errno != ENOSYS)
+    return false;
+  // A file system without RENAME_NOREPLACE: a link fails as well when the
+  // name is taken.
+  if (::link(from.c_str(), to.c_str()) != 0)
+    return false;
+  ::unlink(from.c_str());
+  return true;
+}
+
+/// Puts the complete, named temporary at `target` as `ifPresent` says;
+/// false with errno, or with `error` where it says more.
+bool placeTemporary(Temporary &temporary, const std::string &path,
+                    const std::string &target, IfPresent ifPresent,
+                    std::string &error) {
+  if (ifPresent == IfPresent::Replace) {
+    // A replaced file keeps its permissions (a new one has the umask's).
+    struct stat old;
+    if (::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode))
+      ::chmod(temporary.name.c_str(), old.st_mode & 07777);
+    return std::rename(temporary.name.c_str(), target.c_str()) == 0;
+  }
+  if (renameIfFree(temporary.name, target))
+    return true;
+  if (errno != EEXIST)
+    return false;
+  std::string kept = besideWithPid(target, ".new.");
+  bool moved = std::rename(temporary.name.c_str(), kept.c_str()) == 0;
+  if (moved)
+    temporary.name.clear(); // the caller removes no file now
+  error = "cannot write " + path +
+          ": a file appeared there while tc worked, and was left as it was" +
+          (moved ? "; what tc wrote is in " + kept +
+                       " (move it there, or run again with --overwrite)"
+                 : " (nothing was written)");
+  return false;
+}
+
 } // namespace
+
+std::string writtenPath(const std::string &path) {
+  fs::path at = path;
+  std::error_code ec;
+  // 40: Linux's limit on links followed in one path (ELOOP beyond).
+  for (int hops = 0; hops < 40 && fs::is_symlink(at, ec); ++hops) {
+    fs::path to = fs::read_symlink(at, ec);
+    if (ec)
+      break;
+    at = to.is_absolute() ? to : at.parent_path() / to;
+  }
+  return at.string();
+}
 
 void syncDirectoryOf(const std::string &path) {
   std::string directory = fs::path(path).parent_path().string();
@@ -55,46 +170,50 @@ bool FileWriter::write(const void *data, size_t size) {
 
 bool writeFileAtomically(const std::string &path,
                          const std::function<bool(FileWriter &)> &fill,
-                         Durability durability, std::string &error) {
-  std::string temporary =
-      (fs::path(path).parent_path() / temporaryPrefix(path)).string() +
-      std::to_string(::getpid());
-  // 0666 less the umask, as any other new file of the user's.
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0) {
+                         Durability durability, std::string &error,
+                         IfPresent ifPresent) {
+  std::string target = writtenPath(path);
+  Temporary temporary;
+  if (!openTemporary(target, temporary)) {
     error = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
-  FileWriter writer(fd);
+  FileWriter writer(temporary.fd);
   errno = 0;
   bool ok =
-      fill(writer) && (durability == Durability::Replace || ::fsync(fd) == 0);
+      fill(writer) &&
+      (durability == Durability::Replace || ::fsync(temporary.fd) == 0) &&
+      (!temporary.name.empty() || linkTemporary(temporary, target));
   int savedErrno = ok ? 0 : errno;
-  if (::close(fd) != 0 && ok) {
+  if (::close(temporary.fd) != 0 && ok) {
     ok = false;
     savedErrno = errno;
   }
-  if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
+  error.clear();
+  if (ok && !placeTemporary(temporary, path, target, ifPresent, error)) {
     ok = false;
     savedErrno = errno;
   }
   if (!ok) {
     // A fill that failed without an errno (its own check) reads as EIO.
-    error = "cannot write " + path + ": " +
-            std::strerror(savedErrno ? savedErrno : EIO);
-    ::unlink(temporary.c_str());
+    if (error.empty())
+      error = "cannot write " + path + ": " +
+              std::strerror(savedErrno ? savedErrno : EIO);
+    if (!temporary.name.empty())
+      ::unlink(temporary.name.c_str());
     return false;
   }
   if (durability == Durability::Durable)
-    syncDirectoryOf(path);
+    syncDirectoryOf(target);
   return true;
 }
 
 bool writeFileAtomically(const std::string &path, const void *data, size_t size,
-                         std::string &error, Durability durability) {
+                         std::string &error, Durability durability,
+                         IfPresent ifPresent) {
   return writeFileAtomically(
       path, [&](FileWriter &out) { return out.write(data, size); }, durability,
-      error);
+      error, ifPresent);
 }
 
 void removeStaleTemporaries(const std::string &path) {

@@ -2,9 +2,14 @@
 //
 // Every file tc writes that a user or another process may read (executables,
 // checkpoints, token files, metrics, cached kernels) is written to a
-// temporary beside it, "<path>.tmp.<pid>", and renamed over it: a reader sees
-// the old file or the new one, never a part, and a failed write leaves the
-// old file as it was. The pid keeps two processes' temporaries apart.
+// temporary in its directory and put in place whole: a reader sees the old
+// file or the new one, never a part, and a failed write leaves the old file
+// as it was. The temporary has no name (O_TMPFILE) until it is complete, so
+// a process killed while writing leaves nothing behind; on a file system
+// without O_TMPFILE it is "<path>.tmp.<pid>" (the pid keeps two processes'
+// temporaries apart). A symbolic link is written through, as the shell's >
+// does: the file it names is replaced and the link stays. A replaced file
+// keeps its permissions; a new one gets 0666 less the umask.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +29,17 @@ enum class Durability {
   /// Also survives a power loss: the file and its directory are synced
   /// before the write counts as done (checkpoints).
   Durable,
+};
+
+/// What becomes of a file found at the path when the new one is put there.
+enum class IfPresent {
+  /// It is replaced: the command may (--overwrite, or a file it owns).
+  Replace,
+  /// It is kept and the write fails: the command found no file there when
+  /// it checked the path (checkReplaceableOutput), so one that appeared
+  /// while it worked is someone else's. What was written is kept too, in
+  /// "<path>.new.<pid>", which the error names.
+  Keep,
 };
 
 /// Appends to the temporary file.
@@ -46,19 +62,31 @@ private:
 /// durable.
 void syncDirectoryOf(const std::string &path);
 
+/// The file a write of `path` puts in place: `path`, or the file its
+/// symbolic links name (also one that does not exist yet).
+std::string writtenPath(const std::string &path);
+
 /// Writes `path` with what `fill` writes; false with `error` ("cannot write
 /// PATH: why") when `fill` or the file system fails.
 bool writeFileAtomically(const std::string &path,
                          const std::function<bool(FileWriter &)> &fill,
-                         Durability durability, std::string &error);
+                         Durability durability, std::string &error,
+                         IfPresent ifPresent = IfPresent::Replace);
 
 /// Writes `path` with `size` bytes at `data`.
 bool writeFileAtomically(const std::string &path, const void *data, size_t size,
                          std::string &error,
-                         Durability durability = Durability::Replace);
+                         Durability durability = Durability::Replace,
+                         IfPresent ifPresent = IfPresent::Replace);
 
-/// Removes the temporaries of `path` that writers killed mid-write left
-/// behind. Only for a file no other process writes at the same time (a
+/// IfPresent::Keep for a command that checked its output without
+/// --overwrite, Replace with it.
+inline IfPresent ifPresentFor(bool overwrite) {
+  return overwrite ? IfPresent::Replace : IfPresent::Keep;
+}
+
+/// Removes the named temporaries of `path` that writers killed mid-write
+/// left behind (on a file system without O_TMPFILE). Only for a file no other process writes at the same time (a
 /// checkpoint in its locked directory): it would remove their temporaries.
 void removeStaleTemporaries(const std::string &path);
 

@@ -1,6 +1,7 @@
 //===- OutputPath.cpp - the one policy for where a command may write -------===//
 
 #include "support/OutputPath.h"
+#include "support/AtomicFile.h"
 #include "support/FileBytes.h"
 #include "support/RunDirectory.h"
 
@@ -178,11 +179,11 @@ bool checkReplaceableOutput(const Output &output, bool overwrite,
             output.flag + " (nothing was written)";
     return false;
   }
-  // The file is written beside itself, in its directory as given (a
-  // temporary there, renamed over the path), and renamed into place: that
-  // directory must be there and writable now, not only after the work (a
-  // translation's minutes, a compile) that the write would lose.
-  std::string directory = placeOf(output.path).shown;
+  // The file is written in the directory of the file it puts in place (a
+  // symbolic link's target's; AtomicFile.h): that directory must be there
+  // and writable now, not only after the work (a translation's minutes, a
+  // compile) that the write would lose.
+  std::string directory = placeOf(writtenPath(output.path)).shown;
   std::error_code ec;
   if (!fs::is_directory(directory, ec)) {
     bool exists = fs::exists(directory, ec);

@@ -34,9 +34,11 @@ std::string translationText(const Translations &translations,
 }
 
 bool writeTranslations(const std::string &path, const std::string &text,
-                       std::string &error) {
+                       support::IfPresent ifPresent, std::string &error) {
   if (path != "-")
-    return support::writeFileAtomically(path, text.data(), text.size(), error);
+    return support::writeFileAtomically(path, text.data(), text.size(), error,
+                                        support::Durability::Replace,
+                                        ifPresent);
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
       std::fflush(stdout) != 0) {
     error = "cannot write the translations to standard output";

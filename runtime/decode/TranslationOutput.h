@@ -14,6 +14,7 @@
 
 #include "runtime/decode/SourceLines.h"
 #include "runtime/decode/Translator.h"
+#include "support/AtomicFile.h"
 
 #include <string>
 
@@ -26,10 +27,11 @@ std::string translationText(const Translations &translations,
                             const SourceLines &sources, size_t lineCount,
                             const SubwordVocabulary *subwords, bool nBest);
 
-/// Writes `text` to `path` (replacing it atomically), or to standard output
-/// for "-"; false with `error` when it cannot.
+/// Writes `text` to `path` (atomically; `ifPresent` says what becomes of a
+/// file there), or to standard output for "-"; false with `error` when it
+/// cannot.
 bool writeTranslations(const std::string &path, const std::string &text,
-                       std::string &error);
+                       support::IfPresent ifPresent, std::string &error);
 
 } // namespace tc::rt
 

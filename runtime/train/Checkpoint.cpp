@@ -134,7 +134,8 @@ readCheckpointIdentity(const std::string &path) {
 }
 
 bool writeCheckpoint(const std::string &path, const TrainingState &state,
-                     uint64_t fingerprint, std::string &error) {
+                     uint64_t fingerprint, std::string &error,
+                     support::IfPresent ifPresent) {
   Header header{};
   std::memcpy(header.magic, kMagic, 8);
   header.version = kVersion;
@@ -161,7 +162,7 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
            out.write(state.secondMoments.data(), state.secondMoments.size());
   };
   if (!support::writeFileAtomically(path, fill, support::Durability::Durable,
-                                    error)) {
+                                    error, ifPresent)) {
     error += " (the previous checkpoint, if any, is unchanged)";
     return false;
   }

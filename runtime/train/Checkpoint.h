@@ -19,6 +19,7 @@
 
 #include "runtime/Executable.h"
 #include "runtime/train/TrainingState.h"
+#include "support/AtomicFile.h"
 
 #include <cstdint>
 #include <optional>
@@ -51,8 +52,13 @@ struct CheckpointIdentity {
 std::optional<CheckpointIdentity>
 readCheckpointIdentity(const std::string &path);
 
-bool writeCheckpoint(const std::string &path, const TrainingState &state,
-                     uint64_t fingerprint, std::string &error);
+/// Writes `state` to `path` durably; `ifPresent` says what becomes of a
+/// file that is there (the trainer replaces its own checkpoint; average
+/// without --overwrite replaces none).
+bool writeCheckpoint(
+    const std::string &path, const TrainingState &state, uint64_t fingerprint,
+    std::string &error,
+    support::IfPresent ifPresent = support::IfPresent::Replace);
 
 /// The state in `path`, or none with `error` naming the file and what is
 /// wrong (missing, truncated, corrupted, another model).

@@ -74,21 +74,36 @@ struct ZipCloser {
   void operator()(zip_t *archive) const { zip_discard(archive); }
 };
 
+struct ZipSourceFreer {
+  void operator()(zip_source_t *source) const { zip_source_free(source); }
+};
+
 } // namespace
 
 bool exportParameters(const tcx::Executable &executable,
                       const std::vector<uint8_t> &params,
-                      const std::string &path, std::string &error) {
-  int code = 0;
-  std::unique_ptr<zip_t, ZipCloser> archive(
-      zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code));
+                      const std::string &path, support::IfPresent ifPresent,
+                      std::string &error) {
+  // The archive is built in memory and written as every output of tc's is
+  // (support/AtomicFile.h); libzip's own temporary beside `path` would
+  // stay behind a killed process and replace a symbolic link.
+  zip_error_t why;
+  zip_error_init(&why);
+  std::unique_ptr<zip_source_t, ZipSourceFreer> memory(
+      zip_source_buffer_create(nullptr, 0, 0, &why));
+  std::unique_ptr<zip_t, ZipCloser> archive;
+  if (memory) {
+    zip_source_keep(memory.get()); // past the archive's close
+    archive.reset(zip_open_from_source(memory.get(), ZIP_TRUNCATE, &why));
+    if (!archive)
+      zip_source_free(memory.get()); // the reference kept for the archive
+  }
   if (!archive) {
-    zip_error_t why;
-    zip_error_init_with_code(&why, code);
     error = "cannot write " + path + ": " + zip_error_strerror(&why);
     zip_error_fini(&why);
     return false;
   }
+  zip_error_fini(&why);
   // libzip reads the entries' bytes when the archive is closed.
   std::vector<std::string> entries;
   entries.reserve(executable.parameters()->size());
@@ -114,14 +129,29 @@ bool exportParameters(const tcx::Executable &executable,
       return false;
     }
   }
-  // zip_close writes a temporary beside `path` and renames it over: the
-  // archive appears whole or not at all.
   if (zip_close(archive.get()) != 0) {
     error = "cannot write " + path + ": " + zipError(archive.get());
     return false;
   }
   archive.release();
-  return true;
+  zip_stat_t stat;
+  std::vector<uint8_t> bytes;
+  bool read = zip_source_stat(memory.get(), &stat) == 0 &&
+              (stat.valid & ZIP_STAT_SIZE) &&
+              zip_source_open(memory.get()) == 0;
+  if (read) {
+    bytes.resize(stat.size);
+    read = zip_source_read(memory.get(), bytes.data(), stat.size) ==
+           zip_int64_t(stat.size);
+    zip_source_close(memory.get());
+  }
+  if (!read) {
+    error = "cannot write " + path + ": " +
+            zip_error_strerror(zip_source_error(memory.get()));
+    return false;
+  }
+  return support::writeFileAtomically(path, bytes.data(), bytes.size(), error,
+                                      support::Durability::Replace, ifPresent);
 }
 
 std::optional<std::vector<uint8_t>>

@@ -13,17 +13,21 @@
 
 #include "runtime/Executable.h"
 
+#include "support/AtomicFile.h"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace tc::rt {
 
-/// Writes `params` (the executable's flat parameter buffer) to `path`;
-/// false with `error`.
+/// Writes `params` (the executable's flat parameter buffer) to `path`, as
+/// support::writeFileAtomically writes (`ifPresent`: what becomes of a file
+/// there); false with `error`.
 bool exportParameters(const tcx::Executable &executable,
                       const std::vector<uint8_t> &params,
-                      const std::string &path, std::string &error);
+                      const std::string &path, support::IfPresent ifPresent,
+                      std::string &error);
 
 /// The flat parameter buffer of `executable` from the archive at `path`, or
 /// none with `error` naming the archive and the array: every parameter must

@@ -8,9 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -110,6 +113,93 @@ TEST_F(AtomicFile, NewFilesFollowTheUmask) {
   struct stat info;
   ASSERT_EQ(::stat(path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0664u);
+}
+
+// Without --overwrite a command checks that its output is not there, works
+// (minutes), then writes: a file that another program created meanwhile
+// is kept, and so is what tc wrote, under a name the error gives.
+TEST_F(AtomicFile, AFileThatAppearedMeanwhileIsKeptWhenAskedTo) {
+  std::string path = (dir / "out.txt").string(), error;
+  auto theirsAppears = [&](FileWriter &out) {
+    std::string theirs;
+    return out.write("ours", 4) &&
+           writeFileAtomically(path, "theirs", 6, theirs);
+  };
+  EXPECT_FALSE(writeFileAtomically(path, theirsAppears, Durability::Replace,
+                                   error, IfPresent::Keep));
+  std::string kept = path + ".new." + std::to_string(::getpid());
+  EXPECT_EQ(error, "cannot write " + path +
+                       ": a file appeared there while tc worked, and was "
+                       "left as it was; what tc wrote is in " +
+                       kept + " (move it there, or run again with "
+                              "--overwrite)");
+  EXPECT_EQ(bytesOf(path), "theirs");
+  EXPECT_EQ(bytesOf(kept), "ours");
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{
+                              "out.txt", "out.txt.new." +
+                                             std::to_string(::getpid())}));
+  // With IfPresent::Replace (--overwrite) it is replaced.
+  ASSERT_TRUE(writeFileAtomically(path, theirsAppears, Durability::Replace,
+                                  error, IfPresent::Replace))
+      << error;
+  EXPECT_EQ(bytesOf(path), "ours");
+  // Where nothing appeared, Keep writes as Replace does.
+  std::string fresh = (dir / "fresh.txt").string();
+  ASSERT_TRUE(writeFileAtomically(fresh, "x", 1, error, Durability::Durable,
+                                  IfPresent::Keep))
+      << error;
+  EXPECT_EQ(bytesOf(fresh), "x");
+}
+
+// As the shell's > does: the link stays, the file it names is replaced (or
+// created, for a link to nothing yet).
+TEST_F(AtomicFile, ASymbolicLinkIsWrittenThrough) {
+  fs::create_directories(dir / "runs");
+  fs::create_symlink("runs/7.txt", dir / "latest.txt");
+  std::string link = (dir / "latest.txt").string(), error;
+  EXPECT_EQ(writtenPath(link), (dir / "runs/7.txt").string());
+  for (const char *text : {"first", "second"}) {
+    ASSERT_TRUE(writeFileAtomically(link, text, std::strlen(text), error))
+        << error;
+    EXPECT_TRUE(fs::is_symlink(dir / "latest.txt"));
+    EXPECT_EQ(bytesOf((dir / "runs/7.txt").string()), text);
+  }
+  EXPECT_EQ(entries(dir / "runs"), std::vector<std::string>{"7.txt"});
+}
+
+TEST_F(AtomicFile, AReplacedFileKeepsItsPermissions) {
+  std::string path = (dir / "f").string(), error;
+  ASSERT_TRUE(writeFileAtomically(path, "old", 3, error)) << error;
+  ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+  ASSERT_TRUE(writeFileAtomically(path, "new", 3, error)) << error;
+  struct stat info;
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+}
+
+// The file being written has no name until it is whole (O_TMPFILE, which
+// the build directory's file system has: ext4, tmpfs, xfs, btrfs): a
+// process killed while writing leaves nothing.
+TEST_F(AtomicFile, AWriterKilledMidWriteLeavesNoFile) {
+  std::string path = (dir / "f").string();
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::string error;
+    writeFileAtomically(
+        path,
+        [](FileWriter &out) {
+          out.write("half", 4);
+          ::kill(::getpid(), SIGKILL);
+          return true;
+        },
+        Durability::Replace, error);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
 TEST_F(AtomicFile, StaleTemporariesOfThatFileAreRemoved) {

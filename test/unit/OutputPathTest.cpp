@@ -71,6 +71,13 @@ TEST_F(OutputPath, AMissingDirectoryIsRefusedBeforeTheWork) {
   fs::current_path(dir);
   EXPECT_TRUE(replaceable("new-here.txt", kMagic, false)) << error;
   fs::current_path(before);
+  // A symbolic link is written through: its target's directory counts.
+  fs::create_symlink(dir / "gone" / "out.txt", dir / "link.txt");
+  EXPECT_FALSE(replaceable(dir / "link.txt", kMagic, false));
+  EXPECT_NE(error.find("is in " + (dir / "gone").string() +
+                       ", which does not exist"),
+            std::string::npos)
+      << error;
 }
 
 TEST_F(OutputPath, NoFileARunOwnsIsReplacedOverwriteOrNot) {

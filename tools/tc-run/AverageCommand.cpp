@@ -111,7 +111,7 @@ int average(const AverageOptions &o) {
       return fail(error, kRunFailed);
   }
   if (!rt::writeCheckpoint(o.output, *state, rt::parameterFingerprint(x),
-                           error))
+                           error, support::ifPresentFor(o.overwrite)))
     return fail(error, kRunFailed);
   std::fprintf(stderr, "tc-run: averaged %zu checkpoints into %s:\n",
                paths->size(), o.output.c_str());

@@ -30,7 +30,8 @@ int exportParameters(const ExportOptions &o) {
   if (int code = loadTrainedModel(o.model, o.checkpoint, false, trained))
     return code;
   const tcx::Executable &x = trained.executable->root();
-  if (!rt::exportParameters(x, trained.state.params, o.output, error))
+  if (!rt::exportParameters(x, trained.state.params, o.output,
+                            support::ifPresentFor(o.overwrite), error))
     return fail(error, kRunFailed);
   std::fprintf(stderr, "tc-run: wrote %u parameters of %s (step %lld) to %s\n",
                x.parameters()->size(), trained.checkpoint.c_str(),

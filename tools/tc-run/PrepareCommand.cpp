@@ -203,7 +203,8 @@ int prepare(const PrepareOptions &o) {
                           written, encodeError);
   };
   if (!support::writeFileAtomically(o.output, fill,
-                                    support::Durability::Replace, error))
+                                    support::Durability::Replace, error,
+                                    support::ifPresentFor(o.overwrite)))
     return fail(encodeError.empty() ? error : encodeError);
   summarize(written, !buckets.empty(), o.output);
   return kSuccess;

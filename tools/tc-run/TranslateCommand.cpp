@@ -262,7 +262,7 @@ int translateText(const TranslateOptions &o) {
                              rt::translationText(*translations, *sources,
                                                  lines->size(), subwords,
                                                  o.nBestOutput),
-                             error))
+                             support::ifPresentFor(o.overwrite), error))
     return fail(error, kRunFailed);
   return kSuccess;
 }
