@@ -1,37 +1,15 @@
 //===- ParallelText.cpp - two text files, line i of each one sentence pair -===//
 
 #include "runtime/data/ParallelText.h"
+#include "runtime/data/TokenIdText.h"
 #include "runtime/format/TokenFile.h"
 #include "support/BlankText.h"
 #include "support/TextLines.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace tc::rt {
 namespace {
-
-/// The ids of `line` (line `number` of `path`), or none with `error`.
-std::optional<std::vector<int32_t>> parseIds(const std::string &line,
-                                             const std::string &path,
-                                             size_t number,
-                                             const Vocabulary &vocab,
-                                             std::string &error) {
-  std::istringstream words(line);
-  std::vector<int32_t> ids;
-  std::string word;
-  while (words >> word) {
-    char *end = nullptr;
-    long id = std::strtol(word.c_str(), &end, 10);
-    if (*end != '\0' || id < 0 || (vocab.size > 0 && id >= vocab.size)) {
-      error = path + ":" + std::to_string(number) + ": '" + word +
-              "' is not a token id in [0, " + std::to_string(vocab.size) + ")";
-      return std::nullopt;
-    }
-    ids.push_back(int32_t(id));
-  }
-  return ids;
-}
 
 /// The first blank line of a file and how many there are.
 struct BlankLines {
@@ -226,12 +204,13 @@ parseIdPairs(const TextBlock &block, const std::string &sourcePath,
              std::string &error) {
   std::vector<SentencePair> pairs(block.source.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
+    std::string line = ":" + std::to_string(block.line[i]);
     auto source =
-        parseIds(block.source[i], sourcePath, block.line[i], vocab, error);
+        parseTokenIds(block.source[i], vocab, sourcePath + line, error);
     if (!source)
       return std::nullopt;
     auto target =
-        parseIds(block.target[i], targetPath, block.line[i], vocab, error);
+        parseTokenIds(block.target[i], vocab, targetPath + line, error);
     if (!target)
       return std::nullopt;
     pairs[i].source = std::move(*source);

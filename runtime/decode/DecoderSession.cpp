@@ -24,6 +24,11 @@ int64_t outputElements(const tcx::Function &function, std::string_view name) {
 
 } // namespace
 
+int64_t candidatesPerRowOf(const tcx::Function &step, int64_t rows) {
+  int64_t candidates = outputElements(step, binding::kTopTokens);
+  return rows > 0 && candidates % rows == 0 ? candidates / rows : 0;
+}
+
 std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
                                                    Device &device,
                                                    const BucketShape &shape,
@@ -57,8 +62,8 @@ std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
     return std::nullopt;
   }
   // Before the top-k moved into the step, it returned log_probs [R, V].
-  int64_t candidates = outputElements(*step, binding::kTopTokens);
-  if (candidates == 0 || candidates % shape.batch != 0) {
+  int64_t candidates = candidatesPerRowOf(*step, shape.batch);
+  if (candidates == 0) {
     error = step->name()->str() +
             " returns no top_tokens (the whole log-probability distribution "
             "of an older tc-compile); compile the model again with this "
@@ -70,7 +75,7 @@ std::optional<DecoderSession> DecoderSession::open(const Executable &executable,
     crossNames.push_back(b->name()->str());
   return DecoderSession(device, *start, *step, shape,
                         vocabularyOf(executable.root()), crossNames,
-                        candidates / shape.batch);
+                        candidates);
 }
 
 bool DecoderSession::fail(const std::string &what, std::string &error) const {

@@ -35,6 +35,11 @@ struct EncodedSource {
   int64_t batch = 0;
 };
 
+/// The candidates (K) `step`, a decode_step function of `rows` rows,
+/// returns per row; 0 when it returns none (an older executable's whole
+/// distribution).
+int64_t candidatesPerRowOf(const tcx::Function &step, int64_t rows);
+
 class DecoderSession {
 public:
   /// The session of the decode_step of `shape` and the decode_start of its
@@ -66,8 +71,6 @@ public:
 
   const BucketShape &shape() const { return shape_; }
   int64_t rows() const { return shape_.batch; }
-  /// The candidates a step returns per row (K).
-  int64_t candidatesPerRow() const { return candidates_.perRow; }
   const Vocabulary &vocabulary() const { return vocab_; }
 
 private:

@@ -1,7 +1,7 @@
 //===- SourceLines.cpp - lines of text as the sources to translate --------===//
 
 #include "runtime/decode/SourceLines.h"
-#include "runtime/decode/TokenIdText.h"
+#include "runtime/data/TokenIdText.h"
 #include "support/BlankText.h"
 #include "support/Utf8.h"
 
@@ -36,9 +36,11 @@ std::optional<SourceLines> sourcesOfLines(const std::vector<std::string> &lines,
       ids = subwords->encode(line);
     } else {
       auto parsed = parseTokenIds(
-          line, vocab.size, inputName + ":" + std::to_string(i + 1), error);
-      if (!parsed)
+          line, vocab, inputName + ":" + std::to_string(i + 1), error);
+      if (!parsed) {
+        error += "; leave out --ids to translate text";
         return std::nullopt;
+      }
       ids = std::move(*parsed);
     }
     ids.push_back(vocab.eos);

@@ -4,7 +4,7 @@
 // one is not translated. A line longer than the model can take is cut
 // (runtime/data/LineLimit.h), not skipped, so that every line gives a line
 // out; then it is encoded with the run's vocabulary, or read as token ids
-// (runtime/decode/TokenIdText.h), and ends with EOS.
+// (runtime/data/TokenIdText.h), and ends with EOS.
 //
 //===----------------------------------------------------------------------===//
 

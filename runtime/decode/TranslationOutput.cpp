@@ -1,7 +1,7 @@
 //===- TranslationOutput.cpp - translations as the text tc-run writes -----===//
 
 #include "runtime/decode/TranslationOutput.h"
-#include "runtime/decode/TokenIdText.h"
+#include "runtime/data/TokenIdText.h"
 #include "support/AtomicFile.h"
 
 #include <cstdio>

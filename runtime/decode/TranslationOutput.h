@@ -5,7 +5,7 @@
 // best first, as lines "LINE ||| TRANSLATION ||| SCORE" (LINE counts from 0;
 // the score to 9 significant digits), and nothing for a blank line. A
 // translation is text decoded with the run's vocabulary, or token ids
-// (runtime/decode/TokenIdText.h).
+// (runtime/data/TokenIdText.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -85,23 +85,44 @@ bool translateInShape(DecoderSession &session,
   }
 }
 
-/// Whether `session`'s step returns the candidates a beam of `width` needs
-/// (its 2 x width best tokens per row, or every token); else `error`.
-bool servesBeam(const DecoderSession &session, int64_t width,
-                std::string &error) {
-  int64_t K = session.candidatesPerRow(), needed = width == 1 ? 1 : 2 * width;
-  if (K >= needed || K >= session.vocabulary().size)
+} // namespace
+
+bool checkBeamWidth(const Executable &executable, int64_t width,
+                    std::string &error) {
+  const tcx::Executable &root = executable.root();
+  int64_t vocabulary = vocabularyOf(root).size;
+  // Each decoder shape's widest step must hold the beam's hypotheses and
+  // return its 2 x width best tokens per row (or every token).
+  int64_t widest = width, rows = 0, candidates = 0;
+  for (const BucketShape &shape : decoderShapes(root)) {
+    const tcx::Function *step =
+        executable.function(tcx::FunctionRole::DecodeStep, shape);
+    int64_t K = step ? candidatesPerRowOf(*step, shape.batch) : 0;
+    int64_t serves = std::min(shape.batch, K >= vocabulary ? shape.batch
+                                                           : std::max<int64_t>(
+                                                                 K / 2, 1));
+    if (serves < widest) {
+      widest = serves;
+      rows = shape.batch;
+      candidates = K;
+    }
+  }
+  if (widest >= width)
     return true;
-  error = "a beam of " + std::to_string(width) + " needs the decoder step's " +
-          std::to_string(needed) + " most probable tokens per row, but it "
-          "returns " + std::to_string(K) + " (compiled for a beam of " +
-          std::to_string(K / 2) + "); use --beam " + std::to_string(K / 2) +
+  error = "a beam of " + std::to_string(width) + " needs " +
+          std::to_string(width) + " rows and each row's " +
+          std::to_string(2 * width) +
+          " most probable tokens, but the decoder steps have " +
+          std::to_string(rows) + " rows and return " +
+          std::to_string(candidates) + " tokens per row; use --beam " +
+          std::to_string(widest) +
           " or less, or compile the model again with [decoding] beam = " +
-          std::to_string(width) + " in its description";
+          std::to_string(width) +
+          (rows < width ? " and rows = " + std::to_string(width) + " or more"
+                        : "") +
+          " in its description";
   return false;
 }
-
-} // namespace
 
 void Translations::record(size_t i, std::vector<Hypothesis> found) {
   const Hypothesis &best = found.front();
@@ -123,15 +144,8 @@ translate(const Executable &executable, Device &device,
     return std::nullopt;
   }
   int64_t width = std::max<int64_t>(options.beam, 1);
-  for (const BucketShape &shape : shapes)
-    if (shape.batch < width) {
-      error = "a beam of " + std::to_string(width) +
-              " needs as many rows, but the decoder steps have " +
-              std::to_string(shape.batch) + "; use --beam " +
-              std::to_string(shape.batch) +
-              " or less, or raise [decoding] rows in the description";
-      return std::nullopt;
-    }
+  if (!checkBeamWidth(executable, width, error))
+    return std::nullopt;
   Vocabulary vocab = vocabularyOf(executable.root());
   Translations result;
   result.nBest.resize(sources.size());
@@ -170,7 +184,7 @@ translate(const Executable &executable, Device &device,
             : shapes[shape];
     std::optional<DecoderSession> session =
         DecoderSession::open(executable, device, rows, error);
-    if (!session || !servesBeam(*session, width, error) ||
+    if (!session ||
         !translateInShape(*session, cut, indices, options, result, error,
                           sentenceDone))
       return std::nullopt;

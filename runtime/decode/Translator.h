@@ -44,6 +44,13 @@ struct Translations {
   void record(size_t i, std::vector<Hypothesis> found);
 };
 
+/// Whether `executable`'s decoder serves a beam of `width`: every decoder
+/// shape's widest step has `width` rows and returns each row's 2 x `width`
+/// most probable tokens (or every token); else `error` naming the widest
+/// beam it serves and the description keys that serve this one.
+bool checkBeamWidth(const Executable &executable, int64_t width,
+                    std::string &error);
+
 /// Translations of `sources` (token ids, each ending with EOS) with the
 /// parameters on `device`; `progress`, when given, hears how many are done
 /// and how many target tokens they have. None with `error` when the

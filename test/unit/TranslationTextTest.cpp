@@ -1,13 +1,13 @@
 //===- TranslationTextTest.cpp - text translation's pieces ----------------===//
 //
 // Token ids as text, input lines to sources, and the output lines of
-// tc-run translate (runtime/decode/TokenIdText.h, SourceLines.h,
+// tc-run translate (runtime/data/TokenIdText.h, SourceLines.h,
 // TranslationOutput.h). test/Runtime/translate-*.test run them end to end.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/decode/SourceLines.h"
-#include "runtime/decode/TokenIdText.h"
+#include "runtime/data/TokenIdText.h"
 #include "runtime/decode/TranslationOutput.h"
 
 #include <gtest/gtest.h>
@@ -18,21 +18,40 @@ namespace {
 
 using Ids = std::vector<int32_t>;
 
+const Vocabulary kVocabulary{20, 0, 1, 2};
+
 TEST(TokenIdText, ReadsIdsBetweenSpacesAndTabs) {
   std::string error;
-  EXPECT_EQ(parseTokenIds(" 4 17\t9 ", 20, "in:1", error), (Ids{4, 17, 9}));
-  EXPECT_EQ(parseTokenIds("", 20, "in:1", error), Ids{});
+  EXPECT_EQ(parseTokenIds(" 4 17\t9\r", kVocabulary, "in:1", error),
+            (Ids{4, 17, 9}));
+  EXPECT_EQ(parseTokenIds("", kVocabulary, "in:1", error), Ids{});
   EXPECT_EQ(tokenIdText({4, 17, 9}), "4 17 9");
   EXPECT_EQ(tokenIdText({}), "");
 }
 
 TEST(TokenIdText, RefusesWhatIsNotAnIdOfTheVocabulary) {
-  for (const char *line : {"4 20", "-1", "4x", "4,5", "a"}) {
+  for (auto [line, word] : std::vector<std::pair<const char *, const char *>>{
+           {"4 20", "20"}, {"-1", "-1"}, {"4x 5", "4x"}, {"4,5", "4,5"},
+           {"3 a", "a"}}) {
     std::string error;
-    EXPECT_FALSE(parseTokenIds(line, 20, "in:3", error)) << line;
-    EXPECT_EQ(error, std::string("in:3: '") + line +
-                         "' is not a list of token ids in [0, 20); leave "
-                         "out --ids to translate text");
+    EXPECT_FALSE(parseTokenIds(line, kVocabulary, "in:3", error)) << line;
+    EXPECT_EQ(error, std::string("in:3: '") + word +
+                         "' is not a token id in [0, 20)");
+  }
+}
+
+// tc adds padding, BOS and EOS itself: one in a sentence would end it early
+// (EOS in a source) or be ignored by the loss (padding in a target).
+TEST(TokenIdText, RefusesPaddingBosAndEos) {
+  for (auto [line, what] : std::vector<std::pair<const char *, const char *>>{
+           {"4 0", "'0' is padding"},
+           {"1 4", "'1' is the start of sentence (BOS)"},
+           {"4 2 5", "'2' is the end of sentence (EOS)"}}) {
+    std::string error;
+    EXPECT_FALSE(parseTokenIds(line, kVocabulary, "in:3", error)) << line;
+    EXPECT_EQ(error, std::string("in:3: ") + what +
+                         ", which tc adds itself; give a sentence's ids "
+                         "without 0, 1 or 2");
   }
 }
 

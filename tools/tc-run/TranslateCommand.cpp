@@ -209,6 +209,9 @@ int translateText(const TranslateOptions &o) {
   TrainedModel trained;
   if (int code = loadTrainedModel(model, o.checkpoint, !o.ids, trained))
     return code;
+  if (!o.recomputePrefix &&
+      !rt::checkBeamWidth(*trained.executable, o.search.beam, error))
+    return fail(o.model.model + ": " + error);
   std::string inputName = o.input == "-" ? "standard input" : o.input;
   std::optional<std::string> text =
       support::readTextOrStandardInput(o.input, kMaxInputBytes, error);
