@@ -84,7 +84,7 @@ TEST(SourceLines, ALongLineIsCutAtAnId) {
 TEST(SourceLines, TheLineOfABadIdIsNamed) {
   Vocabulary vocab{20, 0, 1, 2};
   std::string error;
-  EXPECT_FALSE(sourcesOfLines({"1", "", "30"}, nullptr, vocab, LineLimit{},
+  EXPECT_FALSE(sourcesOfLines({"4", "", "30"}, nullptr, vocab, LineLimit{},
                               "in.txt", error));
   EXPECT_EQ(error.substr(0, 15), "in.txt:3: '30' ");
 }
