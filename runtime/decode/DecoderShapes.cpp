@@ -66,4 +66,23 @@ std::optional<size_t> decoderShapeFor(const std::vector<BucketShape> &shapes,
   return longest;
 }
 
+size_t decoderShapeCutting(const std::vector<BucketShape> &shapes,
+                           std::vector<int32_t> &source, int32_t eos,
+                           int64_t targetPositions, bool &cut) {
+  std::optional<size_t> chosen =
+      decoderShapeFor(shapes, int64_t(source.size()), targetPositions);
+  cut = !chosen;
+  if (chosen)
+    return *chosen;
+  size_t longest = 0;
+  for (size_t s = 1; s < shapes.size(); ++s)
+    if (shapes[s].sourceLength > shapes[longest].sourceLength ||
+        (shapes[s].sourceLength == shapes[longest].sourceLength &&
+         shapes[s].targetLength > shapes[longest].targetLength))
+      longest = s;
+  source.resize(size_t(shapes[longest].sourceLength));
+  source.back() = eos;
+  return longest;
+}
+
 } // namespace tc::rt

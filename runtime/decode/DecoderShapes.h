@@ -43,6 +43,14 @@ std::optional<size_t> decoderShapeFor(const std::vector<BucketShape> &shapes,
                                       int64_t sourceLength,
                                       int64_t targetPositions = 0);
 
+/// As decoderShapeFor for `source`; where no shape holds it, the shape with
+/// the longest source, and `source` cut to that length (still ending with
+/// `eos`), with `cut` set. Both decoders (the incremental one and
+/// --recompute-prefix's) cut so, and say how many they cut.
+size_t decoderShapeCutting(const std::vector<BucketShape> &shapes,
+                           std::vector<int32_t> &source, int32_t eos,
+                           int64_t targetPositions, bool &cut);
+
 } // namespace tc::rt
 
 #endif // TC_RUNTIME_DECODE_DECODERSHAPES_H

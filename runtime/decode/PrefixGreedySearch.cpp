@@ -51,21 +51,24 @@ translateByRecompute(const Executable &executable, Device &device,
                      const std::vector<std::vector<int32_t>> &sources,
                      int64_t maxLengthOffset, std::string &error) {
   std::vector<BucketShape> buckets = bucketsOf(executable.root());
-  std::map<size_t, std::vector<size_t>> byBucket;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    int64_t length = int64_t(sources[i].size());
-    std::optional<size_t> chosen =
-        decoderShapeFor(buckets, length, length + maxLengthOffset);
-    if (!chosen) {
-      error = "a source of " + std::to_string(length) +
-              " tokens is longer than any bucket holds (the incremental "
-              "decoder cuts it; --recompute-prefix does not)";
-      return std::nullopt;
-    }
-    byBucket[*chosen].push_back(i);
+  if (buckets.empty()) {
+    error = "the executable has no training buckets for --recompute-prefix "
+            "to decode in; leave it out";
+    return std::nullopt;
   }
+  int32_t eos = vocabularyOf(executable.root()).eos;
   Translations translations;
   translations.nBest.resize(sources.size());
+  std::vector<std::vector<int32_t>> cut = sources;
+  std::map<size_t, std::vector<size_t>> byBucket;
+  for (size_t i = 0; i < cut.size(); ++i) {
+    bool wasCut = false;
+    size_t chosen = decoderShapeCutting(
+        buckets, cut[i], eos, int64_t(cut[i].size()) + maxLengthOffset,
+        wasCut);
+    translations.truncated += wasCut;
+    byBucket[chosen].push_back(i);
+  }
   for (auto &[b, indices] : byBucket) {
     std::optional<PrefixDecoder> session =
         PrefixDecoder::open(executable, device, buckets[b], error);
@@ -76,7 +79,7 @@ translateByRecompute(const Executable &executable, Device &device,
       std::vector<std::vector<int32_t>> batch;
       for (size_t k = first;
            k < std::min(indices.size(), first + size_t(buckets[b].batch)); ++k)
-        batch.push_back(sources[indices[k]]);
+        batch.push_back(cut[indices[k]]);
       auto decoded = prefixGreedySearch(*session, batch, error);
       if (!decoded)
         return std::nullopt;

@@ -154,13 +154,9 @@ translate(const Executable &executable, Device &device,
   for (size_t i = 0; i < cut.size(); ++i) {
     // The shape depends on the source alone: a translation's length limit
     // is capped at its shape's target length, whichever that is.
-    size_t shape = decoderShapeFor(shapes, int64_t(cut[i].size()))
-                       .value_or(shapes.size() - 1); // the longest source
-    if (int64_t(cut[i].size()) > shapes[shape].sourceLength) {
-      cut[i].resize(shapes[shape].sourceLength);
-      cut[i].back() = vocab.eos;
-      ++result.truncated;
-    }
+    bool wasCut = false;
+    size_t shape = decoderShapeCutting(shapes, cut[i], vocab.eos, 0, wasCut);
+    result.truncated += wasCut;
     byShape[shape].push_back(i);
   }
   size_t done = 0;
