@@ -2,6 +2,7 @@
 
 #include "support/AtomicFile.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -24,15 +25,37 @@ std::string directoryOf(const std::string &path) {
   return directory.empty() ? "." : directory;
 }
 
-/// "<path><suffix><pid>": a name of this process's beside `path`.
-std::string besideWithPid(const std::string &path, const char *suffix) {
-  return path + suffix + std::to_string(::getpid());
+/// "<path>.new.<pid>": where the result goes when it cannot be put at
+/// `path` without replacing a file there.
+std::string keptName(const std::string &path) {
+  return path + ".new." + std::to_string(::getpid());
 }
 
-/// The temporary's name beside `target` while it has one.
-std::string temporaryName(const std::string &target) {
-  return besideWithPid(
-      (fs::path(directoryOf(target)) / temporaryPrefix(target)).string(), "");
+/// A name for `target`'s temporary, "<name>.tmp.<pid>.<n>" in its
+/// directory: n counts this process's temporaries, so one write's is never
+/// another's (a stale one of a dead process with this pid may have it:
+/// creating it then fails with EEXIST, and the next name is tried).
+std::string nextTemporaryName(const std::string &target) {
+  static std::atomic<uint64_t> count{0};
+  return (fs::path(directoryOf(target)) / temporaryPrefix(target)).string() +
+         std::to_string(::getpid()) + "." + std::to_string(count++);
+}
+
+/// Tries `create` (false with errno) on fresh temporary names until one is
+/// free; `name` is the one created (empty when none was).
+template <typename Create>
+bool createTemporaryName(const std::string &target, std::string &name,
+                         Create create) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::string fresh = nextTemporaryName(target);
+    if (create(fresh)) {
+      name = fresh;
+      return true;
+    }
+    if (errno != EEXIST)
+      break;
+  }
+  return false;
 }
 
 /// The file being written, open for writing: without a name (O_TMPFILE)
@@ -56,24 +79,22 @@ bool openTemporary(const std::string &target, Temporary &temporary) {
     if (errno != EISDIR && errno != EOPNOTSUPP && errno != EINVAL)
       return false;
   }
-  temporary.name = temporaryName(target);
-  ::unlink(temporary.name.c_str()); // an earlier process's with this pid
-  temporary.fd = ::open(temporary.name.c_str(),
-                        O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  return temporary.fd >= 0;
+  return createTemporaryName(target, temporary.name, [&](const std::string &n) {
+    temporary.fd =
+        ::open(n.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    return temporary.fd >= 0;
+  });
 }
 
 /// Names the complete O_TMPFILE, which is then placed as a named one is: a
-/// name is lost with the process for microseconds, not for the whole write.
+/// name is left behind a killed process for microseconds, not for the
+/// whole write.
 bool linkTemporary(Temporary &temporary, const std::string &target) {
-  std::string name = temporaryName(target);
-  ::unlink(name.c_str()); // an earlier process's with this pid
   std::string handle = "/proc/self/fd/" + std::to_string(temporary.fd);
-  if (::linkat(AT_FDCWD, handle.c_str(), AT_FDCWD, name.c_str(),
-               AT_SYMLINK_FOLLOW) != 0)
-    return false;
-  temporary.name = name;
-  return true;
+  return createTemporaryName(target, temporary.name, [&](const std::string &n) {
+    return ::linkat(AT_FDCWD, handle.c_str(), AT_FDCWD, n.c_str(),
+                    AT_SYMLINK_FOLLOW) == 0;
+  });
 }
 
 /// Renames `from` to `to` unless `to` exists (EEXIST).
@@ -85,10 +106,20 @@ bool renameIfFree(const std::string &from, const std::string &to) {
     return false;
   // A file system without RENAME_NOREPLACE: a link fails as well when the
   // name is taken.
-  if (::link(from.c_str(), to.c_str()) != 0)
+  if (::link(from.c_str(), to.c_str()) == 0) {
+    ::unlink(from.c_str());
+    return true;
+  }
+  if (errno == EEXIST)
     return false;
-  ::unlink(from.c_str());
-  return true;
+  // Nor hard links (some FUSE and 9p mounts): look, then rename. Only a
+  // file created in the instant between the two is replaced.
+  struct stat there;
+  if (::lstat(to.c_str(), &there) == 0) {
+    errno = EEXIST;
+    return false;
+  }
+  return std::rename(from.c_str(), to.c_str()) == 0;
 }
 
 /// Puts the complete, named temporary at `target` as `ifPresent` says;
@@ -96,27 +127,35 @@ bool renameIfFree(const std::string &from, const std::string &to) {
 bool placeTemporary(Temporary &temporary, const std::string &path,
                     const std::string &target, IfPresent ifPresent,
                     std::string &error) {
-  if (ifPresent == IfPresent::Replace) {
-    // A replaced file keeps its permissions (a new one has the umask's).
-    struct stat old;
-    if (::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode))
-      ::chmod(temporary.name.c_str(), old.st_mode & 07777);
+  if (ifPresent == IfPresent::Replace)
     return std::rename(temporary.name.c_str(), target.c_str()) == 0;
-  }
   if (renameIfFree(temporary.name, target))
     return true;
-  if (errno != EEXIST)
-    return false;
-  std::string kept = besideWithPid(target, ".new.");
+  int why = errno;
+  // The result of the work is kept either way.
+  std::string kept = keptName(target);
   bool moved = std::rename(temporary.name.c_str(), kept.c_str()) == 0;
   if (moved)
     temporary.name.clear(); // the caller removes no file now
   error = "cannot write " + path +
-          ": a file appeared there while tc worked, and was left as it was" +
+          (why == EEXIST ? ": a file appeared there while tc worked, and was "
+                           "left as it was"
+                         : std::string(": ") + std::strerror(why)) +
           (moved ? "; what tc wrote is in " + kept +
-                       " (move it there, or run again with --overwrite)"
+                       (why == EEXIST ? " (move it there, or run again with "
+                                        "--overwrite)"
+                                      : "")
                  : " (nothing was written)");
+  errno = why;
   return false;
+}
+
+/// A replaced file keeps its permissions (a new one has 0666 less the
+/// umask); set before the data is synced, so that they are durable too.
+void keepPermissionsOf(const std::string &target, int fd) {
+  struct stat old;
+  if (::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode))
+    ::fchmod(fd, old.st_mode & 0777);
 }
 
 } // namespace
@@ -178,6 +217,7 @@ bool writeFileAtomically(const std::string &path,
     error = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
+  keepPermissionsOf(target, temporary.fd);
   FileWriter writer(temporary.fd);
   errno = 0;
   bool ok =
@@ -218,8 +258,9 @@ bool writeFileAtomically(const std::string &path, const void *data, size_t size,
 
 void removeStaleTemporaries(const std::string &path) {
   std::error_code ec;
-  fs::path parent = fs::path(path).parent_path();
-  std::string prefix = temporaryPrefix(path);
+  std::string target = writtenPath(path); // where they are made
+  fs::path parent = fs::path(target).parent_path();
+  std::string prefix = temporaryPrefix(target);
   for (const auto &entry :
        fs::directory_iterator(parent.empty() ? fs::path(".") : parent, ec))
     if (entry.path().filename().string().starts_with(prefix))

@@ -6,8 +6,8 @@
 // file or the new one, never a part, and a failed write leaves the old file
 // as it was. The temporary has no name (O_TMPFILE) until it is complete, so
 // a process killed while writing leaves nothing behind; on a file system
-// without O_TMPFILE it is "<path>.tmp.<pid>" (the pid keeps two processes'
-// temporaries apart). A symbolic link is written through, as the shell's >
+// without O_TMPFILE it is "<path>.tmp.<pid>.<n>" (the pid and a count keep
+// two writes' temporaries apart). A symbolic link is written through, as the shell's >
 // does: the file it names is replaced and the link stays. A replaced file
 // keeps its permissions; a new one gets 0666 less the umask.
 //

@@ -102,15 +102,23 @@ bool sameFile(const std::string &a, const std::string &b) {
 std::optional<OutputKind> checkOutputPath(const Output &output,
                                           std::string &error) {
   const std::string &path = output.path;
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (ec == std::errc::too_many_symbolic_link_levels) {
+    error = refused(output, "is a symbolic link that loops; give another "
+                            "path (nothing was written)");
+    return std::nullopt;
+  }
+  // A symbolic link is written through (AtomicFile.h), also one to a file
+  // not there yet: the file it names is what the rules judge.
+  std::string written = writtenPath(path);
   for (const ProtectedFile &file : output.protect)
-    if (sameFile(path, file.path)) {
+    if (sameFile(written, file.path)) {
       error = refused(output, "is " + file.what +
                                   "; give the output its own file (nothing "
                                   "was written)");
       return std::nullopt;
     }
-  std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) {
     error = refused(output, "is a directory; give a file path");
     return std::nullopt;
@@ -121,7 +129,7 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
       (path.rfind("/dev/", 0) == 0 && !fs::exists(status)))
     return OutputKind::Stream;
   bool inRun = false;
-  if (!checkRunDirectory(output, placeOf(path), inRun, error))
+  if (!checkRunDirectory(output, placeOf(written), inRun, error))
     return std::nullopt;
   if (!fs::exists(status))
     return OutputKind::New;
@@ -139,7 +147,7 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
     if (inRun) {
       error =
           refused(output, "exists in the checkpoint directory " +
-                              placeOf(path).shown + ", where " + output.what +
+                              placeOf(written).shown + ", where " + output.what +
                               " replace no file (it may be the run's); "
                               "give another path (nothing was written)");
       return std::nullopt;

@@ -20,7 +20,7 @@
 namespace tc::rt {
 
 /// "4 17 9" -> its ids; none with `error` (which starts with `where`) when
-/// a word is not an id of `vocab`'s, or is padding, BOS or EOS: tc adds
+/// a word is not an id of `vocab`'s (any id from 0 where its size is 0), or is padding, BOS or EOS: tc adds
 /// those itself, and one inside a sentence would end it early or be
 /// ignored by the loss.
 std::optional<std::vector<int32_t>> parseTokenIds(std::string_view line,

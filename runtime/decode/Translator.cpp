@@ -98,6 +98,8 @@ bool checkBeamWidth(const Executable &executable, int64_t width,
     const tcx::Function *step =
         executable.function(tcx::FunctionRole::DecodeStep, shape);
     int64_t K = step ? candidatesPerRowOf(*step, shape.batch) : 0;
+    if (K == 0)
+      continue; // an older executable: opening its session says so
     int64_t serves = std::min(shape.batch, K >= vocabulary ? shape.batch
                                                            : std::max<int64_t>(
                                                                  K / 2, 1));

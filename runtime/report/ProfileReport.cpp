@@ -50,11 +50,13 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
     text += line;
   }
   text += "\n]}\n";
-  // A stream (/dev/stdout) is appended to; a file is replaced whole.
+  // A stream (/dev/stdout) is appended to; a file is replaced whole where
+  // the policy still allows it. The command checked the path at its start;
+  // a file it refuses now appeared since, and is kept.
   std::string ignored;
-  if (support::checkOutputPath(
-          {"--profile", path, "the profile", kProfileMagic}, ignored) ==
-      support::OutputKind::Stream) {
+  std::optional<support::OutputKind> kind = support::checkOutputPath(
+      {"--profile", path, "the profile", kProfileMagic}, ignored);
+  if (kind == support::OutputKind::Stream) {
     std::FILE *out = std::fopen(path.c_str(), "a");
     bool ok =
         out && std::fwrite(text.data(), 1, text.size(), out) == text.size();
@@ -64,7 +66,9 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
       error = "cannot write the profile to " + path;
     return ok;
   }
-  return support::writeFileAtomically(path, text.data(), text.size(), error);
+  return support::writeFileAtomically(
+      path, text.data(), text.size(), error, support::Durability::Replace,
+      kind ? support::IfPresent::Replace : support::IfPresent::Keep);
 }
 
 } // namespace tc::rt

@@ -22,7 +22,9 @@ inline constexpr std::string_view kProfileMagic = "{\"wall_seconds\": ";
 
 /// Prints the profile by op (stderr) and writes every entry as JSON to
 /// `path`; `wall` is the whole run's time, start-up included. False with
-/// `error` when the file cannot be written.
+/// `error` when the file cannot be written, or when a file the output
+/// policy refuses appeared at `path` during the run (it is kept; the
+/// profile is left beside it).
 bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
                   double wall, std::string &error);
 

@@ -163,7 +163,8 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
   };
   if (!support::writeFileAtomically(path, fill, support::Durability::Durable,
                                     error, ifPresent)) {
-    error += " (the previous checkpoint, if any, is unchanged)";
+    if (ifPresent == support::IfPresent::Replace)
+      error += " (the previous checkpoint, if any, is unchanged)";
     return false;
   }
   // Temporaries of runs killed while writing are no longer needed (the

@@ -134,24 +134,34 @@ bool exportParameters(const tcx::Executable &executable,
     return false;
   }
   archive.release();
-  zip_stat_t stat;
-  std::vector<uint8_t> bytes;
-  bool read = zip_source_stat(memory.get(), &stat) == 0 &&
-              (stat.valid & ZIP_STAT_SIZE) &&
-              zip_source_open(memory.get()) == 0;
-  if (read) {
-    bytes.resize(stat.size);
-    read = zip_source_read(memory.get(), bytes.data(), stat.size) ==
-           zip_int64_t(stat.size);
-    zip_source_close(memory.get());
-  }
-  if (!read) {
+  entries.clear(); // the archive holds their bytes now
+  if (zip_source_open(memory.get()) != 0) {
     error = "cannot write " + path + ": " +
             zip_error_strerror(zip_source_error(memory.get()));
     return false;
   }
-  return support::writeFileAtomically(path, bytes.data(), bytes.size(), error,
-                                      support::Durability::Replace, ifPresent);
+  // Copied out a block at a time: the archive is not held twice.
+  bool readFailed = false;
+  auto fill = [&](support::FileWriter &out) {
+    std::vector<uint8_t> block(size_t(1) << 20);
+    while (true) {
+      zip_int64_t n =
+          zip_source_read(memory.get(), block.data(), block.size());
+      if (n < 0)
+        readFailed = true;
+      if (n <= 0)
+        return n == 0;
+      if (!out.write(block.data(), size_t(n)))
+        return false;
+    }
+  };
+  bool written = support::writeFileAtomically(
+      path, fill, support::Durability::Replace, error, ifPresent);
+  if (readFailed)
+    error = "cannot write " + path + ": " +
+            zip_error_strerror(zip_source_error(memory.get()));
+  zip_source_close(memory.get());
+  return written;
 }
 
 std::optional<std::vector<uint8_t>>

@@ -99,6 +99,20 @@ TEST_F(OutputPath, ARunsFilesAreFoundThroughASymbolicLink) {
   fs::create_symlink(run / "lock", dir / "link");
   EXPECT_FALSE(replaceable(dir / "link", kMagic, true));
   EXPECT_NE(error.find("the run's lock"), std::string::npos) << error;
+  // Also through a link to a run's file not there yet: the write goes
+  // through it (the review of 2026-11-28: -o a link to ck/best.tcck wrote
+  // the run's best checkpoint).
+  fs::create_symlink(run / "best.tcck", dir / "dangling");
+  EXPECT_FALSE(replaceable(dir / "dangling", kMagic, true));
+  EXPECT_NE(error.find("the run's best checkpoint"), std::string::npos)
+      << error;
+}
+
+TEST_F(OutputPath, ASymbolicLinkThatLoopsIsRefused) {
+  fs::create_symlink("loop", dir / "loop");
+  EXPECT_FALSE(replaceable(dir / "loop", kMagic, true));
+  EXPECT_NE(error.find("is a symbolic link that loops"), std::string::npos)
+      << error;
 }
 
 TEST_F(OutputPath, TextReplacesOnlyTextAndNothingInARunsDirectory) {
