@@ -59,7 +59,13 @@ std::optional<int64_t> stepOfNumberedName(std::string_view name) {
       !std::all_of(digits.begin(), digits.end(),
                    [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
-  return std::stoll(std::string(digits));
+  // Only the name training writes: checkpoint-6.tcck or a copy with more
+  // zeros is another file of the same step, which --last would count
+  // twice and --keep-last would delete (the review of 2026-11-28).
+  int64_t step = std::stoll(std::string(digits));
+  if (name != numberedCheckpointName(step))
+    return std::nullopt;
+  return step;
 }
 
 std::optional<std::string> runFileRole(std::string_view name) {

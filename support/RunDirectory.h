@@ -37,7 +37,8 @@ std::string runFilePath(const std::string &directory, std::string_view name);
 
 /// checkpoint-STEP.tcck (STEP in 8 digits at least).
 std::string numberedCheckpointName(int64_t step);
-/// The step a numbered checkpoint's name says, or none for another name.
+/// The step a numbered checkpoint's name says, or none for another name
+/// (also another spelling of a step: checkpoint-12.tcck).
 std::optional<int64_t> stepOfNumberedName(std::string_view name);
 
 /// What a file named `name` is to the run whose directory holds it ("the

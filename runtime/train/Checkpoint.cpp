@@ -250,6 +250,7 @@ parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
   state.dataPosition = header.dataPosition;
   state.dataFingerprint = header.dataFingerprint;
   state.vocabularyFingerprint = header.vocabularyFingerprint;
+  state.vocabularyRecorded = header.version != 2;
   const uint8_t *body = bytes.data() + kHeaderBytes;
   state.params.assign(body, body + paramBytes);
   state.firstMoments.assign(body + paramBytes, body + 2 * paramBytes);

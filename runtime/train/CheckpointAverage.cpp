@@ -21,14 +21,24 @@ averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
         readCheckpoint(path, fingerprint, paramBytes, error);
     if (!state)
       return std::nullopt;
-    // 0: no vocabulary, or a checkpoint older than the fingerprint.
-    if (state->vocabularyFingerprint != 0) {
+    // A checkpoint older than the fingerprint goes with any; else one
+    // recorded with no vocabulary (ids, a synthetic task) goes with none
+    // that has one.
+    if (state->vocabularyRecorded) {
       if (vocabularyFrom.empty()) {
         vocabulary = state->vocabularyFingerprint;
         vocabularyFrom = path;
       } else if (state->vocabularyFingerprint != vocabulary) {
-        error = path + " was trained with another vocabulary than " +
-                vocabularyFrom + "; average checkpoints of one run";
+        auto trainedOn = [](uint64_t fingerprint) {
+          return std::string(fingerprint ? "with a vocabulary"
+                                         : "on token ids (no vocabulary)");
+        };
+        error = path + " was trained " +
+                (state->vocabularyFingerprint && vocabulary
+                     ? "with another vocabulary than " + vocabularyFrom
+                     : trainedOn(state->vocabularyFingerprint) + ", " +
+                           vocabularyFrom + " " + trainedOn(vocabulary)) +
+                "; average checkpoints of one run";
         return std::nullopt;
       }
     }

@@ -73,8 +73,11 @@ TrainResult train(const Executable &executable, Device &device,
   TrainResult result{TrainResult::Failed};
   Run run;
   MetricsLog metrics;
-  if (!setUpRun(executable, device, ranks, options, run, error) ||
-      !openMetrics(ranks, options, run.state.step, metrics, error))
+  if (!setUpRun(executable, device, ranks, options, run, error)) {
+    result.kind = TrainResult::Refused;
+    return result;
+  }
+  if (!openMetrics(ranks, options, run.state.step, metrics, error))
     return result;
   CheckpointWriter checkpoints(x, device, run, metrics, options);
   StepSchedule schedule(options);

@@ -57,7 +57,9 @@ struct TrainOptions {
 };
 
 struct TrainResult {
-  enum Kind { Finished, Stopped, Failed } kind = Finished;
+  /// Refused: the run did not start (its data, checkpoint, --init archive
+  /// or options are wrong: bad input); Failed: it started and failed.
+  enum Kind { Finished, Stopped, Refused, Failed } kind = Finished;
   /// Why a finished run ended before its steps: "" (it did not), "the time
   /// limit", "early stopping".
   std::string endedEarly;

@@ -18,6 +18,10 @@ struct TrainingState {
   /// Which vocabulary made the data (vocabularyFingerprint(), or 0: none,
   /// or unknown in a checkpoint older than the fingerprint).
   uint64_t vocabularyFingerprint = 0;
+  /// False for a checkpoint older than the fingerprint (version 2), whose
+  /// 0 says nothing; true where 0 means "no vocabulary" (ids, a synthetic
+  /// task).
+  bool vocabularyRecorded = true;
   std::vector<uint8_t> params, firstMoments, secondMoments;
 };
 

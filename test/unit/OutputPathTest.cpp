@@ -152,6 +152,11 @@ TEST(RunDirectory, NamesNumberedCheckpointsByStep) {
   EXPECT_EQ(stepOfNumberedName("checkpoint-00000012.tcck"), 12);
   EXPECT_EQ(stepOfNumberedName("checkpoint-.tcck"), std::nullopt);
   EXPECT_EQ(stepOfNumberedName("checkpoint-1x.tcck"), std::nullopt);
+  EXPECT_EQ(stepOfNumberedName("checkpoint-123456789.tcck"), 123456789);
+  // Only the name training writes: a copy of step 12's checkpoint under
+  // another spelling was counted twice by average --last.
+  EXPECT_EQ(stepOfNumberedName("checkpoint-12.tcck"), std::nullopt);
+  EXPECT_EQ(stepOfNumberedName("checkpoint-000000012.tcck"), std::nullopt);
   EXPECT_EQ(runFileRole("notes.txt"), std::nullopt);
   EXPECT_EQ(runFileRole("best.tcck.tmp.3"), "a temporary file of the run");
 }

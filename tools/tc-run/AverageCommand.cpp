@@ -1,6 +1,7 @@
 //===- AverageCommand.cpp - tc-run average --------------------------------===//
 
 #include "CommandLine.h"
+#include "runtime/data/SubwordVocabulary.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointAverage.h"
 #include "runtime/train/CheckpointDirectory.h"
@@ -106,15 +107,25 @@ int average(const AverageOptions &o) {
   if (withVocabulary) {
     std::optional<std::string> serialized =
         support::readFileText(vocabulary, rt::kMaxVocabularyBytes, error);
-    if (!serialized ||
-        !rt::storeVocabulary(outputDirectory, *serialized, error))
+    if (!serialized)
+      return fail(error, kRunFailed);
+    // Named checkpoints may be another run's than --checkpoint-dir's.
+    uint64_t fingerprint = rt::vocabularyFingerprint(*serialized);
+    if (state->vocabularyFingerprint != 0 &&
+        state->vocabularyFingerprint != fingerprint)
+      return fail(vocabulary + " is not the vocabulary the checkpoints "
+                  "averaged were trained with; give the --checkpoint-dir of "
+                  "their run, whose vocabulary goes beside -o (nothing was "
+                  "written)");
+    if (!rt::storeVocabulary(outputDirectory, *serialized, error))
       return fail(error, kRunFailed);
   }
   if (!rt::writeCheckpoint(o.output, *state, rt::parameterFingerprint(x),
                            error, support::ifPresentFor(o.overwrite)))
     return fail(error, kRunFailed);
-  std::fprintf(stderr, "tc-run: averaged %zu checkpoints into %s:\n",
-               paths->size(), o.output.c_str());
+  std::fprintf(stderr, "tc-run: averaged %zu checkpoint%s into %s:\n",
+               paths->size(), paths->size() == 1 ? "" : "s",
+               o.output.c_str());
   for (const std::string &path : *paths)
     std::fprintf(stderr, "  %s\n", path.c_str());
   return kSuccess;

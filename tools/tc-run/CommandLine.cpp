@@ -5,6 +5,7 @@
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaDeviceLoader.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/data/SyntheticTask.h"
 #include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointDirectory.h"
 #include "support/NumberText.h"
@@ -87,6 +88,16 @@ CLI::Validator numberIn(double min, double max) {
 
 CLI::Validator positiveNumberUpTo(double max) {
   return numberInRange({0, max, /*minExcluded=*/true});
+}
+
+CLI::Validator syntheticTask() {
+  return CLI::Validator(
+      [](std::string &name) -> std::string {
+        return rt::parseSyntheticTask(name)
+                   ? ""
+                   : "'" + name + "' is not a synthetic task: copy or reverse";
+      },
+      "copy|reverse");
 }
 
 void addModelOptions(CLI::App &command, ModelOptions &options, bool runsSteps) {

@@ -36,6 +36,8 @@ int fail(const std::string &message, int code = kBadInput);
 CLI::Validator integerIn(int64_t min, int64_t max);
 CLI::Validator numberIn(double min, double max);
 CLI::Validator positiveNumberUpTo(double max);
+/// --synthetic's check: a task rt::parseSyntheticTask knows.
+CLI::Validator syntheticTask();
 
 /// A subcommand and what runs it (its options live in the closure).
 struct Command {

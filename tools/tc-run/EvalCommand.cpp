@@ -96,16 +96,19 @@ Command addEvalCommand(CLI::App &app) {
       ->needs(data);
   command->add_option("--sequences", o->sequences, "how many sequences")
       ->default_val(1000)
-      ->transform(integerIn(1, INT32_MAX));
+      ->transform(integerIn(1, INT32_MAX))
+      ->excludes(data);
   command
       ->add_option("--seed", o->seed,
                    "seed of the fresh sequences (training draws from "
                    "other streams)")
       ->default_val(7)
-      ->transform(integerIn(0, contract::kMaxSeed));
+      ->transform(integerIn(0, contract::kMaxSeed))
+      ->excludes(data);
   command
       ->add_option("--synthetic", o->synthetic,
                    "the task: copy or reverse (default: the model's)")
+      ->check(syntheticTask())
       ->excludes(data);
   return {command, [o] { return evaluate(*o); }};
 }

@@ -99,6 +99,8 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   auto start = std::chrono::steady_clock::now();
   rt::TrainResult result =
       rt::train(*loaded.executable, *loaded.device, *ranks, o.train, error);
+  if (result.kind == rt::TrainResult::Refused)
+    return fail(onRank(error));
   if (result.kind == rt::TrainResult::Failed)
     return fail(onRank(error), kRunFailed);
   if (!o.profilePath.empty() &&
@@ -185,6 +187,7 @@ Command addTrainCommand(CLI::App &app) {
   command
       ->add_option("--synthetic", o->train.data.synthetic,
                    "train on a synthetic task instead: copy or reverse")
+      ->check(syntheticTask())
       ->excludes(data);
   command
       ->add_option("--time-limit", o->minutes,
