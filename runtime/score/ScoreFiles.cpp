@@ -5,6 +5,7 @@
 #include "runtime/score/Unicode.h"
 #include "support/FileBytes.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tc::rt {
@@ -86,6 +87,14 @@ scoreFiles(const std::string &hypothesisPath,
            const std::vector<std::string> &referencePaths, std::string &error) {
   if (referencePaths.empty()) {
     error = "no reference file: give one with --reference";
+    return std::nullopt;
+  }
+  // Standard input is read once: a second "-" would read nothing.
+  if (std::count(referencePaths.begin(), referencePaths.end(), "-") +
+          (hypothesisPath == "-") >
+      1) {
+    error = "- (standard input) is given twice; it can be read once: give "
+            "the other files by name";
     return std::nullopt;
   }
   std::optional<std::vector<std::string>> hypotheses =

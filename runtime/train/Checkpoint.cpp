@@ -179,8 +179,9 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
                                             std::string &error) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    error = path + ": no checkpoint there (train without --resume to start "
-                   "a new run)";
+    error = path + ": no checkpoint there (give a checkpoint file or a run's "
+                   "checkpoint directory; to start a new run, train without "
+                   "--resume)";
     return std::nullopt;
   }
   // Bounded generously: a checkpoint of a larger model is read, and then

@@ -72,9 +72,19 @@ Validation::open(const Executable &executable, const std::string &tokenFile,
   if (!data)
     return nullptr;
   if (data->vocabulary != trainingVocabulary) {
-    error = tokenFile + " was prepared with another vocabulary than the "
-                        "training data; prepare it again with --vocabulary "
-                        "TRAIN.tok";
+    if (trainingVocabulary.empty())
+      error = tokenFile + " was prepared with a vocabulary, but the model "
+                          "has none: a checkpoint's is the vocabulary.model "
+                          "beside it (copy the run's there), and a run on "
+                          "token ids has none (prepare with --ids)";
+    else if (data->vocabulary.empty())
+      error = tokenFile + " holds token ids (prepared with --ids), but the "
+                          "model was trained on text; prepare it again with "
+                          "--vocabulary TRAIN.tok";
+    else
+      error = tokenFile + " was prepared with another vocabulary than the "
+                          "training data; prepare it again with --vocabulary "
+                          "TRAIN.tok";
     return nullptr;
   }
   if (data->pairs.empty()) {

@@ -299,6 +299,13 @@ TEST_F(ScoreFiles, RefusesBadInput) {
   std::string empty = write("empty.txt", "");
   EXPECT_FALSE(scoreFiles(empty, {empty}, error));
   EXPECT_NE(error.find("nothing to score"), std::string::npos) << error;
+
+  // Standard input is read once (a second "-" read no lines).
+  EXPECT_FALSE(scoreFiles("-", {"-"}, error));
+  EXPECT_EQ(error, "- (standard input) is given twice; it can be read once: "
+                   "give the other files by name");
+  EXPECT_FALSE(scoreFiles(hyp, {"-", ref, "-"}, error));
+  EXPECT_NE(error.find("given twice"), std::string::npos) << error;
 }
 
 } // namespace

@@ -93,7 +93,13 @@ vocabularyFor(const PrepareOptions &o, const rt::ParallelTextScan &scan,
     return nullptr;
   }
   if (!subwords)
-    error += "; give a smaller vocab_size or more text";
+    // SentencePiece says which way, in its own options' names (tc-run has
+    // none of them): the vocabulary needs at least a piece per character
+    // of the text, and no more pieces than the text can give.
+    error += " (SentencePiece's words; tc-run prepare takes none of its "
+             "options): set [model] vocab_size in the description to suit "
+             "the text, at least its distinct characters and at most the "
+             "pieces it holds, or give more text";
   return subwords;
 }
 
