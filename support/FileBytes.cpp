@@ -34,6 +34,32 @@ bool isReadableInput(const std::string &path, const struct stat &info,
   return true;
 }
 
+/// Reads what `fd` (of `path`) holds until its end into `out`: a file of
+/// /proc or /sys states a size of 0 whatever it holds.
+template <typename Container>
+bool readToEnd(const std::string &path, int fd, uint64_t maxBytes,
+               Container &out, std::string &error) {
+  char block[1 << 16];
+  while (true) {
+    ssize_t got = ::read(fd, block, sizeof block);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      int why = errno;
+      error = path + ": cannot read: " + std::strerror(why);
+      return false;
+    }
+    if (got == 0)
+      return true;
+    if (out.size() + uint64_t(got) > maxBytes) {
+      error = path + ": is larger than the " + byteCount(maxBytes) +
+              " such a file may have";
+      return false;
+    }
+    out.insert(out.end(), block, block + got);
+  }
+}
+
 /// Reads the regular file at `path` into `out` (a vector or a string).
 template <typename Container>
 bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
@@ -79,6 +105,8 @@ bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
     }
     done += uint64_t(got);
   }
+  if (size == 0)
+    return readToEnd(path, fd, maxBytes, out, error);
   return true;
 }
 

@@ -39,6 +39,18 @@ TEST_F(FileBytes, ReadsARegularFileExactly) {
   EXPECT_EQ(readFileText(path, 4, error), std::string("ab\0c", 4));
 }
 
+// A file of /proc states a size of 0 whatever it holds: it is read to its
+// end (score -r /proc/self/status said it had no lines), within the limit.
+TEST_F(FileBytes, ReadsAProcFileToItsEnd) {
+  std::optional<std::string> status =
+      readFileText("/proc/self/status", kMiB, error);
+  ASSERT_TRUE(status) << error;
+  EXPECT_EQ(status->rfind("Name:", 0), 0u) << *status;
+  EXPECT_FALSE(readFileText("/proc/self/status", 16, error));
+  EXPECT_EQ(error, "/proc/self/status: is larger than the 16 bytes such a "
+                   "file may have");
+}
+
 TEST_F(FileBytes, RefusesAFileOverTheLimitNamingIt) {
   std::string path = write("big.bin", std::string(2048, 'x'));
   EXPECT_FALSE(readFileBytes(path, 1024, error));
