@@ -35,7 +35,7 @@ bool isReadableInput(const std::string &path, const struct stat &info,
 }
 
 /// Reads what `fd` (of `path`) holds until its end into `out`: a file of
-/// /proc or /sys states a size of 0 whatever it holds.
+/// /proc states a size of 0 whatever it holds.
 template <typename Container>
 bool readToEnd(const std::string &path, int fd, uint64_t maxBytes,
                Container &out, std::string &error) {

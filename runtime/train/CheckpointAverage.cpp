@@ -53,6 +53,7 @@ averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
     return std::nullopt;
   }
   newest->vocabularyFingerprint = vocabulary;
+  newest->vocabularyRecorded = !vocabularyFrom.empty();
   float *average = reinterpret_cast<float *>(newest->params.data());
   for (size_t i = 0; i < sums.size(); ++i)
     average[i] = float(sums[i] / double(paths.size()));

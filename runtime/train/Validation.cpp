@@ -73,10 +73,11 @@ Validation::open(const Executable &executable, const std::string &tokenFile,
     return nullptr;
   if (data->vocabulary != trainingVocabulary) {
     if (trainingVocabulary.empty())
-      error = tokenFile + " was prepared with a vocabulary, but the model "
-                          "has none: a checkpoint's is the vocabulary.model "
-                          "beside it (copy the run's there), and a run on "
-                          "token ids has none (prepare with --ids)";
+      error = tokenFile + " was prepared with a vocabulary, but the model's "
+                          "data has none: a run on token ids or a synthetic "
+                          "task has none (prepare with --ids), and a "
+                          "checkpoint's is the vocabulary.model beside it "
+                          "(copy the run's there)";
     else if (data->vocabulary.empty())
       error = tokenFile + " holds token ids (prepared with --ids), but the "
                           "model was trained on text; prepare it again with "

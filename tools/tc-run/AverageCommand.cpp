@@ -109,14 +109,17 @@ int average(const AverageOptions &o) {
         support::readFileText(vocabulary, rt::kMaxVocabularyBytes, error);
     if (!serialized)
       return fail(error, kRunFailed);
-    // Named checkpoints may be another run's than --checkpoint-dir's.
+    // Named checkpoints may be another run's than --checkpoint-dir's (or a
+    // token-id run's, which recorded none). Checkpoints older than the
+    // fingerprint recorded nothing: the average records this vocabulary.
     uint64_t fingerprint = rt::vocabularyFingerprint(*serialized);
-    if (state->vocabularyFingerprint != 0 &&
+    if (state->vocabularyRecorded &&
         state->vocabularyFingerprint != fingerprint)
       return fail(vocabulary + " is not the vocabulary the checkpoints "
                   "averaged were trained with; give the --checkpoint-dir of "
                   "their run, whose vocabulary goes beside -o (nothing was "
                   "written)");
+    state->vocabularyFingerprint = fingerprint;
     if (!rt::storeVocabulary(outputDirectory, *serialized, error))
       return fail(error, kRunFailed);
   }

@@ -99,7 +99,7 @@ vocabularyFor(const PrepareOptions &o, const rt::ParallelTextScan &scan,
     error += " (SentencePiece's words; tc-run prepare takes none of its "
              "options): set [model] vocab_size in the description to suit "
              "the text, at least its distinct characters and at most the "
-             "pieces it holds, or give more text";
+             "pieces it holds, and compile it again, or give more text";
   return subwords;
 }
 
