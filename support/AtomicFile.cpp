@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <cstdio>
@@ -262,9 +264,19 @@ void removeStaleTemporaries(const std::string &path) {
   fs::path parent = fs::path(target).parent_path();
   std::string prefix = temporaryPrefix(target);
   for (const auto &entry :
-       fs::directory_iterator(parent.empty() ? fs::path(".") : parent, ec))
-    if (entry.path().filename().string().starts_with(prefix))
+       fs::directory_iterator(parent.empty() ? fs::path(".") : parent, ec)) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix))
+      continue;
+    // "<name>.tmp.<pid>[.<n>]": a process still running may be writing it.
+    pid_t pid = 0;
+    std::string_view after = std::string_view(name).substr(prefix.size());
+    std::from_chars(after.data(), after.data() + after.size(), pid);
+    bool running = pid > 0 && pid != ::getpid() &&
+                   (::kill(pid, 0) == 0 || errno == EPERM);
+    if (!running)
       fs::remove(entry.path(), ec);
+  }
 }
 
 } // namespace tc::support

@@ -86,8 +86,10 @@ inline IfPresent ifPresentFor(bool overwrite) {
 }
 
 /// Removes the named temporaries of `path` that writers killed mid-write
-/// left behind (on a file system without O_TMPFILE). Only for a file no other process writes at the same time (a
-/// checkpoint in its locked directory): it would remove their temporaries.
+/// left behind (on a file system without O_TMPFILE): those whose pid (in
+/// their name) is this process's or no running process's. Another running
+/// process's may be a write in progress (an average into the same -o), and
+/// stays.
 void removeStaleTemporaries(const std::string &path);
 
 } // namespace tc::support

@@ -51,8 +51,8 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
   }
   text += "\n]}\n";
   // A stream (/dev/stdout) is appended to; a file is replaced whole where
-  // the policy still allows it. The command checked the path at its start;
-  // a file it refuses now appeared since, and is kept.
+  // the policy still allows it: an earlier profile. The command checked the
+  // path at its start; any other file there appeared since, and is kept.
   std::string ignored;
   std::optional<support::OutputKind> kind = support::checkOutputPath(
       {"--profile", path, "the profile", kProfileMagic}, ignored);
@@ -68,7 +68,8 @@ bool writeProfile(const std::string &path, std::vector<ProfileEntry> entries,
   }
   return support::writeFileAtomically(
       path, text.data(), text.size(), error, support::Durability::Replace,
-      kind ? support::IfPresent::Replace : support::IfPresent::Keep);
+      kind == support::OutputKind::Existing ? support::IfPresent::Replace
+                                            : support::IfPresent::Keep);
 }
 
 } // namespace tc::rt

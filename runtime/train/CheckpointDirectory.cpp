@@ -152,6 +152,24 @@ numberedCheckpointsOf(const std::string &directory,
   return ours;
 }
 
+bool checkRunFilesAreNotLinks(const std::string &directory,
+                              std::string &error) {
+  for (const std::string &path :
+       {checkpointPath(directory), vocabularyPath(directory),
+        support::runFilePath(directory, support::kValidationRecordName)}) {
+    std::error_code ec;
+    if (!fs::is_symlink(path, ec))
+      continue;
+    std::string to = fs::read_symlink(path, ec).string();
+    error = path + " is a symbolic link (to " + to +
+            "); a run writes its own files, and would write through it: "
+            "replace it by a copy (cp --remove-destination " +
+            support::writtenPath(path) + " " + path + ")";
+    return false;
+  }
+  return true;
+}
+
 bool linkCheckpoint(const std::string &target, const std::string &link,
                     std::string &error) {
   std::string temporary = link + ".tmp." + std::to_string(getpid());
@@ -163,6 +181,9 @@ bool linkCheckpoint(const std::string &target, const std::string &link,
     ::unlink(temporary.c_str());
     return false;
   }
+  // Where `link` already named the same file, rename did nothing and left
+  // the temporary (resuming after a stop between best.tcck and its record).
+  ::unlink(temporary.c_str());
   support::syncDirectoryOf(link);
   return true;
 }

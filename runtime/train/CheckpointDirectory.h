@@ -60,6 +60,14 @@ std::vector<NumberedCheckpoint>
 numberedCheckpointsOf(const std::string &directory,
                       const CheckpointIdentity &run);
 
+/// False with `error` when a file the run writes in `directory` (its
+/// checkpoint, validation record, vocabulary) is a symbolic link: outputs
+/// are written through links (support/AtomicFile.h), and a run's own files
+/// would write into whatever the link names (another run's, a numbered
+/// checkpoint of this one).
+bool checkRunFilesAreNotLinks(const std::string &directory,
+                              std::string &error);
+
 /// Makes `link` name the file `target` names now (replacing `link`
 /// atomically); false with `error`.
 bool linkCheckpoint(const std::string &target, const std::string &link,

@@ -96,7 +96,8 @@ bool setUpState(const Executable &executable, const TrainOptions &options,
       return false;
     }
     if (fs::is_directory(options.checkpointDir) &&
-        !run.lock.acquire(options.checkpointDir, error))
+        (!run.lock.acquire(options.checkpointDir, error) ||
+         !checkRunFilesAreNotLinks(options.checkpointDir, error)))
       return false;
   }
   TrainingState &state = run.state;

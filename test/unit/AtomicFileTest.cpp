@@ -209,14 +209,19 @@ TEST_F(AtomicFile, AWriterKilledMidWriteLeavesNoFile) {
   EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
+// Those of processes that are gone (no pid is above 2^22) or of this one
+// go; a running process's may be a write in progress, and stays.
 TEST_F(AtomicFile, StaleTemporariesOfThatFileAreRemoved) {
   std::string path = (dir / "checkpoint").string(), error;
-  for (const char *name : {"checkpoint.tmp.123", "checkpoint.tmp.456",
-                           "other.tmp.123", "checkpoint"})
+  std::string running = "checkpoint.tmp." + std::to_string(::getppid()) + ".0";
+  for (const std::string &name : std::vector<std::string>{
+           "checkpoint.tmp.99999999", "checkpoint.tmp.99999998.4",
+        "checkpoint.tmp." + std::to_string(::getpid()) + ".7", running,
+        "other.tmp.99999999", "checkpoint"})
     ASSERT_TRUE(writeFileAtomically((dir / name).string(), "x", 1, error));
   removeStaleTemporaries(path);
-  EXPECT_EQ(entries(dir),
-            (std::vector<std::string>{"checkpoint", "other.tmp.123"}));
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{"checkpoint", running,
+                                                    "other.tmp.99999999"}));
 }
 
 } // namespace

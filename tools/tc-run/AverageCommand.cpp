@@ -85,7 +85,9 @@ int average(const AverageOptions &o) {
   // Translating with the average needs the run's vocabulary beside it, and
   // another run's directory takes no vocabulary: its own, or none (an ids
   // run, whose checkpoints would then translate text with a stranger's).
-  std::string outputDirectory = fs::path(o.output).parent_path().string();
+  // Beside the file written: a link's target's (support/AtomicFile.h).
+  std::string outputDirectory =
+      fs::path(support::writtenPath(o.output)).parent_path().string();
   if (outputDirectory.empty())
     outputDirectory = ".";
   std::string vocabulary = rt::vocabularyPath(o.directory);
