@@ -34,6 +34,20 @@ bool isReadableInput(const std::string &path, const struct stat &info,
   return true;
 }
 
+/// One read(2) of at most `size` bytes into `into`, retried when a signal
+/// interrupts it; -1 with `error` naming `path` when it fails.
+ssize_t readSome(const std::string &path, int fd, void *into, size_t size,
+                 std::string &error) {
+  while (true) {
+    ssize_t got = ::read(fd, into, size);
+    if (got >= 0 || errno != EINTR) {
+      if (got < 0)
+        error = path + ": cannot read: " + std::strerror(errno);
+      return got;
+    }
+  }
+}
+
 /// Reads what `fd` (of `path`) holds until its end into `out`: a file of
 /// /proc states a size of 0 whatever it holds.
 template <typename Container>
@@ -41,14 +55,9 @@ bool readToEnd(const std::string &path, int fd, uint64_t maxBytes,
                Container &out, std::string &error) {
   char block[1 << 16];
   while (true) {
-    ssize_t got = ::read(fd, block, sizeof block);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0) {
-      int why = errno;
-      error = path + ": cannot read: " + std::strerror(why);
+    ssize_t got = readSome(path, fd, block, sizeof block, error);
+    if (got < 0)
       return false;
-    }
     if (got == 0)
       return true;
     if (out.size() + uint64_t(got) > maxBytes) {
@@ -91,14 +100,9 @@ bool readInto(const std::string &path, uint64_t maxBytes, Container &out,
   out.resize(size);
   uint64_t done = 0;
   while (done < size) {
-    ssize_t got = ::read(fd, out.data() + done, size - done);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0) {
-      int why = errno;
-      error = path + ": cannot read: " + std::strerror(why);
+    ssize_t got = readSome(path, fd, out.data() + done, size - done, error);
+    if (got < 0)
       return false;
-    }
     if (got == 0) {
       error = path + ": changed while it was read (it shrank); try again";
       return false;
