@@ -258,6 +258,29 @@ bool writeFileAtomically(const std::string &path, const void *data, size_t size,
       error, ifPresent);
 }
 
+bool linkFileAtomically(const std::string &target, const std::string &link,
+                        std::string &error) {
+  std::string temporary;
+  bool ok = createTemporaryName(link, temporary,
+                                [&](const std::string &name) {
+                                  return ::link(target.c_str(),
+                                                name.c_str()) == 0;
+                                }) &&
+            std::rename(temporary.c_str(), link.c_str()) == 0;
+  int why = errno;
+  // Where `link` already named the same file, rename does nothing and
+  // leaves the temporary; where it failed, the temporary is removed too.
+  if (!temporary.empty())
+    ::unlink(temporary.c_str());
+  if (!ok) {
+    error = "cannot link " + link + " to " + target + ": " +
+            std::strerror(why);
+    return false;
+  }
+  syncDirectoryOf(link);
+  return true;
+}
+
 void removeStaleTemporaries(const std::string &path) {
   std::error_code ec;
   std::string target = writtenPath(path); // where they are made

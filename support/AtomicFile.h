@@ -79,6 +79,15 @@ bool writeFileAtomically(const std::string &path, const void *data, size_t size,
                          Durability durability = Durability::Replace,
                          IfPresent ifPresent = IfPresent::Replace);
 
+/// Makes `link` a hard link of the file `target` names now, replacing what
+/// was at `link` (the name itself: a symbolic link there is replaced, not
+/// written through) in one rename, through a temporary named as a write's
+/// ("<link>.tmp.<pid>.<n>"), and syncs the directory; false with `error`
+/// ("cannot link LINK to TARGET: why"). A run's best.tcck and numbered
+/// checkpoints: another name for its latest, not a copy.
+bool linkFileAtomically(const std::string &target, const std::string &link,
+                        std::string &error);
+
 /// IfPresent::Keep for a command that checked its output without
 /// --overwrite, Replace with it.
 inline IfPresent ifPresentFor(bool overwrite) {

@@ -170,29 +170,12 @@ bool checkRunFilesAreNotLinks(const std::string &directory,
   return true;
 }
 
-bool linkCheckpoint(const std::string &target, const std::string &link,
-                    std::string &error) {
-  std::string temporary = link + ".tmp." + std::to_string(getpid());
-  ::unlink(temporary.c_str());
-  if (::link(target.c_str(), temporary.c_str()) != 0 ||
-      ::rename(temporary.c_str(), link.c_str()) != 0) {
-    error = "cannot link " + link + " to " + target + ": " +
-            std::strerror(errno);
-    ::unlink(temporary.c_str());
-    return false;
-  }
-  // Where `link` already named the same file, rename did nothing and left
-  // the temporary (resuming after a stop between best.tcck and its record).
-  ::unlink(temporary.c_str());
-  support::syncDirectoryOf(link);
-  return true;
-}
-
 bool keepNumberedCheckpoint(const std::string &directory,
                             const CheckpointIdentity &run, int64_t keep,
                             std::string &error) {
-  if (!linkCheckpoint(checkpointPath(directory),
-                      numberedCheckpointPath(directory, run.step), error))
+  if (!support::linkFileAtomically(checkpointPath(directory),
+                                   numberedCheckpointPath(directory, run.step),
+                                   error))
     return false;
   // A file is removed only when tc wrote it for this run: a stray name
   // (checkpoint-99999999.tcck) or another run's checkpoint would otherwise

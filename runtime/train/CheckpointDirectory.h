@@ -68,11 +68,6 @@ numberedCheckpointsOf(const std::string &directory,
 bool checkRunFilesAreNotLinks(const std::string &directory,
                               std::string &error);
 
-/// Makes `link` name the file `target` names now (replacing `link`
-/// atomically); false with `error`.
-bool linkCheckpoint(const std::string &target, const std::string &link,
-                    std::string &error);
-
 /// Links the latest checkpoint, of `run` (its step the latest), as
 /// checkpoint-STEP.tcck and removes `run`'s numbered ones
 /// (numberedCheckpointsOf) beyond the newest `keep`: a file it did not

@@ -1,6 +1,7 @@
 //===- KeepBest.cpp - a validation during training, and what it decides ----===//
 
 #include "runtime/train/KeepBest.h"
+#include "support/AtomicFile.h"
 
 #include <cmath>
 #include <cstdio>
@@ -63,8 +64,8 @@ bool validateAndKeepBest(Device &device, const TrainOptions &options, Run &run,
     printScores(step, *scores, better, run.best);
   if (!options.checkpointDir.empty()) {
     if (better &&
-        !linkCheckpoint(run.checkpoint,
-                        bestCheckpointPath(options.checkpointDir), error))
+        !support::linkFileAtomically(
+            run.checkpoint, bestCheckpointPath(options.checkpointDir), error))
       return false;
     if (!writeBestValidation(options.checkpointDir, run.best, error))
       return false;

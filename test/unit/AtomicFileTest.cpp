@@ -209,6 +209,46 @@ TEST_F(AtomicFile, AWriterKilledMidWriteLeavesNoFile) {
   EXPECT_EQ(entries(dir), std::vector<std::string>{});
 }
 
+// A run's best.tcck and numbered checkpoints: another name for its latest.
+TEST_F(AtomicFile, ALinkIsPutInPlaceWholeWithNoTemporaryLeft) {
+  std::string target = (dir / "checkpoint").string(),
+              link = (dir / "best").string(), error;
+  ASSERT_TRUE(writeFileAtomically(target, "latest", 6, error)) << error;
+  ASSERT_TRUE(writeFileAtomically(link, "older", 5, error)) << error;
+  // Twice: the second time both names are one file already, and rename
+  // leaves its temporary for the link to remove.
+  for (int time = 0; time < 2; ++time) {
+    ASSERT_TRUE(linkFileAtomically(target, link, error)) << error;
+    EXPECT_TRUE(fs::equivalent(target, link));
+    EXPECT_EQ(bytesOf(link), "latest");
+    EXPECT_EQ(entries(dir), (std::vector<std::string>{"best", "checkpoint"}));
+  }
+}
+
+// The name is replaced, as rename does: a symbolic link there is not
+// followed, and the file it named stays as it was.
+TEST_F(AtomicFile, ASymbolicLinkAtTheLinksNameIsReplacedNotWrittenThrough) {
+  std::string target = (dir / "checkpoint").string(),
+              other = (dir / "other").string(), error;
+  ASSERT_TRUE(writeFileAtomically(target, "latest", 6, error)) << error;
+  ASSERT_TRUE(writeFileAtomically(other, "theirs", 6, error)) << error;
+  fs::create_symlink("other", dir / "best");
+  ASSERT_TRUE(linkFileAtomically(target, (dir / "best").string(), error))
+      << error;
+  EXPECT_FALSE(fs::is_symlink(dir / "best"));
+  EXPECT_TRUE(fs::equivalent(target, dir / "best"));
+  EXPECT_EQ(bytesOf(other), "theirs");
+}
+
+TEST_F(AtomicFile, ALinkToNothingFailsNamingBothAndLeavesNothing) {
+  std::string target = (dir / "gone").string(),
+              link = (dir / "best").string(), error;
+  EXPECT_FALSE(linkFileAtomically(target, link, error));
+  EXPECT_EQ(error, "cannot link " + link + " to " + target +
+                       ": No such file or directory");
+  EXPECT_EQ(entries(dir), std::vector<std::string>{});
+}
+
 // Those of processes that are gone (no pid is above 2^22) or of this one
 // go; a running process's may be a write in progress, and stays.
 TEST_F(AtomicFile, StaleTemporariesOfThatFileAreRemoved) {
