@@ -67,12 +67,15 @@ struct Temporary {
   std::string name; ///< empty for an O_TMPFILE not yet linked
 };
 
+/// setNamedTemporariesForTesting's setting.
+std::atomic<bool> namedTemporariesOnly{false};
+
 /// Opens the temporary for `target` in its directory; false with errno.
 bool openTemporary(const std::string &target, Temporary &temporary) {
   // Linking an O_TMPFILE goes through /proc/self/fd.
   static const bool procFdReachable = ::access("/proc/self/fd", X_OK) == 0;
   // 0666 less the umask, as any other new file of the user's.
-  if (procFdReachable) {
+  if (procFdReachable && !namedTemporariesOnly) {
     temporary.fd = ::open(directoryOf(target).c_str(),
                           O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
     if (temporary.fd >= 0)
@@ -279,6 +282,10 @@ bool linkFileAtomically(const std::string &target, const std::string &link,
   }
   syncDirectoryOf(link);
   return true;
+}
+
+void setNamedTemporariesForTesting(bool named) {
+  namedTemporariesOnly = named;
 }
 
 void removeStaleTemporaries(const std::string &path) {

@@ -101,6 +101,11 @@ inline IfPresent ifPresentFor(bool overwrite) {
 /// stays.
 void removeStaleTemporaries(const std::string &path);
 
+/// For tests: every temporary is named from the start, as on a file system
+/// without O_TMPFILE (true), or has no name until it is whole where the
+/// file system allows (false, the default).
+void setNamedTemporariesForTesting(bool named);
+
 } // namespace tc::support
 
 #endif // TC_SUPPORT_ATOMICFILE_H
