@@ -92,25 +92,44 @@ int average(const AverageOptions &o) {
     outputDirectory = ".";
   std::string vocabulary = rt::vocabularyPath(o.directory);
   std::error_code ec;
-  bool withVocabulary = fs::exists(vocabulary, ec);
-  if (withVocabulary && support::isRunDirectory(outputDirectory) &&
-      !fs::equivalent(outputDirectory, o.directory, ec))
-    return fail("-o " + o.output + " is in the checkpoint directory " +
-                outputDirectory + " of another run, and the average needs " +
-                vocabulary + " beside it; write the average into " +
-                o.directory + " or a directory of its own (nothing was "
-                "written)");
+  std::optional<std::string> serialized;
+  if (fs::exists(vocabulary, ec)) {
+    serialized =
+        support::readFileText(vocabulary, rt::kMaxVocabularyBytes, error);
+    if (!serialized)
+      return fail(error);
+  }
+  // A directory that holds this vocabulary already (an earlier average of
+  // the run) takes the average; one with another, or another run's files
+  // and none, does not.
+  std::string besideOutput = rt::vocabularyPath(outputDirectory);
+  if (serialized && !fs::equivalent(outputDirectory, o.directory, ec)) {
+    if (fs::exists(besideOutput, ec)) {
+      std::optional<std::string> there =
+          support::readFileText(besideOutput, rt::kMaxVocabularyBytes, error);
+      if (!there)
+        return fail(error);
+      if (*there != *serialized)
+        return fail("-o " + o.output + " is beside " + besideOutput +
+                    ", another vocabulary than the run's (" + vocabulary +
+                    "), which the average needs beside it; write the "
+                    "average into " + o.directory +
+                    " or a directory of its own (nothing was written)");
+    } else if (support::isRunDirectory(outputDirectory)) {
+      return fail("-o " + o.output + " is in the checkpoint directory " +
+                  outputDirectory + " of another run, and the average "
+                  "needs " + vocabulary + " beside it; write the average "
+                  "into " + o.directory + " or a directory of its own "
+                  "(nothing was written)");
+    }
+  }
 
   const tcx::Executable &x = executable->root();
   std::optional<rt::TrainingState> state = rt::averageCheckpoints(
       *paths, rt::parameterFingerprint(x), x.param_bytes(), error);
   if (!state)
     return fail(error);
-  if (withVocabulary) {
-    std::optional<std::string> serialized =
-        support::readFileText(vocabulary, rt::kMaxVocabularyBytes, error);
-    if (!serialized)
-      return fail(error, kRunFailed);
+  if (serialized) {
     // Named checkpoints may be another run's than --checkpoint-dir's (or a
     // token-id run's, which recorded none). Checkpoints older than the
     // fingerprint recorded nothing: the average records this vocabulary.
