@@ -11,8 +11,6 @@
 #include <sstream>
 #include <unistd.h>
 
-namespace fs = std::filesystem;
-
 namespace tc::rt {
 namespace {
 
@@ -69,14 +67,11 @@ bool MetricsLog::open(const support::Output &output, bool resume,
   if (!kind)
     return false;
   // A stream (/dev/stdout, a pipe) is appended to as it is. A file is
-  // trimmed through its real path, so that a symbolic link stays a link.
+  // trimmed by a whole write, which goes through a symbolic link
+  // (support/AtomicFile.h): the link stays a link.
   stream_ = *kind == support::OutputKind::Stream;
-  std::error_code ec;
-  std::string file = stream_ ? path : fs::weakly_canonical(path, ec).string();
-  if (ec)
-    file = path;
   if (resume && *kind == support::OutputKind::Existing &&
-      !trimMetrics(file, resumedStep, error))
+      !trimMetrics(path, resumedStep, error))
     return false;
   // /dev/stdout and /dev/stderr are written through the process's own
   // descriptor: reopening them gives a file they name a second offset, and
@@ -90,7 +85,7 @@ bool MetricsLog::open(const support::Output &output, bool resume,
     if (fd >= 0 && !file_)
       ::close(fd);
   } else {
-    file_ = std::fopen(file.c_str(), resume || stream_ ? "a" : "w");
+    file_ = std::fopen(path.c_str(), resume || stream_ ? "a" : "w");
   }
   if (!file_) {
     int why = errno;
