@@ -1,6 +1,7 @@
 //===- TcxFile.cpp - the header around a .tcx flatbuffer ------------------===//
 
 #include "runtime/format/TcxFile.h"
+#include "runtime/format/FileKind.h"
 #include "support/Fnv1a.h"
 
 #include <cstring>
@@ -47,8 +48,11 @@ std::string_view unwrapPayload(const std::vector<uint8_t> &file,
     return {};
   }
   if (file.size() < 4 || std::memcmp(file.data(), kMagic, 4) != 0) {
-    error = "not a tc executable (no TCX header); build one with "
-            "tc-compile MODEL.toml -o MODEL.tcx";
+    std::optional<std::string> kind = rt::tcFileKind(file.data(), file.size());
+    error = "not a tc executable (no TCX header)" +
+            (kind ? ", but " + *kind : std::string()) +
+            "; the executable is what tc-compile MODEL.toml -o MODEL.tcx "
+            "writes";
     return {};
   }
   if (file.size() < kHeaderBytes) {

@@ -18,6 +18,7 @@
 #define TC_RUNTIME_TRAIN_CHECKPOINT_H
 
 #include "runtime/Executable.h"
+#include "runtime/format/FileKind.h"
 #include "runtime/train/TrainingState.h"
 #include "support/AtomicFile.h"
 
@@ -28,9 +29,6 @@
 #include <vector>
 
 namespace tc::rt {
-
-/// How a checkpoint file starts.
-inline constexpr std::string_view kCheckpointMagic{"TCCKPT\0\0", 8};
 
 /// A hash of the parameter names, shapes and offsets: a checkpoint is only
 /// loaded into the model it was written from.
