@@ -2,6 +2,7 @@
 
 #include "InspectTokenFile.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/data/DataSource.h"
 #include "runtime/data/SubwordVocabulary.h"
 #include "runtime/format/TokenFile.h"
 
@@ -55,7 +56,9 @@ int inspectTokenFile(const std::string &path, bool text) {
     }
     rt::SentencePair pair;
     for (uint64_t i = 0; i < table->size(); ++i) {
-      if (!table->pair(i, pair, error)) {
+      // Ids outside the vocabulary would decode to nothing, silently.
+      if (!table->pair(i, pair, error) ||
+          !rt::checkPair(pair, i, vocabulary->conventions(), path, error)) {
         std::fprintf(stderr, "tc-inspect: error: %s\n", error.c_str());
         return 2;
       }
