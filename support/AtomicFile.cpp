@@ -147,8 +147,8 @@ bool placeTemporary(Temporary &temporary, const std::string &path,
                            "left as it was"
                          : std::string(": ") + std::strerror(why)) +
           (moved ? "; what tc wrote is in " + kept +
-                       (why == EEXIST ? " (move it there, or run again with "
-                                        "--overwrite)"
+                       (why == EEXIST ? " (move it there if that file is not "
+                                        "needed)"
                                       : "")
                  : " (nothing was written)");
   errno = why;

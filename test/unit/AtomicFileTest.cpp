@@ -139,8 +139,8 @@ TEST_P(AtomicFile, AFileThatAppearedMeanwhileIsKeptWhenAskedTo) {
   EXPECT_EQ(error, "cannot write " + path +
                        ": a file appeared there while tc worked, and was "
                        "left as it was; what tc wrote is in " +
-                       kept + " (move it there, or run again with "
-                              "--overwrite)");
+                       kept + " (move it there if that file is not "
+                              "needed)");
   EXPECT_EQ(bytesOf(path), "theirs");
   EXPECT_EQ(bytesOf(kept), "ours");
   EXPECT_EQ(entries(dir), (std::vector<std::string>{

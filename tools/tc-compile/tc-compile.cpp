@@ -43,6 +43,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <filesystem>
 #include <limits>
 #include <optional>
 
@@ -134,7 +135,7 @@ static cl::opt<std::string> cpuLevel(
              "machine has; the default), x86-64, x86-64-v2, x86-64-v3 "
              "(AVX2) or x86-64-v4 (AVX-512); tc-run refuses code its CPU "
              "cannot run"),
-    cl::value_desc("level"), cl::init("native"));
+    cl::value_desc("level"), cl::init("native"), cl::cat(category));
 
 static cl::opt<std::string> bucketsFrom(
     "buckets-from",
@@ -286,6 +287,11 @@ static bool findRequestedGpu(const cl::opt<std::string> &gpuName,
   return true;
 }
 
+/// Whether -o was there when it was checked: an earlier executable, which
+/// the write replaces. Where there was none, a file that appears there
+/// while the compile runs is someone else's, and is kept.
+static bool outputWasThere = false;
+
 /// Whether -o may be written and a tc file read; false after saying why not.
 static bool checkFiles(const Request &request) {
   // The executable replaces -o by a rename, which must never replace an
@@ -305,6 +311,10 @@ static bool checkFiles(const Request &request) {
     llvm::errs() << "tc-compile: error: " << error << "\n";
     return false;
   }
+  std::error_code ec;
+  outputWasThere =
+      !outputFile.empty() &&
+      std::filesystem::exists(tc::support::writtenPath(outputFile), ec);
   if (request.isTcFile() &&
       !tc::support::checkInputFile(inputFile, tc::support::kGiB, error)) {
     llvm::errs() << "tc-compile: error: " << error << "\n";
@@ -418,8 +428,10 @@ static ExitCode writeExecutable(ModuleOp module,
     llvm::errs() << inputFile << ": error: " << error << "\n";
     return kBadInput;
   }
-  if (!tc::support::writeFileAtomically(outputFile, bytes->data(),
-                                        bytes->size(), error)) {
+  if (!tc::support::writeFileAtomically(
+          outputFile, bytes->data(), bytes->size(), error,
+          tc::support::Durability::Replace,
+          tc::support::ifPresentFor(outputWasThere))) {
     llvm::errs() << "tc-compile: error: " << error << "\n";
     return kCannotWrite;
   }
