@@ -40,16 +40,19 @@ public:
   int next = 1;
 };
 
-/// Whether `name` is a file --dump-ir writes: "NN-NAME.mlir".
+/// Whether `name` is a file --dump-ir writes: "NN-NAME.mlir", NN two
+/// digits or more.
 bool isDumpName(llvm::StringRef name) {
-  return name.size() > 8 && llvm::isDigit(name[0]) && llvm::isDigit(name[1]) &&
-         name[2] == '-' && name.ends_with(".mlir");
+  size_t digits = name.find_first_not_of("0123456789");
+  return digits >= 2 && digits != llvm::StringRef::npos &&
+         name.substr(digits).starts_with("-") && name.ends_with(".mlir");
 }
 
-/// Removes an earlier dump from `directory`, so that it holds this
-/// compile's files only; false with `error` when it holds anything else
-/// (a link, a FIFO, a program, a file of another name), which is the
-/// user's and stays.
+/// Removes an earlier dump's files from `directory`, so that it holds this
+/// compile's; false with `error` when a name the dump writes is not a
+/// plain file there (a link, which would be written through; a FIFO,
+/// which would hang the compile; a program), which is the user's and
+/// stays. Files of other names (the executable, a .gitignore) are left.
 bool clearEarlierDump(const std::string &directory, std::string &error) {
   std::error_code ec;
   std::vector<std::string> earlier;
@@ -58,14 +61,14 @@ bool clearEarlierDump(const std::string &directory, std::string &error) {
        end;
        entry != end && !ec; entry.increment(ec)) {
     llvm::StringRef name = llvm::sys::path::filename(entry->path());
+    if (!isDumpName(name))
+      continue;
     llvm::ErrorOr<llvm::sys::fs::basic_file_status> status = entry->status();
-    bool dump = status && isDumpName(name) &&
-                status->type() == llvm::sys::fs::file_type::regular_file &&
-                (status->permissions() & llvm::sys::fs::all_exe) == 0;
-    if (!dump) {
+    if (!status || status->type() != llvm::sys::fs::file_type::regular_file ||
+        (status->permissions() & llvm::sys::fs::all_exe) != 0) {
       error = directory + " holds " + name.str() +
-              ", which is not an earlier dump (a plain file NN-NAME.mlir); "
-              "give a new or empty directory (nothing was written)";
+              ", which is not an earlier dump's plain file; move it away or "
+              "give another directory (nothing was written)";
       return false;
     }
     earlier.push_back(entry->path());

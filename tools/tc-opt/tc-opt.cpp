@@ -6,7 +6,7 @@
 // Its -o follows tc's output rules (support/OutputPath.h): never an input,
 // a program or a run's file; an existing file only with --overwrite; written
 // whole, after the passes succeeded (mlir-opt truncates it first, and
-// removes it when they fail).
+// removes it when they fail, also a stream's path such as /dev/stdout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,23 +21,16 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 
 static llvm::cl::opt<bool> overwrite("overwrite",
                                      llvm::cl::desc("replace -o when it exists"));
-
-/// The bytes written to the memory file `fd`.
-static std::string contentsOf(int fd) {
-  std::string bytes;
-  char block[1 << 16];
-  ::lseek(fd, 0, SEEK_SET);
-  for (ssize_t got; (got = ::read(fd, block, sizeof block)) > 0;)
-    bytes.append(block, size_t(got));
-  return bytes;
-}
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -68,24 +61,40 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (output == "-" || *kind == tc::support::OutputKind::Stream)
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // Standard output, and the listings that read no input: as mlir-opt.
+  if (output == "-" || config.shouldShowDialects() || config.shouldListPasses())
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(argc, argv, input, output, registry));
-  // A file: the passes write into memory, which is put in place whole once
-  // they succeed.
-  int memory = ::memfd_create("tc-opt-output", MFD_CLOEXEC);
-  if (memory < 0) {
-    llvm::errs() << "tc-opt: error: cannot make the output's buffer: "
-                 << std::strerror(errno) << "\n";
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = mlir::openInputFile(input, &why);
+  if (!buffer) {
+    llvm::errs() << "tc-opt: error: " << why << "\n";
     return EXIT_FAILURE;
   }
-  std::string through = "/proc/self/fd/" + std::to_string(memory);
-  if (mlir::failed(mlir::MlirOptMain(argc, argv, input, through, registry)))
+  // A stream (/dev/stdout, a FIFO) is appended to, never created (a
+  // missing name under /dev); mlir-opt's own output file would remove its
+  // path when a pass fails (/dev/stdout, as root).
+  if (*kind == tc::support::OutputKind::Stream) {
+    int fd = ::open(output.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) {
+      llvm::errs() << "tc-opt: error: cannot write " << output << ": "
+                   << std::strerror(errno) << "\n";
+      return EXIT_FAILURE;
+    }
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(os, std::move(buffer), registry, config));
+  }
+  // A file: put in place whole once the passes succeed.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (mlir::failed(mlir::MlirOptMain(os, std::move(buffer), registry, config)))
     return EXIT_FAILURE; // nothing written
-  std::string bytes = contentsOf(memory);
-  ::close(memory);
+  os.flush();
   if (!tc::support::writeFileAtomically(
-          output, bytes.data(), bytes.size(), error,
+          output, text.data(), text.size(), error,
           tc::support::Durability::Replace,
           tc::support::ifPresentFor(overwrite))) {
     llvm::errs() << "tc-opt: error: " << error << "\n";
