@@ -225,23 +225,37 @@ bool writeBestValidation(const std::string &directory,
       support::Durability::Durable, error);
 }
 
-bool storeVocabulary(const std::string &directory,
-                     const std::string &serialized, std::string &error) {
+std::optional<VocabularyThere>
+vocabularyThere(const std::string &directory, const std::string &serialized,
+                std::string &error) {
   std::string path = vocabularyPath(directory);
   std::error_code ec;
-  if (fs::exists(path, ec)) {
-    std::optional<std::string> stored =
-        support::readFileText(path, kMaxVocabularyBytes, error);
-    if (!stored)
-      return false;
-    if (*stored != serialized) {
-      error = path + " is another vocabulary than the training data's; "
-                     "this directory belongs to another run (choose another "
-                     "--checkpoint-dir)";
-      return false;
-    }
-    return true;
+  if (!fs::exists(path, ec))
+    return VocabularyThere::None;
+  std::optional<std::string> stored =
+      support::readFileText(path, kMaxVocabularyBytes, error);
+  if (!stored)
+    return std::nullopt;
+  return *stored == serialized ? VocabularyThere::Same
+                               : VocabularyThere::Other;
+}
+
+bool storeVocabulary(const std::string &directory,
+                     const std::string &serialized, std::string &error) {
+  std::optional<VocabularyThere> there =
+      vocabularyThere(directory, serialized, error);
+  if (!there)
+    return false;
+  if (*there == VocabularyThere::Other) {
+    error = vocabularyPath(directory) +
+            " is another vocabulary than the training data's; this "
+            "directory belongs to another run (choose another "
+            "--checkpoint-dir)";
+    return false;
   }
+  if (*there == VocabularyThere::Same)
+    return true;
+  std::string path = vocabularyPath(directory);
   return support::writeFileAtomically(
       path,
       [&](support::FileWriter &out) {

@@ -97,6 +97,15 @@ bool writeBestValidation(const std::string &directory,
 
 /// Writes `serialized` as the directory's vocabulary.model, or checks that
 /// the one there is the same; false with `error` when it differs.
+/// What `directory` holds as vocabulary.model, against `serialized`.
+enum class VocabularyThere { None, Same, Other };
+
+/// Whether `directory` holds no vocabulary, `serialized` or another; none
+/// with `error` when it cannot be read.
+std::optional<VocabularyThere>
+vocabularyThere(const std::string &directory, const std::string &serialized,
+                std::string &error);
+
 bool storeVocabulary(const std::string &directory,
                      const std::string &serialized, std::string &error);
 

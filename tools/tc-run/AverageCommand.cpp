@@ -102,26 +102,25 @@ int average(const AverageOptions &o) {
   // A directory that holds this vocabulary already (an earlier average of
   // the run) takes the average; one with another, or another run's files
   // and none, does not.
-  std::string besideOutput = rt::vocabularyPath(outputDirectory);
   if (serialized && !fs::equivalent(outputDirectory, o.directory, ec)) {
-    if (fs::exists(besideOutput, ec)) {
-      std::optional<std::string> there =
-          support::readFileText(besideOutput, rt::kMaxVocabularyBytes, error);
-      if (!there)
-        return fail(error);
-      if (*there != *serialized)
-        return fail("-o " + o.output + " is beside " + besideOutput +
-                    ", another vocabulary than the run's (" + vocabulary +
-                    "), which the average needs beside it; write the "
-                    "average into " + o.directory +
-                    " or a directory of its own (nothing was written)");
-    } else if (support::isRunDirectory(outputDirectory)) {
-      return fail("-o " + o.output + " is in the checkpoint directory " +
-                  outputDirectory + " of another run, and the average "
-                  "needs " + vocabulary + " beside it; write the average "
-                  "into " + o.directory + " or a directory of its own "
-                  "(nothing was written)");
-    }
+    std::optional<rt::VocabularyThere> there =
+        rt::vocabularyThere(outputDirectory, *serialized, error);
+    if (!there)
+      return fail(error);
+    std::string why =
+        *there == rt::VocabularyThere::Other
+            ? "is beside " + rt::vocabularyPath(outputDirectory) +
+                  ", another vocabulary than the run's (" + vocabulary + ")"
+        : *there == rt::VocabularyThere::None &&
+                support::isRunDirectory(outputDirectory)
+            ? "is in the checkpoint directory " + outputDirectory +
+                  " of another run"
+            : "";
+    if (!why.empty())
+      return fail("-o " + o.output + " " + why +
+                  ", and the average needs " + vocabulary +
+                  " beside it; write the average into " + o.directory +
+                  " or a directory of its own (nothing was written)");
   }
 
   const tcx::Executable &x = executable->root();
