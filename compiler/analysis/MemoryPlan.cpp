@@ -60,9 +60,32 @@ void placeGradients(func::FuncOp function, const BufferAssignment &assignment,
   }
 }
 
+/// The slot of the params, adam_m or adam_v space that the training step's
+/// result `name` ("param.P", "adam_m.P", "adam_v.P") updates, or none.
+std::optional<Binding> stateSlot(StringRef name, Value value,
+                                 const BufferAssignment &assignment) {
+  for (auto [prefix, root, space] :
+       {std::tuple(kUpdatedParamPrefix, assignment.paramsRoot,
+                   plan::Space::params),
+        std::tuple(kFirstMomentPrefix, assignment.firstMomentsRoot,
+                   plan::Space::adam_m),
+        std::tuple(kSecondMomentPrefix, assignment.secondMomentsRoot,
+                   plan::Space::adam_v)}) {
+    if (!root || !name.starts_with(prefix))
+      continue;
+    auto offset = assignment.paramOffsets.find(name.drop_front(prefix.size()));
+    if (offset == assignment.paramOffsets.end())
+      return std::nullopt;
+    return Binding{name.str(), value, offset->second * elementBytes(value),
+                   space};
+  }
+  return std::nullopt;
+}
+
 /// Returned values that own their storage are written straight into the
 /// outputs space; inputs updated in place stay bound where they are; the
-/// rest (views, parameters) are copied there.
+/// rest (views, parameters) are copied there. New parameters and moments go
+/// to their slots (stateUpdates), not to the outputs.
 void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
                   MemoryPlan &plan) {
   auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
@@ -74,6 +97,11 @@ void placeOutputs(func::FuncOp function, const BufferAssignment &assignment,
     auto name = function.getResultAttrOfType<StringAttr>(i, kOutputAttrName);
     std::string outputName =
         name ? name.getValue().str() : "result" + std::to_string(i);
+    if (std::optional<Binding> slot =
+            stateSlot(outputName, value, assignment)) {
+      plan.stateUpdates.push_back(std::move(*slot));
+      continue;
+    }
     if (Operation *producer = value.getDefiningOp();
         producer && producer->hasTrait<tc::OpTrait::UpdatesInPlace>()) {
       auto input = llvm::find_if(plan.inputs, [&](const Binding &b) {

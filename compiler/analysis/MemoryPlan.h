@@ -8,6 +8,8 @@
 //  * grads: each parameter's gradient at its parameter's offset, written
 //    there directly by the GEMM or kernel producing it when that value holds
 //    nothing else (else the lowering copies it there);
+//    A step that computes the new parameters and moments out of place (no
+//    tc.adam) has them copied there at its end (stateUpdates);
 //  * param_copies: each parameter's bf16 copy at its parameter's offset in
 //    elements (tc-use-param-copies), updated in place by tc.adam;
 //  * inputs, outputs, constants: what a call binds, returns, and what the
@@ -59,7 +61,7 @@ struct Binding {
   int64_t offset = 0; ///< bytes, in `space`
   /// inputs or outputs; an output updated in place in an input's buffer
   /// (tc.cache_update, tc.beam_history) is bound there: the state a decoder
-  /// step keeps.
+  /// step keeps. params, adam_m or adam_v for a stateUpdate.
   plan::Space space = plan::Space::outputs;
 };
 
@@ -67,6 +69,12 @@ struct MemoryPlan {
   llvm::DenseMap<mlir::Value, RootPlacement> roots;
   std::vector<ArenaBuffer> arena;
   std::vector<Binding> inputs, outputs;
+  /// A training step's new parameters and moments ("param.P", "adam_m.P",
+  /// "adam_v.P" results) that it computed out of place, as the unfused
+  /// update does (tc.adam writes them in place): each copied into its slot
+  /// of the params, adam_m or adam_v space (`space`, `offset` in bytes) after
+  /// the last step, once nothing reads the old values.
+  std::vector<Binding> stateUpdates;
   /// Per gradient operand of tc.adam: its slot in the grads space (bytes).
   std::vector<int64_t> gradientSlots;
   int64_t arenaBytes = 0;   ///< the arena's size: the largest offset + size

@@ -1,7 +1,8 @@
 //===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
 //
 // tc.masked_softmax, tc.log_softmax, tc.residual_layer_norm,
-// tc.cross_entropy and their gradients: a loop over the rows of the last
+// tc.cross_entropy and their gradients (and tc.softmax and tc.layer_norm,
+// which the fusions replace, with theirs): a loop over the rows of the last
 // dimension, accumulators of kAccumulatorType within a row (ElementTypes.h),
 // dropout masks from Philox. One template serves both targets through the row
 // macros of the preludes (TargetBackend.h): on the host rows run across OpenMP
@@ -107,6 +108,34 @@ std::string maskedSoftmaxGrad(MaskedSoftmaxGradOp m,
               {mask, number(m.getScale().convertToDouble())});
 }
 
+/// tc.softmax and its gradient along the last axis (the frontend's: other
+/// axes have no kernel), for executables compiled without
+/// tc-fuse-masked-softmax: tc.masked_softmax's rows with no scale, mask or
+/// dropout.
+std::string softmax(SoftmaxOp s, const TargetBackend &backend) {
+  return rowPrologue(s, s.getInput(), backend) + R"cpp(  TC_ROWS(r) {
+    @A max = -INFINITY, sum = 0.0, inputs = 0.0; // inputs: unused
+    TC_ROW_SOFTMAX_SHORT(e, @A(in0[r * D + k]), max, sum, inputs)
+    TC_ROW(k)
+      out0[r * D + k] = @S0(e(k) / sum);
+  }
+)cpp";
+}
+
+std::string softmaxGrad(SoftmaxGradOp s, const TargetBackend &backend) {
+  return rowPrologue(s, s.getOutput(), backend) + R"cpp(  TC_ROWS(r) {
+    @A dot = 0.0;
+    TC_ROW_REDUCE(k, +, dot)
+      dot += @A(in1[r * D + k]) * in0[r * D + k];
+    dot = TC_ROW_SUM(dot);
+    TC_ROW(k) {
+      int64_t i = r * D + k;
+      out0[i] = @S0(in0[i] * (@A(in1[i]) - dot));
+    }
+  }
+)cpp";
+}
+
 /// Three passes over a row where the chain of ops it replaces made five: the
 /// max, the sum of the exponentials, the results. The shifted `x - max` and
 /// the rounding of the sum before its log are the chain's f32 (@E). The max
@@ -160,16 +189,12 @@ std::string logSoftmaxTopK(LogSoftmaxTopKOp t, const TargetBackend &backend) {
               {std::to_string(t.getK()), std::to_string(t.getColumn())});
 }
 
-/// The mean and the variance reduce in vector lanes on the host: in order,
-/// each was a chain of dependent double adds (a decoder step's 64 x 256
-/// took 10.7 us on two Zen 5 threads).
-std::string residualLayerNorm(ResidualLayerNormOp n,
-                              const TargetBackend &backend) {
-  return rowPrologue(n, n.getResidual(), backend) +
-         keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
-         fill(R"cpp(  TC_ROWS(r) {
-    @A mean = 0.0, var = 0.0;
-    TC_ROW_CACHE(@A, s, in0[r * D + k] + @A(in1[r * D + k]) * keep(r * D + k))
+/// A LayerNorm row's statistics of s(k), inside TC_ROWS: its mean and
+/// rstd = 1 / sqrt(var + epsilon) (@0), with the biased variance. The mean
+/// and the variance reduce in vector lanes on the host: in order, each was
+/// a chain of dependent double adds (a decoder step's 64 x 256 took 10.7 us
+/// on two Zen 5 threads).
+constexpr const char *kLayerNormStatistics = R"cpp(    @A mean = 0.0, var = 0.0;
     TC_ROW_REDUCE(k, +, mean)
       mean += s(k);
     mean = TC_ROW_SUM(mean) / D;
@@ -178,32 +203,47 @@ std::string residualLayerNorm(ResidualLayerNormOp n,
       var += c * c;
     }
     @A rstd = 1.0 / std::sqrt(TC_ROW_SUM(var) / D + @0);
-    TC_ROW(k)
-      out0[r * D + k] = @S0((s(k) - mean) * rstd * in2[k] + in3[k]);
-    TC_ROW_LEADER {
+)cpp";
+
+/// The normalised row, y(k) = (s(k) - mean) * rstd * gamma + beta stored in
+/// out0, gamma and beta inputs @0 and @1.
+constexpr const char *kLayerNormStore = R"cpp(    TC_ROW(k)
+      out0[r * D + k] = @S0((s(k) - mean) * rstd * in@0[k] + in@1[k]);
+)cpp";
+
+std::string residualLayerNorm(ResidualLayerNormOp n,
+                              const TargetBackend &backend) {
+  std::string epsilon = number(n.getEpsilon().convertToDouble());
+  return rowPrologue(n, n.getResidual(), backend) +
+         keepFunction(n.getRate().convertToDouble(), n.getKey(), 4) +
+         "  TC_ROWS(r) {\n"
+         "    TC_ROW_CACHE(@A, s, in0[r * D + k] + @A(in1[r * D + k]) * "
+         "keep(r * D + k))\n" +
+         fill(kLayerNormStatistics, {epsilon}) +
+         fill(kLayerNormStore, {"2", "3"}) + R"cpp(    TC_ROW_LEADER {
       out1[r] = @E(mean);
       out2[r] = @E(rstd);
     }
   }
-)cpp",
-              {number(n.getEpsilon().convertToDouble())});
+)cpp";
 }
 
-/// Row gradients in parallel (a row's two sums in vector lanes on the
-/// host); the gamma and beta sums over rows in order (a column each).
-std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
-                                  const TargetBackend &backend) {
-  return rowPrologue(n, n.getResidual(), backend) +
-         keepFunction(n.getRate().convertToDouble(), n.getKey(), 6) +
-         R"cpp(  auto xhat = [&](int64_t r, int64_t k) {
-    int64_t i = r * D + k;
-    return (in0[i] + @A(in1[i]) * keep(i) - in3[r]) * @A(in4[r]);
-  };
-  TC_ROWS(r) {
-    @A meanG = 0.0, meanGX = 0.0;
-    TC_ROW_CACHE(@A, x, xhat(r, k))
+/// tc.layer_norm, for executables compiled without
+/// tc-fuse-residual-layer-norm.
+std::string layerNorm(LayerNormOp n, const TargetBackend &backend) {
+  std::string epsilon = number(n.getEpsilon().convertToDouble());
+  return rowPrologue(n, n.getInput(), backend) +
+         "  TC_ROWS(r) {\n    TC_ROW_CACHE(@A, s, in0[r * D + k])\n" +
+         fill(kLayerNormStatistics, {epsilon}) +
+         fill(kLayerNormStore, {"1", "2"}) + "  }\n";
+}
+
+/// A LayerNorm gradient's rows, inside TC_ROWS after x(k) (the normalised
+/// input), rstd, dy(k) (the output's gradient) and gamma(k) are defined:
+/// ds, the gradient of the normalised sum, for `store` to write.
+constexpr const char *kLayerNormGradRow = R"cpp(    @A meanG = 0.0, meanGX = 0.0;
     TC_ROW_REDUCE(k, +, meanG, meanGX) {
-      @A g = @A(in5[r * D + k]) * in2[k];
+      @A g = dy(k) * gamma(k);
       meanG += g / D;
       meanGX += g * x(k) / D;
     }
@@ -211,28 +251,92 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
     meanGX = TC_ROW_SUM(meanGX);
     TC_ROW(k) {
       int64_t i = r * D + k;
-      @A g = @A(in5[i]) * in2[k];
-      @A ds = in4[r] * (g - meanG - x(k) * meanGX);
-      out0[i] = @S0(ds);
-      out1[i] = @E(ds * keep(i));
-    }
-  }
-  // The gamma and beta gradients read only inputs: independent of the rows.
-  TC_COLUMN_BLOCKS(k0, k1) {
+      @A ds = rstd * (dy(k) * gamma(k) - meanG - x(k) * meanGX);
+)cpp";
+
+/// The gamma and beta gradients (out@0 and out@1): sums over the rows of
+/// dy * x, x the normalised input, and of dy, given rowStatistics(r, mean,
+/// rstd), s(r, k) (the row before normalisation) and dy(r, k). They read only
+/// inputs, so they are independent of the rows' part of the kernel.
+constexpr const char *kGammaBetaGrads = R"cpp(  TC_COLUMN_BLOCKS(k0, k1) {
     @A dgamma[TC_COLUMN_BLOCK] = {}, dbeta[TC_COLUMN_BLOCK] = {};
-    TC_COLUMN_ROWS(r, rows)
+    TC_COLUMN_ROWS(r, rows) {
+      @A mean, rstd;
+      rowStatistics(r, mean, rstd);
       for (int64_t k = k0; k < k1; ++k) {
-        dgamma[k - k0] += @A(in5[r * D + k]) * xhat(r, k);
-        dbeta[k - k0] += in5[r * D + k];
+        dgamma[k - k0] += dy(r, k) * ((s(r, k) - mean) * rstd);
+        dbeta[k - k0] += dy(r, k);
       }
+    }
     TC_COLUMN_TOTALS(dgamma, dbeta);
     TC_COLUMN_LEADER
     for (int64_t k = k0; k < k1; ++k) {
-      out2[k] = @E(dgamma[k - k0]);
-      out3[k] = @E(dbeta[k - k0]);
+      out@0[k] = @E(dgamma[k - k0]);
+      out@1[k] = @E(dbeta[k - k0]);
     }
   }
 )cpp";
+
+/// Row gradients in parallel (a row's two sums in vector lanes on the
+/// host) from the forward's saved mean and rstd; the gamma and beta sums
+/// over rows in order (a column each).
+std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
+                                  const TargetBackend &backend) {
+  return rowPrologue(n, n.getResidual(), backend) +
+         keepFunction(n.getRate().convertToDouble(), n.getKey(), 6) +
+         R"cpp(  auto s = [&](int64_t r, int64_t k) {
+    int64_t i = r * D + k;
+    return in0[i] + @A(in1[i]) * keep(i);
+  };
+  auto dy = [&](int64_t r, int64_t k) { return @A(in5[r * D + k]); };
+  auto rowStatistics = [&](int64_t r, @A &mean, @A &rstd) {
+    mean = in3[r];
+    rstd = in4[r];
+  };
+  TC_ROWS(r) {
+    const @A rstd = in4[r];
+    TC_ROW_CACHE(@A, x, (s(r, k) - in3[r]) * rstd)
+    auto gamma = [&](int64_t k) { return in2[k]; };
+    auto dy = [&](int64_t k) { return @A(in5[r * D + k]); };
+)cpp" + kLayerNormGradRow +
+         R"cpp(      out0[i] = @S0(ds);
+      out1[i] = @E(ds * keep(i));
+    }
+  }
+)cpp" + fill(kGammaBetaGrads, {"2", "3"});
+}
+
+/// tc.layer_norm's gradients, for executables compiled without
+/// tc-fuse-residual-layer-norm: the rows' statistics are not saved by the
+/// forward (tc.residual_layer_norm saves them), so the rows recompute them,
+/// and the gamma and beta sums again for each block of columns, in order (a
+/// block's lanes of one row read it together): d_model / 64 more passes
+/// over the input on the host, a baseline for A/B comparisons only.
+std::string layerNormGrad(LayerNormGradOp n, const TargetBackend &backend) {
+  std::string epsilon = number(n.getEpsilon().convertToDouble());
+  return rowPrologue(n, n.getInput(), backend) + fill(R"cpp(  auto s = [&](int64_t r, int64_t k) { return @A(in0[r * D + k]); };
+  auto dy = [&](int64_t r, int64_t k) { return @A(in2[r * D + k]); };
+  auto rowStatistics = [&](int64_t r, @A &mean, @A &rstd) {
+    mean = 0.0;
+    for (int64_t k = 0; k < D; ++k)
+      mean += s(r, k);
+    mean /= D;
+    @A var = 0.0;
+    for (int64_t k = 0; k < D; ++k)
+      var += (s(r, k) - mean) * (s(r, k) - mean);
+    rstd = 1.0 / std::sqrt(var / D + @0);
+  };
+  TC_ROWS(r) {
+    auto gamma = [&](int64_t k) { return in1[k]; };
+    TC_ROW_CACHE(@A, s, in0[r * D + k])
+)cpp", {epsilon}) + fill(kLayerNormStatistics, {epsilon}) +
+         R"cpp(    TC_ROW_CACHE(@A, x, (s(k) - mean) * rstd)
+    auto dy = [&](int64_t k) { return @A(in2[r * D + k]); };
+)cpp" + kLayerNormGradRow +
+         R"cpp(      out0[i] = @S0(ds);
+    }
+  }
+)cpp" + fill(kGammaBetaGrads, {"1", "2"});
 }
 
 std::string crossEntropy(CrossEntropyOp c, const TargetBackend &backend) {
@@ -299,6 +403,14 @@ std::optional<std::string> rowBody(Operation *op,
     return logSoftmax(l, backend);
   if (auto t = dyn_cast<LogSoftmaxTopKOp>(op))
     return logSoftmaxTopK(t, backend);
+  if (auto s = dyn_cast<SoftmaxOp>(op))
+    return softmax(s, backend);
+  if (auto s = dyn_cast<SoftmaxGradOp>(op))
+    return softmaxGrad(s, backend);
+  if (auto n = dyn_cast<LayerNormOp>(op))
+    return layerNorm(n, backend);
+  if (auto n = dyn_cast<LayerNormGradOp>(op))
+    return layerNormGrad(n, backend);
   if (auto n = dyn_cast<ResidualLayerNormOp>(op))
     return residualLayerNorm(n, backend);
   if (auto n = dyn_cast<ResidualLayerNormGradOp>(op))
@@ -326,6 +438,22 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
                                      std::string &error) {
   if (!hasCppTypes(op, backend, error))
     return failure();
+  // tc.softmax's axis is an attribute (the interpreter takes any); the
+  // kernels' rows are the last dimension.
+  std::optional<int64_t> axis;
+  if (auto softmax = dyn_cast<SoftmaxOp>(op))
+    axis = softmax.getAxis();
+  if (auto grad = dyn_cast<SoftmaxGradOp>(op))
+    axis = grad.getAxis();
+  if (int64_t rank = shapeOf(op->getOperand(0)).size();
+      axis && *axis != rank - 1) {
+    error = llvm::formatv("'{0}' along axis {1} of a rank-{2} tensor: kernels "
+                          "are generated along the last axis only; transpose "
+                          "that axis last (tc.transpose) around it",
+                          op->getName().getStringRef(), *axis, rank)
+                .str();
+    return failure();
+  }
   std::optional<std::string> body = rowBody(op, backend);
   if (!body) {
     error = "no row kernel for '" + op->getName().getStringRef().str() + "'";

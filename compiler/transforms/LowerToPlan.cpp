@@ -420,7 +420,8 @@ LogicalResult Lowering::lower(func::FuncOp function) {
     for (Value result : op.getResults())
       lastWrites[buffers.placementOf(result).root] = &body->back();
   }
-  for (const Binding &output : plan.outputs) {
+  for (const Binding &output :
+       llvm::concat<const Binding>(plan.outputs, plan.stateUpdates)) {
     plan::BufferAttr slot =
         contiguousBuffer(output.space, output.offset, output.value);
     if (bufferOf(output.value) != slot)

@@ -241,11 +241,13 @@ def Tc_MatmulOp : Tc_Op<"matmul",
 //===----------------------------------------------------------------------===//
 
 def Tc_SoftmaxOp : Tc_Op<"softmax",
-    [Pure, SameOperandsAndResultType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
+    [Pure, Tc_RowWise, SameOperandsAndResultType, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Softmax along one axis";
   let description = [{
     `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`
-    (in [0, rank)).
+    (in [0, rank)). Executables compute it along the last axis only, in a
+    row kernel (tc-fuse-masked-softmax replaces the frontend's); the
+    interpreter along any.
 
     ```mlir
     %p = tc.softmax %scores axis = 3 : tensor<2x8x4x4xf32>
@@ -285,7 +287,7 @@ def Tc_LogSoftmaxOp : Tc_Op<"log_softmax",
 }
 
 def Tc_LayerNormOp : Tc_Op<"layer_norm",
-    [Pure, AllTypesMatch<["input", "result"]>,
+    [Pure, Tc_RowWise, AllTypesMatch<["input", "result"]>,
      AllElementTypesMatch<["input", "gamma", "beta"]>, DeclareOpInterfaceMethods<Tc_ReverseOpInterface>]> {
   let summary = "Layer normalisation over the last dimension";
   let description = [{
@@ -812,11 +814,12 @@ def Tc_SplitOp : Tc_Op<"split",
 //===----------------------------------------------------------------------===//
 
 def Tc_SoftmaxGradOp : Tc_Op<"softmax_grad",
-    [Pure, AllTypesMatch<["output", "output_grad", "result"]>]> {
+    [Pure, Tc_RowWise, AllTypesMatch<["output", "output_grad", "result"]>]> {
   let summary = "The gradient of tc.softmax from its output";
   let description = [{
     With `y = softmax(x)` along `axis` and `dy` the gradient of `y`:
-    `dx = y * (dy - sum(dy * y))`, the sum along `axis`.
+    `dx = y * (dy - sum(dy * y))`, the sum along `axis` (in executables,
+    the last axis only, as tc.softmax).
 
     ```mlir
     %dx = tc.softmax_grad %y, %dy axis = 3 : tensor<2x8x4x4xf32>
@@ -832,7 +835,7 @@ def Tc_SoftmaxGradOp : Tc_Op<"softmax_grad",
 }
 
 def Tc_LayerNormGradOp : Tc_Op<"layer_norm_grad",
-    [Pure, AllTypesMatch<["input", "output_grad", "input_grad"]>,
+    [Pure, Tc_RowWise, AllTypesMatch<["input", "output_grad", "input_grad"]>,
      AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>]> {
   let summary = "The gradients of tc.layer_norm";
   let description = [{

@@ -43,9 +43,10 @@
 // CHECK-NEXT: plan.gemm <inputs + 0 : 2x2x3x4xf32, strides [72, 4, 24, 1]>, <inputs + 32 : 2x2x3x4xf32, strides [72, 4, 24, 1]> -> <arena + 0 : 2x2x3x3xf32>
 // CHECK-SAME: batch = array<i64: 2, 2>
 // CHECK-SAME: k = 4 : i64, lda = 24 : i64, ldb = 24 : i64, ldc = 3 : i64, lhs_batch_strides = array<i64: 72, 4>, m = 3 : i64, n = 3 : i64, out_batch_strides = array<i64: 18, 9>, rhs_batch_strides = array<i64: 72, 4>, transpose_rhs}
-// tc.softmax is not row-wise (any axis) and has no kernel of its own (the
-// fusions make attention's a tc.masked_softmax): a thread per element.
-// CHECK-NEXT: plan.launch @head_split_k0 ins [#plan.buf<arena + 0 : 2x2x3x3xf32>] outs [#plan.buf<arena + 192 : 2x2x3x3xf32>] grid [1, 1, 1] block [256, 1, 1]
+// tc.softmax along the last axis is a row kernel (the fusions make
+// attention's a tc.masked_softmax): a block per row of 3, 12 rows, a warp
+// a block.
+// CHECK-NEXT: plan.launch @head_split_k0 ins [#plan.buf<arena + 0 : 2x2x3x3xf32>] outs [#plan.buf<arena + 192 : 2x2x3x3xf32>] grid [12, 1, 1] block [32, 1, 1]
 // O = P V, V not transposed (no transpose_rhs), ldb = 24:
 // CHECK-NEXT: plan.gemm <arena + 192 : 2x2x3x3xf32>, <inputs + 64 : 2x2x3x4xf32, strides [72, 4, 24, 1]> -> <outputs + 0 : 2x2x3x4xf32>
 // CHECK-SAME: batch = array<i64: 2, 2>

@@ -47,11 +47,12 @@ struct StepTolerances {
   double state;        ///< absolute, of parameters and moments after 3 steps
 };
 
-/// Tiny, compiled in `precision`, trained for three steps on the CPU device
-/// and by the interpreter from the same state and batches.
+/// Tiny, compiled in `precision` with `fusions`, trained for three steps on
+/// the CPU device and by the interpreter from the same state and batches.
 void expectThreeStepsEqualTheInterpreter(
-    std::optional<tc::support::Precision> precision, StepTolerances within) {
-  std::unique_ptr<Compiled> compiled = compileTiny({}, precision);
+    std::optional<tc::support::Precision> precision, StepTolerances within,
+    const std::string &fusions = "all") {
+  std::unique_ptr<Compiled> compiled = compileTiny({}, precision, fusions);
   ASSERT_TRUE(compiled);
   func::FuncOp step;
   for (func::FuncOp f : compiled->graph->getOps<func::FuncOp>())
@@ -212,6 +213,12 @@ void expectThreeStepsEqualTheInterpreter(
 
 TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
   expectThreeStepsEqualTheInterpreter(std::nullopt, {1e-5, 2e-5});
+}
+
+// With no fusion: the frontend's tc.softmax and tc.layer_norm, their
+// gradients and an unfused Adam, each op a kernel of its own or a GEMM.
+TEST(Executable, TinyUnfusedTrainingStepEqualsTheInterpreterForThreeSteps) {
+  expectThreeStepsEqualTheInterpreter(std::nullopt, {1e-5, 2e-5}, "none");
 }
 
 // Issue 31, acceptance 1: the same in bf16 (tc-apply-precision: bf16 GEMM

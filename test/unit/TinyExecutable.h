@@ -36,14 +36,17 @@ struct Compiled {
 
 /// The model description at `path` as an executable: host code, or CUDA
 /// code for `cudaArchitectures` ("sm_80") when given; gradients summed over
-/// ranks in buckets of `allreduceBucketBytes`; in `precision` when given.
+/// ranks in buckets of `allreduceBucketBytes`; in `precision` when given;
+/// with `fusions` (as tc-compile --fusion).
 inline std::unique_ptr<Compiled>
 compileExecutable(const std::string &path,
                   std::vector<std::string> cudaArchitectures = {},
                   int64_t allreduceBucketBytes = int64_t(25) << 20,
-                  std::optional<support::Precision> precision = std::nullopt) {
+                  std::optional<support::Precision> precision = std::nullopt,
+                  const std::string &fusions = "all") {
   auto compiled = std::make_unique<Compiled>();
-  compiled->graph = compileModel(compiled->context, path, false, precision);
+  compiled->graph =
+      compileModel(compiled->context, path, false, precision, fusions);
   if (!compiled->graph)
     return nullptr;
   std::string error;
@@ -72,10 +75,11 @@ compileExecutable(const std::string &path,
 /// models/tiny.toml as an executable (see compileExecutable).
 inline std::unique_ptr<Compiled>
 compileTiny(std::vector<std::string> cudaArchitectures = {},
-            std::optional<support::Precision> precision = std::nullopt) {
+            std::optional<support::Precision> precision = std::nullopt,
+            const std::string &fusions = "all") {
   return compileExecutable(std::string(TC_SOURCE_DIR) + "/models/tiny.toml",
                            std::move(cudaArchitectures), int64_t(25) << 20,
-                           precision);
+                           precision, fusions);
 }
 
 /// `call` on host memory, column-major, as cuBLAS (and cuBLASLt with a
