@@ -117,15 +117,17 @@ public:
       : diag(diag), table(table), name(std::move(name)) {}
 
   /// Reads an integer in [min, max]; the note on a wrong value shows `out`'s
-  /// current value (the default) as an example, and `rangeWhy` says where a
-  /// bound comes from. Returns false on a mistake.
+  /// current value (the default, brought into the range: a required key's
+  /// is 0) as an example, and `rangeWhy` says where a bound comes from.
+  /// Returns false on a mistake.
   bool integer(const char *key, int64_t &out, int64_t min, int64_t max,
                const std::string &rangeWhy = "") {
     const toml::node *node = find(key);
     if (!node)
       return true;
     if (!node->is_integer()) {
-      wrongType(key, *node, "an integer", std::to_string(out));
+      wrongType(key, *node, "an integer",
+                std::to_string(std::clamp(out, min, max)));
       return false;
     }
     int64_t value = *node->value<int64_t>();
@@ -446,11 +448,22 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 void readDecoding(Diagnostics &diag, const toml::table &table,
                   DecodingConfig &d) {
   Section s(diag, table, "decoding");
-  s.integer("rows", d.rows, 1, 4096,
-            "; every row of a decoder step is computed, sentence or not");
-  s.integer("beam", d.beam, 1, 256,
-            "; the step returns each row's 2 x beam most probable tokens");
+  bool rowsOk = s.integer(
+      "rows", d.rows, 1, 4096,
+      "; every row of a decoder step is computed, sentence or not");
+  bool beamOk = s.integer(
+      "beam", d.beam, 1, 256,
+      "; the step returns each row's 2 x beam most probable tokens");
   s.rejectUnknownKeys();
+  if (rowsOk && beamOk && d.rows < d.beam)
+    diag.error(table.source(),
+               "[decoding] rows = " + std::to_string(d.rows) +
+                   " is fewer than beam = " + std::to_string(d.beam) +
+                   ", but a sentence's hypotheses take beam rows of a "
+                   "decoder step",
+               "set rows to " + std::to_string(d.beam) +
+                   " or more (a multiple of beam), or beam to " +
+                   std::to_string(d.rows) + " or less");
 }
 
 } // namespace
@@ -472,6 +485,18 @@ precisionFromName(std::string_view name, std::string &why, std::string &fix) {
     fix = "use " + support::precisionChoices() + " (docs/model-description.md)";
   }
   return std::nullopt;
+}
+
+int64_t decoderConstantBytes(const ModelDescription &description) {
+  const ModelConfig &m = description.model;
+  int64_t bytes = 0;
+  for (const Bucket &bucket : decodingBuckets(description)) {
+    int64_t table = m.positionalEncoding == PositionalEncoding::Sinusoid
+                        ? bucket.targetLength * m.dModel
+                        : 0;
+    bytes += (table + m.vocabSize) * int64_t(sizeof(float));
+  }
+  return bytes;
 }
 
 std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
@@ -598,6 +623,18 @@ parseModelDescription(std::string_view text, const std::string &path,
                      std::to_string(m.vocabSize),
                  "set [model] vocab_size to " +
                      std::to_string(firstSymbol + 1) + " or more");
+  }
+  if (!diag.failed()) {
+    if (int64_t bytes = decoderConstantBytes(description);
+        bytes > kMaxDecoderConstantBytes)
+      diag.error(root.source(),
+                 "the decoder steps' constants would take " +
+                     std::to_string(bytes) +
+                     " bytes (per decoder shape, the sinusoids of its target "
+                     "positions, target_length x d_model, and a vocab_size "
+                     "mask, in f32), more than the 1 GiB an executable holds",
+                 "use a smaller [model] d_model or vocab_size, or shorter "
+                 "training.buckets target lengths");
   }
   if (diag.failed())
     return std::nullopt;

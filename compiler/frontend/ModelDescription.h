@@ -112,6 +112,15 @@ inline constexpr int64_t kDecodingLengthOffset = 50;
 /// the same with `decoding.beam` rows (one sentence's), when fewer.
 std::vector<Bucket> decodingBuckets(const ModelDescription &description);
 
+/// The bytes of the constants the frontend builds into the decoder steps,
+/// one set per decoding bucket: the sinusoids of its target positions
+/// [target_length, d_model] (sinusoid positions) and the mask of tokens that
+/// never continue a hypothesis [vocab_size], in f32. The compiler holds them
+/// and the executable stores them, so a description is refused when they
+/// pass kMaxDecoderConstantBytes.
+int64_t decoderConstantBytes(const ModelDescription &description);
+inline constexpr int64_t kMaxDecoderConstantBytes = int64_t(1) << 30;
+
 /// The precision called `name` ("bf16"), or nullopt with `why` it is not one
 /// and the `fix`: for "fp16", why tc does not offer it; otherwise the
 /// choices. For `[training] precision` and `tc-compile --precision`.
