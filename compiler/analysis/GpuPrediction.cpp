@@ -112,6 +112,12 @@ llvm::json::Object predictTrainingSteps(ModuleOp module, const GpuSpec &gpu,
     }
     steps[function.getSymName()] = std::move(byPrecision);
   }
+  support::Precision compiled = compiledPrecision(module);
+  if (peakFlops(gpu, compiled) == 0)
+    summary << llvm::formatv(
+        "  no step predicted: the module computes its GEMMs in {0}, which "
+        "the {1} has no tensor cores for (sm_80 and newer have them)\n",
+        support::nameOf(compiled), gpu.product);
   return llvm::json::Object{
       {"gpu", gpu.name},
       {"product", gpu.product},

@@ -18,6 +18,10 @@ namespace tc {
 
 bool haveCudaCompiler() { return true; }
 
+std::vector<unsigned> cudaCompilerArchitectures() {
+  return nvrtcArchitectures();
+}
+
 std::optional<std::vector<CudaModule>> compileCudaModules(
     const std::string &prelude, const std::vector<std::string> &kernels,
     const std::vector<unsigned> &architectures, std::string &error) {
@@ -89,6 +93,8 @@ std::optional<std::vector<CudaModule>> compileCudaModules(
 #else
 
 bool haveCudaCompiler() { return false; }
+
+std::vector<unsigned> cudaCompilerArchitectures() { return {}; }
 
 std::optional<std::vector<CudaModule>>
 compileCudaModules(const std::string &, const std::vector<std::string> &,

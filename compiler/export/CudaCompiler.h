@@ -26,6 +26,10 @@ struct CudaModule {
 /// Whether this build can compile CUDA kernels.
 bool haveCudaCompiler();
 
+/// The architectures the CUDA compiler builds CUBIN for (compute
+/// capabilities x 10); empty without one.
+std::vector<unsigned> cudaCompilerArchitectures();
+
 /// The modules for `kernels` (complete kernels, all needing `prelude`) on
 /// `architectures` (compute capabilities x 10: 80, 90), or none with `error`
 /// (NVRTC's log and the numbered source, or that this build has no NVRTC).

@@ -1,6 +1,7 @@
 //===- ExportOptions.cpp - the target flags' defaults and checks -----------===//
 
 #include "compiler/export/ExportOptions.h"
+#include "compiler/export/CudaCompiler.h"
 #include "support/HostCpu.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -29,6 +30,15 @@ bool setTarget(ExportOptions &options, Target target, const std::string &cpu,
         digits.starts_with("0") || digits.getAsInteger(10, arch)) {
       error = "--arch=" + spelled +
               ": expected a real architecture such as sm_80 or sm_90";
+      return false;
+    }
+    // NVRTC's own error for an architecture it lacks is a page of log.
+    if (std::vector<unsigned> known = cudaCompilerArchitectures();
+        !known.empty() && !llvm::is_contained(known, arch)) {
+      error = "--arch=" + spelled + ": the CUDA compiler (NVRTC) builds for ";
+      for (size_t i = 0; i < known.size(); ++i)
+        error += (i == 0 ? "sm_" : ", sm_") + std::to_string(known[i]);
+      error += " only";
       return false;
     }
     options.cudaArchitectures.push_back(arch);

@@ -32,6 +32,16 @@ std::vector<std::string> optionsFor(const std::string &arch) {
 
 } // namespace
 
+std::vector<unsigned> nvrtcArchitectures() {
+  int count = 0;
+  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0)
+    return {};
+  std::vector<int> archs(count);
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
+    return {};
+  return std::vector<unsigned>(archs.begin(), archs.end());
+}
+
 std::string cudaCompilerIdentity(const std::string &arch) {
   int major = 0, minor = 0;
   nvrtcVersion(&major, &minor);

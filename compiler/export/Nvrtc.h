@@ -24,6 +24,10 @@ struct CudaBinary {
   std::string options;     ///< the command line
 };
 
+/// The real architectures this NVRTC compiles for (compute capabilities x
+/// 10: 75, 80, ...), in its order.
+std::vector<unsigned> nvrtcArchitectures();
+
 /// Everything besides the source that decides what compileCuda makes for
 /// `arch` (NVRTC's version, the options, the stand-in headers): part of
 /// the build cache's key.

@@ -1,6 +1,7 @@
 //===- ExportOptionsTest.cpp - the target flags' defaults and checks -------===//
 
 #include "ModelPipeline.h"
+#include "compiler/export/CudaCompiler.h"
 #include "compiler/export/TcxWriter.h"
 #include "dialects/tc/TcDialect.h"
 #include "support/HostCpu.h"
@@ -44,15 +45,33 @@ TEST(ExportOptions, BadSpellingsAreRefusedWithTheFlag) {
                    "x86-64-v3 or x86-64-v4");
 }
 
+// An architecture the CUDA compiler cannot build for is refused when the
+// flags are read, naming those it can (NVRTC's own error came after the
+// compile, with the kernels' source).
+TEST(ExportOptions, ArchitecturesTheCudaCompilerLacksAreRefused) {
+  std::vector<unsigned> known = cudaCompilerArchitectures();
+  if (known.empty())
+    GTEST_SKIP() << "built without the CUDA toolkit (NVRTC)";
+  EXPECT_TRUE(llvm::is_contained(known, 90u));
+  ExportOptions options;
+  std::string error;
+  EXPECT_FALSE(
+      setTarget(options, Target::Cuda, "native", {"sm_90", "sm_999"}, error));
+  EXPECT_TRUE(llvm::StringRef(error).starts_with(
+      "--arch=sm_999: the CUDA compiler (NVRTC) builds for sm_"))
+      << error;
+  EXPECT_TRUE(llvm::StringRef(error).contains("sm_90")) << error;
+}
+
 // What each target runs (issue 31): TF32 is CUDA's; bf16 and TF32 need the
 // tensor cores of sm_80 and newer.
 TEST(ExportOptions, PrecisionsNeedTheirTarget) {
-  ExportOptions host, cuda, volta;
+  ExportOptions host, cuda, turing;
   std::string error, fix;
   ASSERT_TRUE(setTarget(host, Target::Host, "x86-64", {}, error)) << error;
   ASSERT_TRUE(setTarget(cuda, Target::Cuda, "native", {}, error)) << error;
   ASSERT_TRUE(
-      setTarget(volta, Target::Cuda, "native", {"sm_90", "sm_70"}, error))
+      setTarget(turing, Target::Cuda, "native", {"sm_90", "sm_75"}, error))
       << error;
   for (const support::PrecisionInfo &row : support::kPrecisions) {
     EXPECT_TRUE(checkPrecision(cuda, row.precision, error, fix)) << error;
@@ -63,12 +82,12 @@ TEST(ExportOptions, PrecisionsNeedTheirTarget) {
                    "CPU computes in TF32)");
   EXPECT_EQ(fix, "use --precision=bf16 or --precision=f32 for the CPU, or "
                  "--target=cuda");
-  EXPECT_TRUE(checkPrecision(volta, support::Precision::F32, error, fix));
-  EXPECT_FALSE(checkPrecision(volta, support::Precision::BF16, error, fix));
-  EXPECT_EQ(error, "precision bf16 needs bf16 tensor cores, which sm_70 does "
+  EXPECT_TRUE(checkPrecision(turing, support::Precision::F32, error, fix));
+  EXPECT_FALSE(checkPrecision(turing, support::Precision::BF16, error, fix));
+  EXPECT_EQ(error, "precision bf16 needs bf16 tensor cores, which sm_75 does "
                    "not have (sm_80 and newer do)");
   EXPECT_EQ(fix, "use --arch=sm_80 or newer, or --precision=f32");
-  EXPECT_FALSE(checkPrecision(volta, support::Precision::TF32, error, fix));
+  EXPECT_FALSE(checkPrecision(turing, support::Precision::TF32, error, fix));
 }
 
 // The writer checks the module's precision against the target too (a .mlir

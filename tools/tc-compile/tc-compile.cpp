@@ -194,6 +194,56 @@ struct Request {
   }
 };
 
+/// Whether the flags make sense together; false after saying why not. LLVM's
+/// parser takes the last of a flag given twice and an empty value as given,
+/// and tc-compile reads --arch and --cpu only where they apply: each of
+/// those would be ignored in silence.
+static bool checkFlagUse(llvm::ArrayRef<const cl::Option *> others) {
+  std::vector<const cl::Option *> single = {
+      &emit,     &fusion,      &precisionName, &dumpIR,      &outputFile,
+      &target,   &cpuLevel,    &bucketsFrom,   &bucketCount, &memoryBudget};
+  llvm::append_range(single, others);
+  for (const cl::Option *option : single)
+    if (option->getNumOccurrences() > 1) {
+      llvm::errs() << "tc-compile: error: " << (option->ArgStr.size() > 1 ? "--" : "-")
+                   << option->ArgStr << " is given "
+                   << option->getNumOccurrences()
+                   << " times; give it once\n";
+      return false;
+    }
+  for (const cl::opt<std::string> *named :
+       {&outputFile, &dumpIR, &bucketsFrom})
+    if (named->getNumOccurrences() && named->empty()) {
+      llvm::errs() << "tc-compile: error: "
+                   << (named->ArgStr.size() > 1 ? "--" : "-") << named->ArgStr
+                   << " needs a path; it is empty\n";
+      return false;
+    }
+  bool cuda = target == tc::Target::Cuda;
+  if (architectures.getNumOccurrences() && !cuda) {
+    llvm::errs() << "tc-compile: error: --arch chooses the GPUs of "
+                    "--target=cuda; add --target=cuda or leave --arch out\n";
+    return false;
+  }
+  if (cpuLevel.getNumOccurrences() && cuda) {
+    llvm::errs() << "tc-compile: error: --cpu chooses the x86-64 level of "
+                    "--target=cpu's kernels; leave it out with "
+                    "--target=cuda\n";
+    return false;
+  }
+  // The values themselves, whatever the output.
+  tc::ExportOptions probe;
+  std::string error;
+  if (!tc::setTarget(
+          probe, target, cpuLevel,
+          std::vector<std::string>(architectures.begin(), architectures.end()),
+          error)) {
+    llvm::errs() << "tc-compile: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
 /// --memory-budget in bytes (none without it), or false after saying
 /// what is wrong.
 static bool parseMemoryBudget(std::optional<int64_t> &bytes) {
@@ -509,6 +559,8 @@ int main(int argc, char **argv) {
       "tc-compile: build the tc graph of a model description (.toml) or read "
       "a tc dialect file (.mlir)\n");
 
+  if (!checkFlagUse({&gpuName}))
+    return kBadInput;
   Request request;
   request.stats = stats;
   std::optional<int64_t> count = parseBucketCount();
