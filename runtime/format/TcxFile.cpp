@@ -75,8 +75,13 @@ std::string_view unwrapPayload(const std::vector<uint8_t> &file,
   }
   uint64_t size = read<uint64_t>(file.data() + 8);
   if (file.size() - kHeaderBytes != size) {
-    error = "truncated or padded: the header promises " +
-            std::to_string(size + kHeaderBytes) + " bytes, the file has " +
+    // The promise in full, also where size + kHeaderBytes would wrap.
+    std::string promised =
+        size > UINT64_MAX - kHeaderBytes
+            ? std::to_string(size) + " + " + std::to_string(kHeaderBytes)
+            : std::to_string(size + kHeaderBytes);
+    error = "truncated or padded: the header promises " + promised +
+            " bytes, the file has " +
             std::to_string(file.size()) + "; copy or rebuild the file";
     return {};
   }

@@ -182,6 +182,19 @@ TEST(TcxFile, TruncatedFilesAreRefused) {
       << refusal(bytes);
 }
 
+// A size near 2^64 is reported as written, not wrapped past 2^64 (the
+// header promising 2^64 - 1 bytes read as a promise of 31).
+TEST(TcxFile, AHugeSizeIsReportedAsTheHeaderGivesIt) {
+  std::vector<uint8_t> bytes = smallExecutable();
+  uint64_t huge = UINT64_MAX;
+  std::memcpy(bytes.data() + 8, &huge, sizeof huge);
+  EXPECT_NE(refusal(bytes).find("the header promises 18446744073709551615 + "
+                                "32 bytes, the file has " +
+                                std::to_string(bytes.size())),
+            std::string::npos)
+      << refusal(bytes);
+}
+
 TEST(TcxFile, CorruptedFilesAreRefused) {
   std::vector<uint8_t> bytes = smallExecutable();
   bytes[bytes.size() / 2] ^= 0x40;

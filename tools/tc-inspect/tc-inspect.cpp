@@ -19,6 +19,7 @@
 #include "runtime/format/TokenFile.h"
 #include "support/FileBytes.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -39,7 +40,9 @@ const char *kUsage =
     "usage: tc-inspect FILE.tok [--text]\n"
     "  Prints what a token file (tc-run prepare) holds: pairs, lengths and\n"
     "  its vocabulary.\n"
-    "  --text         every pair decoded: source, a tab, target\n";
+    "  --text         every pair decoded: source, a tab, target\n"
+    "Exit codes: 0 printed; 2 bad input (a file that is not one of these,\n"
+    "  a bad flag); 3 standard output could not be written.\n";
 
 std::string shapeOf(const tcx::Buffer &b) {
   std::string text;
@@ -115,9 +118,8 @@ void printStep(const tcx::Executable &x, size_t index,
   }
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// What main does, with its exit code; main checks that stdout took it.
+int inspect(int argc, char **argv) {
   std::string path, kernel;
   bool steps = false, params = false, text = false;
   for (int i = 1; i < argc; ++i) {
@@ -234,4 +236,18 @@ int main(int argc, char **argv) {
                   m->binary() ? m->binary()->size() : 0,
                   m->options() ? m->options()->c_str() : "");
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int status = inspect(argc, argv);
+  // A listing cut short (a full disk) is a failure, not a success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr,
+                 "tc-inspect: error: cannot write to standard output: %s\n",
+                 std::strerror(errno));
+    return status == 0 ? 3 : status;
+  }
+  return status;
 }
