@@ -422,6 +422,15 @@ std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,
     error += "; " + fix;
     return std::nullopt;
   }
+  // The runtime refuses an executable without functions: none is written.
+  if (llvm::none_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
+        return f->hasAttr(plan::kArenaBytesAttrName);
+      })) {
+    error = "the module has no function (func.func) to run, and an "
+            "executable needs one; give a model description or a .mlir file "
+            "that defines functions";
+    return std::nullopt;
+  }
   std::optional<std::vector<codegen::NamedKernelSource>> kernels =
       emitKernels(module, options.target, error);
   if (!kernels)
