@@ -25,7 +25,7 @@ namespace {
 // cores: 128 + 128 layers in about 200 s and 0.44 GB for one bucket, 226 s
 // and 1.38 GB for its four; docs/performance.md, "Compile time by depth").
 constexpr int64_t kMaxLayers = 128;
-constexpr int64_t kMaxWidth = 1 << 20;  // d_model, d_ff, heads, d_k, d_v
+constexpr int64_t kMaxWidth = kMaxModelWidth; // d_model, d_ff, heads, d_k, d_v
 constexpr int64_t kMaxLength = 1 << 20; // max_length, batch
 constexpr int64_t kMaxVocab = std::numeric_limits<int32_t>::max(); // i32 ids
 
@@ -411,17 +411,15 @@ void readPrecision(Diagnostics &diag, Section &s,
 void readTraining(Diagnostics &diag, const toml::table &table,
                   const ModelConfig &model, TrainingConfig &t) {
   Section s(diag, table, "training");
-  const double inf = std::numeric_limits<double>::infinity();
   s.integer("steps", t.steps, 1, contract::kMaxTrainingSteps);
   s.integer("batch_tokens", t.batchTokens, 1, int64_t(1) << 24);
   readBuckets(diag, s, table, model, t.batchTokens, t.buckets);
-  s.real("adam_beta1", t.adamBeta1, 0.0, 1.0);
-  s.real("adam_beta2", t.adamBeta2, 0.0, 1.0);
-  s.real("adam_epsilon", t.adamEpsilon, 0.0, inf);
-  s.integer("warmup_steps", t.warmupSteps, 1,
-            std::numeric_limits<int32_t>::max());
-  s.real("learning_rate_scale", t.learningRateScale, 0.0, inf);
-  s.real("gradient_clip", t.gradientClip, 0.0, inf);
+  s.real("adam_beta1", t.adamBeta1, 0.0, kMaxAdamBetaExclusive);
+  s.real("adam_beta2", t.adamBeta2, 0.0, kMaxAdamBetaExclusive);
+  s.real("adam_epsilon", t.adamEpsilon, 0.0, kUnbounded);
+  s.integer("warmup_steps", t.warmupSteps, 1, kMaxWarmupSteps);
+  s.real("learning_rate_scale", t.learningRateScale, 0.0, kUnbounded);
+  s.real("gradient_clip", t.gradientClip, 0.0, kUnbounded);
   s.integer("accumulation_steps", t.accumulationSteps, 1, kMaxAccumulationSteps,
             "; each micro-batch is unrolled into the compiled step");
   s.integer("seed", t.seed, 0, contract::kMaxSeed);

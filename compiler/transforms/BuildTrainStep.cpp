@@ -118,6 +118,36 @@ struct BuildTrainStepPass
     : public tc::impl::TcBuildTrainStepBase<BuildTrainStepPass> {
   using TcBuildTrainStepBase::TcBuildTrainStepBase;
 
+  /// The options in the model description's ranges (TrainStepLimits.h): a
+  /// NaN or a beta of 1 would build a step that trains nothing
+  /// (accumulation-steps: build's check, which says why it is bounded).
+  LogicalResult initialize(MLIRContext *context) override {
+    auto outside = [&](StringRef option, auto value, StringRef range) {
+      return emitError(UnknownLoc::get(context))
+             << "tc-build-train-step: " << option << "=" << value
+             << " is outside " << range
+             << " (the model description's range of the setting)";
+    };
+    for (auto [option, value] :
+         {std::pair<StringRef, double>{"adam-beta1", adamBeta1},
+          {"adam-beta2", adamBeta2}})
+      if (!(value >= 0.0 && value < kMaxAdamBetaExclusive))
+        return outside(option, value, "[0, 1)");
+    for (auto [option, value] :
+         {std::pair<StringRef, double>{"adam-epsilon", adamEpsilon},
+          {"lr-scale", learningRateScale},
+          {"gradient-clip", gradientClip}})
+      if (!(value >= 0.0 && value < kUnbounded))
+        return outside(option, value, "[0, inf)");
+    for (auto [option, value, max] :
+         {std::tuple<StringRef, int64_t, int64_t>{"d-model", dModel,
+                                                  kMaxModelWidth},
+          {"warmup-steps", warmupSteps, kMaxWarmupSteps}})
+      if (value < 1 || value > max)
+        return outside(option, value, "[1, " + std::to_string(max) + "]");
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> gradients;

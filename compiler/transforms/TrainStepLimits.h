@@ -9,8 +9,18 @@
 #define TC_COMPILER_TRANSFORMS_TRAINSTEPLIMITS_H
 
 #include <cstdint>
+#include <limits>
 
 namespace tc {
+
+/// The ranges of the training settings that tc-build-train-step builds into
+/// the step: Adam's betas in [0, 1), its epsilon, the learning rate's
+/// factor and the clipping norm in [0, inf), warmup steps and d_model (which
+/// scales the learning rate) in [1, max].
+inline constexpr double kMaxAdamBetaExclusive = 1.0;
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+inline constexpr int64_t kMaxWarmupSteps = std::numeric_limits<int32_t>::max();
+inline constexpr int64_t kMaxModelWidth = int64_t(1) << 20;
 
 /// tc-build-train-step unrolls every micro-batch into the step, and memory
 /// planning (placeArena) is quadratic in the step's buffers: 64 micro-

@@ -3,6 +3,16 @@
 // The unrolling is bounded (a million micro-batches were accepted; issue 15).
 // RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="accumulation-steps=1000000" 2>&1 | FileCheck %s --check-prefix=BOUND
 // BOUND: error: tc-build-train-step: accumulation-steps is 1000000; it must be in [1, 64] (each micro-batch is unrolled into the step)
+// The other options take the model description's ranges (a NaN beta and a
+// d_model of 0 built NaN constants into the step).
+// RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="adam-beta1=nan" 2>&1 | FileCheck %s --check-prefix=BETA
+// BETA: error: tc-build-train-step: adam-beta1=nan is outside [0, 1) (the model description's range of the setting)
+// RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="adam-beta2=1" 2>&1 | FileCheck %s --check-prefix=BETA2
+// BETA2: error: tc-build-train-step: adam-beta2=1{{(\.0+)?(e\+00)?}} is outside [0, 1)
+// RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="d-model=0" 2>&1 | FileCheck %s --check-prefix=DMODEL
+// DMODEL: error: tc-build-train-step: d-model=0{{.*}} is outside [1, 1048576]
+// RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="gradient-clip=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
+// CLIP: error: tc-build-train-step: gradient-clip=-1{{.*}} is outside [0, inf)
 
 // Two micro-batches: data inputs gain a leading [2], the gradient function is
 // inlined once per micro-batch, and the second draws its dropout masks with
