@@ -1,6 +1,7 @@
 //===- AtomicFile.cpp - replacing a file whole or not at all ---------------===//
 
 #include "support/AtomicFile.h"
+#include "support/ChildProcess.h"
 
 #include <atomic>
 #include <cerrno>
@@ -302,9 +303,7 @@ void removeStaleTemporaries(const std::string &path) {
     pid_t pid = 0;
     std::string_view after = std::string_view(name).substr(prefix.size());
     std::from_chars(after.data(), after.data() + after.size(), pid);
-    bool running = pid > 0 && pid != ::getpid() &&
-                   (::kill(pid, 0) == 0 || errno == EPERM);
-    if (!running)
+    if (pid == ::getpid() || !processRunning(pid))
       fs::remove(entry.path(), ec);
   }
 }

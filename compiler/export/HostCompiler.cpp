@@ -3,6 +3,7 @@
 #include "compiler/export/HostCompiler.h"
 #include "compiler/export/KernelCache.h"
 #include "runtime/format/TcxFile.h"
+#include "support/ChildProcess.h"
 #include "support/FileBytes.h"
 
 #include <algorithm>
@@ -39,9 +40,10 @@ std::string quoted(const fs::path &path) {
 }
 
 /// Runs `command`, its output going to `log`; the output when it fails.
+/// The compiler dies with tc-compile (support/ChildProcess.h).
 std::optional<std::string> run(const std::string &command,
                                const fs::path &log) {
-  int status = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
+  int status = support::runShellCommand(command, log.string());
   std::string why;
   std::string messages =
       support::readFileText(log.string(), 64 * support::kMiB, why)

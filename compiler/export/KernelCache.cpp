@@ -6,8 +6,13 @@
 #include "support/CacheDirectory.h"
 #include "support/FileBytes.h"
 
+#include "support/ChildProcess.h"
+
+#include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -24,6 +29,35 @@ std::string checksumOf(const std::vector<uint8_t> &bytes) {
   return hex(tcx::checksum(bytes.data(), bytes.size()));
 }
 
+/// Removes what builds of processes that have gone left in `directory`: a
+/// build's files are named "<key>.<pid>.<...>" (HostCompiler.cpp) and
+/// removed when it ends, but not by a tool killed during it. Only files an
+/// hour old: another machine's build in a shared cache directory has a pid
+/// that is not running here.
+void removeDeadBuilds(const fs::path &directory) {
+  std::error_code ec;
+  auto hourAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto &entry : fs::directory_iterator(directory, ec)) {
+    std::string name = entry.path().filename().string();
+    size_t first = name.find('.');
+    size_t second = name.find('.', first + 1);
+    if (first == std::string::npos || second == std::string::npos ||
+        second == first + 1)
+      continue;
+    std::string_view digits(name.data() + first + 1, second - first - 1);
+    pid_t pid = 0;
+    auto [end, failed] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+    if (failed != std::errc() || end != digits.data() + digits.size() ||
+        pid == ::getpid() || support::processRunning(pid))
+      continue;
+    std::error_code ignored;
+    if (entry.is_regular_file(ignored) &&
+        fs::last_write_time(entry.path(), ignored) < hourAgo)
+      fs::remove(entry.path(), ignored);
+  }
+}
+
 } // namespace
 
 std::optional<KernelCache> KernelCache::open(std::string &error) {
@@ -32,6 +66,7 @@ std::optional<KernelCache> KernelCache::open(std::string &error) {
     return std::nullopt;
   KernelCache cache;
   cache.directory_ = directory;
+  removeDeadBuilds(cache.directory_);
   return cache;
 }
 
