@@ -149,7 +149,7 @@ bool checkPair(const SentencePair &pair, uint64_t index,
     for (int32_t id : *side)
       if (id < 0 || (vocab.size > 0 && id >= vocab.size)) {
         error = file + ": pair " + std::to_string(index) + " has token id " +
-                std::to_string(id) + ", outside the model's vocabulary [0, " +
+                std::to_string(id) + ", outside the vocabulary [0, " +
                 std::to_string(vocab.size) + ")";
         return false;
       }
