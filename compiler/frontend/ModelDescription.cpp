@@ -497,6 +497,17 @@ int64_t decoderConstantBytes(const ModelDescription &description) {
   return bytes;
 }
 
+std::string decoderConstantsProblem(const ModelDescription &description) {
+  int64_t bytes = decoderConstantBytes(description);
+  if (bytes <= kMaxDecoderConstantBytes)
+    return "";
+  return "the decoder steps' constants would take " + std::to_string(bytes) +
+         " bytes (per decoder shape, the sinusoids of its target positions, "
+         "target_length x d_model, and a vocab_size mask, in f32), more than "
+         "the 1 GiB tc-compile builds and stores; use a smaller [model] "
+         "d_model or vocab_size, or fewer or shorter training buckets";
+}
+
 std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
   int64_t longestTarget = 0;
   std::set<int64_t> sourceLengths;
@@ -623,16 +634,10 @@ parseModelDescription(std::string_view text, const std::string &path,
                      std::to_string(firstSymbol + 1) + " or more");
   }
   if (!diag.failed()) {
-    if (int64_t bytes = decoderConstantBytes(description);
-        bytes > kMaxDecoderConstantBytes)
-      diag.error(root.source(),
-                 "the decoder steps' constants would take " +
-                     std::to_string(bytes) +
-                     " bytes (per decoder shape, the sinusoids of its target "
-                     "positions, target_length x d_model, and a vocab_size "
-                     "mask, in f32), more than the 1 GiB an executable holds",
-                 "use a smaller [model] d_model or vocab_size, or shorter "
-                 "training.buckets target lengths");
+    std::string problem = decoderConstantsProblem(description);
+    if (size_t fix = problem.rfind("; "); fix != std::string::npos)
+      diag.error(root.source(), problem.substr(0, fix),
+                 problem.substr(fix + 2));
   }
   if (diag.failed())
     return std::nullopt;

@@ -76,6 +76,15 @@ bool chooseBucketsFromData(ModelDescription &description,
               "training.batch_tokens";
       return false;
     }
+  // More buckets make more decoder shapes, each with its constants.
+  ModelDescription chosenModel = description;
+  chosenModel.training.buckets = chosen;
+  if (std::string problem = decoderConstantsProblem(chosenModel);
+      !problem.empty()) {
+    error = "the " + std::to_string(chosen.size()) +
+            " buckets chosen: " + problem;
+    return false;
+  }
   llvm::errs() << "tc-compile: " << path << ": " << table->size()
                << " pairs\n";
   report("the description's", training.buckets,
