@@ -194,6 +194,19 @@ struct Request {
   }
 };
 
+/// `options`' target from --target, --cpu and --arch; false after saying
+/// what is wrong with them.
+static bool setTargetFromFlags(tc::ExportOptions &options) {
+  std::string error;
+  if (tc::setTarget(
+          options, target, cpuLevel,
+          std::vector<std::string>(architectures.begin(), architectures.end()),
+          error))
+    return true;
+  llvm::errs() << "tc-compile: error: " << error << "\n";
+  return false;
+}
+
 /// Whether the flags make sense together; false after saying why not. LLVM's
 /// parser takes the last of a flag given twice and an empty value as given,
 /// and tc-compile reads --arch and --cpu only where they apply: each of
@@ -233,15 +246,7 @@ static bool checkFlagUse(llvm::ArrayRef<const cl::Option *> others) {
   }
   // The values themselves, whatever the output.
   tc::ExportOptions probe;
-  std::string error;
-  if (!tc::setTarget(
-          probe, target, cpuLevel,
-          std::vector<std::string>(architectures.begin(), architectures.end()),
-          error)) {
-    llvm::errs() << "tc-compile: error: " << error << "\n";
-    return false;
-  }
-  return true;
+  return setTargetFromFlags(probe);
 }
 
 /// --memory-budget in bytes (none without it), or false after saying
@@ -305,12 +310,9 @@ static bool checkPrecisionOfTarget(tc::support::Precision precision) {
   if (outputFile.empty() && !target.getNumOccurrences())
     return true;
   tc::ExportOptions options;
+  if (!setTargetFromFlags(options)) // checkFlagUse refused it already
+    return false;
   std::string error, fix;
-  if (!tc::setTarget(
-          options, target, cpuLevel,
-          std::vector<std::string>(architectures.begin(), architectures.end()),
-          error))
-    return true; // writeExecutable reports the flag
   if (tc::checkPrecision(options, precision, error, fix))
     return true;
   llvm::errs() << "tc-compile: error: " << error << "\nnote: " << fix << "\n";
@@ -458,13 +460,8 @@ static ExitCode writeExecutable(ModuleOp module,
   options.producer = "tc-compile 0.1";
   options.description = description;
   std::string error;
-  if (!tc::setTarget(
-          options, target, cpuLevel,
-          std::vector<std::string>(architectures.begin(), architectures.end()),
-          error)) {
-    llvm::errs() << "tc-compile: error: " << error << "\n";
+  if (!setTargetFromFlags(options))
     return kBadInput;
-  }
   if (auto text = llvm::MemoryBuffer::getFile(inputFile))
     options.modelDescription = (*text)->getBuffer().str();
   // What tc-inspect shows must say which buckets were compiled.
