@@ -239,11 +239,11 @@ std::string layerNorm(LayerNormOp n, const TargetBackend &backend) {
 }
 
 /// A LayerNorm gradient's rows, inside TC_ROWS after x(k) (the normalised
-/// input), rstd, dy(k) (the output's gradient) and gamma(k) are defined:
+/// input) and rstd, with dy(r, k) (the output's gradient) and gamma(k):
 /// ds, the gradient of the normalised sum, for `store` to write.
 constexpr const char *kLayerNormGradRow = R"cpp(    @A meanG = 0.0, meanGX = 0.0;
     TC_ROW_REDUCE(k, +, meanG, meanGX) {
-      @A g = dy(k) * gamma(k);
+      @A g = dy(r, k) * gamma(k);
       meanG += g / D;
       meanGX += g * x(k) / D;
     }
@@ -251,7 +251,7 @@ constexpr const char *kLayerNormGradRow = R"cpp(    @A meanG = 0.0, meanGX = 0.0
     meanGX = TC_ROW_SUM(meanGX);
     TC_ROW(k) {
       int64_t i = r * D + k;
-      @A ds = rstd * (dy(k) * gamma(k) - meanG - x(k) * meanGX);
+      @A ds = rstd * (dy(r, k) * gamma(k) - meanG - x(k) * meanGX);
 )cpp";
 
 /// The gamma and beta gradients (out@0 and out@1): sums over the rows of
@@ -289,6 +289,7 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
     return in0[i] + @A(in1[i]) * keep(i);
   };
   auto dy = [&](int64_t r, int64_t k) { return @A(in5[r * D + k]); };
+  auto gamma = [&](int64_t k) { return in2[k]; };
   auto rowStatistics = [&](int64_t r, @A &mean, @A &rstd) {
     mean = in3[r];
     rstd = in4[r];
@@ -296,8 +297,6 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
   TC_ROWS(r) {
     const @A rstd = in4[r];
     TC_ROW_CACHE(@A, x, (s(r, k) - in3[r]) * rstd)
-    auto gamma = [&](int64_t k) { return in2[k]; };
-    auto dy = [&](int64_t k) { return @A(in5[r * D + k]); };
 )cpp" + kLayerNormGradRow +
          R"cpp(      out0[i] = @S0(ds);
       out1[i] = @E(ds * keep(i));
@@ -316,6 +315,7 @@ std::string layerNormGrad(LayerNormGradOp n, const TargetBackend &backend) {
   std::string epsilon = number(n.getEpsilon().convertToDouble());
   return rowPrologue(n, n.getInput(), backend) + fill(R"cpp(  auto s = [&](int64_t r, int64_t k) { return @A(in0[r * D + k]); };
   auto dy = [&](int64_t r, int64_t k) { return @A(in2[r * D + k]); };
+  auto gamma = [&](int64_t k) { return in1[k]; };
   auto rowStatistics = [&](int64_t r, @A &mean, @A &rstd) {
     mean = 0.0;
     for (int64_t k = 0; k < D; ++k)
@@ -327,11 +327,9 @@ std::string layerNormGrad(LayerNormGradOp n, const TargetBackend &backend) {
     rstd = 1.0 / std::sqrt(var / D + @0);
   };
   TC_ROWS(r) {
-    auto gamma = [&](int64_t k) { return in1[k]; };
     TC_ROW_CACHE(@A, s, in0[r * D + k])
 )cpp", {epsilon}) + fill(kLayerNormStatistics, {epsilon}) +
          R"cpp(    TC_ROW_CACHE(@A, x, (s(k) - mean) * rstd)
-    auto dy = [&](int64_t k) { return @A(in2[r * D + k]); };
 )cpp" + kLayerNormGradRow +
          R"cpp(      out0[i] = @S0(ds);
     }
