@@ -497,15 +497,18 @@ int64_t decoderConstantBytes(const ModelDescription &description) {
   return bytes;
 }
 
-std::string decoderConstantsProblem(const ModelDescription &description) {
+bool decoderConstantsFit(const ModelDescription &description, std::string &why,
+                         std::string &fix) {
   int64_t bytes = decoderConstantBytes(description);
   if (bytes <= kMaxDecoderConstantBytes)
-    return "";
-  return "the decoder steps' constants would take " + std::to_string(bytes) +
-         " bytes (per decoder shape, the sinusoids of its target positions, "
-         "target_length x d_model, and a vocab_size mask, in f32), more than "
-         "the 1 GiB tc-compile builds and stores; use a smaller [model] "
-         "d_model or vocab_size, or fewer or shorter training buckets";
+    return true;
+  why = "the decoder steps' constants would take " + std::to_string(bytes) +
+        " bytes (per decoder shape, the sinusoids of its target positions, "
+        "target_length x d_model, and a vocab_size mask, in f32), more than "
+        "the 1 GiB tc-compile builds and stores";
+  fix = "use a smaller [model] d_model or vocab_size, or fewer or shorter "
+        "training buckets";
+  return false;
 }
 
 std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
@@ -634,10 +637,9 @@ parseModelDescription(std::string_view text, const std::string &path,
                      std::to_string(firstSymbol + 1) + " or more");
   }
   if (!diag.failed()) {
-    std::string problem = decoderConstantsProblem(description);
-    if (size_t fix = problem.rfind("; "); fix != std::string::npos)
-      diag.error(root.source(), problem.substr(0, fix),
-                 problem.substr(fix + 2));
+    std::string why, fix;
+    if (!decoderConstantsFit(description, why, fix))
+      diag.error(root.source(), why, fix);
   }
   if (diag.failed())
     return std::nullopt;

@@ -120,10 +120,11 @@ std::vector<Bucket> decodingBuckets(const ModelDescription &description);
 /// pass kMaxDecoderConstantBytes.
 int64_t decoderConstantBytes(const ModelDescription &description);
 inline constexpr int64_t kMaxDecoderConstantBytes = int64_t(1) << 30;
-/// Why `description`'s decoder constants are refused (past
-/// kMaxDecoderConstantBytes), with the fix after "; ", or empty: checked on
-/// the description's buckets and again on those --buckets-from chooses.
-std::string decoderConstantsProblem(const ModelDescription &description);
+/// Whether `description`'s decoder constants fit kMaxDecoderConstantBytes;
+/// false with `why` they do not and the `fix`. Checked on the description's
+/// buckets and again on those --buckets-from chooses.
+bool decoderConstantsFit(const ModelDescription &description, std::string &why,
+                         std::string &fix);
 
 /// The precision called `name` ("bf16"), or nullopt with `why` it is not one
 /// and the `fix`: for "fp16", why tc does not offer it; otherwise the

@@ -79,10 +79,9 @@ bool chooseBucketsFromData(ModelDescription &description,
   // More buckets make more decoder shapes, each with its constants.
   ModelDescription chosenModel = description;
   chosenModel.training.buckets = chosen;
-  if (std::string problem = decoderConstantsProblem(chosenModel);
-      !problem.empty()) {
-    error = "the " + std::to_string(chosen.size()) +
-            " buckets chosen: " + problem;
+  if (std::string why, fix; !decoderConstantsFit(chosenModel, why, fix)) {
+    error = "the " + std::to_string(chosen.size()) + " buckets chosen: " +
+            why + "; " + fix;
     return false;
   }
   llvm::errs() << "tc-compile: " << path << ": " << table->size()
