@@ -72,6 +72,8 @@ static int64_t flopsPerElement(Operation *op) {
       // only shapes, while a step reads the filled prefix (or the source).
       .Case<CachedAttentionOp>([](auto) { return 4; })
       .Case<CrossEntropyGradOp>([](auto) { return 6; })
+      // The two above, the row's max, exponentials and sums counted once.
+      .Case<CrossEntropyWithGradOp>([](auto) { return 10; })
       .Case<DropoutOp, EmbedOp>([](auto) { return 3; })
       .Case<FusedOp>([](FusedOp fused) {
         // The body's ops, yield excluded.

@@ -1,7 +1,8 @@
 //===- RowKernels.cpp - host C++ for the row-wise ops ---------------------===//
 //
 // tc.masked_softmax, tc.log_softmax, tc.residual_layer_norm,
-// tc.cross_entropy and their gradients (and tc.softmax and tc.layer_norm,
+// tc.cross_entropy and their gradients (and tc.cross_entropy_with_grad, the
+// loss and its gradient together) (and tc.softmax and tc.layer_norm,
 // which the fusions replace, with theirs): a loop over the rows of the last
 // dimension, accumulators of kAccumulatorType within a row (ElementTypes.h),
 // dropout masks from Philox. One template serves both targets through the row
@@ -337,30 +338,58 @@ std::string layerNormGrad(LayerNormGradOp n, const TargetBackend &backend) {
 )cpp" + fill(kGammaBetaGrads, {"1", "2"});
 }
 
-std::string crossEntropy(CrossEntropyOp c, const TargetBackend &backend) {
-  return rowPrologue(c, c.getLogits(), backend) +
-         fill(R"cpp(  auto counted = [&](int64_t r) {
+/// The loss's rows: those whose target is counted (@0 the ignored index).
+constexpr const char *kCountedRows = R"cpp(  auto counted = [&](int64_t r) {
     int64_t t = in1[r]; // ignored: the padding, out of range (which the
     return !(t == @0 || t < 0 || t >= D); // interpreter reports)
   };
-  auto rowLoss = [&](int64_t r) {
-    const @E *x = in0 + r * D; // a pointer the loops see as contiguous
+)cpp";
+
+/// A loss row's softmax statistics, inside a row r: x (the row), its max
+/// and sum of exponentials e(k), and the sum of its logits.
+constexpr const char *kLossRowSoftmax =
+    R"cpp(    const @E *x = in0 + r * D; // a pointer the loops see as contiguous
     @A max = -INFINITY, sum = 0.0, logits = 0.0;
     TC_ROW_SOFTMAX(e, x[k], max, sum, logits)
-    @A lse = max + std::log(sum);
+)cpp";
+
+/// The row's label-smoothed loss (smoothing @1), after kLossRowSoftmax.
+constexpr const char *kLossOfRow = R"cpp(    @A lse = max + std::log(sum);
     logits = TC_ROW_SUM(logits);
-    return (1.0 - @1) * (lse - x[in1[r]]) + @1 * (lse - logits / D);
-  };
-  // The sum over rows in a fixed order (the host's row order; on CUDA the
-  // prelude's): deterministic.
-  TC_ORDERED_ROW_SUM(total, tokens, counted, rowLoss)
+    const @A rowLoss = (1.0 - @1) * (lse - x[in1[r]]) + @1 * (lse - logits / D);
+)cpp";
+
+/// The row's gradient (target t, seed `scale`, smoothing `eps`) stored in
+/// out0, after kLossRowSoftmax.
+constexpr const char *kLossGradOfRow =
+    R"cpp(    const @A inverse = 1.0 / sum; // a product a element, not a division
+    TC_ROW(k) {
+      @A p = e(k) * inverse;
+      @A q = eps / D + (k == t ? 1.0 - eps : 0.0);
+      out0[r * D + k] = @S0(scale * (p - q));
+    }
+)cpp";
+
+/// The summed loss over the counted rows, in a fixed order (the host's row
+/// order; on CUDA the prelude's): deterministic. `rowValue(r)` computes a
+/// row's loss; the leader stores it in out@0 (as @1) and the count in
+/// out@2.
+constexpr const char *kLossSum =
+    R"cpp(  TC_ORDERED_ROW_SUM(total, tokens, counted, rowValue)
   TC_ORDERED_ROW_SUM_LEADER(total) {
-    out0[0] = @S0(total);
-    out1[0] = tokens;
+    out@0[0] = @1(total);
+    out@2[0] = tokens;
   }
-)cpp",
-              {std::to_string(int64_t(c.getIgnoreIndex())),
-               number(c.getLabelSmoothing().convertToDouble())});
+)cpp";
+
+std::string crossEntropy(CrossEntropyOp c, const TargetBackend &backend) {
+  std::string ignored = std::to_string(int64_t(c.getIgnoreIndex())),
+              smoothing = number(c.getLabelSmoothing().convertToDouble());
+  return rowPrologue(c, c.getLogits(), backend) +
+         fill(kCountedRows, {ignored}) +
+         "  auto rowValue = [&](int64_t r) {\n" + kLossRowSoftmax +
+         fill(kLossOfRow, {ignored, smoothing}) + "    return rowLoss;\n  };\n" +
+         fill(kLossSum, {"0", "@S0", "1"});
 }
 
 std::string crossEntropyGrad(CrossEntropyGradOp c,
@@ -374,19 +403,32 @@ std::string crossEntropyGrad(CrossEntropyGradOp c,
         out0[r * D + k] = @S0(0.0f);
       continue;
     }
-    const @E *x = in0 + r * D;
-    @A max = -INFINITY, sum = 0.0, logits = 0.0; // logits: unused
-    TC_ROW_SOFTMAX(e, x[k], max, sum, logits)
-    const @A inverse = 1.0 / sum; // a product a element, not a division
-    TC_ROW(k) {
-      @A p = e(k) * inverse;
-      @A q = eps / D + (k == t ? 1.0 - eps : 0.0);
-      out0[r * D + k] = @S0(scale * (p - q));
-    }
-  }
 )cpp",
               {std::to_string(int64_t(c.getIgnoreIndex())),
-               number(c.getLabelSmoothing().convertToDouble())});
+               number(c.getLabelSmoothing().convertToDouble())}) +
+         kLossRowSoftmax + kLossGradOfRow + "  }\n";
+}
+
+/// tc.cross_entropy and tc.cross_entropy_grad from one softmax a row: a
+/// counted row's loss and its gradient (out0) together, the other rows'
+/// gradients zero; the same arithmetic as the two kernels, so the same
+/// bits.
+std::string crossEntropyWithGrad(CrossEntropyWithGradOp c,
+                                 const TargetBackend &backend) {
+  std::string ignored = std::to_string(int64_t(c.getIgnoreIndex())),
+              smoothing = number(c.getLabelSmoothing().convertToDouble());
+  return rowPrologue(c, c.getLogits(), backend) +
+         fill(kCountedRows, {ignored}) +
+         fill("  const @A scale = in2[0], eps = @0;\n", {smoothing}) +
+         "  auto rowValue = [&](int64_t r) {\n    const int64_t t = in1[r];\n" +
+         kLossRowSoftmax + fill(kLossOfRow, {ignored, smoothing}) + kLossGradOfRow +
+         "    return rowLoss;\n  };\n" + fill(kLossSum, {"1", "@E", "2"}) +
+         R"cpp(  TC_ROWS(r) {
+    if (!counted(r)) // the same for the whole row
+      TC_ROW(k)
+        out0[r * D + k] = @S0(0.0f);
+  }
+)cpp";
 }
 
 /// The body of `op`'s row kernel, its types still marked (spellTypes), or
@@ -417,6 +459,8 @@ std::optional<std::string> rowBody(Operation *op,
     return crossEntropy(c, backend);
   if (auto c = dyn_cast<CrossEntropyGradOp>(op))
     return crossEntropyGrad(c, backend);
+  if (auto c = dyn_cast<CrossEntropyWithGradOp>(op))
+    return crossEntropyWithGrad(c, backend);
   return std::nullopt;
 }
 

@@ -504,6 +504,23 @@ Frame::Evaluated Frame::fusedOp(Operation *op) {
         values[r.getBetaGrad()] = std::move(dbeta);
         return success();
       })
+      .Case<CrossEntropyWithGradOp>(
+          [&](CrossEntropyWithGradOp c) -> LogicalResult {
+            // The two ops it fuses, each as the interpreter computes it.
+            std::string error;
+            double smoothing = c.getLabelSmoothing().convertToDouble();
+            auto [loss, tokens] =
+                ref::crossEntropy(get(c.getLogits()), get(c.getTargets()),
+                                  smoothing, c.getIgnoreIndex(), error);
+            if (!error.empty())
+              return dataError(op, error);
+            values[c.getGrad()] = ref::crossEntropyGrad(
+                get(c.getLogits()), get(c.getTargets()), get(c.getLossGrad()),
+                smoothing, c.getIgnoreIndex());
+            values[c.getLoss()] = std::move(loss);
+            values[c.getTokens()] = std::move(tokens);
+            return success();
+          })
       .Case<EmbedOp>([&](EmbedOp e) {
         std::string error;
         Tensor out = ref::embed(

@@ -13,7 +13,7 @@ const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
       "embedding",           "linear", "qkv",        "masked-softmax",
       "residual-layer-norm", "log-softmax-top-k", "adam", "elementwise",
-      "convert",             "param-copies"};
+      "convert",             "loss-grad",         "param-copies"};
   return names;
 }
 
@@ -85,6 +85,8 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
     pm.addPass(createTcFuseElementwise());
   if (fusions.count("convert"))
     pm.addPass(createTcFuseConvert());
+  if (fusions.count("loss-grad"))
+    pm.addPass(createTcFuseLossGrad());
   // The copies are written by the fused Adam.
   if (fusions.count("param-copies") && fusions.count("adam"))
     pm.addPass(createTcUseParamCopies());

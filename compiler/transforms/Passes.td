@@ -280,6 +280,24 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcFuseLossGrad : Pass<"tc-fuse-loss-grad", "mlir::ModuleOp"> {
+  let summary = "Fuses a training step's loss and its gradient into one row "
+                "kernel";
+  let description = [{
+    Finds `tc.cross_entropy` and `tc.cross_entropy_grad` of the same logits
+    and targets (with the same smoothing and ignored index), where nothing
+    reads the loss or its count before the gradient, and replaces the two
+    with one `tc.cross_entropy_with_grad` at the gradient's place: each row's
+    maximum and sum of exponentials are computed once, where the loss and
+    its gradient each computed them (on the host two more passes over a row
+    of the vocabulary, its exponentials among them; on a GPU one more read
+    of the logits). The same arithmetic, so the same bits. It joins a
+    forward op and a backward one, so it runs after autodiff, on the
+    training step; a gradient narrowed to bf16 (tc-fuse-convert) stays so.
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcUseParamCopies : Pass<"tc-use-param-copies", "mlir::ModuleOp"> {
   let summary = "bf16 GEMMs read the parameters' bf16 copies, which the "
                 "fused Adam writes, instead of converting the weights";

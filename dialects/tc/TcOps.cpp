@@ -416,26 +416,56 @@ LogicalResult PositionalEncodingOp::verify() {
   return success();
 }
 
-LogicalResult CrossEntropyOp::verify() {
-  ArrayRef<int64_t> logits = shapeOf(getLogits());
-  ArrayRef<int64_t> targets = shapeOf(getTargets());
+/// tc.cross_entropy's shapes and types, which
+/// tc.cross_entropy_with_grad shares: targets are the logits' rows, the
+/// loss a rank-0 tensor of their element type, the tokens a rank-0 i32.
+static LogicalResult verifyLoss(Operation *op, Value logitsValue,
+                                Value targets, Value lossValue, Value tokens,
+                                APFloat labelSmoothing) {
+  ArrayRef<int64_t> logits = shapeOf(logitsValue);
   if (logits.empty())
-    return emitOpError() << "logits must have rank >= 1 [..., vocabulary]";
-  if (targets != logits.drop_back())
-    return emitOpError() << "targets have shape " << fmt(targets)
-                         << " but expected " << fmt(logits.drop_back())
-                         << " (the logits " << fmt(logits)
-                         << " without the vocabulary dimension)";
-  auto loss = cast<RankedTensorType>(getLoss().getType());
+    return op->emitOpError()
+           << "logits must have rank >= 1 [..., vocabulary]";
+  if (shapeOf(targets) != logits.drop_back())
+    return op->emitOpError()
+           << "targets have shape " << fmt(shapeOf(targets)) << " but expected "
+           << fmt(logits.drop_back()) << " (the logits " << fmt(logits)
+           << " without the vocabulary dimension)";
+  auto loss = cast<RankedTensorType>(lossValue.getType());
   if (loss.getRank() != 0 ||
-      loss.getElementType() != getLogits().getType().getElementType())
-    return emitOpError() << "loss must be a rank-0 tensor of the logits' "
-                            "element type, got "
-                         << loss;
-  if (getTokens().getType().getRank() != 0)
-    return emitOpError() << "tokens must be a rank-0 i32 tensor, got "
-                         << getTokens().getType();
-  return verifyLabelSmoothing(*this, getLabelSmoothing());
+      loss.getElementType() != getElementTypeOrSelf(logitsValue))
+    return op->emitOpError() << "loss must be a rank-0 tensor of the logits' "
+                                "element type, got "
+                             << loss;
+  if (cast<RankedTensorType>(tokens.getType()).getRank() != 0)
+    return op->emitOpError() << "tokens must be a rank-0 i32 tensor, got "
+                             << tokens.getType();
+  return verifyLabelSmoothing(op, labelSmoothing);
+}
+
+/// tc.cross_entropy_grad's loss_grad, which tc.cross_entropy_with_grad
+/// shares: a rank-0 tensor of the logits' element type.
+static LogicalResult verifyLossGrad(Operation *op, Value logits,
+                                    Value lossGrad) {
+  if (!shapeOf(lossGrad).empty() ||
+      getElementTypeOrSelf(lossGrad) != getElementTypeOrSelf(logits))
+    return op->emitOpError() << "loss_grad must be a rank-0 tensor of the "
+                                "logits' element type, got "
+                             << lossGrad.getType();
+  return success();
+}
+
+LogicalResult CrossEntropyOp::verify() {
+  return verifyLoss(*this, getLogits(), getTargets(), getLoss(), getTokens(),
+                    getLabelSmoothing());
+}
+
+LogicalResult CrossEntropyWithGradOp::verify() {
+  if (failed(verifyNarrowedResult(*this, getLogits())) ||
+      failed(verifyLoss(*this, getLogits(), getTargets(), getLoss(),
+                        getTokens(), getLabelSmoothing())))
+    return failure();
+  return verifyLossGrad(*this, getLogits(), getLossGrad());
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -544,11 +574,8 @@ LogicalResult CrossEntropyGradOp::verify() {
     return emitOpError() << "targets have shape " << fmt(shapeOf(getTargets()))
                          << " but expected the logits " << fmt(logits)
                          << " without the vocabulary dimension";
-  if (!shapeOf(getLossGrad()).empty() ||
-      getElementTypeOrSelf(getLossGrad()) != getElementTypeOrSelf(getLogits()))
-    return emitOpError() << "loss_grad must be a rank-0 tensor of the logits' "
-                            "element type, got "
-                         << getLossGrad().getType();
+  if (failed(verifyLossGrad(*this, getLogits(), getLossGrad())))
+    return failure();
   return verifyLabelSmoothing(*this, getLabelSmoothing());
 }
 

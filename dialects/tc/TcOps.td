@@ -891,6 +891,42 @@ def Tc_CrossEntropyGradOp : Tc_Op<"cross_entropy_grad", [Pure, Tc_RowWise]> {
   let hasVerifier = 1;
 }
 
+def Tc_CrossEntropyWithGradOp : Tc_Op<"cross_entropy_with_grad",
+    [Pure, Tc_RowWise]> {
+  let summary = "tc.cross_entropy and tc.cross_entropy_grad of one logits, "
+                "in one pass over their rows";
+  let description = [{
+    `%grad` is `tc.cross_entropy_grad %logits, %targets, %loss_grad` and
+    `%loss, %tokens` are `tc.cross_entropy %logits, %targets`, with the same
+    `label_smoothing` and `ignore_index`: the two ops a training step makes
+    of its loss, computed from one softmax of each row (its maximum, its sum
+    of exponentials), where the two ops each computed their own
+    (tc-fuse-loss-grad). `loss_grad` is the step's seed, known before the
+    loss. `grad` is result #0 so that, like tc.cross_entropy_grad's result,
+    it may be stored narrowed (`narrowed tensor<...xbf16>`: tc-fuse-convert).
+
+    ```mlir
+    %dl, %loss, %tokens = tc.cross_entropy_with_grad %logits, %targets, %dloss
+        label_smoothing = 1.0e-01 ignore_index = 0
+        : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32>
+        -> tensor<f32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$logits, Tc_IdTensor:$targets,
+                       Tc_FloatTensor:$loss_grad, F64Attr:$label_smoothing,
+                       I64Attr:$ignore_index);
+  let results = (outs Tc_FloatTensor:$grad, Tc_FloatTensor:$loss,
+                      StaticShapeTensorOf<[I32]>:$tokens);
+  let assemblyFormat = [{
+    $logits `,` $targets `,` $loss_grad `label_smoothing` `=` $label_smoothing
+    `ignore_index` `=` $ignore_index attr-dict `:` type($logits) `,`
+    type($targets) `,` type($loss_grad)
+    `` custom<NarrowedType>(type($grad), ref(type($logits)))
+    `->` type($loss) `,` type($tokens)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tc_EmbeddingGradOp : Tc_Op<"embedding_grad",
     [Pure, AllElementTypesMatch<["output_grad", "result"]>]> {
   let summary = "The gradient of tc.embedding's table: a scatter-add";

@@ -186,8 +186,8 @@ void expectResultsEqual(tc::rt::Device &device,
   }
 }
 
-/// The functions of test/Codegen/Inputs/`file` after tc-fuse-elementwise
-/// and tc-fuse-convert.
+/// The functions of test/Codegen/Inputs/`file` after tc-fuse-elementwise,
+/// tc-fuse-convert and tc-fuse-loss-grad.
 OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context,
                                      const std::string &file) {
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
@@ -198,6 +198,7 @@ OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context,
   PassManager pm(&context);
   pm.addPass(tc::createTcFuseElementwise());
   pm.addPass(tc::createTcFuseConvert());
+  pm.addPass(tc::createTcFuseLossGrad());
   if (failed(pm.run(*module)))
     return nullptr;
   return module;
@@ -274,7 +275,7 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Files, Kernels,
-    testing::Values(KernelFile{"bf16-kernels.mlir", 7},
+    testing::Values(KernelFile{"bf16-kernels.mlir", 8},
                     KernelFile{"reduction-kernels.mlir", 7},
                     KernelFile{"copy-kernels.mlir", 2}),
     [](const testing::TestParamInfo<KernelFile> &info) {

@@ -35,6 +35,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -72,14 +73,18 @@ static cl::opt<Emit> emit(
                           "host C++ of every generated kernel of the "
                           "executable (GEMMs are library calls)")),
     cl::cat(category));
-static cl::opt<std::string> fusion(
-    "fusion",
-    cl::desc("Fusion passes to run: all (default), none, or a comma list of "
-             "embedding, linear, qkv (implies linear), masked-softmax, "
-             "residual-layer-norm, log-softmax-top-k, adam, elementwise, "
-             "convert, param-copies "
-             "(for A/B comparisons)"),
-    cl::value_desc("all|none|list"), cl::init("all"), cl::cat(category));
+/// --fusion's help: the names of compiler/pipeline/Pipeline.cpp.
+static std::string fusionHelp() {
+  return "Fusion passes to run: all (default), none, or a comma list of " +
+         llvm::join(tc::fusionNames(), ", ") +
+         " (qkv implies linear; param-copies needs adam; for A/B "
+         "comparisons)";
+}
+// cl::desc keeps a reference: the text must outlive the option.
+static const std::string fusionHelpText = fusionHelp();
+static cl::opt<std::string> fusion("fusion", cl::desc(fusionHelpText),
+                                   cl::value_desc("all|none|list"),
+                                   cl::init("all"), cl::cat(category));
 /// --precision's help: the table of support/Precision.h.
 static std::string precisionHelp() {
   std::string help =

@@ -1031,3 +1031,57 @@ func.func @masked_softmax_narrowed_to_f16(%s: tensor<4x4xf32>, %m: tensor<4x4xi1
       : tensor<4x4xf32>, tensor<4x4xi1>, tensor<2xi64> narrowed tensor<4x4xf16>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tc.cross_entropy_with_grad: tc.cross_entropy's rules and the gradient's
+//===----------------------------------------------------------------------===//
+
+// The loss and its gradient: targets are the logits' rows.
+func.func @cross_entropy_with_grad_targets(%l: tensor<2x5x100xf32>, %t: tensor<2x4xi32>, %dl: tensor<f32>) {
+  // expected-error @+1 {{'tc.cross_entropy_with_grad' op targets have shape [2, 4] but expected [2, 5] (the logits [2, 5, 100] without the vocabulary dimension)}}
+  %0:3 = tc.cross_entropy_with_grad %l, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<2x5x100xf32>, tensor<2x4xi32>, tensor<f32> -> tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+// The loss and its gradient: the seed is rank 0.
+func.func @cross_entropy_with_grad_seed(%l: tensor<2x5x100xf32>, %t: tensor<2x5xi32>, %dl: tensor<2xf32>) {
+  // expected-error @+1 {{'tc.cross_entropy_with_grad' op loss_grad must be a rank-0 tensor of the logits' element type, got 'tensor<2xf32>'}}
+  %0:3 = tc.cross_entropy_with_grad %l, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<2xf32> -> tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+// The loss and its gradient: the loss is rank 0.
+func.func @cross_entropy_with_grad_loss(%l: tensor<2x5x100xf32>, %t: tensor<2x5xi32>, %dl: tensor<f32>) {
+  // expected-error @+1 {{'tc.cross_entropy_with_grad' op loss must be a rank-0 tensor of the logits' element type, got 'tensor<2x5xf32>'}}
+  %0:3 = tc.cross_entropy_with_grad %l, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> -> tensor<2x5xf32>, tensor<i32>
+  return
+}
+
+// -----
+
+// The loss and its gradient: the gradient narrows to bf16 only.
+func.func @cross_entropy_with_grad_narrowed(%l: tensor<2x5x100xf32>, %t: tensor<2x5xi32>, %dl: tensor<f32>) {
+  // expected-error @+1 {{'tc.cross_entropy_with_grad' op result has type 'tensor<2x5x100xf16>' but expected 'tensor<2x5x100xf32>' (or bf16 of an f32 op, narrowed)}}
+  %0:3 = tc.cross_entropy_with_grad %l, %t, %dl label_smoothing = 0.1 ignore_index = 0
+      : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> narrowed tensor<2x5x100xf16> -> tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+// The loss and its gradient: label smoothing in [0, 1).
+func.func @cross_entropy_with_grad_smoothing(%l: tensor<2x5x100xf32>, %t: tensor<2x5xi32>, %dl: tensor<f32>) {
+  // expected-error @+1 {{'tc.cross_entropy_with_grad' op label_smoothing must be in [0, 1), got 1.000000e+00}}
+  %0:3 = tc.cross_entropy_with_grad %l, %t, %dl label_smoothing = 1.0 ignore_index = 0
+      : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> -> tensor<f32>, tensor<i32>
+  return
+}

@@ -106,6 +106,22 @@ func.func @cross_entropy_grad(%logits: tensor<2x5x100xf32>, %targets: tensor<2x5
   return %g : tensor<2x5x100xf32>
 }
 
+// The loss and its gradient together (tc-fuse-loss-grad), the gradient f32
+// and narrowed to bf16.
+// CHECK-LABEL: func.func @cross_entropy_with_grad(
+// CHECK-NEXT: [[G:%.*]], [[LOSS:%.*]], [[N:%.*]] = tc.cross_entropy_with_grad %arg0, %arg1, %arg2 label_smoothing = 1.000000e-01 ignore_index = 0 : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> -> tensor<f32>, tensor<i32>
+// CHECK-NEXT: tc.cross_entropy_with_grad %arg0, %arg1, %arg2 label_smoothing = 0.000000e+00 ignore_index = -100 : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> narrowed tensor<2x5x100xbf16> -> tensor<f32>, tensor<i32>
+// CHECK-NEXT: return [[G]], [[LOSS]], [[N]]
+func.func @cross_entropy_with_grad(%logits: tensor<2x5x100xf32>, %targets: tensor<2x5xi32>,
+                                   %dloss: tensor<f32>)
+    -> (tensor<2x5x100xf32>, tensor<f32>, tensor<i32>) {
+  %g, %loss, %n = tc.cross_entropy_with_grad %logits, %targets, %dloss label_smoothing = 1.0e-01
+      ignore_index = 0 : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> -> tensor<f32>, tensor<i32>
+  %0:3 = tc.cross_entropy_with_grad %logits, %targets, %dloss label_smoothing = 0.0 ignore_index = -100
+      : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> narrowed tensor<2x5x100xbf16> -> tensor<f32>, tensor<i32>
+  return %g, %loss, %n : tensor<2x5x100xf32>, tensor<f32>, tensor<i32>
+}
+
 // Embedding gradient (the table's scatter-add) for ids of rank 2 and rank 0.
 // CHECK-LABEL: func.func @embedding_grad(
 // CHECK-SAME: [[IDS:%.*]]: tensor<2x5xi32>, [[DY:%.*]]: tensor<2x5x8xf32>, [[ID:%.*]]: tensor<i32>, [[DR:%.*]]: tensor<8xf32>) -> tensor<100x8xf32>
