@@ -45,7 +45,7 @@ public:
 
   /// One block per row of the first operand for the row-wise ops
   /// (tc.cross_entropy too, whose result is a scalar), a block per table
-  /// row up to kEmbeddingGradBlocks for tc.embedding_grad, a thread per
+  /// row up to kEmbeddingGradBlocks for tc.embedding_grad(_add), a thread per
   /// (row, head) for tc.cached_attention, else one thread per
   /// element of the largest operand or result (a sum over rows reads more
   /// than it writes), up to kMaxElementBlocks blocks.
@@ -58,8 +58,10 @@ public:
       return {std::max<int64_t>(input.getNumElements() / row, 1),
               std::min<int64_t>((row + 31) / 32 * 32, kBlockThreads)};
     }
-    if (auto grad = mlir::dyn_cast<tc::EmbeddingGradOp>(op)) {
-      int64_t rows = grad.getResult().getType().getDimSize(0);
+    if (mlir::isa<tc::EmbeddingGradOp, tc::EmbeddingGradAddOp>(op)) {
+      int64_t rows =
+          mlir::cast<mlir::RankedTensorType>(op->getResult(0).getType())
+              .getDimSize(0);
       return {std::clamp<int64_t>(rows, 1, kEmbeddingGradBlocks),
               kBlockThreads};
     }

@@ -379,7 +379,8 @@ std::string embedBody(EmbedOp embed, Target target) {
 
 /// tc.embedding_grad: the table's gradient, each row the sum of the rows of
 /// `dy` whose token has its id, in token order from zero (the interpreter's
-/// sums). Deterministic, no atomics: an element has one writer. Host:
+/// sums); tc.embedding_grad_add: the same sums onto its base, in place (its
+/// rows not zeroed first). Deterministic, no atomics: an element has one writer. Host:
 /// blocks of columns across threads, each scanning every token. CUDA: block
 /// b owns the table rows id = b (mod the grid) and zeroes them; it reads the
 /// ids a chunk of blockDim tokens at a time, each warp's owned tokens a bit
@@ -393,11 +394,22 @@ std::string embedBody(EmbedOp embed, Target target) {
 /// took 1.7 ms for 4096 tokens into 37000 x 512 on an H100, and so did
 /// owned rows adding a token at a time: the owner of padding's row waited
 /// for ~2,000 loads and stores in turn.)
-std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
-  ArrayRef<int64_t> table = shapeOf(grad.getResult());
-  std::string sizes = fill("  const int64_t V = @0, D = @1, tokens = @2;\n",
-                           {std::to_string(table[0]), std::to_string(table[1]),
-                            std::to_string(elements(grad.getIds()))});
+std::string embeddingGradBody(Operation *op, Value ids, Value outputGrad,
+                              Target target) {
+  ArrayRef<int64_t> table = shapeOf(op->getResult(0));
+  // tc.embedding_grad_add's table is its base's buffer (out0 is in0): its
+  // rows are not zeroed first.
+  bool zeroFirst = isa<EmbeddingGradOp>(op);
+  auto input = [&](Value v) {
+    return "in" + std::to_string(llvm::find(op->getOperands(), v) -
+                                 op->operand_begin());
+  };
+  std::string sizes =
+      fill("  const int64_t V = @0, D = @1, tokens = @2;\n"
+           "  const auto *ids = @3;\n  const auto *dy = @4;\n",
+           {std::to_string(table[0]), std::to_string(table[1]),
+            std::to_string(elements(ids)), input(ids), input(outputGrad)}) +
+      (zeroFirst ? "" : "  (void)in0; // the base: out0 is its buffer\n");
   if (target == Target::Cuda) {
     // Enough slots for the whole row in one pass of a 256-thread block, up
     // to 4 (ptxas for sm_90: 8 slots put the batch of loads in local
@@ -407,7 +419,7 @@ std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
   __shared__ unsigned owned[32]; // a word per warp, a bit per token
   for (int64_t base = 0; base < D; base += kSlots * blockDim.x) {
     auto column = [&](int s) { return base + s * blockDim.x + threadIdx.x; };
-    for (int64_t id = blockIdx.x; id < V; id += gridDim.x)
+    for (int64_t id = blockIdx.x; id < V && @1; id += gridDim.x)
       for (int s = 0; s < kSlots; ++s)
         if (column(s) < D)
           out0[id * D + column(s)] = 0.0f;
@@ -421,7 +433,7 @@ std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
     };
     for (int64_t chunk = 0; chunk < tokens; chunk += blockDim.x) {
       const int64_t t = chunk + threadIdx.x;
-      const int64_t id = t < tokens ? in0[t] : -1;
+      const int64_t id = t < tokens ? ids[t] : -1;
       const unsigned bits = __ballot_sync(
           0xffffffffu, id >= 0 && id < V && id % gridDim.x == blockIdx.x);
       if (threadIdx.x % 32 == 0)
@@ -444,9 +456,9 @@ std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
         float x[kBatch][kSlots];
         for (int b = 0; b < kBatch; ++b)
           for (int s = 0; s < kSlots; ++s)
-            x[b][s] = b < n && column(s) < D ? in1[u[b] * D + column(s)] : 0.0f;
+            x[b][s] = b < n && column(s) < D ? dy[u[b] * D + column(s)] : 0.0f;
         for (int b = 0; b < kBatch && b < n; ++b) {
-          const int64_t row = in0[u[b]];
+          const int64_t row = ids[u[b]];
           if (row != current) {
             flush();
             current = row;
@@ -462,20 +474,21 @@ std::string embeddingGradBody(EmbeddingGradOp grad, Target target) {
     flush();
   }
 )cpp",
-                        {std::to_string(slots)});
+                        {std::to_string(slots), zeroFirst ? "true" : "false"});
   }
-  return sizes + R"cpp(  TC_COLUMN_BLOCKS(k0, k1) {
-    for (int64_t id = 0; id < V; ++id)
+  return sizes + fill(R"cpp(  TC_COLUMN_BLOCKS(k0, k1) {
+    for (int64_t id = 0; id < V && @0; ++id)
       for (int64_t d = k0; d < k1; ++d)
         out0[id * D + d] = 0.0f;
     for (int64_t t = 0; t < tokens; ++t) {
-      int64_t id = in0[t];
+      int64_t id = ids[t];
       if (id >= 0 && id < V)
         for (int64_t d = k0; d < k1; ++d)
-          out0[id * D + d] += in1[t * D + d];
+          out0[id * D + d] += dy[t * D + d];
     }
   }
-)cpp";
+)cpp",
+                      {zeroFirst ? "true" : "false"});
 }
 
 /// tc.embedding, the plain gather (tc-fuse-embedding makes most lookups
@@ -572,7 +585,9 @@ std::optional<std::string> opBody(Operation *op, Target target) {
   if (auto embed = dyn_cast<EmbedOp>(op))
     return embedBody(embed, target);
   if (auto grad = dyn_cast<EmbeddingGradOp>(op))
-    return embeddingGradBody(grad, target);
+    return embeddingGradBody(op, grad.getIds(), grad.getOutputGrad(), target);
+  if (auto grad = dyn_cast<EmbeddingGradAddOp>(op))
+    return embeddingGradBody(op, grad.getIds(), grad.getOutputGrad(), target);
   if (auto lookup = dyn_cast<EmbeddingOp>(op))
     return embeddingBody(lookup, target);
   if (auto update = dyn_cast<CacheUpdateOp>(op))
@@ -609,7 +624,7 @@ FailureOr<std::string> emitOpKernel(Operation *op, StringRef name,
                     llvm::is_contained(adam.getNewParamCopies(), v));
   };
   if (std::optional<std::string> bf16 = firstComputedWider(op, copy);
-      bf16 && isa<AdamOp, EmbeddingGradOp>(op)) {
+      bf16 && isa<AdamOp, EmbeddingGradOp, EmbeddingGradAddOp>(op)) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but its kernel updates f32 tensors only (parameters, Adam's "
             "moments and gradients stay f32 in every precision)";

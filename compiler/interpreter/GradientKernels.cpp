@@ -98,9 +98,12 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
 }
 
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
-                     int64_t vocab) {
+                     int64_t vocab, const Tensor *base) {
   int64_t dim = outputGrad.shape.back();
   std::vector<double> sums(vocab * dim, 0.0);
+  if (base)
+    for (int64_t i = 0; i < vocab * dim; ++i)
+      sums[i] = base->get(i);
   for (int64_t t = 0; t < ids.size(); ++t)
     if (ids.ints[t] >= 0 && ids.ints[t] < vocab) // forward rejected the rest
       for (int64_t d = 0; d < dim; ++d)

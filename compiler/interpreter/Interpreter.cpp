@@ -439,6 +439,11 @@ Frame::Evaluated Frame::gradient(Operation *op) {
                     ref::embeddingGrad(get(e.getIds()), get(e.getOutputGrad()),
                                        resultShape(op)[0]));
       })
+      .Case<EmbeddingGradAddOp>([&](EmbeddingGradAddOp e) {
+        return bind(op, ref::embeddingGrad(get(e.getIds()),
+                                           get(e.getOutputGrad()),
+                                           resultShape(op)[0], &get(e.getBase())));
+      })
       .Default(std::nullopt);
 }
 

@@ -64,8 +64,10 @@ std::tuple<Tensor, Tensor, Tensor> layerNormGrad(const Tensor &input,
 Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
                         const Tensor &lossGrad, double labelSmoothing,
                         int64_t ignoreIndex);
+/// tc.embedding_grad: the sums start at zero, or at `base` (a [vocab, dim]
+/// table: tc.embedding_grad_add).
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
-                     int64_t vocab);
+                     int64_t vocab, const Tensor *base = nullptr);
 
 // Fused forward ops and their gradients (FusedKernels.cpp). A linear's result
 // has its bias's type (f32 for bf16 input and weight in mixed precision).

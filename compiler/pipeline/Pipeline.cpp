@@ -12,8 +12,8 @@ namespace tc {
 const std::vector<std::string> &fusionNames() {
   static const std::vector<std::string> names = {
       "embedding",           "linear", "qkv",        "masked-softmax",
-      "residual-layer-norm", "log-softmax-top-k", "adam", "elementwise",
-      "convert",             "loss-grad",         "param-copies"};
+      "residual-layer-norm", "log-softmax-top-k", "embedding-grad", "adam",
+      "elementwise",         "convert",           "loss-grad",      "param-copies"};
   return names;
 }
 
@@ -79,6 +79,8 @@ void addTrainingPipeline(mlir::OpPassManager &pm,
   step.gradientClip = t.gradientClip;
   step.accumulationSteps = t.accumulationSteps;
   pm.addPass(createTcBuildTrainStep(step));
+  if (fusions.count("embedding-grad"))
+    pm.addPass(createTcFuseEmbeddingGrad());
   if (fusions.count("adam"))
     pm.addPass(createTcFuseAdam());
   if (fusions.count("elementwise"))

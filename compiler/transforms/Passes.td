@@ -280,6 +280,29 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
   let dependentDialects = ["::tc::TcDialect"];
 }
 
+def TcFuseEmbeddingGrad : Pass<"tc-fuse-embedding-grad", "mlir::ModuleOp"> {
+  let summary = "Adds each lookup's embedding gradient onto the table's "
+                "other gradient in place";
+  let description = [{
+    Rewrites `tc.add` of two `[V, D]` tables, one a `tc.embedding_grad`
+    result read only by the add and the other a table of its own read only
+    by it (a `tc.matmul` result, a lookup's table, an earlier
+    `tc.embedding_grad_add`), into `tc.embedding_grad_add` of the lookup
+    onto the other part, in place; and an add of a `tc.matmul` result and a
+    chain of `tc.embedding_grad_add` that starts from a lookup's table into
+    the chain rebuilt onto the GEMM's result. A tied embedding's gradient
+    (the output layer's GEMM plus the target's and the source's lookups) no
+    longer writes a table of zeros per lookup nor adds two tables: only the
+    rows of the ids are touched. Each lookup's rows are added onto the part
+    before them in token order, where they were summed from zero and then
+    added: the gradient differs in its last bits. Each rewrite is local to
+    one add, so micro-batches keep their own sums (data parallelism stays
+    exact). Runs on the training step after autodiff, before
+    tc-fuse-elementwise (which would take the adds into its kernels).
+  }];
+  let dependentDialects = ["::tc::TcDialect"];
+}
+
 def TcFuseLossGrad : Pass<"tc-fuse-loss-grad", "mlir::ModuleOp"> {
   let summary = "Fuses a training step's loss and its gradient into one row "
                 "kernel";

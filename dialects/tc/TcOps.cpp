@@ -579,18 +579,29 @@ LogicalResult CrossEntropyGradOp::verify() {
   return verifyLabelSmoothing(*this, getLabelSmoothing());
 }
 
-LogicalResult EmbeddingGradOp::verify() {
-  ArrayRef<int64_t> table = shapeOf(getResult());
+/// A table's gradient [V, D] and the lookup's output_grad: the ids' shape,
+/// then D (tc.embedding_grad and tc.embedding_grad_add).
+static LogicalResult verifyTableGrad(Operation *op, Value ids,
+                                     Value outputGrad, Value result) {
+  ArrayRef<int64_t> table = shapeOf(result);
   if (table.size() != 2)
-    return emitOpError() << "result must be a table [vocabulary, dim], got "
-                         << fmt(table);
-  SmallVector<int64_t> expected = lookupShape(getIds(), table[1]);
-  if (shapeOf(getOutputGrad()) != ArrayRef<int64_t>(expected))
-    return emitOpError() << "output_grad has shape "
-                         << fmt(shapeOf(getOutputGrad())) << " but expected "
-                         << fmt(expected) << " (the ids' shape, then the "
-                         << "table's row size)";
+    return op->emitOpError()
+           << "result must be a table [vocabulary, dim], got " << fmt(table);
+  SmallVector<int64_t> expected = lookupShape(ids, table[1]);
+  if (shapeOf(outputGrad) != ArrayRef<int64_t>(expected))
+    return op->emitOpError()
+           << "output_grad has shape " << fmt(shapeOf(outputGrad))
+           << " but expected " << fmt(expected)
+           << " (the ids' shape, then the table's row size)";
   return success();
+}
+
+LogicalResult EmbeddingGradOp::verify() {
+  return verifyTableGrad(*this, getIds(), getOutputGrad(), getResult());
+}
+
+LogicalResult EmbeddingGradAddOp::verify() {
+  return verifyTableGrad(*this, getIds(), getOutputGrad(), getResult());
 }
 
 LogicalResult AdamOp::verify() {

@@ -948,6 +948,34 @@ def Tc_EmbeddingGradOp : Tc_Op<"embedding_grad",
   let hasVerifier = 1;
 }
 
+def Tc_EmbeddingGradAddOp : Tc_Op<"embedding_grad_add",
+    [Pure, Tc_UpdatesInPlace, AllTypesMatch<["base", "result"]>,
+     AllElementTypesMatch<["output_grad", "result"]>]> {
+  let summary = "tc.embedding_grad added to a table's other gradient, in "
+                "place";
+  let description = [{
+    `result = base`, then for each position in order whose id `v` is in the
+    table, `result[v, :] += output_grad[..., :]`: the scatter-add of
+    tc.embedding_grad onto `base` (a tied table's output-layer gradient, or
+    another lookup's), written in `base`'s buffer (tc-fuse-embedding-grad).
+    Only the rows of the ids are touched: no table of zeros, no sum of two
+    tables.
+
+    ```mlir
+    %dt = tc.embedding_grad_add %base, %ids, %dy
+        : tensor<100x8xf32>, tensor<2x5xi32>, tensor<2x5x8xf32>
+    ```
+  }];
+  let arguments = (ins Tc_FloatTensor:$base, Tc_IdTensor:$ids,
+                       Tc_FloatTensor:$output_grad);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $base `,` $ids `,` $output_grad attr-dict `:` type($base) `,` type($ids)
+    `,` type($output_grad)
+  }];
+  let hasVerifier = 1;
+}
+
 include "TcFusedOps.td"
 
 #endif // TC_OPS_TD

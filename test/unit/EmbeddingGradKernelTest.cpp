@@ -3,7 +3,9 @@
 // tc.embedding_grad's host kernel on the CPU device and, with the CUDA
 // toolkit, its CUDA kernel on the SIMT harness, against sums made here: each
 // table row the f32 sum, from zero and in token order, of the rows of dy
-// whose token has its id (ids outside the table add nothing). Bit for bit:
+// whose token has its id (ids outside the table add nothing); and
+// tc.embedding_grad_add's, the same sums from its base's values, in place
+// (the function's input buffer is its result's). Bit for bit:
 // both kernels promise that order (the interpreter sums in f64, so it is
 // checked within 1e-5 relative as well). The ids are made to hit what the
 // CUDA kernel does by steps: several chunks of blockDim tokens, a block
@@ -55,6 +57,12 @@ std::string moduleText() {
             ", %dy: " + dy + ") -> " + table + " {\n  %g = tc.embedding_grad " +
             "%ids, %dy : " + ids + ", " + dy + " -> " + table +
             "\n  return %g : " + table + "\n}\n";
+    // The base is state: an input updated in place, the output of its name.
+    text += "func.func @" + std::string(c.name) + "_add(%base: " + table +
+            " {tc.input = \"table\"}, %ids: " + ids + ", %dy: " + dy +
+            ") -> (" + table + " {tc.output = \"table\"})" +
+            " {\n  %g = tc.embedding_grad_add %base, %ids, %dy : " + table +
+            ", " + ids + ", " + dy + "\n  return %g : " + table + "\n}\n";
   }
   return text;
 }
@@ -85,54 +93,75 @@ OwningOpRef<ModuleOp> parsed(MLIRContext &context) {
   return parseSourceString<ModuleOp>(moduleText(), &context);
 }
 
-/// Every case on `device`: bit for bit the f32 sums in token order, and
-/// within 1e-5 (relative, of the largest magnitude summed) of the
-/// interpreter's f64 sums.
+/// Every case on `device`, from zero and (`_add`) from a base of random
+/// values: bit for bit the f32 sums in token order, and within 1e-5
+/// (relative, of the largest magnitude summed) of the interpreter's f64
+/// sums.
 void expectSums(ModuleOp module, const tc::rt::Executable &executable,
                 tc::rt::Device &device) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> values(-4.0f, 4.0f);
-  for (const Case &c : kCases) {
-    std::vector<int32_t> ids = idsOf(c, rng);
-    std::vector<float> dy(c.tokens * c.dim);
-    for (float &v : dy)
-      v = values(rng);
-    std::vector<float> want(c.vocab * c.dim, 0.0f);
-    for (int64_t t = 0; t < c.tokens; ++t)
-      if (ids[t] >= 0 && ids[t] < c.vocab)
-        for (int64_t d = 0; d < c.dim; ++d)
-          want[ids[t] * c.dim + d] += dy[t * c.dim + d];
+  for (const Case &c : kCases)
+    for (bool onto : {false, true}) {
+      std::string name = std::string(c.name) + (onto ? "_add" : "");
+      std::vector<int32_t> ids = idsOf(c, rng);
+      std::vector<float> dy(c.tokens * c.dim);
+      for (float &v : dy)
+        v = values(rng);
+      std::vector<float> base(c.vocab * c.dim, 0.0f);
+      if (onto)
+        for (float &v : base)
+          v = values(rng);
+      std::vector<float> want = base;
+      for (int64_t t = 0; t < c.tokens; ++t)
+        if (ids[t] >= 0 && ids[t] < c.vocab)
+          for (int64_t d = 0; d < c.dim; ++d)
+            want[ids[t] * c.dim + d] += dy[t * c.dim + d];
 
-    const tc::tcx::Function *compiled = executable.function(c.name);
-    ASSERT_TRUE(compiled) << c.name;
-    ASSERT_TRUE(device.writeInput(*compiled, "arg0", ids));
-    ASSERT_TRUE(device.writeInput(*compiled, "arg1", dy));
-    device.run(*compiled);
-    std::vector<float> got(want.size());
-    ASSERT_TRUE(device.readOutput(*compiled, "result0", got.data(),
-                                  int64_t(got.size()) * 4));
-    int mismatches = 0;
-    for (size_t i = 0; i < got.size() && mismatches < 8; ++i)
-      if (std::bit_cast<uint32_t>(got[i]) != std::bit_cast<uint32_t>(want[i])) {
-        ++mismatches;
-        ADD_FAILURE() << "@" << c.name << " [" << i / c.dim << ", "
-                      << i % c.dim << "]: " << got[i] << ", want " << want[i];
+      const tc::tcx::Function *compiled = executable.function(name);
+      ASSERT_TRUE(compiled) << name;
+      int argument = onto; // arg0 is the table
+      auto arg = [&] { return "arg" + std::to_string(argument++); };
+      if (onto)
+        ASSERT_TRUE(device.writeInput(*compiled, "table", base));
+      ASSERT_TRUE(device.writeInput(*compiled, arg(), ids));
+      ASSERT_TRUE(device.writeInput(*compiled, arg(), dy));
+      device.run(*compiled);
+      std::vector<float> got(want.size());
+      ASSERT_TRUE(device.readOutput(*compiled, onto ? "table" : "result0",
+                                    got.data(), int64_t(got.size()) * 4));
+      int mismatches = 0;
+      for (size_t i = 0; i < got.size() && mismatches < 8; ++i)
+        if (std::bit_cast<uint32_t>(got[i]) !=
+            std::bit_cast<uint32_t>(want[i])) {
+          ++mismatches;
+          ADD_FAILURE() << "@" << name << " [" << i / c.dim << ", "
+                        << i % c.dim << "]: " << got[i] << ", want " << want[i];
+        }
+
+      std::vector<tc::Tensor> inputs;
+      if (onto) {
+        tc::Tensor baseTensor(tc::DType::F32, {c.vocab, c.dim});
+        for (size_t i = 0; i < base.size(); ++i)
+          baseTensor.set(int64_t(i), base[i]);
+        inputs.push_back(baseTensor);
       }
-
-    tc::Tensor idTensor(tc::DType::I32, {c.tokens});
-    for (int64_t t = 0; t < c.tokens; ++t)
-      idTensor.setInt(t, ids[t]);
-    tc::Tensor dyTensor(tc::DType::F32, {c.tokens, c.dim});
-    for (size_t i = 0; i < dy.size(); ++i)
-      dyTensor.set(int64_t(i), dy[i]);
-    auto function = module.lookupSymbol<func::FuncOp>(c.name);
-    FailureOr<std::vector<tc::Tensor>> reference =
-        tc::interpret(function, {idTensor, dyTensor});
-    ASSERT_TRUE(succeeded(reference)) << c.name;
-    for (size_t i = 0; i < got.size(); ++i)
-      ASSERT_NEAR(got[i], (*reference)[0].floats[i], 1e-5 * 4.0 * c.tokens)
-          << "@" << c.name << " element " << i;
-  }
+      tc::Tensor idTensor(tc::DType::I32, {c.tokens});
+      for (int64_t t = 0; t < c.tokens; ++t)
+        idTensor.setInt(t, ids[t]);
+      tc::Tensor dyTensor(tc::DType::F32, {c.tokens, c.dim});
+      for (size_t i = 0; i < dy.size(); ++i)
+        dyTensor.set(int64_t(i), dy[i]);
+      inputs.push_back(idTensor);
+      inputs.push_back(dyTensor);
+      auto function = module.lookupSymbol<func::FuncOp>(name);
+      FailureOr<std::vector<tc::Tensor>> reference =
+          tc::interpret(function, inputs);
+      ASSERT_TRUE(succeeded(reference)) << name;
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], (*reference)[0].floats[i], 1e-5 * 4.0 * c.tokens)
+            << "@" << name << " element " << i;
+    }
 }
 
 TEST(EmbeddingGrad, TheHostKernelSumsInTokenOrder) {

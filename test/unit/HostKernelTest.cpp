@@ -140,10 +140,11 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     if ((decoder ? decoderAssignment : assignment).stepOf(&op) !=
         tc::StepKind::Kernel)
       continue;
-    // The cache update and the beam's parent table write their input in
-    // place: on the host the result buffer is the input's (below); the CUDA
-    // kernel, launched twice, would update it twice (IncrementalDecoderTest
-    // covers it).
+    // The cache update, the beam's parent table and the embedding gradient
+    // added onto its base write their input in place: on the host the
+    // result buffer is the input's (below); the CUDA kernel, launched twice,
+    // would update it twice (IncrementalDecoderTest and
+    // EmbeddingGradKernelTest cover them).
     if (cuda && op.hasTrait<tc::OpTrait::UpdatesInPlace>()) {
       ++skipped;
       continue;
@@ -178,7 +179,7 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
     // Targets stay inside the vocabulary of 24.
     bool ids = isa<tc::CrossEntropyOp, tc::CrossEntropyGradOp,
                    tc::CrossEntropyWithGradOp, tc::EmbedOp,
-                   tc::EmbeddingGradOp>(fused);
+                   tc::EmbeddingGradOp, tc::EmbeddingGradAddOp>(fused);
     // Random inputs; the RNG state is (seed, step).
     std::vector<tc::Tensor> inputs;
     std::vector<std::vector<char>> storage;
@@ -205,7 +206,8 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
         // (its last operand): rows and positions of the state (the
         // interpreter refuses others), each row its own, so that a row
         // reads an origin that writes before, at or after the prefix read.
-        if (inPlace && k + 1 == fused->getNumOperands())
+        if (isa<tc::CacheUpdateOp, tc::BeamHistoryOp>(fused) &&
+            k + 1 == fused->getNumOperands())
           t.setInt(i, int64_t(rng() % state[1]));
         else if (isa<tc::BeamHistoryOp>(fused) && k == 1)
           t.setInt(i, int64_t(rng() % state[0]));

@@ -88,7 +88,7 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
         EXPECT_EQ(grid, input.getNumElements() / row)
             << what << ": a block per row";
         EXPECT_TRUE(rowSkeleton) << what << ": emitted without a row skeleton";
-      } else if (isa<tc::EmbeddingGradOp>(op)) {
+      } else if (isa<tc::EmbeddingGradOp, tc::EmbeddingGradAddOp>(op)) {
         // A block per table row up to 256, each reading every id.
         EXPECT_EQ(block, 256) << what;
         EXPECT_EQ(grid, std::min<int64_t>(result.getDimSize(0), 256)) << what;

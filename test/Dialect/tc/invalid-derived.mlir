@@ -1085,3 +1085,22 @@ func.func @cross_entropy_with_grad_smoothing(%l: tensor<2x5x100xf32>, %t: tensor
       : tensor<2x5x100xf32>, tensor<2x5xi32>, tensor<f32> -> tensor<f32>, tensor<i32>
   return
 }
+
+// -----
+
+// The embedding gradient added onto a base: dy is the ids' shape, then the
+// table's row size.
+func.func @embedding_grad_add_dy(%b: tensor<100x8xf32>, %i: tensor<2x5xi32>, %dy: tensor<2x5x4xf32>) {
+  // expected-error @+1 {{'tc.embedding_grad_add' op output_grad has shape [2, 5, 4] but expected [2, 5, 8] (the ids' shape, then the table's row size)}}
+  %0 = tc.embedding_grad_add %b, %i, %dy : tensor<100x8xf32>, tensor<2x5xi32>, tensor<2x5x4xf32>
+  return
+}
+
+// -----
+
+// The embedding gradient added onto a base: a table of rank 2.
+func.func @embedding_grad_add_rank(%b: tensor<100xf32>, %i: tensor<2x5xi32>, %dy: tensor<2x5x100xf32>) {
+  // expected-error @+1 {{'tc.embedding_grad_add' op result must be a table [vocabulary, dim], got [100]}}
+  %0 = tc.embedding_grad_add %b, %i, %dy : tensor<100xf32>, tensor<2x5xi32>, tensor<2x5x100xf32>
+  return
+}

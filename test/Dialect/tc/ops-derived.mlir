@@ -122,6 +122,17 @@ func.func @cross_entropy_with_grad(%logits: tensor<2x5x100xf32>, %targets: tenso
   return %g, %loss, %n : tensor<2x5x100xf32>, tensor<f32>, tensor<i32>
 }
 
+// The embedding gradient added onto a base table (tc-fuse-embedding-grad).
+// CHECK-LABEL: func.func @embedding_grad_add(
+// CHECK-NEXT: [[R:%.*]] = tc.embedding_grad_add %arg0, %arg1, %arg2 : tensor<100x8xf32>, tensor<2x5xi32>, tensor<2x5x8xf32>
+// CHECK-NEXT: return [[R]]
+func.func @embedding_grad_add(%base: tensor<100x8xf32>, %ids: tensor<2x5xi32>,
+                              %dy: tensor<2x5x8xf32>) -> tensor<100x8xf32> {
+  %r = tc.embedding_grad_add %base, %ids, %dy
+      : tensor<100x8xf32>, tensor<2x5xi32>, tensor<2x5x8xf32>
+  return %r : tensor<100x8xf32>
+}
+
 // Embedding gradient (the table's scatter-add) for ids of rank 2 and rank 0.
 // CHECK-LABEL: func.func @embedding_grad(
 // CHECK-SAME: [[IDS:%.*]]: tensor<2x5xi32>, [[DY:%.*]]: tensor<2x5x8xf32>, [[ID:%.*]]: tensor<i32>, [[DR:%.*]]: tensor<8xf32>) -> tensor<100x8xf32>
