@@ -63,8 +63,10 @@ struct FuseLossGradPass
     : public tc::impl::TcFuseLossGradBase<FuseLossGradPass> {
   void runOnOperation() override {
     SmallVector<std::pair<CrossEntropyOp, CrossEntropyGradOp>> pairs;
+    llvm::DenseSet<Operation *> claimed; // a loss fuses with one gradient
     getOperation().walk([&](CrossEntropyGradOp grad) {
-      if (CrossEntropyOp loss = lossOf(grad))
+      if (CrossEntropyOp loss = lossOf(grad);
+          loss && claimed.insert(loss).second)
         pairs.push_back({loss, grad});
     });
     for (auto [loss, grad] : pairs)

@@ -72,3 +72,19 @@ func.func @not_the_same_loss(%logits: tensor<5x7xf32>, %targets: tensor<5xi32>,
   %l2, %t2 = tc.cross_entropy %logits, %other label_smoothing = 0.3 ignore_index = 0 : tensor<5x7xf32>, tensor<5xi32> -> tensor<f32>, tensor<i32>
   return %loss, %g0, %g1, %g2, %g3, %l2 : tensor<f32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<f32>
 }
+
+// -----
+
+// Two gradients of one loss (another seed): the first fuses, the second
+// stays (the loss is taken).
+// CHECK-LABEL: func.func @two_gradients(
+// CHECK:         tc.cross_entropy_with_grad %arg0, %arg1, %arg2
+// CHECK-NEXT:    tc.cross_entropy_grad %arg0, %arg1, %arg3
+// CHECK-NOT:     tc.cross_entropy_with_grad
+func.func @two_gradients(%logits: tensor<5x7xf32>, %targets: tensor<5xi32>, %s1: tensor<f32>, %s2: tensor<f32>)
+    -> (tensor<f32>, tensor<5x7xf32>, tensor<5x7xf32>) {
+  %loss, %tokens = tc.cross_entropy %logits, %targets label_smoothing = 0.1 ignore_index = 0 : tensor<5x7xf32>, tensor<5xi32> -> tensor<f32>, tensor<i32>
+  %g1 = tc.cross_entropy_grad %logits, %targets, %s1 label_smoothing = 0.1 ignore_index = 0 : tensor<5x7xf32>, tensor<5xi32>, tensor<f32>
+  %g2 = tc.cross_entropy_grad %logits, %targets, %s2 label_smoothing = 0.1 ignore_index = 0 : tensor<5x7xf32>, tensor<5xi32>, tensor<f32>
+  return %loss, %g1, %g2 : tensor<f32>, tensor<5x7xf32>, tensor<5x7xf32>
+}

@@ -90,17 +90,19 @@ func.func @rows(%s: tensor<2x4x8xf32>, %dy: tensor<2x4x8xf32>, %g: tensor<8xf32>
 }
 
 // The loss and its gradient (tc-fuse-loss-grad, after tc-fuse-convert):
-// one row kernel storing the gradient, which only a convert reads, in bf16
-// and the loss in f32.
+// one row kernel storing the gradient, which only a convert reads, in bf16.
+// The gradient alone is returned: it is compared bit for bit, and the loss
+// (the kernel's f32 exponentials summed, the interpreter's f64 ones) need
+// not be; HostKernelTest compares the loss within its tolerance.
 func.func @loss_and_grad(%t: tensor<3x4xi32>, %logits: tensor<3x4x8xf32>)
-    -> (tensor<f32>, tensor<3x4x8xbf16>) {
+    -> tensor<3x4x8xbf16> {
   %loss, %tokens = tc.cross_entropy %logits, %t label_smoothing = 0.1 ignore_index = 0
       : tensor<3x4x8xf32>, tensor<3x4xi32> -> tensor<f32>, tensor<i32>
   %seed = tc.constant dense<1.0> : tensor<f32>
   %dx = tc.cross_entropy_grad %logits, %t, %seed label_smoothing = 0.1 ignore_index = 0
       : tensor<3x4x8xf32>, tensor<3x4xi32>, tensor<f32>
   %dx16 = tc.convert %dx : tensor<3x4x8xf32> -> tensor<3x4x8xbf16>
-  return %loss, %dx16 : tensor<f32>, tensor<3x4x8xbf16>
+  return %dx16 : tensor<3x4x8xbf16>
 }
 
 // tc.masked_softmax and its gradient with a mask of the scores' own shape:
