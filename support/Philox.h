@@ -66,6 +66,19 @@ constexpr double dropoutUniform(uint64_t seed, uint64_t step, uint64_t opKey,
   return uniformOf(word);
 }
 
+/// The least top 24 bits of a word that dropoutKeeps keeps at `rate`:
+/// uniformOf(word) >= rate exactly when word >> 8 >= dropoutThreshold(rate),
+/// an integer compare for vector lanes (rate * 2^24 is exact).
+constexpr uint32_t dropoutThreshold(double rate) {
+  double scaled = rate * 16777216.0;
+  if (!(scaled > 0.0)) // also NaN: keeps nothing, as no uniform is >= NaN
+    return scaled == scaled ? 0u : 16777216u;
+  if (scaled >= 16777216.0)
+    return 16777216u;
+  uint32_t floor = uint32_t(scaled);
+  return double(floor) == scaled ? floor : floor + 1; // the ceiling
+}
+
 /// Whether tc.dropout keeps that element at `rate`.
 constexpr bool dropoutKeeps(uint64_t seed, uint64_t step, uint64_t opKey,
                             uint64_t index, double rate) {

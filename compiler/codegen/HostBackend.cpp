@@ -11,6 +11,11 @@
 namespace tc::codegen {
 namespace {
 
+// Philox's AVX2 form (support/PhiloxAvx2.h): the host prelude's dropout
+// masks use it on AVX2 machines.
+const char kPhiloxAvx2[] =
+#include "compiler/codegen/PhiloxAvx2.inc"
+    ;
 const char kHostPrelude[] =
 #include "compiler/codegen/preludes/Host.inc"
     ;
@@ -20,7 +25,7 @@ public:
   Target target() const override { return Target::Host; }
 
   std::string prelude() const override {
-    return commonPrelude() + kHostPrelude;
+    return commonPrelude() + kPhiloxAvx2 + kHostPrelude;
   }
 
   /// A host kernel runs once, as a call; its OpenMP loops split the work.

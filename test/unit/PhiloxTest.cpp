@@ -1,8 +1,12 @@
 //===- PhiloxTest.cpp - Philox 4x32-10 and the dropout mask ---------------===//
 
 #include "support/Philox.h"
+#include "support/PhiloxAvx2.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
 
 namespace {
 
@@ -58,6 +62,74 @@ TEST(Philox, MaskDependsOnSeedStepKeyAndIndex) {
   EXPECT_NE(base, mask(2, 1, 1));
   EXPECT_NE(base, mask(1, 2, 1));
   EXPECT_NE(base, mask(1, 1, 2));
+}
+
+// The integer threshold keeps exactly the words whose uniform is >= rate,
+// at the words either side of it, for rates on and between multiples of
+// 2^-24 and outside [0, 1).
+TEST(Philox, DropoutThresholdMatchesUniformCompare) {
+  std::vector<double> rates = {0.0,  0.1, 0.25, 0.5, 1.0 / 3, 0.9999999,
+                               1e-9, 1.0, 1.5,  -0.2, std::nan("")};
+  for (uint32_t top : {1u, 100u, 16777215u})
+    rates.push_back(top / 16777216.0);
+  for (double rate : rates) {
+    uint32_t threshold = tc::dropoutThreshold(rate);
+    for (int64_t top = int64_t(threshold) - 2; top <= int64_t(threshold) + 2;
+         ++top) {
+      if (top < 0 || top > 16777215)
+        continue;
+      uint32_t word = uint32_t(top) << 8 | 0xAB;
+      EXPECT_EQ(uint32_t(top) >= threshold, tc::uniformOf(word) >= rate)
+          << "rate " << rate << ", top bits " << top;
+    }
+  }
+  EXPECT_EQ(tc::dropoutThreshold(0.0), 0u);
+  EXPECT_EQ(tc::dropoutThreshold(0.5), 8388608u);
+  EXPECT_EQ(tc::dropoutThreshold(1.0), 16777216u); // keeps nothing
+}
+
+// The AVX2 form draws dropoutKeeps's bytes, also where a block's low counter
+// word wraps into its high word, and for rates where the threshold matters.
+TEST(Philox, Avx2KeepsEqualPlainKeeps) {
+  if (!__builtin_cpu_supports("avx2"))
+    GTEST_SKIP() << "this CPU has no AVX2";
+  uint64_t seed = 0x9E3779B97F4A7C15ull, step = (uint64_t(3) << 32) | 11;
+  for (uint64_t firstBlock :
+       {uint64_t(0), uint64_t(48), (uint64_t(1) << 32) - 5, uint64_t(1) << 40})
+    for (double rate : {0.1, 0.5, 0.0, 1.0, 100.0 / 16777216.0}) {
+      uint8_t keeps[4 * tc::kPhiloxAvx2Blocks];
+      uint64_t key = firstBlock % 7 + 1;
+      tc::dropoutKeepsAvx2(seed, step, key, firstBlock,
+                           tc::dropoutThreshold(rate), keeps);
+      for (int i = 0; i < 4 * tc::kPhiloxAvx2Blocks; ++i)
+        ASSERT_EQ(keeps[i], tc::dropoutKeeps(seed, step, key,
+                                             4 * firstBlock + i, rate))
+            << "block " << firstBlock << " + " << i / 4 << ", word " << i % 4
+            << ", rate " << rate;
+    }
+}
+
+// A lane keeps exactly the words whose top 24 bits reach the threshold
+// (random words almost never land on it, so the test above cannot tell).
+TEST(Philox, Avx2KeepBitAtTheThreshold) {
+  if (!__builtin_cpu_supports("avx2"))
+    GTEST_SKIP() << "this CPU has no AVX2";
+  for (uint32_t threshold : {1u, 1677722u, 16777215u, 16777216u}) {
+    alignas(32) uint32_t words[8], kept[8];
+    for (int lane = 0; lane < 8; ++lane) {
+      int64_t top = std::min<int64_t>(int64_t(threshold) - 3 + lane, 16777215);
+      words[lane] = uint32_t(top) << 8 | 0xFF;
+    }
+    [&]() __attribute__((target("avx2"))) {
+      __m256i bits = tc::philox_avx2::keepBit(
+          _mm256_load_si256(reinterpret_cast<const __m256i *>(words)),
+          threshold);
+      _mm256_store_si256(reinterpret_cast<__m256i *>(kept), bits);
+    }();
+    for (int lane = 0; lane < 8; ++lane)
+      EXPECT_EQ(kept[lane], (words[lane] >> 8) >= threshold ? 1u : 0u)
+          << "threshold " << threshold << ", top bits " << (words[lane] >> 8);
+  }
 }
 
 } // namespace

@@ -9,7 +9,8 @@ namespace tc {
 // Philox once per 4 elements (not once per element, as dropoutKeeps in a
 // loop), and kept for the step's other kernels that apply the same mask
 // (the backward, LayerNorms that recompute their input). Called between
-// kernels' parallel regions, never inside one.
+// kernels' parallel regions, never inside one. On AVX2 without AVX-512 the
+// blocks are drawn 16 at a time in vector lanes (PhiloxAvx2.h).
 inline const uint8_t *dropoutMask(uint64_t seed, uint64_t step, uint64_t key,
                                   double rate, int64_t n) {
   struct Mask {
@@ -33,8 +34,18 @@ inline const uint8_t *dropoutMask(uint64_t seed, uint64_t step, uint64_t key,
       return m.keeps.data();
   masks.push_back({key, rate, std::vector<uint8_t>(4 * blocks)});
   uint8_t *keeps = masks.back().keeps.data();
+  int64_t firstScalar = 0; // blocks before it are drawn in vector lanes
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  int64_t groups = blocks / kPhiloxAvx2Blocks;
+  uint32_t threshold = dropoutThreshold(rate);
 #pragma omp parallel for
-  for (int64_t b = 0; b < blocks; ++b) {
+  for (int64_t g = 0; g < groups; ++g)
+    dropoutKeepsAvx2(seed, step, key, g * kPhiloxAvx2Blocks, threshold,
+                     keeps + 4 * kPhiloxAvx2Blocks * g);
+  firstScalar = groups * kPhiloxAvx2Blocks;
+#endif
+#pragma omp parallel for
+  for (int64_t b = firstScalar; b < blocks; ++b) {
     PhiloxCounter words = dropoutWords(seed, step, key, b);
     for (int l = 0; l < 4; ++l)
       keeps[4 * b + l] = uniformOf(words[l]) >= rate;
