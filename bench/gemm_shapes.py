@@ -1,7 +1,8 @@
 """The truthful limit of a training step (issue 19): every GEMM of a
 configuration's compiled training step, at its own shape, timed with each
-sgemm this machine has — OpenBLAS (what tc uses), BLIS (Debian's
-libblis-dev) and oneDNN (libdnnl-dev) — at 1 and all threads. Prints each
+sgemm this machine has — OpenBLAS and oneDNN (libdnnl-dev; tc's CPU
+device uses one of the two, by the CPU: runtime/cpu/Sgemm.h) and BLIS
+(Debian's libblis-dev) — at 1 and all threads. Prints each
 library's time for the step's GEMMs and the rate it reaches on them (model
 FLOPs of those GEMMs / time): the fastest is the best any step could do
 with that library, the honest denominator of MFU.

@@ -1,10 +1,10 @@
 //===- Sgemm.h - the CPU device's single-threaded f32 GEMM ----------------===//
 //
 // One row-major sgemm call on the calling thread, by the library chosen
-// when the device is made: oneDNN (libdnnl, the default: 4-8% faster than
-// OpenBLAS at the training step's shapes, docs/performance.md) or OpenBLAS
-// (TC_SGEMM=openblas). The CPU device splits products across its OpenMP
-// threads itself; each call here runs on one thread.
+// when the device is made: oneDNN's (libdnnl) or OpenBLAS's, whichever ran
+// the training step's shapes faster on this kind of CPU (defaultSgemm), or
+// the one TC_SGEMM names. The CPU device splits products across its
+// OpenMP threads itself; each call here runs on one thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +20,12 @@ namespace tc::rt {
 
 enum class SgemmLibrary { OneDnn, OpenBlas };
 
-/// The library TC_SGEMM names ("onednn", "openblas"; unset: oneDNN), or
-/// false with `error` saying what it accepts.
+/// The library for this CPU when TC_SGEMM is unset: oneDNN's with AVX-512,
+/// OpenBLAS's without (docs/performance.md, "The step's own GEMMs").
+SgemmLibrary defaultSgemm();
+
+/// The library TC_SGEMM names ("onednn", "openblas"; unset: defaultSgemm),
+/// or false with `error` saying what it accepts.
 bool chooseSgemm(SgemmLibrary &library, std::string &error);
 
 /// "oneDNN 2.6.3 sgemm" or "OpenBLAS Haswell kernels": for describe().
