@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelDevices.h"
+#include "ModelPipeline.h"
 
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/transforms/Passes.h"
@@ -157,7 +158,7 @@ uint32_t deviceBits(const std::vector<uint8_t> &bytes, Type element,
 }
 
 /// Each result of `function` from `device` equals `want` bit for bit (a
-/// NaN as a NaN).
+/// NaN as a NaN; i32 results as integers).
 void expectResultsEqual(tc::rt::Device &device,
                         const tc::tcx::Function &compiled,
                         func::FuncOp function,
@@ -169,6 +170,13 @@ void expectResultsEqual(tc::rt::Device &device,
                              (element.isBF16() ? 2 : 4));
     std::string name = "result" + std::to_string(r);
     ASSERT_TRUE(device.readOutput(compiled, name, got.data(), got.size()));
+    if (element.isInteger(32)) {
+      std::vector<int32_t> ints(tensor.getNumElements());
+      std::memcpy(ints.data(), got.data(), got.size());
+      EXPECT_EQ(std::vector<int64_t>(ints.begin(), ints.end()), want[r].ints)
+          << "@" << function.getSymName().str() << " " << name;
+      continue;
+    }
     int mismatches = 0;
     for (int64_t i = 0; i < tensor.getNumElements() && mismatches < 8; ++i) {
       float expected = float(want[r].floats[i]);
@@ -186,46 +194,38 @@ void expectResultsEqual(tc::rt::Device &device,
   }
 }
 
-/// The functions of test/Codegen/Inputs/`file` after tc-fuse-elementwise,
-/// tc-fuse-convert and tc-fuse-loss-grad.
-OwningOpRef<ModuleOp> fusedFunctions(MLIRContext &context,
-                                     const std::string &file) {
-  context.loadDialect<tc::TcDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      TC_SOURCE_DIR "/test/Codegen/Inputs/" + file, &context);
-  if (!module)
-    return nullptr;
-  PassManager pm(&context);
-  pm.addPass(tc::createTcFuseElementwise());
-  pm.addPass(tc::createTcFuseConvert());
-  pm.addPass(tc::createTcFuseLossGrad());
-  if (failed(pm.run(*module)))
-    return nullptr;
-  return module;
+/// Runs `function` on `device` with inputs from `rng` and compares its
+/// results with the interpreter's.
+void expectRunMatches(func::FuncOp function, const tc::tcx::Function &compiled,
+                      tc::rt::Device &device, std::mt19937 &rng) {
+  std::vector<Input> inputs = inputsOf(function, rng);
+  std::vector<tc::Tensor> values;
+  for (const Input &in : inputs)
+    values.push_back(in.value);
+  FailureOr<std::vector<tc::Tensor>> want = tc::interpret(function, values);
+  ASSERT_TRUE(succeeded(want)) << function.getSymName().str();
+  for (auto [a, in] : llvm::enumerate(inputs))
+    ASSERT_TRUE(device.writeInput(compiled, "arg" + std::to_string(a),
+                                  in.bytes.data(), in.bytes.size()));
+  device.run(compiled);
+  expectResultsEqual(device, compiled, function, *want);
 }
 
 /// Runs every function of `module` (`count` of them) on `device` and
-/// compares it with the interpreter.
+/// compares it with the interpreter, twice on other inputs: an element a
+/// kernel leaves unwritten (a fresh buffer's zero the first time) holds the
+/// first run's value in the second.
 void expectEveryFunctionMatches(ModuleOp module,
                                 const tc::rt::Executable &executable,
                                 tc::rt::Device &device, int count) {
   std::mt19937 rng(31);
   int functions = 0;
   for (func::FuncOp function : module.getOps<func::FuncOp>()) {
-    std::vector<Input> inputs = inputsOf(function, rng);
-    std::vector<tc::Tensor> values;
-    for (const Input &in : inputs)
-      values.push_back(in.value);
-    FailureOr<std::vector<tc::Tensor>> want = tc::interpret(function, values);
-    ASSERT_TRUE(succeeded(want)) << function.getSymName().str();
     const tc::tcx::Function *compiled =
         executable.function(function.getSymName().str());
     ASSERT_TRUE(compiled) << function.getSymName().str();
-    for (auto [a, in] : llvm::enumerate(inputs))
-      ASSERT_TRUE(device.writeInput(*compiled, "arg" + std::to_string(a),
-                                    in.bytes.data(), in.bytes.size()));
-    device.run(*compiled);
-    expectResultsEqual(device, *compiled, function, *want);
+    for (int run = 0; run < 2; ++run)
+      expectRunMatches(function, *compiled, device, rng);
     ++functions;
   }
   EXPECT_EQ(functions, count);
@@ -251,7 +251,7 @@ class Kernels : public testing::TestWithParam<KernelFile> {};
 
 TEST_P(Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
+  OwningOpRef<ModuleOp> module = tc::test::fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
   tc::test::onTheCpuDevice(
       *module, stemOf(GetParam()),
@@ -263,7 +263,7 @@ TEST_P(Kernels, HostKernelsOnTheCpuDeviceEqualTheInterpreterBitForBit) {
 #ifdef TC_TEST_CUDA
 TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = fusedFunctions(context, GetParam().name);
+  OwningOpRef<ModuleOp> module = tc::test::fusedFunctions(context, GetParam().name);
   ASSERT_TRUE(module);
   tc::test::onTheSimtHarness(
       *module, stemOf(GetParam()),

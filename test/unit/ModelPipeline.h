@@ -2,7 +2,8 @@
 //
 // The test suites' one way from a .toml to a module: the description built
 // into a Transformer and run through the training pipeline with all fusions
-// (and the plan pipeline, for tests of the lowered kernels).
+// (and the plan pipeline, for tests of the lowered kernels); and from a
+// kernel test's hand-written functions to the kernels they fuse into.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,11 @@
 #include "compiler/frontend/ModelDescription.h"
 #include "compiler/frontend/TransformerBuilder.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/transforms/Passes.h"
+#include "dialects/tc/TcDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +57,26 @@ compileModel(mlir::MLIRContext &context, const std::string &path,
   bool compiled = mlir::succeeded(pm.run(*module));
   EXPECT_TRUE(compiled) << path;
   return compiled ? std::move(module) : nullptr;
+}
+
+/// The functions of test/Codegen/Inputs/`file` after the fusions that make
+/// their kernels: tc-fuse-elementwise, tc-fuse-convert and tc-fuse-loss-grad;
+/// null when it does not parse or a pass fails.
+inline mlir::OwningOpRef<mlir::ModuleOp>
+fusedFunctions(mlir::MLIRContext &context, const std::string &file) {
+  context.loadDialect<TcDialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(
+          TC_SOURCE_DIR "/test/Codegen/Inputs/" + file, &context);
+  if (!module)
+    return nullptr;
+  mlir::PassManager pm(&context);
+  pm.addPass(createTcFuseElementwise());
+  pm.addPass(createTcFuseConvert());
+  pm.addPass(createTcFuseLossGrad());
+  if (mlir::failed(pm.run(*module)))
+    return nullptr;
+  return module;
 }
 
 } // namespace tc::test
