@@ -3,7 +3,7 @@
 // The keep bytes of 16 Philox blocks (64 elements) at once, the same bits as
 // dropoutWords and dropoutKeeps in Philox.h. AVX2 has a 32 x 32 -> 64-bit
 // product only for the even lanes of a vector (vpmuludq), and GCC vectorises
-// Philox's products poorly with it: the plain loop took 2.2-2.9 ms per
+// Philox's products poorly with it: the plain loop took 2.0-3.0 ms per
 // million elements on a Zen 3 thread, this one 0.7-0.9 (bench in the
 // 2026-11-29 entry of docs/performance.md). AVX-512 machines vectorise the
 // plain loop well (vpmullq), so the host prelude uses this only on AVX2.
@@ -16,6 +16,8 @@
 #define TC_SUPPORT_PHILOX_AVX2_H
 
 #include <immintrin.h>
+
+#include <cstdint>
 
 namespace tc {
 

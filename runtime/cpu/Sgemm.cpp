@@ -15,11 +15,14 @@ namespace tc::rt {
 SgemmLibrary defaultSgemm() {
   // Measured: with AVX-512, oneDNN 2.6's steps 4-8% faster on one thread
   // (2026-11-24). On a Zen 3 (AVX2 only), OpenBLAS's kernels ran every
-  // large GEMM of small's step as fast or faster, 10-25% of the GEMMs'
-  // time, and the weight gradients X^T dY whose X rows are 512 or 1024
+  // large GEMM of small's step as fast or faster (the step's GEMMs 5-19%
+  // less time), the weight gradients X^T dY whose X rows are 512 or 1024
   // floats 2.2x (oneDNN's AVX2 sgemm reads their transposed A slowly).
-  return __builtin_cpu_supports("avx512f") ? SgemmLibrary::OneDnn
-                                           : SgemmLibrary::OpenBlas;
+  // oneDNN's effective ISA, not the CPU's: under ONEDNN_MAX_CPU_ISA=AVX2
+  // its sgemm is the AVX2 one.
+  bool avx512 = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) ==
+                dnnl_cpu_isa_avx512_core;
+  return avx512 ? SgemmLibrary::OneDnn : SgemmLibrary::OpenBlas;
 }
 
 bool chooseSgemm(SgemmLibrary &library, std::string &error) {

@@ -20,8 +20,9 @@ namespace tc::rt {
 
 enum class SgemmLibrary { OneDnn, OpenBlas };
 
-/// The library for this CPU when TC_SGEMM is unset: oneDNN's with AVX-512,
-/// OpenBLAS's without (docs/performance.md, "The step's own GEMMs").
+/// The library for this CPU when TC_SGEMM is unset: oneDNN's where its
+/// effective ISA has AVX-512, OpenBLAS's where it does not
+/// (docs/performance.md, "The step's own GEMMs").
 SgemmLibrary defaultSgemm();
 
 /// The library TC_SGEMM names ("onednn", "openblas"; unset: defaultSgemm),

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -114,10 +115,11 @@ TEST(Philox, Avx2KeepsEqualPlainKeeps) {
 TEST(Philox, Avx2KeepBitAtTheThreshold) {
   if (!__builtin_cpu_supports("avx2"))
     GTEST_SKIP() << "this CPU has no AVX2";
-  for (uint32_t threshold : {1u, 1677722u, 16777215u, 16777216u}) {
+  for (uint32_t threshold : {0u, 1u, 1677722u, 16777215u, 16777216u}) {
     alignas(32) uint32_t words[8], kept[8];
     for (int lane = 0; lane < 8; ++lane) {
-      int64_t top = std::min<int64_t>(int64_t(threshold) - 3 + lane, 16777215);
+      int64_t top = std::clamp<int64_t>(int64_t(threshold) - 3 + lane, 0,
+                                        16777215);
       words[lane] = uint32_t(top) << 8 | 0xFF;
     }
     [&]() __attribute__((target("avx2"))) {
