@@ -20,17 +20,19 @@ namespace tc {
 using PhiloxCounter = std::array<uint32_t, 4>;
 using PhiloxKey = std::array<uint32_t, 2>;
 
+/// Philox 4x32's round multipliers and key increments (Weyl constants).
+constexpr uint32_t kPhiloxMul0 = 0xD2511F53u, kPhiloxMul1 = 0xCD9E8D57u;
+constexpr uint32_t kPhiloxWeyl0 = 0x9E3779B9u, kPhiloxWeyl1 = 0xBB67AE85u;
+
 /// The ten-round Philox 4x32 bijection of `counter` under `key`.
 constexpr PhiloxCounter philox4x32(PhiloxCounter counter, PhiloxKey key) {
-  constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
-  constexpr uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
-      key[0] += kWeyl0;
-      key[1] += kWeyl1;
+      key[0] += kPhiloxWeyl0;
+      key[1] += kPhiloxWeyl1;
     }
-    uint64_t p0 = uint64_t(kMul0) * counter[0];
-    uint64_t p1 = uint64_t(kMul1) * counter[2];
+    uint64_t p0 = uint64_t(kPhiloxMul0) * counter[0];
+    uint64_t p1 = uint64_t(kPhiloxMul1) * counter[2];
     counter = {uint32_t(p1 >> 32) ^ counter[1] ^ key[0], uint32_t(p1),
                uint32_t(p0 >> 32) ^ counter[3] ^ key[1], uint32_t(p0)};
   }

@@ -7,8 +7,10 @@
 // million elements on a Zen 3 thread, this one 0.7-0.9 (bench in the
 // 2026-11-29 entry of docs/performance.md). AVX-512 machines vectorise the
 // plain loop well (vpmullq), so the host prelude uses this only on AVX2.
-// Embedded into the host kernels' prelude after Philox.h; the target
-// attribute lets any x86-64 build of tc's tests call it on an AVX2 CPU.
+// Embedded into the host kernels' prelude after Philox.h, whose constants
+// it uses (include that first: the kernels' compiler has no tc include
+// path); the target attribute lets any x86-64 build of tc's tests call it
+// on an AVX2 CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,13 +71,13 @@ dropoutKeepsAvx2(uint64_t seed, uint64_t step, uint64_t opKey,
     c[2][v] = _mm256_set1_epi32(int32_t(uint32_t(step)));
     c[3][v] = _mm256_set1_epi32(int32_t(uint32_t(step >> 32)));
   }
-  const __m256i factor0 = _mm256_set1_epi32(int32_t(0xD2511F53u));
-  const __m256i factor1 = _mm256_set1_epi32(int32_t(0xCD9E8D57u));
+  const __m256i factor0 = _mm256_set1_epi32(int32_t(kPhiloxMul0));
+  const __m256i factor1 = _mm256_set1_epi32(int32_t(kPhiloxMul1));
   uint32_t key0 = uint32_t(seed), key1 = uint32_t(opKey);
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
-      key0 += 0x9E3779B9u;
-      key1 += 0xBB67AE85u;
+      key0 += kPhiloxWeyl0;
+      key1 += kPhiloxWeyl1;
     }
     __m256i k0 = _mm256_set1_epi32(int32_t(key0));
     __m256i k1 = _mm256_set1_epi32(int32_t(key1));
