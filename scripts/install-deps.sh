@@ -25,8 +25,9 @@ packages=(
   # data-parallel training (mpirun, the MPI plug-in) and its tests' two
   # simulated hosts (network namespaces)
   openmpi-bin libopenmpi-dev iproute2
-  # unit tests
-  libgtest-dev
+  # unit tests; the fibers of the SIMT harness that runs CUDA kernels on
+  # the host (test/simt/Simt.h)
+  libgtest-dev libboost-context-dev
   # numeric references for tests (Debian's Python: /usr/bin/python3); the
   # PyTorch side of bench/translation.py detokenises with SentencePiece
   python3 python3-numpy python3-torch python3-sentencepiece

@@ -2,15 +2,18 @@
 //
 // Generated CUDA source compiled as host C++ with this header first: the
 // threads of a block are fibers on the launching thread (one block at a
-// time; ucontext switches, each thread running until it waits at a barrier
-// or ends, then the next, round robin), __syncthreads is a barrier of the
+// time; Boost.Context switches, each thread running until it waits at a
+// barrier or ends, then the next, round robin), __syncthreads is a barrier of the
 // block's threads, a warp's shuffles exchange values through a per-warp
 // slot between two barriers of the warp, __shared__ variables are statics
 // (shared by the block's threads; blocks do not overlap), and CUDA's math
 // builtins map to the C++ library's. Fibers, not host threads: creating
 // and waking a host thread per CUDA thread cost a hundred times the
-// kernels' work. Never part of the product: it lets a machine without a GPU
-// check generated kernels against the interpreter.
+// kernels' work. Boost.Context's fcontext, not ucontext: glibc's
+// swapcontext saves and restores the signal mask, two system calls a switch,
+// and switches were 60% of the emulated GPU's time (KernelBytesTest's small
+// step: 250 s). Never part of the product: it lets a machine without a GPU
+// check generated kernels against the interpreter. Link with -lboost_context.
 //
 //   extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
 //                               unsigned block, void **buffers);
@@ -47,8 +50,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <ucontext.h>
 #include <vector>
+
+#include <boost/context/detail/fcontext.hpp>
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -64,30 +68,38 @@ inline dim3 blockDim, gridDim;
 #define __shared__ static
 #define __restrict__
 
+// The harness's own code: with SIMT_COUNT_BYTES it is compiled with
+// ThreadSanitizer's hooks like the kernels, and its accesses (the barriers'
+// spinning, the shuffles' slots, the fibers) are none of the kernels' and
+// made up most of the hooks' calls.
+#define SIMT_HARNESS __attribute__((no_sanitize_thread))
+
 namespace simt {
 constexpr unsigned kWarp = 32;
 constexpr size_t kStackBytes = size_t(1) << 18; // a thread's locals
 
+namespace fcontext = boost::context::detail;
+
 /// One CUDA thread of the running block.
 struct Fiber {
-  ucontext_t context;
+  fcontext::fcontext_t context = nullptr; // where it resumes
   std::unique_ptr<char[]> stack{new char[kStackBytes]}; // untouched pages
   bool ended = false;
 };
 inline std::vector<std::unique_ptr<Fiber>> fibers; // kept across blocks
-inline ucontext_t scheduler;              // simt_launch's loop over the fibers
+inline fcontext::fcontext_t scheduler; // where simt_launch's loop resumes
 inline unsigned running = 0;              // the fiber running now
 inline void (*kernel)(void **) = nullptr; // the launch's
 inline void **buffers = nullptr;
 
 /// Back to the scheduler, which comes back after the other fibers ran.
-inline void yield() { swapcontext(&fibers[running]->context, &scheduler); }
+SIMT_HARNESS inline void yield() { scheduler = fcontext::jump_fcontext(scheduler, nullptr).fctx; }
 
 /// `count` threads wait until all of them have arrived.
 struct Barrier {
   unsigned count = 0, arrived = 0;
   uint64_t generation = 0;
-  void arriveAndWait() {
+  SIMT_HARNESS void arriveAndWait() {
     uint64_t mine = generation;
     if (++arrived == count) {
       arrived = 0;
@@ -102,18 +114,22 @@ inline Barrier blockBarrier;              // the running block's
 inline std::vector<Barrier> warpBarriers; // one per warp
 inline std::vector<uint64_t> slots;       // one per thread
 
-/// A fiber's body: the kernel, then back to the scheduler (uc_link).
-inline void fiberMain() {
+/// A fiber's body: the kernel, then back to the scheduler for good (a
+/// context's function must not return).
+SIMT_HARNESS inline void fiberMain(fcontext::transfer_t from) {
+  scheduler = from.fctx;
   kernel(buffers);
   fibers[running]->ended = true;
+  fcontext::jump_fcontext(scheduler, nullptr);
 }
 } // namespace simt
 
-inline void __syncthreads() { simt::blockBarrier.arriveAndWait(); }
+SIMT_HARNESS inline void __syncthreads() { simt::blockBarrier.arriveAndWait(); }
 
 /// The value `lane ^ laneMask` of the warp holds.
 template <typename T>
-inline T __shfl_xor_sync(unsigned, T value, int laneMask, int = 32) {
+SIMT_HARNESS inline T __shfl_xor_sync(unsigned, T value, int laneMask,
+                                     int = 32) {
   static_assert(sizeof(T) <= sizeof(uint64_t));
   unsigned thread = threadIdx.x, warp = thread / simt::kWarp;
   std::memcpy(&simt::slots[thread], &value, sizeof(T));
@@ -126,7 +142,7 @@ inline T __shfl_xor_sync(unsigned, T value, int laneMask, int = 32) {
 }
 
 /// A bit per thread of the warp (lane order) where `predicate` holds.
-inline unsigned __ballot_sync(unsigned, bool predicate) {
+SIMT_HARNESS inline unsigned __ballot_sync(unsigned, bool predicate) {
   unsigned thread = threadIdx.x, warp = thread / simt::kWarp;
   simt::slots[thread] = predicate;
   simt::warpBarriers[warp].arriveAndWait();
@@ -158,25 +174,58 @@ inline float __int_as_float(int bits) {
 
 #ifdef SIMT_COUNT_BYTES
 // The hooks run uninstrumented and call nothing that is instrumented.
-#define SIMT_UNCOUNTED extern "C" __attribute__((no_sanitize_thread))
+#define SIMT_UNCOUNTED extern "C" SIMT_HARNESS
 namespace simt {
 constexpr int kMostRanges = 64;
 inline uintptr_t watchedBegin[kMostRanges], watchedEnd[kMostRanges];
 inline int watchedRanges = 0;
 inline uint64_t bytesRead = 0, bytesWritten = 0;
+
+/// What the running block has read or written in the watched ranges: a bit
+/// per byte of each range (calloc'd: pages no block touches stay unmapped),
+/// and the words it set, which endBlockCounts counts and clears. Set bits
+/// count each byte once however often it is touched, with no sort of the
+/// block's accesses (a qsort of them was a quarter of the counting's time).
+struct Coverage {
+  uint64_t *bits[kMostRanges] = {};
+  uint64_t **touched = nullptr; // malloc'd; the set words, each once
+  size_t count = 0, capacity = 0;
+};
+inline Coverage blockReads, blockWrites;
 } // namespace simt
 
 // The watched ranges are one list in the process (inline variables are
 // unique symbols across every kernels.so): an emulated GPU clears it when
 // it starts and ends.
-SIMT_UNCOUNTED void simt_unwatch_all() { simt::watchedRanges = 0; }
+SIMT_UNCOUNTED void simt_unwatch_all() {
+  for (int r = 0; r < simt::watchedRanges; ++r) {
+    free(simt::blockReads.bits[r]);
+    free(simt::blockWrites.bits[r]);
+    simt::blockReads.bits[r] = simt::blockWrites.bits[r] = nullptr;
+  }
+  simt::watchedRanges = 0;
+}
 SIMT_UNCOUNTED void simt_watch(const void *begin, size_t bytes) {
   if (simt::watchedRanges == simt::kMostRanges) {
     fputs("simt_watch: more than kMostRanges ranges\n", stderr);
     abort();
   }
-  simt::watchedBegin[simt::watchedRanges] = uintptr_t(begin);
-  simt::watchedEnd[simt::watchedRanges++] = uintptr_t(begin) + bytes;
+  // Kept in order of their starts, for simt_record's binary search.
+  int r = simt::watchedRanges++;
+  for (; r > 0 && simt::watchedBegin[r - 1] > uintptr_t(begin); --r) {
+    simt::watchedBegin[r] = simt::watchedBegin[r - 1];
+    simt::watchedEnd[r] = simt::watchedEnd[r - 1];
+    simt::blockReads.bits[r] = simt::blockReads.bits[r - 1];
+    simt::blockWrites.bits[r] = simt::blockWrites.bits[r - 1];
+  }
+  simt::watchedBegin[r] = uintptr_t(begin);
+  simt::watchedEnd[r] = uintptr_t(begin) + bytes;
+  simt::blockReads.bits[r] =
+      static_cast<uint64_t *>(calloc((bytes + 63) / 64, sizeof(uint64_t)));
+  simt::blockWrites.bits[r] =
+      static_cast<uint64_t *>(calloc((bytes + 63) / 64, sizeof(uint64_t)));
+  if (!simt::blockReads.bits[r] || !simt::blockWrites.bits[r])
+    __builtin_trap();
 }
 /// The bytes read and written since the last call.
 SIMT_UNCOUNTED void simt_take_bytes(uint64_t *read, uint64_t *written) {
@@ -184,60 +233,60 @@ SIMT_UNCOUNTED void simt_take_bytes(uint64_t *read, uint64_t *written) {
   *written = simt::bytesWritten;
   simt::bytesRead = simt::bytesWritten = 0;
 }
-namespace simt {
-/// One access in a watched range: bytes [begin, end).
-struct Access {
-  uintptr_t begin, end;
-};
-/// The running block's accesses, merged into bytes when it ends
-/// (endBlockCounts). Plain malloc'd arrays: nothing here is instrumented.
-struct Accesses {
-  Access *at = nullptr;
-  size_t count = 0, capacity = 0;
-};
-inline Accesses blockReads, blockWrites;
-} // namespace simt
+/// Marks the access's bytes in `coverage` if a watched range holds it: the
+/// last range that starts at or below it, found by binary search (a scan of
+/// every range for each access, most of them outside all, was most of
+/// KernelBytesTest's time once the switches were fast).
 SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
-                                simt::Accesses *accesses) {
-  for (int r = 0; r < simt::watchedRanges; ++r)
-    if (uintptr_t(address) >= simt::watchedBegin[r] &&
-        uintptr_t(address) < simt::watchedEnd[r]) {
-      simt::Accesses &a = *accesses;
-      if (a.count == a.capacity) {
-        a.capacity = a.capacity ? 2 * a.capacity : 4096;
-        a.at = static_cast<simt::Access *>(
-            realloc(a.at, a.capacity * sizeof(simt::Access)));
-        if (!a.at)
+                                simt::Coverage *coverage) {
+  const uintptr_t at = uintptr_t(address);
+  int low = 0, high = simt::watchedRanges; // the range is below high
+  while (high - low > 1) {
+    int middle = (low + high) / 2;
+    if (simt::watchedBegin[middle] <= at)
+      low = middle;
+    else
+      high = middle;
+  }
+  if (low == high || at < simt::watchedBegin[low] ||
+      at >= simt::watchedEnd[low])
+    return;
+  simt::Coverage &c = *coverage;
+  uint64_t *bits = c.bits[low];
+  uint64_t from = at - simt::watchedBegin[low];
+  const uint64_t to = from + bytes;
+  while (from < to) {
+    const uint64_t first = from % 64,
+                   n = 64 - first < to - from ? 64 - first : to - from;
+    uint64_t &word = bits[from / 64];
+    if (!word) {
+      if (c.count == c.capacity) {
+        c.capacity = c.capacity ? 2 * c.capacity : 4096;
+        c.touched = static_cast<uint64_t **>(
+            realloc(c.touched, c.capacity * sizeof(uint64_t *)));
+        if (!c.touched)
           __builtin_trap();
       }
-      a.at[a.count++] = {uintptr_t(address), uintptr_t(address) + bytes};
-      return;
+      c.touched[c.count++] = &word;
     }
-}
-SIMT_UNCOUNTED int simt_by_begin(const void *a, const void *b) {
-  uintptr_t x = static_cast<const simt::Access *>(a)->begin,
-            y = static_cast<const simt::Access *>(b)->begin;
-  return x < y ? -1 : x > y;
-}
-/// The bytes the block's accesses cover, each once; clears them.
-SIMT_UNCOUNTED uint64_t simt_covered(simt::Accesses *accesses) {
-  simt::Accesses &a = *accesses;
-  qsort(a.at, a.count, sizeof(simt::Access), simt_by_begin);
-  uint64_t bytes = 0;
-  uintptr_t reached = 0; // the end of what is counted so far
-  for (size_t i = 0; i < a.count; ++i) {
-    uintptr_t from = a.at[i].begin > reached ? a.at[i].begin : reached;
-    if (a.at[i].end > from)
-      bytes += a.at[i].end - from;
-    if (a.at[i].end > reached)
-      reached = a.at[i].end;
+    word |= (n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1) << first;
+    from += n;
   }
-  a.count = 0;
+}
+/// The bytes the block touched, each once; clears them.
+SIMT_UNCOUNTED uint64_t simt_covered(simt::Coverage *coverage) {
+  simt::Coverage &c = *coverage;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < c.count; ++i) {
+    bytes += uint64_t(__builtin_popcountll(*c.touched[i]));
+    *c.touched[i] = 0;
+  }
+  c.count = 0;
   return bytes;
 }
 namespace simt {
 /// Adds the block that ended to the counts.
-__attribute__((no_sanitize_thread)) inline void endBlockCounts() {
+SIMT_HARNESS inline void endBlockCounts() {
   bytesRead += simt_covered(&blockReads);
   bytesWritten += simt_covered(&blockWrites);
 }
@@ -271,8 +320,9 @@ SIMT_UNCOUNTED void __tsan_func_entry(void *) {}
 SIMT_UNCOUNTED void __tsan_func_exit() {}
 #endif // SIMT_COUNT_BYTES
 
-extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
-                            unsigned block, void **buffers) {
+extern "C" SIMT_HARNESS void simt_launch(void (*kernel)(void **),
+                                         unsigned grid, unsigned block,
+                                         void **buffers) {
   gridDim = {grid, 1, 1};
   blockDim = {block, 1, 1};
   simt::kernel = kernel;
@@ -295,11 +345,10 @@ extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
     simt::slots.assign(block, 0);
     for (unsigned t = 0; t < block; ++t) {
       simt::Fiber &f = *fibers[t];
-      getcontext(&f.context);
-      f.context.uc_stack.ss_sp = f.stack.get();
-      f.context.uc_stack.ss_size = simt::kStackBytes;
-      f.context.uc_link = &simt::scheduler;
-      makecontext(&f.context, simt::fiberMain, 0);
+      // The stack's top: it grows down.
+      f.context = simt::fcontext::make_fcontext(
+          f.stack.get() + simt::kStackBytes, simt::kStackBytes,
+          simt::fiberMain);
       f.ended = false;
     }
     // Round robin until every thread has ended.
@@ -312,7 +361,8 @@ extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
         }
         simt::running = t;
         threadIdx = {t, 0, 0};
-        swapcontext(&simt::scheduler, &fibers[t]->context);
+        fibers[t]->context =
+            simt::fcontext::jump_fcontext(fibers[t]->context, nullptr).fctx;
       }
     }
 #ifdef SIMT_COUNT_BYTES

@@ -16,4 +16,4 @@ shift 2
 source="$out.cu"
 tc-compile "$model" --emit=cuda "$@" > "$source"
 "${CXX:-c++}" -std=c++20 -O1 -shared -fPIC -include "$here/../simt/Simt.h" \
-  -x c++ "$source" -o "$out"
+  -x c++ "$source" -o "$out" -lboost_context

@@ -72,10 +72,10 @@ inline SimtKernels compileSimt(const tcx::Executable &x, const std::string &dir,
                    "-DSIMT_COUNT_BYTES -c -o " +
                        dir + "/kernels.o " + dir + "/kernels.cpp 2> " + dir +
                        "/compile.log && c++ -shared -o " + dir +
-                       "/kernels.so " + dir + "/kernels.o 2>> " + dir +
+                       "/kernels.so " + dir + "/kernels.o -lboost_context 2>> " + dir +
                        "/compile.log"
                  : "c++ -std=c++20 -O2 -fPIC -shared -pthread -o " + dir +
-                       "/kernels.so " + dir + "/kernels.cpp 2> " + dir +
+                       "/kernels.so " + dir + "/kernels.cpp -lboost_context 2> " + dir +
                        "/compile.log";
   EXPECT_EQ(std::system(command.c_str()), 0) << "see " << dir << "/compile.log";
   // Counting sees only what the hooks see: no access may be left to a

@@ -168,7 +168,8 @@ TEST_P(GeneratedKernels, EveryKernelOfTheStepMatchesTheInterpreter) {
   std::ofstream(dir + "/kernels.cpp") << source;
   std::string command =
       "c++ -std=c++20 -O2 -fPIC -shared -fopenmp -pthread -o " + dir +
-      "/kernels.so " + dir + "/kernels.cpp 2> " + dir + "/compile.log";
+      "/kernels.so " + dir + "/kernels.cpp -lboost_context 2> " + dir +
+      "/compile.log"; // Boost.Context: the SIMT harness's fibers
   ASSERT_EQ(std::system(command.c_str()), 0)
       << "the generated kernels do not compile; see " << dir << "/compile.log";
   void *library = dlopen((dir + "/kernels.so").c_str(), RTLD_NOW);
