@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <set>
 #include <thread>
 
 namespace {
@@ -30,11 +31,32 @@ using namespace mlir;
 
 class CudaKernels : public testing::TestWithParam<const char *> {};
 
-/// Compiles `kernels` with NVRTC for sm_80 and sm_90 (one translation unit
-/// per architecture and core, in parallel): each gives a CUBIN, and ptxas
-/// reports no register spills.
+/// `kernels` less those whose source is another's but for its name (the
+/// same shape in another bucket or layer): the same CUBIN. Half of
+/// transformer_base's 407 kernels, half of this test's NVRTC time.
+std::vector<tc::codegen::NamedKernelSource>
+distinctKernels(const std::vector<tc::codegen::NamedKernelSource> &kernels) {
+  std::set<std::string> seen;
+  std::vector<tc::codegen::NamedKernelSource> distinct;
+  for (const tc::codegen::NamedKernelSource &kernel : kernels) {
+    std::string body = kernel.source;
+    size_t at = body.find(kernel.name);
+    if (at != std::string::npos)
+      body.erase(at, kernel.name.size());
+    if (seen.insert(body).second)
+      distinct.push_back(kernel);
+  }
+  return distinct;
+}
+
+/// Compiles `all` with NVRTC for sm_80 and sm_90 (one translation unit per
+/// architecture and core, in parallel; each distinct source once): each
+/// gives a CUBIN, and ptxas reports no register spills.
 void expectCompilesWithoutSpills(
-    const std::vector<tc::codegen::NamedKernelSource> &kernels) {
+    const std::vector<tc::codegen::NamedKernelSource> &all) {
+  std::vector<tc::codegen::NamedKernelSource> kernels = distinctKernels(all);
+  std::printf("%zu kernels, %zu distinct sources\n", all.size(),
+              kernels.size());
   unsigned parts = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::future<std::pair<std::string, std::string>>> builds;
   for (const char *arch : {"sm_80", "sm_90"})
@@ -79,7 +101,7 @@ TEST_P(CudaKernels, CompileWithNvrtcForSm80AndSm90WithoutSpills) {
   ASSERT_TRUE(module);
   std::vector<tc::codegen::NamedKernelSource> kernels =
       emitEveryKernel(*module);
-  std::printf("%s: %zu CUDA kernels\n", GetParam(), kernels.size());
+  std::printf("%s: ", GetParam());
   expectCompilesWithoutSpills(kernels);
 }
 
