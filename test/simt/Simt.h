@@ -10,7 +10,7 @@
 // builtins map to the C++ library's. Fibers, not host threads: creating
 // and waking a host thread per CUDA thread cost a hundred times the
 // kernels' work. Boost.Context's fcontext, not ucontext: glibc's
-// swapcontext saves and restores the signal mask, two system calls a switch,
+// swapcontext sets the signal mask, a system call each way,
 // and switches were 60% of the emulated GPU's time (KernelBytesTest's small
 // step: 250 s). Never part of the product: it lets a machine without a GPU
 // check generated kernels against the interpreter. Link with -lboost_context.
@@ -68,10 +68,12 @@ inline dim3 blockDim, gridDim;
 #define __shared__ static
 #define __restrict__
 
-// The harness's own code: with SIMT_COUNT_BYTES it is compiled with
-// ThreadSanitizer's hooks like the kernels, and its accesses (the barriers'
-// spinning, the shuffles' slots, the fibers) are none of the kernels' and
-// made up most of the hooks' calls.
+// The harness's own functions: with SIMT_COUNT_BYTES they would be compiled
+// with ThreadSanitizer's hooks like the kernels, and their accesses (the
+// barriers' spinning, the shuffles' slots) are none of the kernels' and made
+// up most of the hooks' calls. (The standard library's helpers they call
+// out of line keep their hooks; those addresses lie outside every watched
+// range, so they cost time, not counts.)
 #define SIMT_HARNESS __attribute__((no_sanitize_thread))
 
 namespace simt {
@@ -93,7 +95,9 @@ inline void (*kernel)(void **) = nullptr; // the launch's
 inline void **buffers = nullptr;
 
 /// Back to the scheduler, which comes back after the other fibers ran.
-SIMT_HARNESS inline void yield() { scheduler = fcontext::jump_fcontext(scheduler, nullptr).fctx; }
+SIMT_HARNESS inline void yield() {
+  scheduler = fcontext::jump_fcontext(scheduler, nullptr).fctx;
+}
 
 /// `count` threads wait until all of them have arrived.
 struct Barrier {
@@ -198,6 +202,7 @@ inline Coverage blockReads, blockWrites;
 // unique symbols across every kernels.so): an emulated GPU clears it when
 // it starts and ends.
 SIMT_UNCOUNTED void simt_unwatch_all() {
+  simt::blockReads.count = simt::blockWrites.count = 0; // words of the bitmaps
   for (int r = 0; r < simt::watchedRanges; ++r) {
     free(simt::blockReads.bits[r]);
     free(simt::blockWrites.bits[r]);
@@ -253,8 +258,10 @@ SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
     return;
   simt::Coverage &c = *coverage;
   uint64_t *bits = c.bits[low];
+  // Only the bytes inside the range: its bitmap ends with it.
+  const uint64_t size = simt::watchedEnd[low] - simt::watchedBegin[low];
   uint64_t from = at - simt::watchedBegin[low];
-  const uint64_t to = from + bytes;
+  const uint64_t to = from + bytes < size ? from + bytes : size;
   while (from < to) {
     const uint64_t first = from % 64,
                    n = 64 - first < to - from ? 64 - first : to - from;

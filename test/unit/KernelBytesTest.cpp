@@ -87,7 +87,7 @@ trainStepBytes(const std::string &model, int32_t vocabulary,
   }
   // What a kernel loads and stores depends on the token ids and the
   // shapes, never on the values GEMMs compute: they are skipped (their
-  // naive loops took most of small's two minutes).
+  // naive loops took most of small's time).
   gpu.runGemms = false;
   gpu.run(*step);
 
