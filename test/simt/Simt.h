@@ -246,6 +246,10 @@ SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
                                 simt::Coverage *coverage) {
   const uintptr_t at = uintptr_t(address);
   int low = 0, high = simt::watchedRanges; // the range is below high
+  static int last = 0; // the last access's range: most follow one there
+  if (last < high && at >= simt::watchedBegin[last] &&
+      at < simt::watchedEnd[last])
+    low = last, high = last + 1;
   while (high - low > 1) {
     int middle = (low + high) / 2;
     if (simt::watchedBegin[middle] <= at)
@@ -256,6 +260,7 @@ SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
   if (low == high || at < simt::watchedBegin[low] ||
       at >= simt::watchedEnd[low])
     return;
+  last = low;
   simt::Coverage &c = *coverage;
   uint64_t *bits = c.bits[low];
   // Only the bytes inside the range: its bitmap ends with it.
