@@ -3,17 +3,17 @@
 // Generated CUDA source compiled as host C++ with this header first: the
 // threads of a block are fibers on the launching thread (one block at a
 // time; Boost.Context switches, each thread running until it waits at a
-// barrier or ends, then the next, round robin), __syncthreads is a barrier of the
-// block's threads, a warp's shuffles exchange values through a per-warp
-// slot between two barriers of the warp, __shared__ variables are statics
-// (shared by the block's threads; blocks do not overlap), and CUDA's math
-// builtins map to the C++ library's. Fibers, not host threads: creating
-// and waking a host thread per CUDA thread cost a hundred times the
-// kernels' work. Boost.Context's fcontext, not ucontext: glibc's
-// swapcontext sets the signal mask, a system call each way,
-// and switches were 60% of the emulated GPU's time (KernelBytesTest's small
-// step: 250 s). Never part of the product: it lets a machine without a GPU
-// check generated kernels against the interpreter. Link with -lboost_context.
+// barrier or ends, then the next, round robin), __syncthreads is a barrier
+// of the block's threads, a warp's shuffles exchange values through a
+// per-warp slot between two barriers of the warp, __shared__ variables are
+// statics (shared by the block's threads; blocks do not overlap), and
+// CUDA's math builtins map to the C++ library's. Fibers, not host threads:
+// creating and waking a host thread per CUDA thread cost a hundred times
+// the kernels' work. Boost.Context's fcontext, not ucontext: glibc's
+// swapcontext sets the signal mask, a system call each way, and switches
+// were 60% of the emulated GPU's time (KernelBytesTest's small step:
+// 250 s). Never part of the product: it lets a machine without a GPU check
+// generated kernels against the interpreter. Link with -lboost_context.
 //
 //   extern "C" void simt_launch(void (*kernel)(void **), unsigned grid,
 //                               unsigned block, void **buffers);
@@ -180,22 +180,30 @@ inline float __int_as_float(int bits) {
 // The hooks run uninstrumented and call nothing that is instrumented.
 #define SIMT_UNCOUNTED extern "C" SIMT_HARNESS
 namespace simt {
+/// A watched range, [begin, end), with a bit per byte of it for what the
+/// running block has read (bits[0]) and written (bits[1]); calloc'd, so
+/// pages no block touches stay unmapped.
+struct Range {
+  uintptr_t begin = 0, end = 0;
+  uint64_t *bits[2] = {};
+};
 constexpr int kMostRanges = 64;
-inline uintptr_t watchedBegin[kMostRanges], watchedEnd[kMostRanges];
-inline int watchedRanges = 0;
+inline Range ranges[kMostRanges]; // in order of their starts
+inline int rangeCount = 0;
+inline int lastRange = 0; // the last access's: most follow one there
 inline uint64_t bytesRead = 0, bytesWritten = 0;
 
-/// What the running block has read or written in the watched ranges: a bit
-/// per byte of each range (calloc'd: pages no block touches stay unmapped),
-/// and the words it set, which endBlockCounts counts and clears. Set bits
-/// count each byte once however often it is touched, with no sort of the
-/// block's accesses (a qsort of them was a quarter of the counting's time).
+/// The words of the ranges' bitmaps of one kind (read or written) the
+/// running block has set, each once, which endBlockCounts counts and
+/// clears. Set bits count each byte once however often it is touched, with
+/// no sort of the block's accesses (a qsort of them was a quarter of the
+/// counting's time).
 struct Coverage {
-  uint64_t *bits[kMostRanges] = {};
-  uint64_t **touched = nullptr; // malloc'd; the set words, each once
+  int kind; // Range::bits' index
+  uint64_t **touched = nullptr; // malloc'd
   size_t count = 0, capacity = 0;
 };
-inline Coverage blockReads, blockWrites;
+inline Coverage blockReads{0}, blockWrites{1};
 } // namespace simt
 
 // The watched ranges are one list in the process (inline variables are
@@ -203,34 +211,28 @@ inline Coverage blockReads, blockWrites;
 // it starts and ends.
 SIMT_UNCOUNTED void simt_unwatch_all() {
   simt::blockReads.count = simt::blockWrites.count = 0; // words of the bitmaps
-  for (int r = 0; r < simt::watchedRanges; ++r) {
-    free(simt::blockReads.bits[r]);
-    free(simt::blockWrites.bits[r]);
-    simt::blockReads.bits[r] = simt::blockWrites.bits[r] = nullptr;
-  }
-  simt::watchedRanges = 0;
+  for (int r = 0; r < simt::rangeCount; ++r)
+    for (uint64_t *bits : simt::ranges[r].bits)
+      free(bits);
+  simt::rangeCount = 0;
 }
 SIMT_UNCOUNTED void simt_watch(const void *begin, size_t bytes) {
-  if (simt::watchedRanges == simt::kMostRanges) {
+  if (simt::rangeCount == simt::kMostRanges) {
     fputs("simt_watch: more than kMostRanges ranges\n", stderr);
     abort();
   }
   // Kept in order of their starts, for simt_record's binary search.
-  int r = simt::watchedRanges++;
-  for (; r > 0 && simt::watchedBegin[r - 1] > uintptr_t(begin); --r) {
-    simt::watchedBegin[r] = simt::watchedBegin[r - 1];
-    simt::watchedEnd[r] = simt::watchedEnd[r - 1];
-    simt::blockReads.bits[r] = simt::blockReads.bits[r - 1];
-    simt::blockWrites.bits[r] = simt::blockWrites.bits[r - 1];
+  int r = simt::rangeCount++;
+  for (; r > 0 && simt::ranges[r - 1].begin > uintptr_t(begin); --r)
+    simt::ranges[r] = simt::ranges[r - 1];
+  simt::Range &range = simt::ranges[r];
+  range.begin = uintptr_t(begin);
+  range.end = uintptr_t(begin) + bytes;
+  for (uint64_t *&bits : range.bits) {
+    bits = static_cast<uint64_t *>(calloc((bytes + 63) / 64, sizeof(uint64_t)));
+    if (!bits)
+      __builtin_trap();
   }
-  simt::watchedBegin[r] = uintptr_t(begin);
-  simt::watchedEnd[r] = uintptr_t(begin) + bytes;
-  simt::blockReads.bits[r] =
-      static_cast<uint64_t *>(calloc((bytes + 63) / 64, sizeof(uint64_t)));
-  simt::blockWrites.bits[r] =
-      static_cast<uint64_t *>(calloc((bytes + 63) / 64, sizeof(uint64_t)));
-  if (!simt::blockReads.bits[r] || !simt::blockWrites.bits[r])
-    __builtin_trap();
 }
 /// The bytes read and written since the last call.
 SIMT_UNCOUNTED void simt_take_bytes(uint64_t *read, uint64_t *written) {
@@ -239,33 +241,34 @@ SIMT_UNCOUNTED void simt_take_bytes(uint64_t *read, uint64_t *written) {
   simt::bytesRead = simt::bytesWritten = 0;
 }
 /// Marks the access's bytes in `coverage` if a watched range holds it: the
-/// last range that starts at or below it, found by binary search (a scan of
-/// every range for each access, most of them outside all, was most of
-/// KernelBytesTest's time once the switches were fast).
+/// last access's range, or the last range that starts at or below it, found
+/// by binary search (a scan of every range for each access, most of them
+/// outside all, was most of KernelBytesTest's time once the switches were
+/// fast).
 SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
                                 simt::Coverage *coverage) {
   const uintptr_t at = uintptr_t(address);
-  int low = 0, high = simt::watchedRanges; // the range is below high
-  static int last = 0; // the last access's range: most follow one there
-  if (last < high && at >= simt::watchedBegin[last] &&
-      at < simt::watchedEnd[last])
-    low = last, high = last + 1;
+  int low = 0, high = simt::rangeCount; // the range is below high
+  if (simt::lastRange < high && at >= simt::ranges[simt::lastRange].begin &&
+      at < simt::ranges[simt::lastRange].end)
+    low = simt::lastRange, high = low + 1;
   while (high - low > 1) {
     int middle = (low + high) / 2;
-    if (simt::watchedBegin[middle] <= at)
+    if (simt::ranges[middle].begin <= at)
       low = middle;
     else
       high = middle;
   }
-  if (low == high || at < simt::watchedBegin[low] ||
-      at >= simt::watchedEnd[low])
+  if (low == high || at < simt::ranges[low].begin ||
+      at >= simt::ranges[low].end)
     return;
-  last = low;
+  simt::lastRange = low;
+  const simt::Range &range = simt::ranges[low];
   simt::Coverage &c = *coverage;
-  uint64_t *bits = c.bits[low];
+  uint64_t *bits = range.bits[c.kind];
   // Only the bytes inside the range: its bitmap ends with it.
-  const uint64_t size = simt::watchedEnd[low] - simt::watchedBegin[low];
-  uint64_t from = at - simt::watchedBegin[low];
+  const uint64_t size = range.end - range.begin;
+  uint64_t from = at - range.begin;
   const uint64_t to = from + bytes < size ? from + bytes : size;
   while (from < to) {
     const uint64_t first = from % 64,
