@@ -4,10 +4,10 @@
 // results only they read, so that the view reads bf16 and folds into the
 // GEMM's strides as it does in f32, instead of a transpose kernel moving f32
 // values for a convert to narrow (attention's head split). Then a
-// tc.convert to bf16 of a row op's result that nothing else reads becomes
-// the row op's own store: the result narrowed to bf16 (rounded once from
-// the f32 value, as the convert would), so that the conversion is no kernel
-// of its own. See Passes.td.
+// tc.convert to bf16 of a row op's result, or of a bf16 GEMM's, that
+// nothing else reads becomes the op's own store: the result narrowed to
+// bf16 (rounded once from the f32 value, as the convert would), so that the
+// conversion is no kernel of its own. See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,14 +32,18 @@ bool isCrossableView(Operation *op) {
   return isa<ReshapeOp, TransposeOp, SplitOp>(op);
 }
 
-/// Whether an f32 `transpose` is better left where it is: a GEMM's result
-/// that only it reads, which the GEMM writes in the transposed layout
-/// (attention's head merge: no kernel), where a convert above it would be
-/// a contiguous kernel and the bf16 transpose a kernel of its own.
+bool storesNarrowed(Operation *op);
+
+/// Whether an f32 `transpose` is better left where it is: the result of a
+/// GEMM that cannot store bf16 and that only the transpose reads, which the
+/// GEMM writes in the transposed layout (no kernel), where a convert above
+/// it would be a contiguous kernel and the bf16 transpose a kernel of its
+/// own. (Above a GEMM that stores bf16, the convert folds into it, and the
+/// bf16 transpose folds into its strides: attention's head merge.)
 bool foldsIntoItsGemm(TransposeOp transpose) {
   Operation *producer = transpose.getInput().getDefiningOp();
   return producer && isa<MatmulOp, LinearOp>(producer) &&
-         transpose.getInput().hasOneUse();
+         !storesNarrowed(producer) && transpose.getInput().hasOneUse();
 }
 
 /// Moves the converts to bf16 of `view`'s results above it where they are
@@ -72,9 +76,15 @@ void hoistAbove(Operation *view) {
   view->erase();
 }
 
-/// Whether `op`'s kernel can store its result #0 in bf16 (the ops whose
-/// verifiers accept a narrowed result, RowKernels.cpp's @S0).
+/// Whether `op` can store its result #0 in bf16: the row ops whose
+/// verifiers accept a narrowed result (RowKernels.cpp's @S0), and a GEMM of
+/// bf16 operands without a bias, which sums in f32 and rounds as it stores
+/// (cuBLAS's and oneDNN's bf16 output). A tc.linear keeps its f32 result:
+/// its bias is f32, and cuBLASLt's bias epilogue into bf16 takes a bf16
+/// bias only.
 bool storesNarrowed(Operation *op) {
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    return typeOf(matmul.getLhs()).getElementType().isBF16();
   return isa<MaskedSoftmaxOp, MaskedSoftmaxGradOp, ResidualLayerNormOp,
              CrossEntropyGradOp>(op);
 }

@@ -252,20 +252,23 @@ def TcFuseElementwise : Pass<"tc-fuse-elementwise", "mlir::ModuleOp"> {
 }
 
 def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
-  let summary = "Lets row ops store the bf16 copy a tc.convert makes of "
-                "their result";
+  let summary = "Lets row ops and bf16 GEMMs store the bf16 copy a "
+                "tc.convert makes of their result";
   let description = [{
     Mixed precision converts values to bf16 for the GEMMs that read them
     (tc-apply-precision). A convert whose input an elementwise group makes
     joins that group (tc-fuse-elementwise); one of a row op's result
     (`tc.masked_softmax`, `tc.masked_softmax_grad`, `tc.residual_layer_norm`,
-    `tc.cross_entropy_grad`: result #0) would be a kernel of its own. Where
-    the convert is the only reader of that f32 result, the result becomes
-    bf16 (`narrowed tensor<...xbf16>`) and the convert goes: the row kernel
-    stores its value rounded once to bf16, as the convert would have
-    (bit for bit: the f32 value, rounded to nearest even), and the
+    `tc.cross_entropy_grad`: result #0) or of a `tc.matmul` of bf16
+    operands would be a kernel of its own. Where the convert is the only
+    reader of that f32 result, the result becomes bf16 (`narrowed
+    tensor<...xbf16>` for a row op, a bf16 result type for the matmul) and
+    the convert goes: the kernel stores its value rounded once to bf16, as
+    the convert would have (bit for bit: the f32 value, rounded to nearest
+    even; a GEMM sums in f32 and rounds its sum as it stores it), and the
     interpreter rounds it the same way. A result that other ops read in f32
-    keeps its convert.
+    keeps its convert, and so does a `tc.linear`'s: its bias is f32, and
+    cuBLASLt adds a bias into a bf16 result only in bf16.
 
     First, converts move above the view ops (`tc.reshape`, `tc.transpose`,
     `tc.split`) whose every result only converts to bf16 read: one convert
@@ -273,9 +276,10 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
     rounding is elementwise). Attention's head split then views
     bf16 values and folds into the GEMMs' strides, as it does in f32,
     instead of being a transpose kernel that moves f32 values for a
-    convert to narrow; a convert that reaches a row op's result folds as
-    above. A transpose of a GEMM result that only it reads (the head
-    merge, which the GEMM writes in place) keeps its convert below it.
+    convert to narrow; a convert that reaches a row op's or a bf16 matmul's
+    result folds as above. A transpose of an f32 GEMM's result that only it
+    reads, which the GEMM writes in place, keeps its convert below it; the
+    head merge's matmul (bf16 operands) stores bf16 through it instead.
   }];
   let dependentDialects = ["::tc::TcDialect"];
 }

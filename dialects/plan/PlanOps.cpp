@@ -131,15 +131,22 @@ LogicalResult GemmOp::verify() {
            << getLda() << ", " << getLdb() << ", " << getLdc()
            << ") are shorter than the rows (" << lhsRow << ", " << rhsRow
            << ", " << n << ")";
-  // f32 x f32 or bf16 x bf16 (mixed precision), summed into f32; TF32 is a
-  // way to compute f32 products.
+  // f32 x f32 or bf16 x bf16 (mixed precision), summed in f32; TF32 is a
+  // way to compute f32 products. bf16 products may store their f32 sums
+  // rounded to bf16 (tc-fuse-convert): stored, not added to an old C, and
+  // with no bias (the bias is f32, and cuBLASLt adds one to a bf16 D only
+  // in bf16).
   Type operand = getLhs().getElementType();
   if (operand != getRhs().getElementType() ||
       !(operand.isF32() || operand.isBF16()))
     return emitOpError("operands must be both f32 or both bf16, got ")
            << operand << " and " << getRhs().getElementType();
-  if (!getOut().getElementType().isF32())
-    return emitOpError("GEMMs write f32, got ") << getOut().getElementType();
+  Type out = getOut().getElementType();
+  if (!out.isF32() && !(out.isBF16() && operand.isBF16()))
+    return emitOpError("GEMMs write f32, or bf16 from bf16 operands, got ")
+           << out << " from " << operand;
+  if (out.isBF16() && (getBiasAttr() || !getBeta().isZero()))
+    return emitOpError("a bf16 result takes no bias and beta 0");
   if (getCompute() == GemmCompute::tf32 && !operand.isF32())
     return emitOpError("tf32 compute needs f32 operands, got ") << operand;
   if (failed(verifyWritable(*this, getOut())))

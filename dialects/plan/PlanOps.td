@@ -67,8 +67,10 @@ def Plan_GemmOp : Plan_Op<"gemm"> {
     (for checking and for `tc-inspect`); the BLAS parameters are derived from
     them by the lowering.
 
-    The operands are both f32 or both bf16 (mixed precision); the output and
-    a bias are f32. `compute` says what the products are computed and summed
+    The operands are both f32 or both bf16 (mixed precision); a bias is
+    f32, and so is the output, except that a product of bf16 operands with
+    no bias and `beta` 0 may store its f32 sums rounded to bf16 (to
+    nearest even: tc-fuse-convert's narrowed GEMM results). `compute` says what the products are computed and summed
     in: `f32` (the default, not printed) or `tf32` (f32 operands rounded to
     TF32 for the products, summed in f32: CUDA's tensor cores), which
     tc-lower-to-plan chooses for the f32 GEMMs of a module in precision tf32.

@@ -1,7 +1,8 @@
-//===- Bf16Gemm.cpp - the CPU device's bf16 x bf16 -> f32 GEMMs -----------===//
+//===- Bf16Gemm.cpp - the CPU device's GEMMs of bf16 operands -------------===//
 
 #include "runtime/cpu/Bf16Gemm.h"
 #include "runtime/cpu/Bf16Instructions.h"
+#include "support/Bf16Rounding.h"
 
 #include <algorithm>
 #include <bit>
@@ -45,6 +46,25 @@ void Bf16Gemm::run(const GemmBlock &block) {
                                   sizeof(uint16_t), sizeof(float));
     if (block.batch.rank == 0 || !matmuls_ || !matmuls_->run(product))
       runWidened(product);
+  }
+}
+
+void Bf16Gemm::runNarrowed(const GemmBlock &block) {
+  if (matmuls_ && matmuls_->run(block, /*bf16C=*/true))
+    return;
+  constexpr int64_t kBf16 = sizeof(uint16_t);
+  thread_local std::vector<float> sums; // grows to the largest product
+  for (int64_t i = 0, n = block.batch.count(); i < n; ++i) {
+    GemmBlock product = productOf(block, i, kBf16, kBf16, kBf16);
+    sums.resize(std::max<size_t>(sums.size(), product.rows * product.cols));
+    GemmBlock wide = product;
+    wide.c = sums.data();
+    wide.ldc = product.cols;
+    run(wide);
+    for (int64_t r = 0; r < product.rows; ++r)
+      support::roundToBf16(sums.data() + r * product.cols,
+                           static_cast<uint16_t *>(product.c) + r * product.ldc,
+                           product.cols);
   }
 }
 

@@ -1,6 +1,7 @@
-//===- Bf16Gemm.h - the CPU device's bf16 x bf16 -> f32 GEMMs -------------===//
+//===- Bf16Gemm.h - the CPU device's GEMMs of bf16 operands ---------------===//
 //
-// GEMM blocks of bf16 operands with an f32 C and bias, accumulated in f32.
+// GEMM blocks of bf16 operands with an f32 C and bias (or a bf16 C and no
+// bias), accumulated in f32.
 // Where the CPU has bf16 GEMM instructions (Bf16Instructions.h): oneDNN's
 // matmul primitive (Bf16Matmuls.h), a batch as one primitive. Elsewhere,
 // and for a shape oneDNN has no fast kernel for, the portable path: each
@@ -34,6 +35,11 @@ public:
 
   /// Runs `block` on the calling thread; any thread may call it.
   void run(const GemmBlock &block);
+
+  /// Runs `block` with a bf16 C (no bias, beta 0): its f32 sums rounded to
+  /// nearest even as they are stored, by oneDNN where it has a kernel, else
+  /// through an f32 scratch of the calling thread.
+  void runNarrowed(const GemmBlock &block);
 
   /// oneDNN's implementation for `block` ("brg:avx512_core_bf16"), or ""
   /// when it runs widened.

@@ -20,6 +20,7 @@ using dnnl::memory;
 /// What a primitive is made for: everything of a block but its addresses.
 struct Shape {
   bool transposeA, transposeB, relu;
+  bool bf16C; ///< C is bf16 (the f32 sums rounded), else f32
   bool bias; ///< the primitive adds the bias itself
   int64_t rows, cols, k, lda, ldb, ldc;
   float alpha, beta; ///< beta after the bias where addBiasBeforeProduct adds it
@@ -38,11 +39,12 @@ bool primitiveAddsBias(const GemmBlock &g) {
   return g.bias && g.alpha == 1.0f && g.batch.rank == 0;
 }
 
-Shape shapeOf(const GemmBlock &g) {
+Shape shapeOf(const GemmBlock &g, bool bf16C) {
   bool ownBias = primitiveAddsBias(g);
   return {g.transposeA,
           g.transposeB,
           g.relu,
+          bf16C,
           ownBias,
           g.rows,
           g.cols,
@@ -89,7 +91,8 @@ Primitive makeExactly(const dnnl::engine &engine, const Shape &s) {
                   s.transposeA ? 1 : s.lda, s.transposeA ? s.lda : 1);
     p.b = batchOf(batch, batch.strideB, s.k, s.cols, Type::bf16,
                   s.transposeB ? 1 : s.ldb, s.transposeB ? s.ldb : 1);
-    p.c = batchOf(batch, batch.strideC, s.rows, s.cols, Type::f32, s.ldc, 1);
+    p.c = batchOf(batch, batch.strideC, s.rows, s.cols,
+                  s.bf16C ? Type::bf16 : Type::f32, s.ldc, 1);
     if (s.bias) // one row, broadcast over C's rows
       p.bias = memory::desc({1, s.cols}, Type::f32, {s.cols, 1});
     // C = relu(alpha AB + bias + beta C): the output scale applies to the
@@ -208,14 +211,16 @@ Bf16Matmuls::Bf16Matmuls() : cache_(std::make_unique<Cache>()) {}
 Bf16Matmuls::~Bf16Matmuls() = default;
 
 std::string Bf16Matmuls::kernel(const GemmBlock &block) {
-  const Primitive &p = cache_->find(shapeOf(block));
+  const Primitive &p = cache_->find(shapeOf(block, /*bf16C=*/false));
   return p.made ? p.kernel : "";
 }
 
-bool Bf16Matmuls::run(const GemmBlock &g) {
+bool Bf16Matmuls::run(const GemmBlock &g, bool bf16C) {
   if (g.bias && g.batch.rank > 0) // addBiasBeforeProduct fills one product
     return false;
-  Bound &b = cache_->bind(shapeOf(g));
+  if (bf16C && (g.bias || g.beta != 0.0f)) // neither added first into bf16
+    return false;
+  Bound &b = cache_->bind(shapeOf(g, bf16C));
   const Primitive &p = *b.primitive;
   if (!p.made)
     return false;

@@ -20,6 +20,12 @@ void bf16Gemm(const GemmLibraries &libraries, const GemmBlock &g) {
   libraries.bf16->run(g);
 }
 
+/// bf16 x bf16 -> bf16 with f32 compute: the sums rounded as they are
+/// stored (no bias).
+void bf16NarrowedGemm(const GemmLibraries &libraries, const GemmBlock &g) {
+  libraries.bf16->runNarrowed(g);
+}
+
 struct Entry {
   tcx::GemmTypes types;
   GemmKernel kernel;
@@ -29,6 +35,8 @@ using tcx::DType;
 constexpr Entry kKernels[] = {
     {{DType::F32, DType::F32, DType::F32, tcx::GemmCompute::F32}, f32Gemm},
     {{DType::BF16, DType::BF16, DType::F32, tcx::GemmCompute::F32}, bf16Gemm},
+    {{DType::BF16, DType::BF16, DType::BF16, tcx::GemmCompute::F32},
+     bf16NarrowedGemm},
 };
 
 } // namespace

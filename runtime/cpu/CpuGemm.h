@@ -4,7 +4,8 @@
 // OpenMP task, and runs each with the kernel its types choose from this
 // table: f32 x f32 -> f32 as sgemm (Sgemm.h), bf16 x bf16 -> f32 by
 // oneDNN's matmul or widened to f32 (Bf16Gemm.h), both with f32 compute and
-// the plan's bias and ReLU epilogue. An executable holding a GEMM of other
+// the plan's bias and ReLU epilogue, and bf16 x bf16 -> bf16 (f32 sums
+// rounded as they are stored, no bias). An executable holding a GEMM of other
 // types is refused when the device is made (tcx::checkGemmTypes).
 //
 //===----------------------------------------------------------------------===//

@@ -122,20 +122,62 @@ func.func @view_of_row_op(%s: tensor<2x4x4xf32>, %m: tensor<4x4xi1>, %rng: tenso
 
 // -----
 
-// Attention's head merge: the context GEMM's result only the transpose
-// reads stays f32 there (the GEMM writes the merged layout, no kernel), and
-// the convert stops below the transpose, above the reshape.
+// Attention's head merge: the context GEMM (bf16 operands) stores its
+// result in bf16, the convert gone; the transpose and the reshape view
+// bf16 values (the GEMM writes the merged layout, no kernel).
 // CHECK-LABEL: func.func @head_merge(
-// CHECK-NEXT:    %[[M:.*]] = tc.matmul
-// CHECK-NEXT:    %[[T:.*]] = tc.transpose %[[M]] permutation = [0, 2, 1, 3] : tensor<2x2x4x4xf32> -> tensor<2x4x2x4xf32>
-// CHECK-NEXT:    %[[C:.*]] = tc.convert %[[T]] : tensor<2x4x2x4xf32> -> tensor<2x4x2x4xbf16>
-// CHECK-NEXT:    tc.reshape %[[C]] : tensor<2x4x2x4xbf16> -> tensor<2x4x8xbf16>
+// CHECK-NEXT:    %[[M:.*]] = tc.matmul %arg0, %arg1 : tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16> -> tensor<2x2x4x4xbf16>
+// CHECK-NEXT:    %[[T:.*]] = tc.transpose %[[M]] permutation = [0, 2, 1, 3] : tensor<2x2x4x4xbf16> -> tensor<2x4x2x4xbf16>
+// CHECK-NEXT:    %[[R:.*]] = tc.reshape %[[T]] : tensor<2x4x2x4xbf16> -> tensor<2x4x8xbf16>
+// CHECK-NEXT:    return %[[R]]
 func.func @head_merge(%p: tensor<2x2x4x4xbf16>, %v: tensor<2x2x4x4xbf16>) -> tensor<2x4x8xbf16> {
   %0 = tc.matmul %p, %v : tensor<2x2x4x4xbf16>, tensor<2x2x4x4xbf16> -> tensor<2x2x4x4xf32>
   %1 = tc.transpose %0 permutation = [0, 2, 1, 3] : tensor<2x2x4x4xf32> -> tensor<2x4x2x4xf32>
   %2 = tc.reshape %1 : tensor<2x4x2x4xf32> -> tensor<2x4x8xf32>
   %3 = tc.convert %2 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
   return %3 : tensor<2x4x8xbf16>
+}
+
+// -----
+
+// The same merge of an f32 GEMM, which cannot store bf16: its result only
+// the transpose reads stays f32 there (the GEMM writes the merged layout),
+// and the convert stops below the transpose, above the reshape.
+// CHECK-LABEL: func.func @f32_head_merge(
+// CHECK-NEXT:    %[[M:.*]] = tc.matmul {{.*}} -> tensor<2x2x4x4xf32>
+// CHECK-NEXT:    %[[T:.*]] = tc.transpose %[[M]] permutation = [0, 2, 1, 3] : tensor<2x2x4x4xf32> -> tensor<2x4x2x4xf32>
+// CHECK-NEXT:    %[[C:.*]] = tc.convert %[[T]] : tensor<2x4x2x4xf32> -> tensor<2x4x2x4xbf16>
+// CHECK-NEXT:    tc.reshape %[[C]] : tensor<2x4x2x4xbf16> -> tensor<2x4x8xbf16>
+func.func @f32_head_merge(%p: tensor<2x2x4x4xf32>, %v: tensor<2x2x4x4xf32>) -> tensor<2x4x8xbf16> {
+  %0 = tc.matmul %p, %v : tensor<2x2x4x4xf32>, tensor<2x2x4x4xf32> -> tensor<2x2x4x4xf32>
+  %1 = tc.transpose %0 permutation = [0, 2, 1, 3] : tensor<2x2x4x4xf32> -> tensor<2x4x2x4xf32>
+  %2 = tc.reshape %1 : tensor<2x4x2x4xf32> -> tensor<2x4x8xf32>
+  %3 = tc.convert %2 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %3 : tensor<2x4x8xbf16>
+}
+
+// -----
+
+// bf16 GEMMs: a result the next GEMM alone reads is stored in bf16; one a
+// reduction also reads in f32 (a bias gradient) keeps its convert; a
+// tc.linear keeps its f32 result and convert (its bias is f32).
+// CHECK-LABEL: func.func @gemm_results(
+// CHECK-NEXT:    %[[A:.*]] = tc.matmul %arg0, %arg1 : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xbf16>
+// CHECK-NEXT:    %[[B:.*]] = tc.matmul %[[A]], %arg1 : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[BC:.*]] = tc.convert %[[B]] : tensor<8x4xf32> -> tensor<8x4xbf16>
+// CHECK-NEXT:    tc.reduce_sum %[[B]]
+// CHECK-NEXT:    %[[L:.*]] = tc.linear %[[BC]], %arg1, %arg2 : tensor<8x4xbf16>, tensor<4x4xbf16>, tensor<4xf32> -> tensor<8x4xf32>
+// CHECK-NEXT:    tc.convert %[[L]] : tensor<8x4xf32> -> tensor<8x4xbf16>
+func.func @gemm_results(%x: tensor<8x4xbf16>, %w: tensor<4x4xbf16>, %b: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<8x4xbf16>) {
+  %0 = tc.matmul %x, %w : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
+  %1 = tc.convert %0 : tensor<8x4xf32> -> tensor<8x4xbf16>
+  %2 = tc.matmul %1, %w : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
+  %3 = tc.convert %2 : tensor<8x4xf32> -> tensor<8x4xbf16>
+  %4 = tc.reduce_sum %2 axes = [0] : tensor<8x4xf32> -> tensor<4xf32>
+  %5 = tc.linear %3, %w, %b : tensor<8x4xbf16>, tensor<4x4xbf16>, tensor<4xf32> -> tensor<8x4xf32>
+  %6 = tc.convert %5 : tensor<8x4xf32> -> tensor<8x4xbf16>
+  return %4, %6 : tensor<4xf32>, tensor<8x4xbf16>
 }
 
 // -----

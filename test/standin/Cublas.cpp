@@ -67,18 +67,18 @@ cublasStatus_t checkGemm(cublasOperation_t transa, cublasOperation_t transb,
 
 /// Whether one batch entry's operands lie in allocations.
 bool inBounds(cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-              int k, Matrix a, Matrix b, const void *c, int ldc) {
+              int k, Matrix a, Matrix b, Output c) {
   bool ta = transa == CUBLAS_OP_T, tb = transb == CUBLAS_OP_T;
   bool ok = isDeviceMatrix(a.data, ta ? k : m, ta ? m : k, a.ld,
                            elementBytes(a.type)) &&
             isDeviceMatrix(b.data, tb ? n : k, tb ? k : n, b.ld,
                            elementBytes(b.type)) &&
-            isDeviceMatrix(c, m, n, ldc);
+            isDeviceMatrix(c.data, m, n, c.ld, elementBytes(c.type));
   if (!ok)
     std::fprintf(stderr,
                  "stand-in: a GEMM operand lies outside every "
                  "allocation (m=%d n=%d k=%d lda=%ld ldb=%ld ldc=%d)\n",
-                 m, n, k, long(a.ld), long(b.ld), ldc);
+                 m, n, k, long(a.ld), long(b.ld), long(c.ld));
   return ok;
 }
 
@@ -163,18 +163,20 @@ cublasStatus_t cublasGemmStridedBatchedEx(
     return Matrix{static_cast<const uint8_t *>(B) + batch * strideB * bBytes,
                   Btype, ldb};
   };
-  auto *c = static_cast<float *>(C);
+  size_t cBytes = elementBytes(Ctype);
+  auto c = [=](int batch) {
+    return Output{static_cast<uint8_t *>(C) + batch * strideC * cBytes, Ctype,
+                  ldc};
+  };
   for (int batch = 0; batch < batchCount; ++batch)
-    if (!inBounds(transa, transb, m, n, k, a(batch), b(batch),
-                  c + batch * strideC, ldc))
+    if (!inBounds(transa, transb, m, n, k, a(batch), b(batch), c(batch)))
       return CUBLAS_STATUS_EXECUTION_FAILED;
   float scale = *static_cast<const float *>(alpha),
         accumulate = *static_cast<const float *>(beta);
   enqueue(handle->stream, [=] {
     for (int batch = 0; batch < batchCount; ++batch)
       referenceGemm(transa == CUBLAS_OP_T, transb == CUBLAS_OP_T, m, n, k,
-                    scale, a(batch), b(batch), accumulate, c + batch * strideC,
-                    ldc, compute);
+                    scale, a(batch), b(batch), accumulate, c(batch), compute);
   });
   return CUBLAS_STATUS_SUCCESS;
 }
@@ -210,11 +212,11 @@ cublasStatus_t cublasGemmBatchedEx(
   enqueue(handle->stream, [=] {
     for (int batch = 0; batch < batchCount; ++batch) {
       Matrix a{Aarray[batch], Atype, lda}, b{Barray[batch], Btype, ldb};
-      if (!inBounds(transa, transb, m, n, k, a, b, Carray[batch], ldc))
+      Output c{Carray[batch], Ctype, ldc};
+      if (!inBounds(transa, transb, m, n, k, a, b, c))
         std::abort(); // on a GPU: an illegal address, the context lost
       referenceGemm(transa == CUBLAS_OP_T, transb == CUBLAS_OP_T, m, n, k,
-                    scale, a, b, accumulate,
-                    static_cast<float *>(Carray[batch]), ldc, compute);
+                    scale, a, b, accumulate, c, compute);
     }
   });
   return CUBLAS_STATUS_SUCCESS;

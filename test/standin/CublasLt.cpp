@@ -178,7 +178,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
                                standin::elementBytes(a.type)) ||
       !standin::isDeviceMatrix(B, int64_t(b.rows), int64_t(b.cols), b.ld,
                                standin::elementBytes(b.type)) ||
-      !standin::isDeviceMatrix(D, m, n, out.ld)) {
+      !standin::isDeviceMatrix(D, m, n, out.ld,
+                               standin::elementBytes(out.type))) {
     std::fprintf(stderr, "stand-in: a cuBLASLt operand lies outside every "
                          "allocation (m=%ld n=%ld k=%ld)\n",
                  long(m), long(n), long(k));
@@ -189,9 +190,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
   const float *biasValues = bias ? d.bias : nullptr;
   standin::enqueue(stream, [=] {
     standin::referenceGemm(ta, tb, m, n, k, scale, {A, a.type, a.ld},
-                           {B, b.type, b.ld}, accumulate,
-                           static_cast<float *>(D), out.ld, d.compute,
-                           biasValues, relu);
+                           {B, b.type, b.ld}, accumulate, {D, out.type, out.ld},
+                           d.compute, biasValues, relu);
   });
   return CUBLAS_STATUS_SUCCESS;
 }

@@ -22,9 +22,12 @@ namespace standin {
 
 bool gemmTypesModelled(cudaDataType a, cudaDataType b, cudaDataType c,
                        GemmCompute compute) {
-  if (c != CUDA_R_32F || a != b)
+  if (a != b)
     return false;
-  return a == CUDA_R_32F || (a == CUDA_R_16BF && compute == GemmCompute::F32);
+  if (a == CUDA_R_32F)
+    return c == CUDA_R_32F;
+  return a == CUDA_R_16BF && compute == GemmCompute::F32 &&
+         (c == CUDA_R_32F || c == CUDA_R_16BF);
 }
 
 size_t elementBytes(cudaDataType type) {
@@ -64,12 +67,34 @@ double operand(const Matrix &matrix, int64_t index, GemmCompute compute) {
   return compute == GemmCompute::TF32 ? roundToTf32(value) : value;
 }
 
+/// Element `index` of an output of `type`.
+double outputAt(const void *c, cudaDataType type, int64_t index) {
+  if (type == CUDA_R_16BF)
+    return operand({c, type, 0}, index, GemmCompute::F32);
+  return static_cast<const float *>(c)[index];
+}
+
+/// Stores `value` rounded to f32 and then, for a bf16 output, to bf16 (to
+/// nearest even, as the GPU's epilogue converts its f32 result).
+void store(void *c, cudaDataType type, int64_t index, double value) {
+  float rounded = float(value);
+  if (type != CUDA_R_16BF) {
+    static_cast<float *>(c)[index] = rounded;
+    return;
+  }
+  uint32_t bits = std::bit_cast<uint32_t>(rounded);
+  uint16_t top = (bits & 0x7fffffffu) > 0x7f800000u
+                     ? uint16_t(bits >> 16 | 0x40u) // NaN stays NaN
+                     : uint16_t((bits + 0x7fffu + (bits >> 16 & 1u)) >> 16);
+  std::memcpy(static_cast<uint8_t *>(c) + 2 * index, &top, 2);
+}
+
 } // namespace
 
 void referenceGemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-                   float alpha, Matrix a, Matrix b, float beta, float *c,
-                   int64_t ldc, GemmCompute compute, const float *bias,
-                   bool relu) {
+                   float alpha, Matrix a, Matrix b, float beta, Output c,
+                   GemmCompute compute, const float *bias, bool relu) {
+  int64_t ldc = c.ld;
   // Column-major: element (i, j) of a matrix with leading dimension ld is
   // at i + j * ld; op(A)(i, l) is A(l, i) when transposed.
   for (int64_t j = 0; j < n; ++j)
@@ -82,12 +107,12 @@ void referenceGemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
       }
       double value = alpha * sum;
       if (beta != 0) // with beta 0, C is not read (it may hold NaNs)
-        value += double(beta) * c[i + j * ldc];
+        value += double(beta) * outputAt(c.data, c.type, i + j * ldc);
       if (bias)
         value += bias[i];
       if (relu && value < 0)
         value = 0;
-      c[i + j * ldc] = float(value);
+      store(c.data, c.type, i + j * ldc, value);
     }
 }
 

@@ -85,7 +85,8 @@ void enqueue(cudaStream_t stream, std::function<void()> work);
 
 /// The GEMM types the stand-ins run, as the plug-in asks for them
 /// (runtime/cuda/CublasTypes.h): f32 operands with f32 or TF32 compute, bf16
-/// operands with f32 compute; the result f32. cuBLAS runs more; the
+/// operands with f32 compute; the result f32, or bf16 from bf16 operands.
+/// cuBLAS runs more; the
 /// stand-ins answer CUBLAS_STATUS_NOT_SUPPORTED for the rest, so that the
 /// plug-in's error path stays tested.
 enum class GemmCompute { F32, TF32 };
@@ -109,20 +110,29 @@ struct Matrix {
   int64_t ld = 0;
 };
 
+/// A GEMM's output as cuBLAS writes it: column-major elements of `type`
+/// (CUDA_R_32F or CUDA_R_16BF) with leading dimension `ld`.
+struct Output {
+  void *data = nullptr;
+  cudaDataType type = CUDA_R_32F;
+  int64_t ld = 0;
+};
+
 /// Column-major C = alpha op(A) op(B) + beta C, as cuBLAS defines it (op:
 /// the transpose when `transA`/`transB`; A is m x k after op, B k x n, C
-/// m x n f32). Operands are read as a GPU reads them: bf16 elements as
+/// m x n f32 or bf16). Operands are read as a GPU reads them: bf16 elements as
 /// their exact f32 values, f32 elements rounded to TF32 first when
 /// `compute` is TF32 (cvt.rna.tf32.f32). Each product is then exact in f32
 /// (11 by 11 significant bits at most, or 24 by 24 for f32 compute, where
 /// double holds it) and the products are summed in double, the exact sum
-/// any f32 order approximates; rounded to f32 once. With beta 0, C is not
-/// read. Then, per row i of C, `bias[i]` added when `bias`, and negatives
-/// set to 0 when `relu` (cuBLASLt's epilogues).
+/// any f32 order approximates; rounded to f32 once (and a bf16 C's then
+/// to bf16, to nearest even). With beta 0, C is not read. Then, per row i
+/// of C, `bias[i]` added when `bias`, and negatives set to 0 when `relu`
+/// (cuBLASLt's epilogues), before the rounding.
 void referenceGemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-                   float alpha, Matrix a, Matrix b, float beta, float *c,
-                   int64_t ldc, GemmCompute compute,
-                   const float *bias = nullptr, bool relu = false);
+                   float alpha, Matrix a, Matrix b, float beta, Output c,
+                   GemmCompute compute, const float *bias = nullptr,
+                   bool relu = false);
 
 } // namespace standin
 

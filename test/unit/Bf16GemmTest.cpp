@@ -1,10 +1,11 @@
-//===- Bf16GemmTest.cpp - the CPU device's bf16 x bf16 -> f32 GEMMs -------===//
+//===- Bf16GemmTest.cpp - the CPU device's GEMMs of bf16 operands ---------===//
 //
 // runtime/cpu/Bf16Gemm.h against a double-precision reference computed from
 // the same bf16 values: both operand transposes, leading dimensions larger
 // than the rows they hold, batches run from OpenMP threads at once (as the
 // device runs them), alpha, beta != 0, the bias and the ReLU, more columns
-// than one panel of the widened path. The widened path runs everywhere
+// than one panel of the widened path; and a bf16 C, the f32 sums rounded
+// to nearest even (2^-8 relative more). The widened path runs everywhere
 // (with each sgemm library); oneDNN's matmul only where oneDNN makes a bf16
 // kernel, that is on a CPU with AVX512-BF16 or AMX, and the test says so
 // where it skips.
@@ -135,43 +136,71 @@ rt::GemmBlock halfOf(Operands &in, const Case &t, int64_t half) {
   return block;
 }
 
+/// C's element [n][r][j] by the reference, and how far from it f32
+/// accumulation may land (the tolerance above); `old` is C before the GEMM.
+struct Expected {
+  double value, tolerance;
+};
+Expected expectedAt(const Operands &in, const Case &t, double old, int64_t n,
+                    int64_t r, int64_t j) {
+  double sum = 0, magnitude = 0;
+  for (int64_t kk = 0; kk < t.k; ++kk) {
+    double product = in.opA(t, n, r, kk) * in.opB(t, n, kk, j);
+    sum += product;
+    magnitude += std::abs(product);
+  }
+  double addend = (t.beta == 0 ? 0.0 : double(t.beta) * old) +
+                  (t.bias ? double(in.bias[j]) : 0.0);
+  double reference = double(t.alpha) * sum + addend;
+  if (t.relu)
+    reference = std::max(reference, 0.0);
+  double tolerance = (t.k + 3) * std::ldexp(1.0, -24) *
+                         (std::abs(t.alpha) * magnitude +
+                          std::abs(double(t.beta) * old) +
+                          (t.bias ? std::abs(in.bias[j]) : 0.0)) +
+                     std::ldexp(1.0, -120);
+  return {reference, tolerance};
+}
+
+/// Runs `block(n)`, the block of batch index n, as `run` says: a block a
+/// batch index from 4 threads, or two halves of rank 2 from 2 threads
+/// (half h starting at index h * batch / 2).
+template <typename Block>
+void runAll(const Case &t, Run run, Block &&block, Bf16Gemm &gemm,
+            bool narrowed) {
+  auto one = [&](const rt::GemmBlock &b) {
+    narrowed ? gemm.runNarrowed(b) : gemm.run(b);
+  };
+  if (run == Run::ProductPerThread) {
+#pragma omp parallel for num_threads(4) schedule(static, 1)
+    for (int64_t n = 0; n < t.batch; ++n)
+      one(block(n, false));
+  } else {
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+    for (int64_t half = 0; half < 2; ++half)
+      one(block(half, true));
+  }
+}
+
 /// Runs `t` with `gemm` as `run` says, and checks every element of C
 /// against the reference and every padding element unchanged.
 void check(Bf16Gemm &gemm, const Case &t,
            Run run = Run::ProductPerThread) {
   Operands in(t);
   std::vector<float> before = in.c;
-  if (run == Run::ProductPerThread) {
-#pragma omp parallel for num_threads(4) schedule(static, 1)
-    for (int64_t n = 0; n < t.batch; ++n)
-      gemm.run(in.block(t, n));
-  } else {
-#pragma omp parallel for num_threads(2) schedule(static, 1)
-    for (int64_t half = 0; half < 2; ++half)
-      gemm.run(halfOf(in, t, half));
-  }
+  runAll(
+      t, run,
+      [&](int64_t i, bool half) {
+        return half ? halfOf(in, t, i) : in.block(t, i);
+      },
+      gemm, /*narrowed=*/false);
   int64_t wrong = 0;
   for (int64_t n = 0; n < t.batch; ++n)
     for (int64_t r = 0; r < t.rows; ++r)
       for (int64_t j = 0; j < t.cols; ++j) {
-        double sum = 0, magnitude = 0;
-        for (int64_t kk = 0; kk < t.k; ++kk) {
-          double product = in.opA(t, n, r, kk) * in.opB(t, n, kk, j);
-          sum += product;
-          magnitude += std::abs(product);
-        }
-        double old = before[n * in.strideC + r * in.ldc + j];
-        double addend = (t.beta == 0 ? 0.0 : double(t.beta) * old) +
-                        (t.bias ? double(in.bias[j]) : 0.0);
-        double reference = double(t.alpha) * sum + addend;
-        if (t.relu)
-          reference = std::max(reference, 0.0);
-        double tolerance = (t.k + 3) * std::ldexp(1.0, -24) *
-                               (std::abs(t.alpha) * magnitude +
-                                std::abs(double(t.beta) * old) +
-                                (t.bias ? std::abs(in.bias[j]) : 0.0)) +
-                           std::ldexp(1.0, -120);
-        float got = in.c[n * in.strideC + r * in.ldc + j];
+        int64_t i = n * in.strideC + r * in.ldc + j;
+        auto [reference, tolerance] = expectedAt(in, t, before[i], n, r, j);
+        float got = in.c[i];
         if (!(std::abs(got - reference) <= tolerance) && wrong++ < 5)
           ADD_FAILURE() << t.name << ": C[" << n << "][" << r << "][" << j
                         << "] = " << got << ", reference " << reference
@@ -186,6 +215,44 @@ void check(Bf16Gemm &gemm, const Case &t,
           in.c[n * in.strideC + i] != before[n * in.strideC + i])
         ++touched;
     }
+  EXPECT_EQ(touched, 0) << t.name << ": elements outside C changed";
+}
+
+/// `t` (no bias, beta 0) with a bf16 C through runNarrowed: every element
+/// is its f32 sum rounded to bf16, so within the tolerance plus half a bf16
+/// ulp (2^-8 relative, of the f32 sum) of the reference; padding unchanged.
+void checkNarrowed(Bf16Gemm &gemm, const Case &t, Run run) {
+  Operands in(t);
+  std::vector<uint16_t> c, before;
+  for (float x : in.c)
+    c.push_back(toBf16(x));
+  before = c;
+  runAll(
+      t, run,
+      [&](int64_t i, bool half) {
+        rt::GemmBlock block = half ? halfOf(in, t, i) : in.block(t, i);
+        block.c = c.data() + (half ? i * t.batch / 2 : i) * in.strideC;
+        return block;
+      },
+      gemm, /*narrowed=*/true);
+  int64_t wrong = 0, touched = 0;
+  for (int64_t n = 0; n < t.batch; ++n)
+    for (int64_t i = 0; i < in.strideC; ++i) {
+      int64_t r = i / in.ldc, j = i % in.ldc, at = n * in.strideC + i;
+      if (r >= t.rows || j >= t.cols) {
+        touched += c[at] != before[at];
+        continue;
+      }
+      auto [reference, tolerance] = expectedAt(in, t, 0.0, n, r, j);
+      double bound =
+          tolerance + std::ldexp(std::abs(reference) + tolerance, -8);
+      double got = fromBf16(c[at]);
+      if (!(std::abs(got - reference) <= bound) && wrong++ < 5)
+        ADD_FAILURE() << t.name << " (bf16 C): C[" << n << "][" << r << "]["
+                      << j << "] = " << got << ", reference " << reference
+                      << " +- " << bound;
+    }
+  EXPECT_EQ(wrong, 0) << t.name;
   EXPECT_EQ(touched, 0) << t.name << ": elements outside C changed";
 }
 
@@ -354,6 +421,24 @@ TEST(Bf16Gemm, BatchesInOneBlockMatchTheReference) {
     EXPECT_EQ(oneMatmul, path == Bf16Gemm::Path::OneDnn && rt::cpuHasBf16Gemms()
                              ? batches
                              : 0);
+  }
+}
+
+/// A bf16 C (tc-fuse-convert's narrowed products: no bias, beta 0), on
+/// both paths, a block a product and halves of a batch.
+TEST(Bf16Gemm, NarrowedResultsAreTheSumsRoundedToBf16) {
+  for (Bf16Gemm::Path path : {Bf16Gemm::Path::Widened, Bf16Gemm::Path::OneDnn}) {
+    Bf16Gemm gemm(rt::SgemmLibrary::OneDnn, path);
+    int64_t checked = 0;
+    for (const Case &t : cases()) {
+      if (t.bias || t.beta != 0)
+        continue;
+      ++checked;
+      checkNarrowed(gemm, t, Run::ProductPerThread);
+      if (t.batch >= 2 && t.batch % 2 == 0)
+        checkNarrowed(gemm, t, Run::HalfPerThread);
+    }
+    EXPECT_GE(checked, 7);
   }
 }
 

@@ -79,9 +79,9 @@ struct Blas : ::testing::Test {
     cublasDestroy(handle);
     cudaStreamDestroy(stream);
   }
-  /// C (1 x 1) = A (1 x k) B (k x 1), strided, one batch.
+  /// C (1 x 1, of cType) = A (1 x k) B (k x 1), strided, one batch.
   cublasStatus_t dot(const void *a, cudaDataType aType, const void *b,
-                     cudaDataType bType, int k, float *c, cudaDataType cType,
+                     cudaDataType bType, int k, void *c, cudaDataType cType,
                      cublasComputeType_t compute) {
     float alpha = 1, beta = 0;
     cublasStatus_t status = cublasGemmStridedBatchedEx(
@@ -144,6 +144,27 @@ TEST_F(Blas, Bf16OperandsAreReadExactlyIntoAnF32Result) {
     cudaFree(p);
 }
 
+TEST_F(Blas, Bf16ResultsAreTheF32SumsRoundedToNearestEven) {
+  // bf16 0x3F80 = 1, 0x3C40 = 3 * 2^-8, 0x3B80 = 2^-8.
+  uint16_t *a = onDevice<uint16_t>({0x3F80, 0x3C40, 0x3F80, 0x3B80});
+  uint16_t *ones = onDevice<uint16_t>({0x3F80, 0x3F80});
+  uint16_t *c = onDevice<uint16_t>({0, 0});
+  // 1 + 3 * 2^-8 lies halfway between bf16's 1 + 2^-7 (odd) and 1 + 2^-6
+  // (even): 0x3F82; 1 + 2^-8 halfway between 1 (even) and 1 + 2^-7: 0x3F80.
+  // Ties away from zero, or truncation, would give others.
+  ASSERT_EQ(dot(a, CUDA_R_16BF, ones, CUDA_R_16BF, 2, c, CUDA_R_16BF,
+                CUBLAS_COMPUTE_32F),
+            CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(c[0], 0x3F82);
+  ASSERT_EQ(dot(a + 2, CUDA_R_16BF, ones, CUDA_R_16BF, 2, c + 1, CUDA_R_16BF,
+                CUBLAS_COMPUTE_32F),
+            CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(c[1], 0x3F80);
+  EXPECT_EQ(c[0], 0x3F82) << "the second GEMM wrote past its one element";
+  for (void *p : {(void *)a, (void *)ones, (void *)c})
+    cudaFree(p);
+}
+
 TEST_F(Blas, OtherTypesAreNotSupported) {
   float *x = onDevice<float>({1.0f, 1.0f});
   float *c = onDevice<float>({0.0f});
@@ -155,11 +176,11 @@ TEST_F(Blas, OtherTypesAreNotSupported) {
     EXPECT_EQ(dot(x, type, x, type, 2, c, CUDA_R_32F, compute),
               CUBLAS_STATUS_NOT_SUPPORTED)
         << type << " " << compute;
-  // bf16 out, and mixed operands: cuBLAS runs them, the plug-in asks for
-  // neither, and the stand-in refuses them.
-  EXPECT_EQ(dot(x, CUDA_R_16BF, x, CUDA_R_16BF, 2, c, CUDA_R_16BF,
-                CUBLAS_COMPUTE_32F),
-            CUBLAS_STATUS_NOT_SUPPORTED);
+  // bf16 out of f32 operands, and mixed operands: cuBLAS runs them, the
+  // plug-in asks for neither, and the stand-in refuses them.
+  EXPECT_EQ(
+      dot(x, CUDA_R_32F, x, CUDA_R_32F, 2, c, CUDA_R_16BF, CUBLAS_COMPUTE_32F),
+      CUBLAS_STATUS_NOT_SUPPORTED);
   EXPECT_EQ(
       dot(x, CUDA_R_16BF, x, CUDA_R_32F, 2, c, CUDA_R_32F, CUBLAS_COMPUTE_32F),
       CUBLAS_STATUS_NOT_SUPPORTED);

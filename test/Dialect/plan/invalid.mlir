@@ -238,17 +238,36 @@ func.func @f() {
 
 // An f64 output.
 func.func @f() {
-  // expected-error @+1 {{'plan.gemm' op GEMMs write f32, got 'f64'}}
+  // expected-error @+1 {{'plan.gemm' op GEMMs write f32, or bf16 from bf16 operands, got 'f64' from 'f32'}}
   plan.gemm <arena + 0 : 4x4xf32>, <arena + 0 : 4x4xf32> -> <arena + 64 : 4x4xf64> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
   return
 }
 
 // -----
 
-// bf16 operands write f32, not bf16.
+// f32 operands write f32, not bf16 (only bf16 products store bf16).
 func.func @f() {
-  // expected-error @+1 {{'plan.gemm' op GEMMs write f32, got 'bf16'}}
-  plan.gemm <arena + 0 : 4x4xbf16>, <arena + 0 : 4x4xbf16> -> <arena + 64 : 4x4xbf16> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+  // expected-error @+1 {{'plan.gemm' op GEMMs write f32, or bf16 from bf16 operands, got 'bf16' from 'f32'}}
+  plan.gemm <arena + 0 : 4x4xf32>, <arena + 0 : 4x4xf32> -> <arena + 64 : 4x4xbf16> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+  return
+}
+
+// -----
+
+// A bf16 result takes no bias (it is f32, and cuBLASLt adds a bias into bf16
+// in bf16 only).
+func.func @f() {
+  // expected-error @+1 {{'plan.gemm' op a bf16 result takes no bias and beta 0}}
+  plan.gemm <arena + 0 : 4x4xbf16>, <arena + 0 : 4x4xbf16> -> <arena + 64 : 4x4xbf16> bias <arena + 128 : 4xf32> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+  return
+}
+
+// -----
+
+// Nor is a bf16 result accumulated into (beta != 0).
+func.func @f() {
+  // expected-error @+1 {{'plan.gemm' op a bf16 result takes no bias and beta 0}}
+  plan.gemm <arena + 0 : 4x4xbf16>, <arena + 0 : 4x4xbf16> -> <arena + 64 : 4x4xbf16> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 1.0 : f32}
   return
 }
 

@@ -59,7 +59,8 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
 
   // Every step: launches (contiguous buffers, written with or without
   // strides; one, two or no inputs), a batched strided GEMM with a bias and ReLU, a plain GEMM with
-  // transpose_lhs, a GEMM of bf16 operands (f32 output and bias) and one
+  // transpose_lhs, a GEMM of bf16 operands (f32 output and bias), one of
+  // bf16 operands storing bf16 (no bias), one
   // computing in TF32 (`compute f32`, the default, is not printed), a strided copy, a rank-0 copy, allreduces of gradients and
   // of an arena token count, and the wait that ends them.
   // CHECK-LABEL: func.func @steps()
@@ -69,6 +70,7 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
   // CHECK-NEXT: plan.gemm <arena + 0 : 2x4x6x4xf32, strides [288, 4, 48, 1]>, <params + 0 : 8x4xf32> -> <grads + 0 : 2x4x6x8xf32> bias <params + 256 : 8xf32> {alpha = 1.000000e+00 : f32, batch = array<i64: 2, 4>, beta = 0.000000e+00 : f32, k = 4 : i64, lda = 48 : i64, ldb = 4 : i64, ldc = 8 : i64, lhs_batch_strides = array<i64: 288, 4>, m = 6 : i64, n = 8 : i64, out_batch_strides = array<i64: 192, 48>, relu, rhs_batch_strides = array<i64: 0, 0>, transpose_rhs}
   // CHECK-NEXT: plan.gemm <outputs + 0 : 10x16xf32>, <arena + 0 : 10x24xf32> -> <arena + 512 : 24x16xf32, strides [1, 24]> {alpha = 5.000000e-01 : f32, batch = array<i64>, beta = 1.000000e+00 : f32, k = 10 : i64, lda = 16 : i64, ldb = 24 : i64, ldc = 24 : i64, lhs_batch_strides = array<i64>, m = 16 : i64, n = 24 : i64, out_batch_strides = array<i64>, rhs_batch_strides = array<i64>, transpose_lhs}
   // CHECK-NEXT: plan.gemm <arena + 1152 : 4x4xbf16>, <arena + 1216 : 4x4xbf16> -> <arena + 1280 : 4x4xf32> bias <arena + 1344 : 4xf32> {alpha
+  // CHECK-NEXT: plan.gemm <arena + 1152 : 4x4xbf16>, <arena + 1216 : 4x4xbf16> -> <arena + 1472 : 4x4xbf16> {alpha
   // CHECK-NEXT: plan.gemm <arena + 1280 : 4x4xf32>, <arena + 1280 : 4x4xf32> -> <arena + 1408 : 4x4xf32> compute tf32 {alpha
   // CHECK-NEXT: plan.copy <arena + 512 : 4x3xf32, strides [1, 4]> -> <outputs + 64 : 4x3xf32>
   // CHECK-NEXT: plan.copy <arena + 64 : f32> -> <outputs + 0 : f32>
@@ -83,6 +85,7 @@ module attributes {plan.param_bytes = 288 : i64, plan.params = [{buffer = #plan.
     plan.gemm #plan.buf<arena + 0 : 2x4x6x4xf32, strides [288, 4, 48, 1]>, #plan.buf<params + 0 : 8x4xf32> -> #plan.buf<grads + 0 : 2x4x6x8xf32> bias #plan.buf<params + 256 : 8xf32> {m = 6 : i64, n = 8 : i64, k = 4 : i64, lda = 48 : i64, ldb = 4 : i64, ldc = 8 : i64, batch = array<i64: 2, 4>, lhs_batch_strides = array<i64: 288, 4>, rhs_batch_strides = array<i64: 0, 0>, out_batch_strides = array<i64: 192, 48>, alpha = 1.0 : f32, beta = 0.0 : f32, transpose_rhs, relu}
     plan.gemm <outputs + 0 : 10x16xf32>, <arena + 0 : 10x24xf32> -> <arena + 512 : 24x16xf32, strides [1, 24]> {m = 16 : i64, n = 24 : i64, k = 10 : i64, lda = 16 : i64, ldb = 24 : i64, ldc = 24 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 0.5 : f32, beta = 1.0 : f32, transpose_lhs}
     plan.gemm <arena + 1152 : 4x4xbf16>, <arena + 1216 : 4x4xbf16> -> <arena + 1280 : 4x4xf32> bias <arena + 1344 : 4xf32> compute f32 {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
+    plan.gemm <arena + 1152 : 4x4xbf16>, <arena + 1216 : 4x4xbf16> -> <arena + 1472 : 4x4xbf16> {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
     plan.gemm <arena + 1280 : 4x4xf32>, <arena + 1280 : 4x4xf32> -> <arena + 1408 : 4x4xf32> compute tf32 {m = 4 : i64, n = 4 : i64, k = 4 : i64, lda = 4 : i64, ldb = 4 : i64, ldc = 4 : i64, batch = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>, alpha = 1.0 : f32, beta = 0.0 : f32}
     plan.copy #plan.buf<arena + 512 : 4x3xf32, strides [1, 4]> -> #plan.buf<outputs + 64 : 4x3xf32>
     plan.copy <arena + 64 : f32> -> <outputs + 0 : f32>
