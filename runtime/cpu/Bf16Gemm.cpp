@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace tc::rt {
@@ -50,6 +52,14 @@ void Bf16Gemm::run(const GemmBlock &block) {
 }
 
 void Bf16Gemm::runNarrowed(const GemmBlock &block) {
+  // checkGemmTypes refused any other when the executable was opened: the
+  // f32 scratch below starts from nothing and has no room for a bias.
+  if (block.bias || block.beta != 0.0f) {
+    std::fprintf(stderr, "tc-run: internal error: a GEMM with a bf16 result, "
+                         "and a bias or beta %g\n",
+                 double(block.beta));
+    std::abort();
+  }
   if (matmuls_ && matmuls_->run(block, /*bf16C=*/true))
     return;
   constexpr int64_t kBf16 = sizeof(uint16_t);
@@ -68,8 +78,8 @@ void Bf16Gemm::runNarrowed(const GemmBlock &block) {
   }
 }
 
-std::string Bf16Gemm::oneDnnKernel(const GemmBlock &block) {
-  return matmuls_ ? matmuls_->kernel(block) : "";
+std::string Bf16Gemm::oneDnnKernel(const GemmBlock &block, bool bf16C) {
+  return matmuls_ ? matmuls_->kernel(block, bf16C) : "";
 }
 
 std::string Bf16Gemm::describe() const {

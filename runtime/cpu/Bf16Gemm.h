@@ -41,9 +41,9 @@ public:
   /// through an f32 scratch of the calling thread.
   void runNarrowed(const GemmBlock &block);
 
-  /// oneDNN's implementation for `block` ("brg:avx512_core_bf16"), or ""
-  /// when it runs widened.
-  std::string oneDnnKernel(const GemmBlock &block);
+  /// oneDNN's implementation for `block` (with a bf16 C when `bf16C`:
+  /// runNarrowed's; "brg:avx512_core_bf16"), or "" when it runs widened.
+  std::string oneDnnKernel(const GemmBlock &block, bool bf16C = false);
 
   /// "bf16 GEMMs by oneDNN's matmul", or "bf16 GEMMs widened to f32 for
   /// oneDNN 2.6.3 sgemm", for the device's describe().

@@ -210,8 +210,8 @@ struct Bf16Matmuls::Cache {
 Bf16Matmuls::Bf16Matmuls() : cache_(std::make_unique<Cache>()) {}
 Bf16Matmuls::~Bf16Matmuls() = default;
 
-std::string Bf16Matmuls::kernel(const GemmBlock &block) {
-  const Primitive &p = cache_->find(shapeOf(block, /*bf16C=*/false));
+std::string Bf16Matmuls::kernel(const GemmBlock &block, bool bf16C) {
+  const Primitive &p = cache_->find(shapeOf(block, bf16C));
   return p.made ? p.kernel : "";
 }
 

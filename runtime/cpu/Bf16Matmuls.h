@@ -38,9 +38,9 @@ public:
   /// Any thread may call it.
   bool run(const GemmBlock &block, bool bf16C = false);
 
-  /// The oneDNN implementation that runs `block` ("brg:avx512_core_bf16"),
-  /// or "" when none does.
-  std::string kernel(const GemmBlock &block);
+  /// The oneDNN implementation that runs `block` (with a bf16 C when
+  /// `bf16C`; "brg:avx512_core_bf16"), or "" when none does.
+  std::string kernel(const GemmBlock &block, bool bf16C = false);
 
 private:
   struct Cache;

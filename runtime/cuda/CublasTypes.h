@@ -54,7 +54,8 @@ inline constexpr CublasTypes kCublasTypes[] = {
      80,
      "bf16 tensor cores"},
     // bf16 operands, f32 sums stored rounded to bf16 (tc-fuse-convert's
-    // narrowed products; the plan gives them no bias).
+    // narrowed products). No bias and beta 0 (checkGemmTypes refuses
+    // others): the bias type is never used.
     {{tcx::DType::BF16, tcx::DType::BF16, tcx::DType::BF16,
       tcx::GemmCompute::F32},
      CUDA_R_16BF,
@@ -62,7 +63,7 @@ inline constexpr CublasTypes kCublasTypes[] = {
      CUDA_R_16BF,
      CUBLAS_COMPUTE_32F,
      CUDA_R_32F,
-     CUDA_R_16BF,
+     CUDA_R_32F,
      80,
      "bf16 tensor cores"},
     // f32 operands rounded to TF32 on tensor cores, sums in f32.

@@ -4,6 +4,7 @@
 #include "support/ElementType.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace tc::tcx {
 namespace {
@@ -25,6 +26,25 @@ std::string nameOf(GemmCompute compute) {
   return "compute type " + std::to_string(int(compute)); // a newer file
 }
 
+/// What `gemm` has beside its types that no device runs with them, or "":
+/// a bias of another type than out's; for a bf16 out (f32 sums rounded as
+/// they are stored: tc-fuse-convert) any bias, or a beta that would add
+/// the old bf16 C.
+std::string epilogueProblem(const Gemm &gemm, const GemmTypes &types) {
+  if (gemm.bias() && gemm.bias()->dtype() != types.out)
+    return "a " + nameOf(gemm.bias()->dtype()) + " bias";
+  if (types.out != DType::BF16)
+    return "";
+  if (gemm.bias())
+    return "a bias";
+  if (gemm.beta() != 0.0f) {
+    char beta[32];
+    std::snprintf(beta, sizeof beta, "%g", double(gemm.beta()));
+    return std::string("beta ") + beta;
+  }
+  return "";
+}
+
 } // namespace
 
 GemmTypes gemmTypesOf(const Gemm &gemm) {
@@ -36,6 +56,17 @@ std::string describe(const GemmTypes &types) {
   return nameOf(types.lhs) + " x " + nameOf(types.rhs) + " -> " +
          nameOf(types.out) + " with " + nameOf(types.compute) + " compute";
 }
+
+namespace {
+
+/// describe(types), and for a bf16 out what it may not have, for the list
+/// of what a device runs.
+std::string describeRun(const GemmTypes &types) {
+  return describe(types) +
+         (types.out == DType::BF16 ? " (no bias, beta 0)" : "");
+}
+
+} // namespace
 
 std::string describe(const Gemm &gemm) {
   auto number = [](int64_t n) { return std::to_string(n); };
@@ -61,17 +92,17 @@ bool checkGemmTypes(const Executable &executable, std::string_view device,
         continue;
       GemmTypes types = gemmTypesOf(*gemm);
       bool listed = std::find(runs.begin(), runs.end(), types) != runs.end();
-      bool biasOk = !gemm->bias() || gemm->bias()->dtype() == types.out;
-      if (listed && biasOk)
+      std::string problem = epilogueProblem(*gemm, types);
+      if (listed && problem.empty())
         continue;
       std::string supported;
       for (const GemmTypes &run : runs)
-        supported += (supported.empty() ? "" : ", ") + describe(run);
+        supported += (supported.empty() ? "" : ", ") + describeRun(run);
       error =
           function->name()->str() + " step " + std::to_string(step) + ": a " +
           std::to_string(gemm->m()) + "x" + std::to_string(gemm->n()) + "x" +
           std::to_string(gemm->k()) + " GEMM of " + describe(types) +
-          (biasOk ? "" : " and a " + nameOf(gemm->bias()->dtype()) + " bias") +
+          (problem.empty() ? "" : " and " + problem) +
           ", which the " + std::string(device) +
           " device does not run; it runs GEMMs of " + supported +
           " (recompile the model for it, or run it on a device that "

@@ -26,7 +26,8 @@ struct GemmTypes {
   bool operator==(const GemmTypes &) const = default;
 };
 
-/// The types of `gemm` (a bias must be of out's type: checkGemmTypes).
+/// The types of `gemm` (a bias must be of out's type, and a bf16 out takes
+/// no bias and beta 0: checkGemmTypes).
 GemmTypes gemmTypesOf(const Gemm &gemm);
 
 /// "f32 x f32 -> f32 with f32 compute", for messages.
@@ -57,8 +58,10 @@ std::vector<GemmTypes> typesOf(const Row (&table)[N]) {
 }
 
 /// True when every GEMM of `executable` has types in `runs` (and a bias of
-/// its out's type); otherwise false with `error` naming the first other one
-/// (its function, step, sizes and types) and what `device` runs instead.
+/// its out's type; none, and beta 0, for a bf16 out: its f32 sums are
+/// rounded as they are stored); otherwise false with `error` naming the
+/// first other one (its function, step, sizes and types) and what `device`
+/// runs instead.
 bool checkGemmTypes(const Executable &executable, std::string_view device,
                     std::span<const GemmTypes> runs, std::string &error);
 

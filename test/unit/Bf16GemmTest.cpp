@@ -425,21 +425,48 @@ TEST(Bf16Gemm, BatchesInOneBlockMatchTheReference) {
 }
 
 /// A bf16 C (tc-fuse-convert's narrowed products: no bias, beta 0), on
-/// both paths, a block a product and halves of a batch.
+/// both paths, a block a product and halves of a batch. Where this CPU has
+/// bf16 GEMM instructions the oneDNN path stores bf16 itself (its kernel
+/// named); elsewhere both run widened into an f32 scratch.
 TEST(Bf16Gemm, NarrowedResultsAreTheSumsRoundedToBf16) {
   for (Bf16Gemm::Path path : {Bf16Gemm::Path::Widened, Bf16Gemm::Path::OneDnn}) {
     Bf16Gemm gemm(rt::SgemmLibrary::OneDnn, path);
-    int64_t checked = 0;
+    int64_t checked = 0, byOneDnn = 0;
     for (const Case &t : cases()) {
       if (t.bias || t.beta != 0)
         continue;
       ++checked;
+      Operands in(t);
+      std::string kernel = gemm.oneDnnKernel(in.block(t, 0), /*bf16C=*/true);
+      byOneDnn += !kernel.empty();
+      if (path == Bf16Gemm::Path::OneDnn)
+        std::printf("%s, bf16 C: %s\n", t.name.c_str(),
+                    kernel.empty() ? "widened into an f32 scratch"
+                                   : kernel.c_str());
       checkNarrowed(gemm, t, Run::ProductPerThread);
       if (t.batch >= 2 && t.batch % 2 == 0)
         checkNarrowed(gemm, t, Run::HalfPerThread);
     }
     EXPECT_GE(checked, 7);
+    if (path == Bf16Gemm::Path::Widened || !rt::cpuHasBf16Gemms())
+      EXPECT_EQ(byOneDnn, 0);
+    else // the linear-like shapes at least
+      EXPECT_GT(byOneDnn, 0);
   }
+}
+
+/// The executable's loader refuses a bf16 C with a bias or a beta
+/// (tcx::checkGemmTypes); reaching the kernel, one is an internal error
+/// that stops the program, not a wrong result.
+TEST(Bf16GemmDeathTest, ANarrowedBlockWithABetaStops) {
+  Case t{.name = "beta", .rows = 2, .cols = 3, .k = 4, .beta = 1};
+  Operands in(t);
+  std::vector<uint16_t> c(in.c.size());
+  rt::GemmBlock block = in.block(t, 0);
+  block.c = c.data();
+  Bf16Gemm gemm(rt::SgemmLibrary::OneDnn, Bf16Gemm::Path::Widened);
+  EXPECT_DEATH(gemm.runNarrowed(block), "a GEMM with a bf16 result, and a "
+                                        "bias or beta 1");
 }
 
 TEST(Bf16Gemm, ThisCpusPathFollowsItsInstructions) {
