@@ -301,13 +301,11 @@ Frame::Evaluated Frame::reductionOrMatmul(Operation *op) {
                                     toShape(axes), o->hasAttr("keep_dims")));
       })
       .Case<MatmulOp>([&](MatmulOp m) {
-        // A bf16 result is the f32 sum rounded as it is stored (a GEMM's
-        // bf16 output): computed in f32 here, roundToResultTypes rounds it.
-        Type result = m.getResult().getType().getElementType();
-        DType sum = result.isBF16() ? DType::F32 : *dtypeOf(result);
-        return bind(op, ref::matmul(get(m.getLhs()), get(m.getRhs()),
-                                    m.getTransposeLhs(), m.getTransposeRhs(),
-                                    resultShape(op), sum));
+        return bind(op, ref::matmul(
+                            get(m.getLhs()), get(m.getRhs()),
+                            m.getTransposeLhs(), m.getTransposeRhs(),
+                            resultShape(op),
+                            *dtypeOf(m.getResult().getType().getElementType())));
       })
       .Case<SoftmaxOp>([&](SoftmaxOp s) {
         return bind(op, ref::softmax(get(s.getInput()), s.getAxis()));

@@ -1,5 +1,6 @@
 // Hand-computed values of matmul and the Transformer-specific ops.
 // RUN: tc-interpret %s --function=matmul --print | FileCheck %s --check-prefix=MM
+// RUN: tc-interpret %s --function=bf16_matmul --print | FileCheck %s --check-prefix=BMM
 // RUN: tc-interpret %s --function=embedding --print | FileCheck %s --check-prefix=EMB
 // RUN: tc-interpret %s --function=masks --print | FileCheck %s --check-prefix=MASK
 // RUN: tc-interpret %s --function=positions --print | FileCheck %s --check-prefix=PE
@@ -29,6 +30,21 @@ func.func @matmul() -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tenso
   %batch = tc.constant dense<[[[1.0, 2.0]], [[3.0, 4.0]]]> : tensor<2x1x2xf32>
   %bb = tc.matmul %batch, %b : tensor<2x1x2xf32>, tensor<2x2xf32> -> tensor<2x1x2xf32>
   return %ab, %abt, %atb, %bb : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x1x2xf32>
+}
+
+// A bf16 result is the f32 sum rounded to bf16, as a GEMM stores it (every
+// rounding to bf16 goes through f32: Tensor.cpp): 1 + 2^-8 + 2^-30 is
+// 1 + 2^-8 in f32 (a tie between bf16's 1 and 1 + 2^-7, to even: 1), where
+// the exact sum rounded to bf16 once would be 1 + 2^-7; and 1 + 3 * 2^-8
+// (the tie to even upwards: 1 + 2^-6).
+// BMM:      result #0: bf16 [2, 1]
+// BMM-NEXT: {{^\[\[}}1],
+// BMM-NEXT: {{^}} [1.01562]]
+func.func @bf16_matmul() -> tensor<2x1xbf16> {
+  %a = tc.constant dense<[[1.0, 0.00390625, 9.31322574615478515625e-10], [1.0, 0.01171875, 0.0]]> : tensor<2x3xbf16>
+  %ones = tc.constant dense<1.0> : tensor<3x1xbf16>
+  %r = tc.matmul %a, %ones : tensor<2x3xbf16>, tensor<3x1xbf16> -> tensor<2x1xbf16>
+  return %r : tensor<2x1xbf16>
 }
 
 // EMB:      result #0: f32 [2, 2, 2]
