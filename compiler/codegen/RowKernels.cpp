@@ -10,7 +10,8 @@
 // threads and a row in order; on CUDA a block takes a row, its threads stride
 // over the row and reduce through warp shuffles. The templates mark the types
 // they spell: @E the op's element type, @S0 result #0's (the op's, or bf16
-// where tc-fuse-convert narrowed it), @A the accumulators' (spellTypes).
+// where tc-fuse-convert narrowed it), @C a bf16 copy's (the LayerNorms'),
+// @A the accumulators' (spellTypes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -207,10 +208,25 @@ constexpr const char *kLayerNormStatistics = R"cpp(    @A mean = 0.0, var = 0.0;
 )cpp";
 
 /// The normalised row, y(k) = (s(k) - mean) * rstd * gamma + beta stored in
-/// out0, gamma and beta inputs @0 and @1.
-constexpr const char *kLayerNormStore = R"cpp(    TC_ROW(k)
-      out0[r * D + k] = @S0((s(k) - mean) * rstd * in@0[k] + in@1[k]);
+/// out0, gamma and beta inputs @0 and @1; @2 stores its bf16 copy, or is
+/// empty (copyStore).
+constexpr const char *kLayerNormStore = R"cpp(    TC_ROW(k) {
+      const @S0 y = @S0((s(k) - mean) * rstd * in@0[k] + in@1[k]);
+      out0[r * D + k] = y;
+@2    }
 )cpp";
+
+/// The store of `value` (an f32 expression) at `index` of the bf16 copy
+/// `copy` (the op's result #`result`, tc-fuse-convert), rounded once as a
+/// convert of the stored f32 value would be; "" without a copy.
+std::string copyStore(Value copy, unsigned result, StringRef index,
+                      StringRef value) {
+  if (!copy)
+    return "";
+  return llvm::formatv("      tc::storeBits(out{0} + ({1}), @C(float({2})));\n",
+                       result, index, value)
+      .str();
+}
 
 std::string residualLayerNorm(ResidualLayerNormOp n,
                               const TargetBackend &backend) {
@@ -221,7 +237,9 @@ std::string residualLayerNorm(ResidualLayerNormOp n,
          "    TC_ROW_CACHE(@A, s, in0[r * D + k] + @A(in1[r * D + k]) * "
          "keep(r * D + k))\n" +
          fill(kLayerNormStatistics, {epsilon}) +
-         fill(kLayerNormStore, {"2", "3"}) + R"cpp(    TC_ROW_LEADER {
+         fill(kLayerNormStore,
+              {"2", "3", copyStore(n.getResultBf16(), 3, "r * D + k", "y")}) +
+         R"cpp(    TC_ROW_LEADER {
       out1[r] = @E(mean);
       out2[r] = @E(rstd);
     }
@@ -236,7 +254,7 @@ std::string layerNorm(LayerNormOp n, const TargetBackend &backend) {
   return rowPrologue(n, n.getInput(), backend) +
          "  TC_ROWS(r) {\n    TC_ROW_CACHE(@A, s, in0[r * D + k])\n" +
          fill(kLayerNormStatistics, {epsilon}) +
-         fill(kLayerNormStore, {"1", "2"}) + "  }\n";
+         fill(kLayerNormStore, {"1", "2", ""}) + "  }\n";
 }
 
 /// A LayerNorm gradient's rows, inside TC_ROWS after x(k) (the normalised
@@ -300,8 +318,10 @@ std::string residualLayerNormGrad(ResidualLayerNormGradOp n,
     TC_ROW_CACHE(@A, x, (s(r, k) - in3[r]) * rstd)
 )cpp" + kLayerNormGradRow +
          R"cpp(      out0[i] = @S0(ds);
-      out1[i] = @E(ds * keep(i));
-    }
+      const @E sublayerGrad = @E(ds * keep(i));
+      out1[i] = sublayerGrad;
+)cpp" + copyStore(n.getSublayerGradBf16(), 4, "i", "sublayerGrad") +
+         R"cpp(    }
   }
 )cpp" + fill(kGammaBetaGrads, {"2", "3"});
 }
@@ -464,6 +484,16 @@ std::optional<std::string> rowBody(Operation *op,
   return std::nullopt;
 }
 
+/// The bf16 copy `op` stores beside an f32 result (tc-fuse-convert), or
+/// null.
+Value bf16CopyOf(Operation *op) {
+  if (auto norm = dyn_cast<ResidualLayerNormOp>(op))
+    return norm.getResultBf16();
+  if (auto grad = dyn_cast<ResidualLayerNormGradOp>(op))
+    return grad.getSublayerGradBf16();
+  return nullptr;
+}
+
 /// The element types row kernels are generated for so far: f32 values,
 /// integer ids and boolean masks.
 bool rowKernelType(Value v) {
@@ -503,12 +533,14 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   }
   // Mixed precision keeps them f32 (docs/codegen.md), but for result #0,
   // which tc-fuse-convert may narrow to bf16 (stored rounded once from
-  // the f32 value, @S0): any other bf16 value is refused, never computed
-  // wrong.
-  Value stored = op->getResult(0);
+  // the f32 value, @S0), and a bf16 copy it may add (@C): any other bf16
+  // value is refused, never computed wrong.
+  Value stored = op->getResult(0), copy = bf16CopyOf(op);
   bool narrowed = isComputedWider(stored);
-  if (std::optional<std::string> bf16 = firstComputedWider(
-          op, [&](Value v) { return narrowed && v == stored; })) {
+  auto storedInBf16 = [&](Value v) {
+    return (narrowed && v == stored) || (copy && v == copy);
+  };
+  if (std::optional<std::string> bf16 = firstComputedWider(op, storedInBf16)) {
     error = "'" + op->getName().getStringRef().str() + "': " + *bf16 +
             ", but row kernels (softmax, LayerNorm, cross-entropy and their "
             "gradients) compute on f32 tensors only; convert it to f32 first "
@@ -516,19 +548,19 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
     return failure();
   }
   if (!llvm::all_of(llvm::concat<Value>(op->getOperands(), op->getResults()),
-                    [&](Value v) {
-                      return rowKernelType(v) || (narrowed && v == stored);
-                    })) {
+                    [&](Value v) { return rowKernelType(v) || storedInBf16(v); })) {
     error = "row kernels are generated for f32 tensors only so far";
     return failure();
   }
-  // The stores convert to the results' type (@S0 result #0's, @E the
-  // op's: its first operand's); the statistics accumulate in
-  // kAccumulatorType.
+  // The stores convert to the results' type (@S0 result #0's, @C the
+  // copy's, @E the op's: its first operand's); the statistics accumulate
+  // in kAccumulatorType.
   return backend.kernel(
-      name, spellTypes(*body, {{"@S0", *backend.spell(stored)},
-                               {"@E", *backend.spell(op->getOperand(0))},
-                               {"@A", *backend.spell(kAccumulatorType)}}));
+      name,
+      spellTypes(*body, {{"@S0", *backend.spell(stored)},
+                         {"@C", *backend.spell(copy ? copy : stored)},
+                         {"@E", *backend.spell(op->getOperand(0))},
+                         {"@A", *backend.spell(kAccumulatorType)}}));
 }
 
 } // namespace tc::codegen

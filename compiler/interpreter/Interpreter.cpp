@@ -154,6 +154,18 @@ private:
     }
   }
 
+  /// Binds `copy`, where an op has it (tc-fuse-convert's bf16 copy of an f32
+  /// result), to `of` rounded to bf16, as tc.convert would.
+  void bindBf16Copy(Value copy, const Tensor &of) {
+    if (!copy)
+      return;
+    Tensor t = of;
+    t.dtype = DType::BF16;
+    for (double &x : t.floats)
+      x = roundTo(DType::BF16, x);
+    values[copy] = std::move(t);
+  }
+
   /// Binds the only (or first) result of `op`.
   LogicalResult bind(Operation *op, Tensor t) {
     values[op->getResult(0)] = std::move(t);
@@ -493,6 +505,7 @@ Frame::Evaluated Frame::fusedOp(Operation *op) {
             get(r.getResidual()), get(r.getSublayer()), get(r.getGamma()),
             get(r.getBeta()), get(r.getRng()), r.getRate().convertToDouble(),
             r.getKey(), r.getEpsilon().convertToDouble());
+        bindBf16Copy(r.getResultBf16(), y);
         values[r.getResult()] = std::move(y);
         values[r.getMean()] = std::move(mean);
         values[r.getRstd()] = std::move(rstd);
@@ -503,6 +516,7 @@ Frame::Evaluated Frame::fusedOp(Operation *op) {
             get(r.getResidual()), get(r.getSublayer()), get(r.getGamma()),
             get(r.getMean()), get(r.getRstd()), get(r.getOutputGrad()),
             get(r.getRng()), r.getRate().convertToDouble(), r.getKey());
+        bindBf16Copy(r.getSublayerGradBf16(), dsub);
         values[r.getResidualGrad()] = std::move(dres);
         values[r.getSublayerGrad()] = std::move(dsub);
         values[r.getGammaGrad()] = std::move(dgamma);

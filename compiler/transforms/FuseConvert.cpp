@@ -7,7 +7,8 @@
 // tc.convert to bf16 of a row op's result, or of a bf16 GEMM's, that
 // nothing else reads becomes the op's own store: the result narrowed to
 // bf16 (rounded once from the f32 value, as the convert would), so that the
-// conversion is no kernel of its own. See Passes.td.
+// conversion is no kernel of its own; where others read that result in f32
+// too, the LayerNorms' kernels store a bf16 copy beside it. See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,19 +90,86 @@ bool storesNarrowed(Operation *op) {
              CrossEntropyGradOp>(op);
 }
 
+/// Whether `convert` narrows an f32 value to bf16.
+bool narrowsF32ToBf16(ConvertOp convert) {
+  return typeOf(convert.getInput()).getElementType().isF32() &&
+         typeOf(convert.getResult()).getElementType().isBF16();
+}
+
+/// A result whose bf16 copy its op's kernel can store beside it, and that
+/// copy (the op's last, optional result) where it has one.
+struct Copyable {
+  Value result, copy;
+};
+
+/// tc.residual_layer_norm's output, which the next residual reads in f32
+/// and the GEMMs in bf16, and tc.residual_layer_norm_grad's sublayer
+/// gradient, which a bias gradient sums in f32 and the GEMMs read in bf16.
+std::optional<Copyable> copyableOf(Operation *op) {
+  if (auto norm = dyn_cast<ResidualLayerNormOp>(op))
+    return Copyable{norm.getResult(), norm.getResultBf16()};
+  if (auto grad = dyn_cast<ResidualLayerNormGradOp>(op))
+    return Copyable{grad.getSublayerGrad(), grad.getSublayerGradBf16()};
+  return std::nullopt;
+}
+
 /// Folds `convert` into its input's producer where it can: the value an f32
-/// result #0 of a row op that only the convert reads.
-void fold(ConvertOp convert) {
+/// result #0 of a row op or GEMM that only the convert reads. Returns
+/// whether it did.
+bool fold(ConvertOp convert) {
   Value input = convert.getInput();
   auto result = dyn_cast<OpResult>(input);
   if (!result || result.getResultNumber() != 0 ||
       !storesNarrowed(result.getOwner()) || !input.hasOneUse() ||
-      !typeOf(input).getElementType().isF32() ||
-      !typeOf(convert.getResult()).getElementType().isBF16())
-    return;
+      !narrowsF32ToBf16(convert))
+    return false;
   input.setType(convert.getResult().getType());
   convert.getResult().replaceAllUsesWith(input);
   convert.erase();
+  return true;
+}
+
+/// Where `convert` narrows such a result that other ops read in f32 too,
+/// the op is made again with its bf16 copy (the value rounded once, as the
+/// convert did), which the convert's readers read instead.
+void storeCopy(ConvertOp convert) {
+  auto result = dyn_cast<OpResult>(convert.getInput());
+  if (!result || !narrowsF32ToBf16(convert))
+    return;
+  Operation *op = result.getOwner();
+  std::optional<Copyable> copyable = copyableOf(op);
+  if (!copyable || copyable->result != result || copyable->copy)
+    return;
+  OpBuilder b(op);
+  SmallVector<Type> types(op->getResultTypes());
+  types.push_back(convert.getResult().getType());
+  OperationState state(op->getLoc(), op->getName(), op->getOperands(), types,
+                       op->getAttrs());
+  Operation *remade = b.create(state);
+  for (auto [old, now] : llvm::zip(op->getResults(), remade->getResults()))
+    old.replaceAllUsesWith(now);
+  op->erase();
+  convert.getResult().replaceAllUsesWith(remade->getResults().back());
+  convert.erase();
+}
+
+/// Converts of one value to one type made one: the others' readers read
+/// the first (a value narrowed twice would otherwise look read by others).
+void mergeDuplicates(Operation *root) {
+  llvm::DenseMap<std::pair<Value, Type>, ConvertOp> first;
+  SmallVector<ConvertOp> duplicates;
+  root->walk([&](ConvertOp convert) {
+    auto [it, added] = first.try_emplace(
+        {convert.getInput(), convert.getResult().getType()}, convert);
+    if (!added && it->second->getBlock() == convert->getBlock() &&
+        it->second->isBeforeInBlock(convert))
+      duplicates.push_back(convert);
+  });
+  for (ConvertOp convert : duplicates) {
+    ConvertOp kept = first.at({convert.getInput(), convert.getResult().getType()});
+    convert.getResult().replaceAllUsesWith(kept.getResult());
+    convert.erase();
+  }
 }
 
 struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
@@ -115,10 +183,12 @@ struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
     });
     for (Operation *view : llvm::reverse(views))
       hoistAbove(view);
+    mergeDuplicates(getOperation());
     SmallVector<ConvertOp> converts;
     getOperation().walk([&](ConvertOp convert) { converts.push_back(convert); });
     for (ConvertOp convert : converts)
-      fold(convert);
+      if (!fold(convert))
+        storeCopy(convert);
   }
 };
 

@@ -42,7 +42,8 @@ struct FuseResidualLayerNormPass
       auto statType = typeOf(residual).clone(withUnitAxes(
           std::span<const int64_t>(typeOf(residual).getShape()), {-1}));
       auto fused = ResidualLayerNormOp::create(
-          b, loc, typeOf(residual), statType, statType, residual,
+          b, loc, typeOf(residual), statType, statType, /*result_bf16=*/Type(),
+          residual,
           dropout ? dropout.getInput() : branch, norm.getGamma(),
           norm.getBeta(), drop.rng, drop.rate, drop.key, norm.getEpsilonAttr());
       norm.getResult().replaceAllUsesWith(fused.getResult());

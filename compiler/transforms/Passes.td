@@ -266,9 +266,13 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
     the convert goes: the kernel stores its value rounded once to bf16, as
     the convert would have (bit for bit: the f32 value, rounded to nearest
     even; a GEMM sums in f32 and rounds its sum as it stores it), and the
-    interpreter rounds it the same way. A result that other ops read in f32
-    keeps its convert, and so does a `tc.linear`'s: its bias is f32, and
-    cuBLASLt adds a bias into a bf16 result only in bf16.
+    interpreter rounds it the same way. Where other ops read the result in
+    f32 too, a `tc.residual_layer_norm`'s output and a
+    `tc.residual_layer_norm_grad`'s sublayer gradient get a bf16 copy (the
+    ops' optional last result, `bf16 copy tensor<...>`), which the kernel
+    stores beside the f32 value and the convert's readers read; any other
+    such result keeps its convert, and so does a `tc.linear`'s: its bias is
+    f32, and cuBLASLt adds a bias into a bf16 result only in bf16.
 
     First, converts move above the view ops (`tc.reshape`, `tc.transpose`,
     `tc.split`) whose every result only converts to bf16 read: one convert

@@ -413,8 +413,9 @@ void ResidualLayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
   // propagated (the fusion pass builds the op with nothing else using them).
   RankedTensorType x = typeOf(getResidual()), gamma = typeOf(getGamma());
   auto grad = ResidualLayerNormGradOp::create(
-      b, getLoc(), x, x, gamma, gamma, getResidual(), getSublayer(), getGamma(),
-      getMean(), getRstd(), grads[0], getRng(), getRateAttr(), getKeyAttr());
+      b, getLoc(), x, x, gamma, gamma, /*sublayer_grad_bf16=*/Type(),
+      getResidual(), getSublayer(), getGamma(), getMean(), getRstd(), grads[0],
+      getRng(), getRateAttr(), getKeyAttr());
   out.push_back(grad.getResidualGrad());
   out.push_back(grad.getSublayerGrad());
   out.push_back(grad.getGammaGrad());

@@ -135,19 +135,23 @@ def Tc_ResidualLayerNormOp : Tc_Op<"residual_layer_norm", [Pure, Tc_RowWise,
     sqrt(var + epsilon)` of every row ([..., 1]), which the backward reuses.
     Built by tc-fuse-residual-layer-norm. `result` has the residual's type,
     or is stored narrowed (`narrowed tensor<...xbf16>`: tc-fuse-convert).
+    With `result_bf16` (`bf16 copy`) the kernel also stores an f32
+    `result` rounded to bf16, for the GEMMs that read it while the next
+    residual reads the f32 value (tc-fuse-convert).
   }];
   let arguments = (ins Tc_FloatTensor:$residual, Tc_FloatTensor:$sublayer,
                        Tc_FloatTensor:$gamma, Tc_FloatTensor:$beta,
                        Tc_RngState:$rng, F64Attr:$rate, I64Attr:$key,
                        F64Attr:$epsilon);
   let results = (outs Tc_FloatTensor:$result, Tc_FloatTensor:$mean,
-                      Tc_FloatTensor:$rstd);
+                      Tc_FloatTensor:$rstd,
+                      Optional<Tc_FloatTensor>:$result_bf16);
   let assemblyFormat = [{
     $residual `,` $sublayer `,` $gamma `,` $beta `,` $rng `rate` `=` $rate
     `key` `=` $key `epsilon` `=` $epsilon attr-dict `:` type($residual) `,`
     type($gamma) `,` type($rng)
     `` custom<NarrowedType>(type($result), ref(type($residual))) `->`
-    type($mean)
+    type($mean) (`bf16` `copy` type($result_bf16)^)?
   }];
   let hasVerifier = 1;
 }
@@ -164,7 +168,9 @@ def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure, Tc_Row
     `residual_grad = rstd * (g - mean(g) - xhat * mean(g * xhat))`,
     `sublayer_grad = dropout(residual_grad)` (the forward's mask),
     `gamma_grad = sum of output_grad * xhat`, `beta_grad = sum of
-    output_grad` over the rows.
+    output_grad` over the rows. With `sublayer_grad_bf16` (`bf16 copy`) the
+    kernel also stores `sublayer_grad` rounded to bf16, for the GEMMs that
+    read it while a bias gradient sums the f32 value (tc-fuse-convert).
   }];
   let arguments = (ins Tc_FloatTensor:$residual, Tc_FloatTensor:$sublayer,
                        Tc_FloatTensor:$gamma, Tc_FloatTensor:$mean,
@@ -172,11 +178,13 @@ def Tc_ResidualLayerNormGradOp : Tc_Op<"residual_layer_norm_grad", [Pure, Tc_Row
                        Tc_RngState:$rng, F64Attr:$rate, I64Attr:$key);
   let results = (outs Tc_FloatTensor:$residual_grad,
                       Tc_FloatTensor:$sublayer_grad,
-                      Tc_FloatTensor:$gamma_grad, Tc_FloatTensor:$beta_grad);
+                      Tc_FloatTensor:$gamma_grad, Tc_FloatTensor:$beta_grad,
+                      Optional<Tc_FloatTensor>:$sublayer_grad_bf16);
   let assemblyFormat = [{
     $residual `,` $sublayer `,` $gamma `,` $mean `,` $rstd `,` $output_grad
     `,` $rng `rate` `=` $rate `key` `=` $key attr-dict `:` type($residual)
     `,` type($gamma) `,` type($mean) `,` type($rng)
+    (`bf16` `copy` type($sublayer_grad_bf16)^)?
   }];
   let hasVerifier = 1;
 }

@@ -84,6 +84,20 @@ static LogicalResult verifyNarrowedResult(Operation *op, Value like) {
                            << type << " (or bf16 of an f32 op, narrowed)";
 }
 
+/// A row op's bf16 copy of its f32 result `of` (tc-fuse-convert), where it
+/// has one: `of`'s shape in bf16.
+static LogicalResult verifyBf16Copy(Operation *op, Value of, Value copy) {
+  if (!copy)
+    return success();
+  auto type = cast<RankedTensorType>(of.getType());
+  if (type.getElementType().isF32() &&
+      copy.getType() == type.clone(BFloat16Type::get(op->getContext())))
+    return success();
+  return op->emitOpError() << "bf16 copy has type " << copy.getType()
+                           << " but expected the bf16 of " << type
+                           << " (an f32 result)";
+}
+
 /// A dropout rate in [0, 1).
 static LogicalResult verifyRate(Operation *op, APFloat rateValue) {
   double rate = rateValue.convertToDouble();
@@ -728,7 +742,8 @@ static LogicalResult verifyResidualRows(Operation *op, Value residual,
 }
 
 LogicalResult ResidualLayerNormOp::verify() {
-  if (failed(verifyNarrowedResult(*this, getResidual())))
+  if (failed(verifyNarrowedResult(*this, getResidual())) ||
+      failed(verifyBf16Copy(*this, getResult(), getResultBf16())))
     return failure();
   if (failed(verifyResidualRows(*this, getResidual(), {getGamma(), getBeta()},
                                 "gamma and beta", {getMean(), getRstd()})))
@@ -739,6 +754,8 @@ LogicalResult ResidualLayerNormOp::verify() {
 }
 
 LogicalResult ResidualLayerNormGradOp::verify() {
+  if (failed(verifyBf16Copy(*this, getSublayerGrad(), getSublayerGradBf16())))
+    return failure();
   if (failed(verifyResidualRows(*this, getResidual(), {getGamma()}, "gamma",
                                 {getMean(), getRstd()})))
     return failure();

@@ -35,12 +35,13 @@ func.func @gradients(%p: tensor<2x4x4xf32>, %dy: tensor<2x4x4xf32>, %m: tensor<4
 
 // -----
 
-// A LayerNorm output that the next residual also reads in f32 keeps its
-// convert; one only the GEMM reads (the last LayerNorm) is stored in bf16.
+// A LayerNorm output that the next residual also reads in f32 stays f32,
+// and its kernel stores a bf16 copy for the GEMM (the convert goes); one
+// only the GEMM reads (the last LayerNorm) is stored in bf16.
 // CHECK-LABEL: func.func @layer_norms(
-// CHECK:         %[[A:[a-z_0-9]+]], {{.*}} = tc.residual_layer_norm {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
-// CHECK-NEXT:    tc.convert %[[A]] : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
-// CHECK-NEXT:    tc.residual_layer_norm %[[A]], {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> narrowed tensor<2x4x8xbf16> -> tensor<2x4x1xf32>
+// CHECK:         %[[A:[a-z_0-9]+]], %{{.*}}, %{{.*}}, %[[C:[a-z_0-9]+]] = tc.residual_layer_norm {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32> bf16 copy tensor<2x4x8xbf16>
+// CHECK-NEXT:    %[[B:[a-z_0-9]+]], {{.*}} = tc.residual_layer_norm %[[A]], {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> narrowed tensor<2x4x8xbf16> -> tensor<2x4x1xf32>
+// CHECK-NEXT:    return %[[C]], %[[B]]
 // CHECK-NOT:     tc.convert
 func.func @layer_norms(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>)
     -> (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>) {
@@ -51,6 +52,45 @@ func.func @layer_norms(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2x
       : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
   %3 = tc.convert %2#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
   return %1, %3 : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>
+}
+
+// -----
+
+// Two converts of one LayerNorm output that nothing else reads: one convert
+// (they are merged first), which folds: the output is stored in bf16, with
+// no f32 value and no copy.
+// CHECK-LABEL: func.func @two_converts(
+// CHECK:         %[[N:[a-z_0-9]+]], %{{.*}}, %{{.*}} = tc.residual_layer_norm {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> narrowed tensor<2x4x8xbf16> -> tensor<2x4x1xf32>
+// CHECK-NEXT:    return %[[N]], %[[N]]
+func.func @two_converts(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>)
+    -> (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>) {
+  %0:3 = tc.residual_layer_norm %x, %x, %g, %g, %rng rate = 0.1 key = 1 epsilon = 1.0e-05
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32>
+  %1 = tc.convert %0#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %2 = tc.convert %0#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %1, %2 : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>
+}
+
+// -----
+
+// A LayerNorm's sublayer gradient that a bias gradient sums in f32 and two
+// converts narrow: one bf16 copy stored beside it, read by both; the
+// residual gradient's convert (no copy for it) stays.
+// CHECK-LABEL: func.func @layer_norm_grad(
+// CHECK:         %[[D:[a-z_0-9]+]], %[[SG:[a-z_0-9]+]], %{{.*}}, %{{.*}}, %[[C:[a-z_0-9]+]] = tc.residual_layer_norm_grad {{.*}} : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2x4x1xf32>, tensor<2xi64> bf16 copy tensor<2x4x8xbf16>
+// CHECK-NEXT:    %[[S:.*]] = tc.reduce_sum %[[SG]]
+// CHECK-NEXT:    %[[R:.*]] = tc.convert %[[D]]
+// CHECK-NEXT:    return %[[S]], %[[C]], %[[C]], %[[R]]
+func.func @layer_norm_grad(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %m: tensor<2x4x1xf32>,
+                           %rng: tensor<2xi64>)
+    -> (tensor<8xf32>, tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<2x4x8xbf16>) {
+  %0:4 = tc.residual_layer_norm_grad %x, %x, %g, %m, %m, %x, %rng rate = 0.1 key = 1
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2x4x1xf32>, tensor<2xi64>
+  %1 = tc.reduce_sum %0#1 axes = [0, 1] : tensor<2x4x8xf32> -> tensor<8xf32>
+  %2 = tc.convert %0#1 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %3 = tc.convert %0#1 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  %4 = tc.convert %0#0 : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+  return %1, %2, %3, %4 : tensor<8xf32>, tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<2x4x8xbf16>
 }
 
 // -----

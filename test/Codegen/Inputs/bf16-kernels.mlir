@@ -92,6 +92,26 @@ func.func @rows(%s: tensor<2x4x8xf32>, %dy: tensor<2x4x8xf32>, %g: tensor<8xf32>
         tensor<2x4x1xf32>, tensor<2x4x8xbf16>
 }
 
+// A LayerNorm output and a sublayer gradient that are read in f32 too (here
+// returned; in a step the next residual and a bias gradient's sums): each
+// row kernel stores the f32 value and its bf16 copy (tc-fuse-convert), both
+// compared bit for bit. Rows of 300, wider than a CUDA block's threads, so
+// that a thread stores several elements of a row.
+func.func @row_copies(%s: tensor<2x3x300xf32>, %dy: tensor<2x3x300xf32>,
+                      %g: tensor<300xf32>, %rng: tensor<2xi64>)
+    -> (tensor<2x3x300xf32>, tensor<2x3x300xbf16>, tensor<2x3x300xf32>,
+        tensor<2x3x300xbf16>) {
+  %n:3 = tc.residual_layer_norm %s, %dy, %g, %g, %rng rate = 0.5 key = 3 epsilon = 1.0e-05
+      : tensor<2x3x300xf32>, tensor<300xf32>, tensor<2xi64> -> tensor<2x3x1xf32>
+  %n16 = tc.convert %n#0 : tensor<2x3x300xf32> -> tensor<2x3x300xbf16>
+  %d:4 = tc.residual_layer_norm_grad %s, %dy, %g, %n#1, %n#2, %dy, %rng rate = 0.5 key = 3
+      : tensor<2x3x300xf32>, tensor<300xf32>, tensor<2x3x1xf32>, tensor<2xi64>
+  %d16 = tc.convert %d#1 : tensor<2x3x300xf32> -> tensor<2x3x300xbf16>
+  return %n#0, %n16, %d#1, %d16
+      : tensor<2x3x300xf32>, tensor<2x3x300xbf16>, tensor<2x3x300xf32>,
+        tensor<2x3x300xbf16>
+}
+
 // The loss and its gradient (tc-fuse-loss-grad, after tc-fuse-convert):
 // one row kernel storing the gradient, which only a convert reads, in bf16.
 // The gradient and the count of counted tokens are returned: both compare

@@ -1104,3 +1104,33 @@ func.func @embedding_grad_add_rank(%b: tensor<100xf32>, %i: tensor<2x5xi32>, %dy
   %0 = tc.embedding_grad_add %b, %i, %dy : tensor<100xf32>, tensor<2x5xi32>, tensor<2x5x100xf32>
   return
 }
+
+// -----
+
+// A LayerNorm's bf16 copy (tc-fuse-convert) has its result's shape in bf16.
+func.func @layer_norm_copy_of_another_shape(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.residual_layer_norm' op bf16 copy has type 'tensor<2x4x4xbf16>' but expected the bf16 of 'tensor<2x4x8xf32>' (an f32 result)}}
+  %0:4 = tc.residual_layer_norm %x, %x, %g, %g, %rng rate = 0.1 key = 1 epsilon = 1.0e-05
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> -> tensor<2x4x1xf32> bf16 copy tensor<2x4x4xbf16>
+  return
+}
+
+// -----
+
+// A narrowed result has no copy: the copy is of an f32 result.
+func.func @layer_norm_copy_of_narrowed(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.residual_layer_norm' op bf16 copy has type 'tensor<2x4x8xbf16>' but expected the bf16 of 'tensor<2x4x8xbf16>' (an f32 result)}}
+  %0:4 = tc.residual_layer_norm %x, %x, %g, %g, %rng rate = 0.1 key = 1 epsilon = 1.0e-05
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2xi64> narrowed tensor<2x4x8xbf16> -> tensor<2x4x1xf32> bf16 copy tensor<2x4x8xbf16>
+  return
+}
+
+// -----
+
+// The sublayer gradient's copy likewise.
+func.func @layer_norm_grad_copy_f16(%x: tensor<2x4x8xf32>, %g: tensor<8xf32>, %m: tensor<2x4x1xf32>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.residual_layer_norm_grad' op bf16 copy has type 'tensor<2x4x8xf16>' but expected the bf16 of 'tensor<2x4x8xf32>' (an f32 result)}}
+  %0:5 = tc.residual_layer_norm_grad %x, %x, %g, %m, %m, %x, %rng rate = 0.1 key = 1
+      : tensor<2x4x8xf32>, tensor<8xf32>, tensor<2x4x1xf32>, tensor<2xi64> bf16 copy tensor<2x4x8xf16>
+  return
+}
