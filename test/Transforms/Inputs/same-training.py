@@ -1,8 +1,10 @@
-"""Compiles MODEL.toml plainly and under a memory budget, trains both for
-4 steps with one seed, and says whether their losses and final parameters
-are equal bit for bit (memory-budget.test).
+"""Compiles MODEL.toml plainly and under a memory budget (with any further
+tc-compile flags, such as --precision=bf16, for both), trains both for 4
+steps with one seed, and says whether their losses and final parameters
+are equal bit for bit (memory-budget.test). A bf16 executable runs with
+--allow-slow-bf16, so that a CPU without bf16 instructions checks it too.
 
-    same-training.py DIR NAME MODEL.toml BUDGET
+    same-training.py DIR NAME MODEL.toml BUDGET [TC-COMPILE FLAGS...]
 """
 import json
 import os
@@ -14,13 +16,17 @@ import numpy as np
 
 def main():
     work, name, model, budget = sys.argv[1:5]
+    compile_flags = sys.argv[5:]
+    run_flags = (["--allow-slow-bf16"] if "--precision=bf16" in compile_flags
+                 else [])
     losses, params = [], []
     for kind, flags in (("plain", []), ("budget", [f"--memory-budget={budget}"])):
         prefix = os.path.join(work, f"{name}-{kind}")
         run = lambda *args: subprocess.run(args, check=True,
                                            stderr=subprocess.DEVNULL)
-        run("tc-compile", model, *flags, "-o", prefix + ".tcx")
-        run("tc-run", "train", prefix + ".tcx", "--steps", "4", "--seed", "3",
+        run("tc-compile", model, *flags, *compile_flags, "-o", prefix + ".tcx")
+        run("tc-run", "train", prefix + ".tcx", *run_flags, "--steps", "4",
+            "--seed", "3",
             "--checkpoint-dir", prefix, "--metrics", prefix + ".jsonl",
             "--quiet")
         run("tc-run", "export", prefix + ".tcx", "--checkpoint-dir", prefix,
