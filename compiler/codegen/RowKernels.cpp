@@ -18,6 +18,7 @@
 #include "compiler/codegen/RowKernels.h"
 #include "compiler/codegen/ElementTypes.h"
 #include "compiler/codegen/KernelText.h"
+#include "dialects/tc/Bf16Copies.h"
 #include "dialects/tc/TcDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -484,16 +485,6 @@ std::optional<std::string> rowBody(Operation *op,
   return std::nullopt;
 }
 
-/// The bf16 copy `op` stores beside an f32 result (tc-fuse-convert), or
-/// null.
-Value bf16CopyOf(Operation *op) {
-  if (auto norm = dyn_cast<ResidualLayerNormOp>(op))
-    return norm.getResultBf16();
-  if (auto grad = dyn_cast<ResidualLayerNormGradOp>(op))
-    return grad.getSublayerGradBf16();
-  return nullptr;
-}
-
 /// The element types row kernels are generated for so far: f32 values,
 /// integer ids and boolean masks.
 bool rowKernelType(Value v) {
@@ -535,7 +526,8 @@ FailureOr<std::string> emitRowKernel(Operation *op, StringRef name,
   // which tc-fuse-convert may narrow to bf16 (stored rounded once from
   // the f32 value, @S0), and a bf16 copy it may add (@C): any other bf16
   // value is refused, never computed wrong.
-  Value stored = op->getResult(0), copy = bf16CopyOf(op);
+  std::optional<Bf16Copy> copyable = bf16CopyOf(op);
+  Value stored = op->getResult(0), copy = copyable ? copyable->copy : Value();
   bool narrowed = isComputedWider(stored);
   auto storedInBf16 = [&](Value v) {
     return (narrowed && v == stored) || (copy && v == copy);

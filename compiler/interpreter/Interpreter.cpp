@@ -148,10 +148,15 @@ private:
       Tensor &t = values[result];
       if (!type || !type.getElementType().isBF16() || t.dtype != DType::F32)
         continue;
-      t.dtype = DType::BF16;
-      for (double &x : t.floats)
-        x = roundTo(DType::BF16, x);
+      narrowToBf16(t);
     }
+  }
+
+  /// `t`'s values rounded to bf16, as tc.convert rounds them.
+  static void narrowToBf16(Tensor &t) {
+    t.dtype = DType::BF16;
+    for (double &x : t.floats)
+      x = roundTo(DType::BF16, x);
   }
 
   /// Binds `copy`, where an op has it (tc-fuse-convert's bf16 copy of an f32
@@ -160,9 +165,7 @@ private:
     if (!copy)
       return;
     Tensor t = of;
-    t.dtype = DType::BF16;
-    for (double &x : t.floats)
-      x = roundTo(DType::BF16, x);
+    narrowToBf16(t);
     values[copy] = std::move(t);
   }
 

@@ -14,6 +14,7 @@
 
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/TransformUtils.h"
+#include "dialects/tc/Bf16Copies.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -96,23 +97,6 @@ bool narrowsF32ToBf16(ConvertOp convert) {
          typeOf(convert.getResult()).getElementType().isBF16();
 }
 
-/// A result whose bf16 copy its op's kernel can store beside it, and that
-/// copy (the op's last, optional result) where it has one.
-struct Copyable {
-  Value result, copy;
-};
-
-/// tc.residual_layer_norm's output, which the next residual reads in f32
-/// and the GEMMs in bf16, and tc.residual_layer_norm_grad's sublayer
-/// gradient, which a bias gradient sums in f32 and the GEMMs read in bf16.
-std::optional<Copyable> copyableOf(Operation *op) {
-  if (auto norm = dyn_cast<ResidualLayerNormOp>(op))
-    return Copyable{norm.getResult(), norm.getResultBf16()};
-  if (auto grad = dyn_cast<ResidualLayerNormGradOp>(op))
-    return Copyable{grad.getSublayerGrad(), grad.getSublayerGradBf16()};
-  return std::nullopt;
-}
-
 /// Folds `convert` into its input's producer where it can: the value an f32
 /// result #0 of a row op or GEMM that only the convert reads. Returns
 /// whether it did.
@@ -129,16 +113,17 @@ bool fold(ConvertOp convert) {
   return true;
 }
 
-/// Where `convert` narrows such a result that other ops read in f32 too,
-/// the op is made again with its bf16 copy (the value rounded once, as the
+/// Where `convert` narrows a result that other ops read in f32 too and
+/// whose op can store a bf16 copy of it (dialects/tc/Bf16Copies.h), the op
+/// is made again with its bf16 copy (the value rounded once, as the
 /// convert did), which the convert's readers read instead.
 void storeCopy(ConvertOp convert) {
   auto result = dyn_cast<OpResult>(convert.getInput());
   if (!result || !narrowsF32ToBf16(convert))
     return;
   Operation *op = result.getOwner();
-  std::optional<Copyable> copyable = copyableOf(op);
-  if (!copyable || copyable->result != result || copyable->copy)
+  std::optional<Bf16Copy> copyable = bf16CopyOf(op);
+  if (!copyable || copyable->of != result || copyable->copy)
     return;
   OpBuilder b(op);
   SmallVector<Type> types(op->getResultTypes());

@@ -75,7 +75,9 @@ double outputAt(const void *c, cudaDataType type, int64_t index) {
 }
 
 /// Stores `value` rounded to f32 and then, for a bf16 output, to bf16 (to
-/// nearest even, as the GPU's epilogue converts its f32 result).
+/// nearest even, as the GPU's epilogue converts its f32 result). Written
+/// here rather than taken from support/Bf16Rounding.h: the stand-in models
+/// the GPU apart from the code it checks.
 void store(void *c, cudaDataType type, int64_t index, double value) {
   float rounded = float(value);
   if (type != CUDA_R_16BF) {
