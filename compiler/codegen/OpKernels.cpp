@@ -380,7 +380,10 @@ std::string embedBody(EmbedOp embed, Target target) {
 /// tc.embedding_grad: the table's gradient, each row the sum of the rows of
 /// `dy` whose token has its id, in token order from zero (the interpreter's
 /// sums); tc.embedding_grad_add: the same sums onto its base, in place (its
-/// rows not zeroed first). Deterministic, no atomics: an element has one writer. Host:
+/// rows not zeroed first). Tokens of the op's padding_id are skipped (as
+/// ids outside the table are): at the paper's batch they were half of the
+/// tokens, added in turn by padding row's owner block, 82x the kernel's
+/// bytes on an H200. Deterministic, no atomics: an element has one writer. Host:
 /// blocks of columns across threads, each scanning every token. CUDA: block
 /// b owns the table rows id = b (mod the grid) and zeroes them; it reads the
 /// ids a chunk of blockDim tokens at a time, each warp's owned tokens a bit
@@ -395,7 +398,7 @@ std::string embedBody(EmbedOp embed, Target target) {
 /// owned rows adding a token at a time: the owner of padding's row waited
 /// for ~2,000 loads and stores in turn.)
 std::string embeddingGradBody(Operation *op, Value ids, Value outputGrad,
-                              Target target) {
+                              std::optional<int64_t> paddingId, Target target) {
   ArrayRef<int64_t> table = shapeOf(op->getResult(0));
   // tc.embedding_grad_add's table is its base's buffer (out0 is in0): its
   // rows are not zeroed first.
@@ -404,11 +407,13 @@ std::string embeddingGradBody(Operation *op, Value ids, Value outputGrad,
     return "in" + std::to_string(llvm::find(op->getOperands(), v) -
                                  op->operand_begin());
   };
+  // -1 where there is no padding: an id outside the table, skipped anyway.
   std::string sizes =
-      fill("  const int64_t V = @0, D = @1, tokens = @2;\n"
+      fill("  const int64_t V = @0, D = @1, tokens = @2, padding = @5;\n"
            "  const auto *ids = @3;\n  const auto *dy = @4;\n",
            {std::to_string(table[0]), std::to_string(table[1]),
-            std::to_string(elements(ids)), input(ids), input(outputGrad)}) +
+            std::to_string(elements(ids)), input(ids), input(outputGrad),
+            std::to_string(paddingId.value_or(-1))}) +
       (zeroFirst ? "" : "  (void)in0; // the base: out0 is its buffer\n");
   if (target == Target::Cuda) {
     // Enough slots for the whole row in one pass of a 256-thread block, up
@@ -435,7 +440,8 @@ std::string embeddingGradBody(Operation *op, Value ids, Value outputGrad,
       const int64_t t = chunk + threadIdx.x;
       const int64_t id = t < tokens ? ids[t] : -1;
       const unsigned bits = __ballot_sync(
-          0xffffffffu, id >= 0 && id < V && id % gridDim.x == blockIdx.x);
+          0xffffffffu, id >= 0 && id < V && id != padding &&
+                           id % gridDim.x == blockIdx.x);
       if (threadIdx.x % 32 == 0)
         owned[threadIdx.x / 32] = bits;
       __syncthreads();
@@ -482,7 +488,7 @@ std::string embeddingGradBody(Operation *op, Value ids, Value outputGrad,
         out0[id * D + d] = 0.0f;
     for (int64_t t = 0; t < tokens; ++t) {
       int64_t id = ids[t];
-      if (id >= 0 && id < V)
+      if (id >= 0 && id < V && id != padding)
         for (int64_t d = k0; d < k1; ++d)
           out0[id * D + d] += dy[t * D + d];
     }
@@ -585,9 +591,11 @@ std::optional<std::string> opBody(Operation *op, Target target) {
   if (auto embed = dyn_cast<EmbedOp>(op))
     return embedBody(embed, target);
   if (auto grad = dyn_cast<EmbeddingGradOp>(op))
-    return embeddingGradBody(op, grad.getIds(), grad.getOutputGrad(), target);
+    return embeddingGradBody(op, grad.getIds(), grad.getOutputGrad(),
+                             grad.getPaddingId(), target);
   if (auto grad = dyn_cast<EmbeddingGradAddOp>(op))
-    return embeddingGradBody(op, grad.getIds(), grad.getOutputGrad(), target);
+    return embeddingGradBody(op, grad.getIds(), grad.getOutputGrad(),
+                             grad.getPaddingId(), target);
   if (auto lookup = dyn_cast<EmbeddingOp>(op))
     return embeddingBody(lookup, target);
   if (auto update = dyn_cast<CacheUpdateOp>(op))

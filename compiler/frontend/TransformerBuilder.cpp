@@ -126,8 +126,11 @@ public:
     auto idsType = cast<RankedTensorType>(ids.getType());
     int64_t batch = idsType.getDimSize(0), length = idsType.getDimSize(1);
     std::string table = m.shareEmbeddings ? "embedding" : side + "_embedding";
+    // Padding's positions are masked from every path to the loss: no
+    // gradient to add (padding_id).
     Value x = EmbeddingOp::create(b, loc, type({batch, length, m.dModel}),
-                                  param(table + ".weight"), ids);
+                                  param(table + ".weight"), ids,
+                                  b.getI64IntegerAttr(m.padId));
     x = mul(x, scalar(std::sqrt(double(m.dModel))));
     Value positions;
     if (m.positionalEncoding == PositionalEncoding::Sinusoid)

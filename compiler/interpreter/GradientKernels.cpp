@@ -98,14 +98,16 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
 }
 
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
-                     int64_t vocab, const Tensor *base) {
+                     int64_t vocab, std::optional<int64_t> paddingId,
+                     const Tensor *base) {
   int64_t dim = outputGrad.shape.back();
   std::vector<double> sums(vocab * dim, 0.0);
   if (base)
     for (int64_t i = 0; i < vocab * dim; ++i)
       sums[i] = base->get(i);
   for (int64_t t = 0; t < ids.size(); ++t)
-    if (ids.ints[t] >= 0 && ids.ints[t] < vocab) // forward rejected the rest
+    if (ids.ints[t] >= 0 && ids.ints[t] < vocab && // forward rejected the rest
+        ids.ints[t] != paddingId)
       for (int64_t d = 0; d < dim; ++d)
         sums[ids.ints[t] * dim + d] += outputGrad.get(t * dim + d);
   Tensor out(outputGrad.dtype, {vocab, dim});

@@ -452,12 +452,13 @@ Frame::Evaluated Frame::gradient(Operation *op) {
       .Case<EmbeddingGradOp>([&](EmbeddingGradOp e) {
         return bind(op,
                     ref::embeddingGrad(get(e.getIds()), get(e.getOutputGrad()),
-                                       resultShape(op)[0]));
+                                       resultShape(op)[0], e.getPaddingId()));
       })
       .Case<EmbeddingGradAddOp>([&](EmbeddingGradAddOp e) {
-        return bind(op, ref::embeddingGrad(get(e.getIds()),
-                                           get(e.getOutputGrad()),
-                                           resultShape(op)[0], &get(e.getBase())));
+        return bind(op, ref::embeddingGrad(
+                            get(e.getIds()), get(e.getOutputGrad()),
+                            resultShape(op)[0], e.getPaddingId(),
+                            &get(e.getBase())));
       })
       .Default(std::nullopt);
 }

@@ -14,6 +14,7 @@
 
 #include "compiler/interpreter/Tensor.h"
 
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -65,9 +66,10 @@ Tensor crossEntropyGrad(const Tensor &logits, const Tensor &targets,
                         const Tensor &lossGrad, double labelSmoothing,
                         int64_t ignoreIndex);
 /// tc.embedding_grad: the sums start at zero, or at `base` (a [vocab, dim]
-/// table: tc.embedding_grad_add).
+/// table: tc.embedding_grad_add); positions of `paddingId` add nothing.
 Tensor embeddingGrad(const Tensor &ids, const Tensor &outputGrad,
-                     int64_t vocab, const Tensor *base = nullptr);
+                     int64_t vocab, std::optional<int64_t> paddingId,
+                     const Tensor *base = nullptr);
 
 // Fused forward ops and their gradients (FusedKernels.cpp). A linear's result
 // has its bias's type (f32 for bf16 input and weight in mixed precision).

@@ -51,7 +51,8 @@ struct FuseEmbeddingPass
       DropoutParams drop = dropoutParams(b, loc, dropout);
       auto embed = EmbedOp::create(
           b, loc, lookup.getType(), lookup.getTable(), lookup.getIds(),
-          positions, drop.rng, b.getF64FloatAttr(*scale), drop.rate, drop.key);
+          positions, drop.rng, b.getF64FloatAttr(*scale), drop.rate, drop.key,
+          lookup.getPaddingIdAttr());
       last->getResult(0).replaceAllUsesWith(embed.getResult());
       if (dropout)
         dropout->erase();

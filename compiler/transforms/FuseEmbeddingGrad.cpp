@@ -64,12 +64,17 @@ SmallVector<Operation *> chainFromLookup(Value v) {
   return chain;
 }
 
-/// The ids and output_grad of a lookup's gradient or of a link added on.
-std::pair<Value, Value> lookupOperands(Operation *op) {
+/// A lookup's gradient or a link added on, added onto `base` in place.
+Value addedOnto(OpBuilder &b, Value base, Operation *op) {
+  Type type = base.getType();
   if (auto grad = dyn_cast<EmbeddingGradOp>(op))
-    return {grad.getIds(), grad.getOutputGrad()};
+    return EmbeddingGradAddOp::create(b, grad.getLoc(), type, base,
+                                      grad.getIds(), grad.getOutputGrad(),
+                                      grad.getPaddingIdAttr());
   auto link = cast<EmbeddingGradAddOp>(op);
-  return {link.getIds(), link.getOutputGrad()};
+  return EmbeddingGradAddOp::create(b, link.getLoc(), type, base,
+                                    link.getIds(), link.getOutputGrad(),
+                                    link.getPaddingIdAttr());
 }
 
 /// One rewrite of `add`, or none: a lookup's gradient added onto the other
@@ -82,15 +87,12 @@ bool rewrite(AddOp add) {
   if (!sameTypeTableAdd(add))
     return false;
   OpBuilder b(add);
-  Type type = add.getResult().getType();
   for (auto [base, part] : {std::pair(add.getLhs(), add.getRhs()),
                             std::pair(add.getRhs(), add.getLhs())}) {
     EmbeddingGradOp lookup = lookupGradient(part);
     if (!lookup || base == part || !writableInPlace(base))
       continue;
-    Value sum = EmbeddingGradAddOp::create(b, lookup.getLoc(), type, base,
-                                           lookup.getIds(),
-                                           lookup.getOutputGrad());
+    Value sum = addedOnto(b, base, lookup);
     add.getResult().replaceAllUsesWith(sum);
     add->erase();
     lookup->erase();
@@ -103,10 +105,8 @@ bool rewrite(AddOp add) {
         !isa_and_nonnull<MatmulOp>(gemm.getDefiningOp()))
       continue;
     Value sum = gemm;
-    for (Operation *link : chain) {
-      auto [ids, dy] = lookupOperands(link);
-      sum = EmbeddingGradAddOp::create(b, link->getLoc(), type, sum, ids, dy);
-    }
+    for (Operation *link : chain)
+      sum = addedOnto(b, sum, link);
     add.getResult().replaceAllUsesWith(sum);
     add->erase();
     for (Operation *link : llvm::reverse(chain))

@@ -358,7 +358,8 @@ void LayerNormOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
 void EmbeddingOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
                                SmallVectorImpl<Value> &out) {
   out.push_back(EmbeddingGradOp::create(b, getLoc(), typeOf(getTable()),
-                                        getIds(), grads[0]));
+                                        getIds(), grads[0],
+                                        getPaddingIdAttr()));
   out.push_back(Value()); // ids
 }
 
@@ -433,8 +434,8 @@ void EmbedOp::buildReverse(OpBuilder &b, ArrayRef<Value> grads,
     d = DropoutOp::create(b, loc, d, getRng(), getRateAttr(), getKeyAttr());
   Value scaled =
       mul(b, loc, d, scalar(b, loc, d, getScale().convertToDouble()));
-  out.push_back(
-      EmbeddingGradOp::create(b, loc, typeOf(getTable()), getIds(), scaled));
+  out.push_back(EmbeddingGradOp::create(b, loc, typeOf(getTable()), getIds(),
+                                        scaled, getPaddingIdAttr()));
   out.push_back(Value()); // ids
   out.push_back(unbroadcast(b, loc, d, typeOf(getPositions())));
   out.push_back(Value()); // rng

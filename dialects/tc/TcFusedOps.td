@@ -242,11 +242,13 @@ def Tc_EmbedOp : Tc_Op<"embed", [Pure,
     `result[b, t, :] = dropout(table[ids[b, t], :] * scale + positions[t, :])`
     for ids `[B, T]`, a table `[V, D]` and positions `[T, D]` (sinusoids or
     a slice of a learned table); dropout as tc.dropout with `rng`, `rate`
-    and `key`. One kernel. Built by tc-fuse-embedding.
+    and `key`; `padding_id` as tc.embedding's. One kernel. Built by
+    tc-fuse-embedding.
   }];
   let arguments = (ins Tc_FloatTensor:$table, Tc_IdTensor:$ids,
                        Tc_FloatTensor:$positions, Tc_RngState:$rng,
-                       F64Attr:$scale, F64Attr:$rate, I64Attr:$key);
+                       F64Attr:$scale, F64Attr:$rate, I64Attr:$key,
+                       OptionalAttr<I64Attr>:$padding_id);
   let results = (outs Tc_FloatTensor:$result);
   let assemblyFormat = [{
     $table `,` $ids `,` $positions `,` $rng `scale` `=` $scale `rate` `=`

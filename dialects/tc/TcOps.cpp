@@ -239,11 +239,25 @@ LogicalResult LayerNormOp::verify() {
   return verifyEpsilon(*this, getEpsilon());
 }
 
+/// A lookup's or a table gradient's padding_id, if any, names a row of
+/// its table of `vocabulary` rows.
+static LogicalResult verifyPaddingId(Operation *op,
+                                     std::optional<int64_t> paddingId,
+                                     int64_t vocabulary) {
+  if (paddingId && (*paddingId < 0 || *paddingId >= vocabulary))
+    return op->emitOpError()
+           << "padding_id " << *paddingId << " is not a row of the table ["
+           << vocabulary << " rows]";
+  return success();
+}
+
 LogicalResult EmbeddingOp::verify() {
   ArrayRef<int64_t> table = shapeOf(getTable());
   if (table.size() != 2)
     return emitOpError() << "table must have rank 2 [vocabulary, dim], got "
                          << fmt(table);
+  if (failed(verifyPaddingId(*this, getPaddingId(), table[0])))
+    return failure();
   return verifyResultShape(*this, lookupShape(getIds(), table[1]),
                            "the ids' shape, then the "
                            "table's row size");
@@ -596,11 +610,14 @@ LogicalResult CrossEntropyGradOp::verify() {
 /// A table's gradient [V, D] and the lookup's output_grad: the ids' shape,
 /// then D (tc.embedding_grad and tc.embedding_grad_add).
 static LogicalResult verifyTableGrad(Operation *op, Value ids,
-                                     Value outputGrad, Value result) {
+                                     Value outputGrad, Value result,
+                                     std::optional<int64_t> paddingId) {
   ArrayRef<int64_t> table = shapeOf(result);
   if (table.size() != 2)
     return op->emitOpError()
            << "result must be a table [vocabulary, dim], got " << fmt(table);
+  if (failed(verifyPaddingId(op, paddingId, table[0])))
+    return failure();
   SmallVector<int64_t> expected = lookupShape(ids, table[1]);
   if (shapeOf(outputGrad) != ArrayRef<int64_t>(expected))
     return op->emitOpError()
@@ -611,11 +628,13 @@ static LogicalResult verifyTableGrad(Operation *op, Value ids,
 }
 
 LogicalResult EmbeddingGradOp::verify() {
-  return verifyTableGrad(*this, getIds(), getOutputGrad(), getResult());
+  return verifyTableGrad(*this, getIds(), getOutputGrad(), getResult(),
+                         getPaddingId());
 }
 
 LogicalResult EmbeddingGradAddOp::verify() {
-  return verifyTableGrad(*this, getIds(), getOutputGrad(), getResult());
+  return verifyTableGrad(*this, getIds(), getOutputGrad(), getResult(),
+                         getPaddingId());
 }
 
 LogicalResult AdamOp::verify() {
@@ -830,7 +849,8 @@ LogicalResult EmbedOp::verify() {
     return emitOpError() << "positions have shape "
                          << fmt(shapeOf(getPositions())) << " but expected "
                          << fmt(positions);
-  if (failed(verifyRate(*this, getRate())))
+  if (failed(verifyRate(*this, getRate())) ||
+      failed(verifyPaddingId(*this, getPaddingId(), table[0])))
     return failure();
   return verifyResultShape(*this, {ids[0], ids[1], table[1]},
                            "[B, T, D] for ids [B, T] and a table [V, D]");

@@ -318,12 +318,29 @@ def Tc_EmbeddingOp : Tc_Op<"embedding",
     of any shape; the result has shape `ids.shape + [D]`. An id outside
     `[0, V)` is an error at run time.
 
+    An optional `padding_id` (PyTorch's `padding_idx`) leaves the lookup as
+    it is but gives the table no gradient from the positions of that id: the
+    reverse is a tc.embedding_grad with the same `padding_id`. The
+    Transformer's frontend sets it to the padding token, whose positions
+    every attention masks and the loss ignores, so their gradient is zero
+    and skipping it changes no sum (test/Transforms/padding_check.py); it
+    spares the gradient kernels padding's rows, half of a batch's tokens at
+    the paper's batch, which one GPU block would otherwise add in turn.
+
     ```mlir
     %e = tc.embedding %table, %ids : tensor<100x8xf32>, tensor<2x5xi32> -> tensor<2x5x8xf32>
     ```
   }];
-  let arguments = (ins Tc_FloatTensor:$table, Tc_IdTensor:$ids);
+  let arguments = (ins Tc_FloatTensor:$table, Tc_IdTensor:$ids,
+                       OptionalAttr<I64Attr>:$padding_id);
   let results = (outs Tc_FloatTensor:$result);
+  let builders = [
+    // A lookup with no padding_id (one with no backward, or no padding).
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$table,
+                   "::mlir::Value":$ids), [{
+      build($_builder, $_state, result, table, ids, ::mlir::IntegerAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $table `,` $ids attr-dict `:` type($table) `,` type($ids) `->` type($result)
   }];
@@ -932,14 +949,16 @@ def Tc_EmbeddingGradOp : Tc_Op<"embedding_grad",
   let summary = "The gradient of tc.embedding's table: a scatter-add";
   let description = [{
     `result[v, :] = sum of output_grad[..., :] over the positions whose id is
-    v`, for a result (the table's gradient) of shape `[V, D]`.
+    v`, for a result (the table's gradient) of shape `[V, D]`; the positions
+    whose id is the optional `padding_id` add nothing (see tc.embedding).
 
     ```mlir
     %dt = tc.embedding_grad %ids, %dy
         : tensor<2x5xi32>, tensor<2x5x8xf32> -> tensor<100x8xf32>
     ```
   }];
-  let arguments = (ins Tc_IdTensor:$ids, Tc_FloatTensor:$output_grad);
+  let arguments = (ins Tc_IdTensor:$ids, Tc_FloatTensor:$output_grad,
+                       OptionalAttr<I64Attr>:$padding_id);
   let results = (outs Tc_FloatTensor:$result);
   let assemblyFormat = [{
     $ids `,` $output_grad attr-dict `:` type($ids) `,` type($output_grad) `->`
@@ -959,7 +978,7 @@ def Tc_EmbeddingGradAddOp : Tc_Op<"embedding_grad_add",
     tc.embedding_grad onto `base` (a tied table's output-layer gradient, or
     another lookup's), written in `base`'s buffer (tc-fuse-embedding-grad).
     Only the rows of the ids are touched: no table of zeros, no sum of two
-    tables.
+    tables. The positions whose id is the optional `padding_id` add nothing.
 
     ```mlir
     %dt = tc.embedding_grad_add %base, %ids, %dy
@@ -967,7 +986,8 @@ def Tc_EmbeddingGradAddOp : Tc_Op<"embedding_grad_add",
     ```
   }];
   let arguments = (ins Tc_FloatTensor:$base, Tc_IdTensor:$ids,
-                       Tc_FloatTensor:$output_grad);
+                       Tc_FloatTensor:$output_grad,
+                       OptionalAttr<I64Attr>:$padding_id);
   let results = (outs Tc_FloatTensor:$result);
   let assemblyFormat = [{
     $base `,` $ids `,` $output_grad attr-dict `:` type($base) `,` type($ids)

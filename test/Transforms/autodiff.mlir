@@ -126,3 +126,25 @@ func.func @bf16_matmul(%a: tensor<2x3xf32> {tc.param = "a"}, %b: tensor<3x4xf32>
   %l = tc.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A lookup's padding_id goes to its gradient: tc.embedding_grad skips those
+// positions (the fused tc.embed's reverse does the same).
+// CHECK-LABEL: func.func @embedding_grad(
+// CHECK:         tc.embedding_grad %arg1, %{{.*}} {padding_id = 2 : i64} : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<5x4xf32>
+func.func @embedding(%t: tensor<5x4xf32> {tc.param = "t"}, %ids: tensor<2x3xi32>) -> tensor<f32> {
+  %e = tc.embedding %t, %ids {padding_id = 2 : i64} : tensor<5x4xf32>, tensor<2x3xi32> -> tensor<2x3x4xf32>
+  %l = tc.reduce_sum %e axes = [0, 1, 2] : tensor<2x3x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @embed_grad(
+// CHECK:         tc.embedding_grad %arg1, %{{.*}} {padding_id = 0 : i64} : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<5x4xf32>
+func.func @embed(%t: tensor<5x4xf32> {tc.param = "t"}, %ids: tensor<2x3xi32>, %pos: tensor<3x4xf32>, %rng: tensor<2xi64>) -> tensor<f32> {
+  %e = tc.embed %t, %ids, %pos, %rng scale = 2.0 rate = 0.0 key = 0 {padding_id = 0 : i64} : tensor<5x4xf32>, tensor<2x3xi32>, tensor<3x4xf32>, tensor<2xi64> -> tensor<2x3x4xf32>
+  %l = tc.reduce_sum %e axes = [0, 1, 2] : tensor<2x3x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

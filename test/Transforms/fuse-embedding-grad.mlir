@@ -3,16 +3,16 @@
 
 // A tied table's gradient: the output layer's GEMM plus the target's and
 // the source's lookups -> each lookup's rows added onto the GEMM's result in
-// place, in the sum's order.
+// place, in the sum's order; a lookup's padding_id stays with its rows.
 // CHECK-LABEL: func.func @tied(
 // CHECK-NEXT:    %[[G:.*]] = tc.matmul
-// CHECK-NEXT:    %[[T:.*]] = tc.embedding_grad_add %[[G]], %arg2, %arg3 : tensor<6x4xf32>, tensor<2x3xi32>, tensor<2x3x4xf32>
+// CHECK-NEXT:    %[[T:.*]] = tc.embedding_grad_add %[[G]], %arg2, %arg3 {padding_id = 0 : i64} : tensor<6x4xf32>, tensor<2x3xi32>, tensor<2x3x4xf32>
 // CHECK-NEXT:    %[[S:.*]] = tc.embedding_grad_add %[[T]], %arg4, %arg5 : tensor<6x4xf32>, tensor<2x3xi32>, tensor<2x3x4xf32>
 // CHECK-NEXT:    return %[[S]]
 func.func @tied(%dl: tensor<5x6xf32>, %h: tensor<5x4xf32>, %tgt: tensor<2x3xi32>, %dt: tensor<2x3x4xf32>,
                 %src: tensor<2x3xi32>, %ds: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
   %g = tc.matmul %dl, %h {transpose_lhs} : tensor<5x6xf32>, tensor<5x4xf32> -> tensor<6x4xf32>
-  %et = tc.embedding_grad %tgt, %dt : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %et = tc.embedding_grad %tgt, %dt {padding_id = 0 : i64} : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
   %a = tc.add %g, %et : tensor<6x4xf32>, tensor<6x4xf32> -> tensor<6x4xf32>
   %es = tc.embedding_grad %src, %ds : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
   %b = tc.add %a, %es : tensor<6x4xf32>, tensor<6x4xf32> -> tensor<6x4xf32>
@@ -22,16 +22,16 @@ func.func @tied(%dl: tensor<5x6xf32>, %h: tensor<5x4xf32>, %tgt: tensor<2x3xi32>
 // -----
 
 // The lookups summed first and the GEMM last (the bf16 step's order): the
-// lookups still go onto the GEMM's result.
+// lookups still go onto the GEMM's result, each with its own padding_id.
 // CHECK-LABEL: func.func @gemm_last(
 // CHECK-NEXT:    %[[G:.*]] = tc.matmul
-// CHECK-NEXT:    %[[S:.*]] = tc.embedding_grad_add %[[G]], %arg4, %arg5
-// CHECK-NEXT:    %[[T:.*]] = tc.embedding_grad_add %[[S]], %arg2, %arg3
+// CHECK-NEXT:    %[[S:.*]] = tc.embedding_grad_add %[[G]], %arg4, %arg5 {padding_id = 1 : i64}
+// CHECK-NEXT:    %[[T:.*]] = tc.embedding_grad_add %[[S]], %arg2, %arg3 {padding_id = 0 : i64}
 // CHECK-NEXT:    return %[[T]]
 func.func @gemm_last(%dl: tensor<5x6xf32>, %h: tensor<5x4xf32>, %tgt: tensor<2x3xi32>, %dt: tensor<2x3x4xf32>,
                      %src: tensor<2x3xi32>, %ds: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
-  %es = tc.embedding_grad %src, %ds : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
-  %et = tc.embedding_grad %tgt, %dt : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %es = tc.embedding_grad %src, %ds {padding_id = 1 : i64} : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %et = tc.embedding_grad %tgt, %dt {padding_id = 0 : i64} : tensor<2x3xi32>, tensor<2x3x4xf32> -> tensor<6x4xf32>
   %a = tc.add %es, %et : tensor<6x4xf32>, tensor<6x4xf32> -> tensor<6x4xf32>
   %g = tc.matmul %dl, %h {transpose_lhs} : tensor<5x6xf32>, tensor<5x4xf32> -> tensor<6x4xf32>
   %b = tc.add %a, %g : tensor<6x4xf32>, tensor<6x4xf32> -> tensor<6x4xf32>

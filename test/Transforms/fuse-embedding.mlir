@@ -1,12 +1,13 @@
 // RUN: tc-opt %s --split-input-file --tc-fuse-embedding | FileCheck %s
 
-// The frontend's embedding: lookup * sqrt(d) + sinusoids, dropout -> one op.
+// The frontend's embedding: lookup * sqrt(d) + sinusoids, dropout -> one op,
+// which keeps the lookup's padding_id.
 // CHECK-LABEL: func.func @embed(
 // CHECK-NEXT:    %[[PE:.*]] = tc.positional_encoding : tensor<5x8xf32>
-// CHECK-NEXT:    %[[E:.*]] = tc.embed %arg0, %arg1, %[[PE]], %arg2 scale = 2.8284270763397217 rate = 1.000000e-01 key = 0 : tensor<20x8xf32>, tensor<2x5xi32>, tensor<5x8xf32>, tensor<2xi64> -> tensor<2x5x8xf32>
+// CHECK-NEXT:    %[[E:.*]] = tc.embed %arg0, %arg1, %[[PE]], %arg2 scale = 2.8284270763397217 rate = 1.000000e-01 key = 0 {padding_id = 0 : i64} : tensor<20x8xf32>, tensor<2x5xi32>, tensor<5x8xf32>, tensor<2xi64> -> tensor<2x5x8xf32>
 // CHECK-NEXT:    return %[[E]]
 func.func @embed(%table: tensor<20x8xf32>, %ids: tensor<2x5xi32>, %rng: tensor<2xi64>) -> tensor<2x5x8xf32> {
-  %e = tc.embedding %table, %ids : tensor<20x8xf32>, tensor<2x5xi32> -> tensor<2x5x8xf32>
+  %e = tc.embedding %table, %ids {padding_id = 0 : i64} : tensor<20x8xf32>, tensor<2x5xi32> -> tensor<2x5x8xf32>
   %c = tc.constant dense<2.82842708> : tensor<f32>
   %s = tc.mul %e, %c : tensor<2x5x8xf32>, tensor<f32> -> tensor<2x5x8xf32>
   %pe = tc.positional_encoding : tensor<5x8xf32>

@@ -3,7 +3,8 @@
 // tc.embedding_grad's host kernel on the CPU device and, with the CUDA
 // toolkit, its CUDA kernel on the SIMT harness, against sums made here: each
 // table row the f32 sum, from zero and in token order, of the rows of dy
-// whose token has its id (ids outside the table add nothing); and
+// whose token has its id (ids outside the table and the padding_id add
+// nothing); and
 // tc.embedding_grad_add's, the same sums from its base's values, in place
 // (the function's input buffer is its result's). Bit for bit:
 // both kernels promise that order (the interpreter sums in f64, so it is
@@ -35,14 +36,17 @@ using namespace mlir;
 struct Case {
   const char *name;
   int64_t tokens, vocab, dim;
+  int32_t paddingId = -1; ///< the ops' padding_id, none where negative
 };
 
 // switching: 600 x 1 elements are three blocks of the grid, each owning ~67
 // of the 200 rows, and three chunks of tokens. padding: 1,000 tokens with
-// runs of id 0 up to 60 long. wide: 1,100 columns, two passes of 4 slots of
-// 256 threads, over two chunks of tokens.
+// runs of id 0 up to 60 long. skipped: the same with padding_id 0, whose
+// tokens add nothing. wide: 1,100 columns, two passes of 4 slots of 256
+// threads, over two chunks of tokens.
 constexpr Case kCases[] = {{"switching", 600, 200, 1},
                            {"padding", 1000, 40, 8},
+                           {"skipped", 1000, 40, 8, 0},
                            {"wide", 300, 4, 1100}};
 
 std::string moduleText() {
@@ -53,15 +57,20 @@ std::string moduleText() {
                      std::to_string(c.dim) + "xf32>";
     std::string table = "tensor<" + std::to_string(c.vocab) + "x" +
                         std::to_string(c.dim) + "xf32>";
+    std::string padding =
+        c.paddingId < 0
+            ? ""
+            : " {padding_id = " + std::to_string(c.paddingId) + " : i64}";
     text += "func.func @" + std::string(c.name) + "(%ids: " + ids +
             ", %dy: " + dy + ") -> " + table + " {\n  %g = tc.embedding_grad " +
-            "%ids, %dy : " + ids + ", " + dy + " -> " + table +
+            "%ids, %dy" + padding + " : " + ids + ", " + dy + " -> " + table +
             "\n  return %g : " + table + "\n}\n";
     // The base is state: an input updated in place, the output of its name.
     text += "func.func @" + std::string(c.name) + "_add(%base: " + table +
             " {tc.input = \"table\"}, %ids: " + ids + ", %dy: " + dy +
             ") -> (" + table + " {tc.output = \"table\"})" +
-            " {\n  %g = tc.embedding_grad_add %base, %ids, %dy : " + table +
+            " {\n  %g = tc.embedding_grad_add %base, %ids, %dy" + padding +
+            " : " + table +
             ", " + ids + ", " + dy + "\n  return %g : " + table + "\n}\n";
   }
   return text;
@@ -114,7 +123,7 @@ void expectSums(ModuleOp module, const tc::rt::Executable &executable,
           v = values(rng);
       std::vector<float> want = base;
       for (int64_t t = 0; t < c.tokens; ++t)
-        if (ids[t] >= 0 && ids[t] < c.vocab)
+        if (ids[t] >= 0 && ids[t] < c.vocab && ids[t] != c.paddingId)
           for (int64_t d = 0; d < c.dim; ++d)
             want[ids[t] * c.dim + d] += dy[t * c.dim + d];
 

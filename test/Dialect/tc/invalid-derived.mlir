@@ -309,6 +309,24 @@ func.func @embedding_grad_element_type(%ids: tensor<2x5xi32>, %dy: tensor<2x5x8x
 
 // -----
 
+// Embedding gradient: padding_id names a row of the table.
+func.func @embedding_grad_padding_id(%ids: tensor<2x5xi32>, %dy: tensor<2x5x8xf32>) {
+  // expected-error @+1 {{'tc.embedding_grad' op padding_id 100 is not a row of the table [100 rows]}}
+  %0 = tc.embedding_grad %ids, %dy {padding_id = 100 : i64} : tensor<2x5xi32>, tensor<2x5x8xf32> -> tensor<100x8xf32>
+  return
+}
+
+// -----
+
+// Embedding gradient added in place: the same for its padding_id.
+func.func @embedding_grad_add_padding_id(%t: tensor<100x8xf32>, %ids: tensor<2x5xi32>, %dy: tensor<2x5x8xf32>) {
+  // expected-error @+1 {{'tc.embedding_grad_add' op padding_id -1 is not a row of the table [100 rows]}}
+  %0 = tc.embedding_grad_add %t, %ids, %dy {padding_id = -1 : i64} : tensor<100x8xf32>, tensor<2x5xi32>, tensor<2x5x8xf32>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tc.linear
 //===----------------------------------------------------------------------===//

@@ -520,6 +520,15 @@ func.func @embedding_table_rank3(%t: tensor<10x4x2xf32>, %ids: tensor<3xi32>) {
 
 // -----
 
+// Embedding: padding_id names a row of the table.
+func.func @embedding_padding_id(%t: tensor<10x4xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'tc.embedding' op padding_id 10 is not a row of the table [10 rows]}}
+  %0 = tc.embedding %t, %ids {padding_id = 10 : i64} : tensor<10x4xf32>, tensor<3xi32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
 // Embedding: a rank-1 table is rejected too.
 func.func @embedding_table_rank1(%t: tensor<10xf32>, %ids: tensor<3xi32>) {
   // expected-error @+1 {{'tc.embedding' op table must have rank 2 [vocabulary, dim], got [10]}}

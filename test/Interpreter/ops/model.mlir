@@ -2,6 +2,7 @@
 // RUN: tc-interpret %s --function=matmul --print | FileCheck %s --check-prefix=MM
 // RUN: tc-interpret %s --function=bf16_matmul --print | FileCheck %s --check-prefix=BMM
 // RUN: tc-interpret %s --function=embedding --print | FileCheck %s --check-prefix=EMB
+// RUN: tc-interpret %s --function=embedding_grad --print | FileCheck %s --check-prefix=EMBGRAD
 // RUN: tc-interpret %s --function=masks --print | FileCheck %s --check-prefix=MASK
 // RUN: tc-interpret %s --function=positions --print | FileCheck %s --check-prefix=PE
 // RUN: tc-interpret %s --function=cross_entropy --print | FileCheck %s --check-prefix=CE
@@ -57,6 +58,25 @@ func.func @embedding() -> tensor<2x2x2xf32> {
   %ids = tc.constant dense<[[2, 0], [1, 1]]> : tensor<2x2xi32>
   %e = tc.embedding %table, %ids : tensor<3x2xf32>, tensor<2x2xi32> -> tensor<2x2x2xf32>
   return %e : tensor<2x2x2xf32>
+}
+
+// Row v sums the rows of dy whose id is v, the padding_id's (1) excepted;
+// the same with a base of ones.
+// EMBGRAD:      result #0: f32 [3, 2]
+// EMBGRAD-NEXT: {{^\[\[}}2, 20],
+// EMBGRAD-NEXT: {{^}} [0, 0],
+// EMBGRAD-NEXT: {{^}} [1, 10]]
+// EMBGRAD-NEXT: result #1: f32 [3, 2]
+// EMBGRAD-NEXT: {{^\[\[}}3, 21],
+// EMBGRAD-NEXT: {{^}} [1, 1],
+// EMBGRAD-NEXT: {{^}} [2, 11]]
+func.func @embedding_grad() -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %ids = tc.constant dense<[[2, 0], [1, 1]]> : tensor<2x2xi32>
+  %dy = tc.constant dense<[[[1.0, 10.0], [2.0, 20.0]], [[3.0, 30.0], [4.0, 40.0]]]> : tensor<2x2x2xf32>
+  %g = tc.embedding_grad %ids, %dy {padding_id = 1 : i64} : tensor<2x2xi32>, tensor<2x2x2xf32> -> tensor<3x2xf32>
+  %ones = tc.constant dense<1.0> : tensor<3x2xf32>
+  %a = tc.embedding_grad_add %ones, %ids, %dy {padding_id = 1 : i64} : tensor<3x2xf32>, tensor<2x2xi32>, tensor<2x2x2xf32>
+  return %g, %a : tensor<3x2xf32>, tensor<3x2xf32>
 }
 
 // MASK:      result #0: i1 [3, 3]
