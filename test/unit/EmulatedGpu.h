@@ -48,6 +48,7 @@ struct SimtKernels {
   void (*watch)(const void *, size_t) = nullptr;
   void (*unwatchAll)() = nullptr;
   void (*takeBytes)(uint64_t *read, uint64_t *written) = nullptr;
+  uint64_t (*takeLongestThread)() = nullptr;
 };
 
 /// Compiles `x`'s kernels into `dir`/kernels.so and loads it, with the
@@ -98,7 +99,10 @@ inline SimtKernels compileSimt(const tcx::Executable &x, const std::string &dir,
         dlsym(out.library, "simt_take_bytes"));
     out.unwatchAll = reinterpret_cast<void (*)()>(
         dlsym(out.library, "simt_unwatch_all"));
-    EXPECT_TRUE(out.watch && out.takeBytes && out.unwatchAll);
+    out.takeLongestThread = reinterpret_cast<uint64_t (*)()>(
+        dlsym(out.library, "simt_take_longest_thread"));
+    EXPECT_TRUE(out.watch && out.takeBytes && out.unwatchAll &&
+                out.takeLongestThread);
   }
   for (const tcx::Kernel *kernel : *x.kernels())
     out.kernels.push_back(reinterpret_cast<void (*)(void **)>(
@@ -130,10 +134,12 @@ public:
   }
 
   /// What one kernel launch read and wrote in the spaces (kernels compiled
-  /// with countBytes), in launch order, for every run until cleared.
+  /// with countBytes), and the most loads and stores there one of its
+  /// threads made, in launch order, for every run until cleared.
   struct LaunchBytes {
     uint32_t kernel = 0;
     uint64_t read = 0, written = 0;
+    uint64_t longestThread = 0;
   };
   std::vector<LaunchBytes> launchBytes;
 
@@ -232,6 +238,7 @@ public:
           LaunchBytes &bytes = launchBytes.emplace_back();
           bytes.kernel = k->kernel;
           kernels_.takeBytes(&bytes.read, &bytes.written);
+          bytes.longestThread = kernels_.takeLongestThread();
         }
       } else if (const auto *g = std::get_if<rt::GemmLaunch>(&step)) {
         if (runGemms)

@@ -5,7 +5,8 @@
 // SIMT_COUNT_BYTES (KernelBytesTest counts a whole training step that way):
 // each byte of a watched range once per block, nothing outside the ranges,
 // an access that runs past its range's end counted only up to it (its
-// bitmap ends there: counting on overran the heap).
+// bitmap ends there: counting on overran the heap); and the most accesses
+// to the ranges one thread of a launch made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,33 @@ TEST(SimtByteCount, AnAccessPastItsRangesEndCountsTheBytesInsideOnly) {
   Counted c = endBlock();
   EXPECT_EQ(c.read, 32u);
   EXPECT_EQ(c.written, 8u);
+  simt_unwatch_all();
+}
+
+TEST(SimtByteCount, TheLongestThreadIsTheMostAccessesOneThreadMade) {
+  alignas(64) static uint8_t buffer[64], outside[64];
+  simt_unwatch_all();
+  simt_watch(buffer, sizeof buffer);
+  simt_take_longest_thread(); // nothing before this test
+  // Block 1: thread 0 makes 2 accesses (and 5 outside: not counted),
+  // thread 3 makes 3 (rereading a byte counts again).
+  simt::running = 0;
+  __tsan_read4(buffer);
+  __tsan_write4(buffer + 4);
+  for (int i = 0; i < 5; ++i)
+    __tsan_read4(outside);
+  simt::running = 3;
+  __tsan_read4(buffer);
+  __tsan_read4(buffer);
+  __tsan_read16(buffer + 16);
+  endBlock();
+  // Block 2: thread 0 again, 2 accesses; the counts start afresh per block.
+  simt::running = 0;
+  __tsan_read4(buffer);
+  __tsan_read4(buffer + 8);
+  endBlock();
+  EXPECT_EQ(simt_take_longest_thread(), 3u);
+  EXPECT_EQ(simt_take_longest_thread(), 0u); // taken
   simt_unwatch_all();
 }
 
