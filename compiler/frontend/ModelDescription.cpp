@@ -373,12 +373,30 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
                  "use a smaller batch or shorter lengths");
       continue;
     }
-    for (size_t other = 0; other < buckets.size(); ++other)
-      if (buckets[other] == bucket)
-        diag.error(item.source(),
-                   name + " repeats an earlier bucket with the same batch, "
-                          "source_length and target_length",
-                   "remove one of them");
+    for (size_t other = 0; other < buckets.size(); ++other) {
+      const Bucket &earlier = buckets[other];
+      if (earlier.sourceLength != bucket.sourceLength ||
+          earlier.targetLength != bucket.targetLength)
+        continue;
+      // A batch goes to the first bucket of its lengths: a second one,
+      // whatever its batch, would be compiled and never run.
+      std::string lengths = "source_length " +
+                            std::to_string(bucket.sourceLength) +
+                            " and target_length " +
+                            std::to_string(bucket.targetLength);
+      diag.error(item.source(),
+                 earlier == bucket
+                     ? name + " repeats an earlier bucket with the same "
+                              "batch, " + lengths
+                     : name + " has the " + lengths +
+                           " of training.buckets[" + std::to_string(other) +
+                           "] with another batch: pairs go to the first "
+                           "bucket of their lengths, so it would never train",
+                 earlier == bucket
+                     ? "remove one of them"
+                     : "remove one of them, or give it other lengths");
+      break;
+    }
     buckets.push_back(bucket);
   }
 }
