@@ -8,7 +8,9 @@
 // nothing else reads becomes the op's own store: the result narrowed to
 // bf16 (rounded once from the f32 value, as the convert would), so that the
 // conversion is no kernel of its own; where others read that result in f32
-// too, the LayerNorms' kernels store a bf16 copy beside it. See Passes.td.
+// too, the LayerNorms' kernels store a bf16 copy beside it. A convert left
+// beside a reduction of the same value joins it in one kernel. See
+// Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,15 +118,16 @@ bool fold(ConvertOp convert) {
 /// Where `convert` narrows a result that other ops read in f32 too and
 /// whose op can store a bf16 copy of it (dialects/tc/Bf16Copies.h), the op
 /// is made again with its bf16 copy (the value rounded once, as the
-/// convert did), which the convert's readers read instead.
-void storeCopy(ConvertOp convert) {
+/// convert did), which the convert's readers read instead. Returns whether
+/// it did.
+bool storeCopy(ConvertOp convert) {
   auto result = dyn_cast<OpResult>(convert.getInput());
   if (!result || !narrowsF32ToBf16(convert))
-    return;
+    return false;
   Operation *op = result.getOwner();
   std::optional<Bf16Copy> copyable = bf16CopyOf(op);
   if (!copyable || copyable->of != result || copyable->copy)
-    return;
+    return false;
   OpBuilder b(op);
   SmallVector<Type> types(op->getResultTypes());
   types.push_back(convert.getResult().getType());
@@ -136,6 +139,30 @@ void storeCopy(ConvertOp convert) {
   op->erase();
   convert.getResult().replaceAllUsesWith(remade->getResults().back());
   convert.erase();
+  return true;
+}
+
+/// Where a convert to bf16 is left (its input's producer can store no
+/// bf16 value) and a reduction over the same shape reads the same input
+/// (a bias gradient's column sum, beside the convert of that gradient for
+/// its GEMMs), the two become one tc.fused: one pass over the input stores
+/// the bf16 values and sums the columns, instead of two kernels each reading
+/// it. The sums and the rounding are the ops', unchanged.
+void joinReduction(ConvertOp convert) {
+  Value input = convert.getInput();
+  if (!narrowsF32ToBf16(convert) || isa<FusedOp>(convert->getParentOp()))
+    return;
+  for (Operation *reader : input.getUsers()) {
+    if (!reader->hasTrait<tc::OpTrait::Reduction>() ||
+        reader->getBlock() != convert->getBlock() ||
+        reader->getOperand(0) != input)
+      continue;
+    SmallVector<Operation *> ops = {convert, reader};
+    if (reader->isBeforeInBlock(convert))
+      std::swap(ops[0], ops[1]);
+    outlineFused(ops);
+    return;
+  }
 }
 
 /// Converts of one value to one type made one: the others' readers read
@@ -171,9 +198,12 @@ struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
     mergeDuplicates(getOperation());
     SmallVector<ConvertOp> converts;
     getOperation().walk([&](ConvertOp convert) { converts.push_back(convert); });
+    SmallVector<ConvertOp> left;
     for (ConvertOp convert : converts)
-      if (!fold(convert))
-        storeCopy(convert);
+      if (!fold(convert) && !storeCopy(convert))
+        left.push_back(convert);
+    for (ConvertOp convert : left)
+      joinReduction(convert);
   }
 };
 

@@ -4,8 +4,6 @@
 #include "compiler/transforms/TransformUtils.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace tc {
 #define GEN_PASS_DEF_TCFUSEELEMENTWISE
@@ -16,13 +14,6 @@ using namespace mlir;
 using namespace tc;
 
 namespace {
-
-bool isSplatConstant(Value v) {
-  auto constant = v.getDefiningOp<ConstantOp>();
-  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
-                        : DenseElementsAttr();
-  return dense && dense.isSplat();
-}
 
 struct Group {
   SmallVector<Operation *> ops;
@@ -40,54 +31,6 @@ bool availableTo(const Group &group, Value value) {
     return !def->hasTrait<tc::OpTrait::Reduction>();
   return !def || isSplatConstant(value) ||
          def->isBeforeInBlock(group.ops.front());
-}
-
-/// Replaces the ops of `group` with one tc.fused placed where it starts.
-void outline(Group &group) {
-  llvm::SetVector<Value> inputs, outputs;
-  for (Operation *op : group.ops) {
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if ((!def || !group.members.contains(def)) && !isSplatConstant(operand))
-        inputs.insert(operand);
-    }
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !group.members.contains(user);
-          }))
-        outputs.insert(result);
-  }
-  OpBuilder b(group.ops.front());
-  SmallVector<Type> resultTypes;
-  for (Value v : outputs)
-    resultTypes.push_back(v.getType());
-  auto fused = FusedOp::create(b, group.ops.front()->getLoc(), resultTypes,
-                               inputs.getArrayRef());
-  Block *body = new Block();
-  fused.getBody().push_back(body);
-  IRMapping mapping;
-  for (Value input : inputs)
-    mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
-  OpBuilder inside = OpBuilder::atBlockEnd(body);
-  for (Operation *op : group.ops) {
-    for (Value operand : op->getOperands())
-      if (!mapping.contains(operand) && isSplatConstant(operand))
-        mapping.map(operand,
-                    inside.clone(*operand.getDefiningOp())->getResult(0));
-    inside.clone(*op, mapping);
-  }
-  SmallVector<Value> yielded;
-  for (Value v : outputs)
-    yielded.push_back(mapping.lookup(v));
-  YieldOp::create(inside, fused.getLoc(), yielded);
-  for (auto [output, result] : llvm::zip(outputs, fused.getResults())) {
-    Value value = output;
-    value.replaceUsesWithIf(result, [&](OpOperand &use) {
-      return !group.members.contains(use.getOwner());
-    });
-  }
-  for (Operation *op : llvm::reverse(group.ops))
-    op->erase();
 }
 
 void fuseElementwise(Block &block) {
@@ -125,7 +68,7 @@ void fuseElementwise(Block &block) {
   }
   for (Group &group : groups)
     if (group.ops.size() > 1)
-      outline(group);
+      outlineFused(group.ops);
   eraseDeadOps(block); // splat constants now cloned into the kernels
 }
 

@@ -34,6 +34,17 @@ DropoutParams dropoutParams(mlir::OpBuilder &b, mlir::Location loc,
 /// Whether `op` is a tc.convert rounding f32 values to bf16.
 bool narrowsToBf16(mlir::Operation *op);
 
+/// Whether `v` is a splat tc.constant (a fused kernel clones it in rather
+/// than reading it).
+bool isSplatConstant(mlir::Value v);
+
+/// Replaces `ops` (of one block, in block order, each operand defined before
+/// the first or by an op of `ops`) with one tc.fused placed where the first
+/// was: its operands the values read from outside, its results the values
+/// read outside, splat constants cloned into its region. One generated
+/// kernel (tc-fuse-elementwise's groups, tc-fuse-convert's column sums).
+FusedOp outlineFused(llvm::ArrayRef<mlir::Operation *> ops);
+
 /// Removes every op of `block` whose results nothing uses (last to first, so
 /// chains of dead ops go too).
 void eraseDeadOps(mlir::Block &block);

@@ -199,15 +199,21 @@ func.func @f32_head_merge(%p: tensor<2x2x4x4xf32>, %v: tensor<2x2x4x4xf32>) -> t
 // -----
 
 // bf16 GEMMs: a result the next GEMM alone reads is stored in bf16; one a
-// reduction also reads in f32 (a bias gradient) keeps its convert; a
-// tc.linear keeps its f32 result and convert (its bias is f32).
+// reduction also reads in f32 (a bias gradient) keeps its convert, which
+// joins the reduction in one kernel; a tc.linear keeps its f32 result and
+// convert (its bias is f32).
 // CHECK-LABEL: func.func @gemm_results(
 // CHECK-NEXT:    %[[A:.*]] = tc.matmul %arg0, %arg1 : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xbf16>
 // CHECK-NEXT:    %[[B:.*]] = tc.matmul %[[A]], %arg1 : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
-// CHECK-NEXT:    %[[BC:.*]] = tc.convert %[[B]] : tensor<8x4xf32> -> tensor<8x4xbf16>
-// CHECK-NEXT:    tc.reduce_sum %[[B]]
-// CHECK-NEXT:    %[[L:.*]] = tc.linear %[[BC]], %arg1, %arg2 : tensor<8x4xbf16>, tensor<4x4xbf16>, tensor<4xf32> -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[F:.*]]:2 = tc.fused(%[[B]]) : (tensor<8x4xf32>) -> (tensor<8x4xbf16>, tensor<4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<8x4xf32>):
+// CHECK-NEXT:      %[[XC:.*]] = tc.convert %[[X]] : tensor<8x4xf32> -> tensor<8x4xbf16>
+// CHECK-NEXT:      %[[XS:.*]] = tc.reduce_sum %[[X]] axes = [0]
+// CHECK-NEXT:      tc.yield %[[XC]], %[[XS]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[L:.*]] = tc.linear %[[F]]#0, %arg1, %arg2 : tensor<8x4xbf16>, tensor<4x4xbf16>, tensor<4xf32> -> tensor<8x4xf32>
 // CHECK-NEXT:    tc.convert %[[L]] : tensor<8x4xf32> -> tensor<8x4xbf16>
+// CHECK-NEXT:    return %[[F]]#1
 func.func @gemm_results(%x: tensor<8x4xbf16>, %w: tensor<4x4xbf16>, %b: tensor<4xf32>)
     -> (tensor<4xf32>, tensor<8x4xbf16>) {
   %0 = tc.matmul %x, %w : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
@@ -231,4 +237,24 @@ func.func @slice(%x: tensor<2x5x24xf32>) -> tensor<2x5x8xbf16> {
   %0 = tc.slice %x offsets = [0, 0, 0] : tensor<2x5x24xf32> -> tensor<2x5x8xf32>
   %1 = tc.convert %0 : tensor<2x5x8xf32> -> tensor<2x5x8xbf16>
   return %1 : tensor<2x5x8xbf16>
+}
+
+// -----
+
+// A column sum before the convert of the same value: the two are one
+// kernel all the same, at the sum's place.
+// CHECK-LABEL: func.func @sum_first(
+// CHECK-NEXT:    %[[F:.*]]:2 = tc.fused(%arg0) : (tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8x4xbf16>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<8x4xf32>):
+// CHECK-NEXT:      %[[XS:.*]] = tc.reduce_sum %[[X]] axes = [0]
+// CHECK-NEXT:      %[[XC:.*]] = tc.convert %[[X]] : tensor<8x4xf32> -> tensor<8x4xbf16>
+// CHECK-NEXT:      tc.yield %[[XS]], %[[XC]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tc.matmul %[[F]]#1, %arg1
+// CHECK-NEXT:    return %[[F]]#0
+func.func @sum_first(%g: tensor<8x4xf32>, %w: tensor<4x4xbf16>) -> (tensor<4xf32>, tensor<8x4xf32>) {
+  %0 = tc.reduce_sum %g axes = [0] : tensor<8x4xf32> -> tensor<4xf32>
+  %1 = tc.convert %g : tensor<8x4xf32> -> tensor<8x4xbf16>
+  %2 = tc.matmul %1, %w : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
+  return %0, %2 : tensor<4xf32>, tensor<8x4xf32>
 }
