@@ -38,12 +38,18 @@
 // store however wide: a launch's longest thread is the chain of accesses no
 // parallelism shortens (the embedding gradient's owner of padding's row
 // made about three for each of ~12,000 tokens at the paper's batch: 2.15 ms
-// on an H200).
+// on an H200). And it logs them, so that at the block's end the k-th
+// accesses of a warp's 32 lanes, one instruction's requests where the lanes
+// took the same path, give the 32-byte sectors a GPU would move for them:
+// their bytes against the bytes asked for is the kernel's coalescing (1
+// where a warp's lanes read adjacent elements, 1/8 where each reads 4 bytes
+// of its own row).
 //
 //   extern "C" void simt_watch(const void *begin, size_t bytes);
 //   extern "C" void simt_unwatch_all();
 //   extern "C" void simt_take_bytes(uint64_t *read, uint64_t *written);
 //   extern "C" uint64_t simt_take_longest_thread();
+//   extern "C" void simt_take_sectors(uint64_t *requested, uint64_t *sectors);
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,12 +217,23 @@ struct Coverage {
   size_t count = 0, capacity = 0;
 };
 inline Coverage blockReads{0}, blockWrites{1};
-/// The running block's threads' accesses to the ranges, and the most any
-/// thread made since the last simt_take_longest_thread. (An array, not a
-/// vector: the hooks call nothing instrumented.)
+/// A thread of the running block: its accesses to the ranges in order,
+/// each as the first 32-byte sector it touches and how many (packed:
+/// sector << 8 | count). The log's length is the thread's accesses; the
+/// k-th entries of a warp's lanes are one instruction's requests where the
+/// lanes took the same path. (Arrays, not vectors: the hooks call nothing
+/// instrumented.)
+struct AccessLog {
+  uint64_t *entries = nullptr; // malloc'd
+  size_t count = 0, capacity = 0;
+};
 constexpr unsigned kMostThreads = 1024; // a CUDA block's
-inline uint64_t threadAccesses[kMostThreads];
+inline AccessLog threadLogs[kMostThreads];
+/// Since the last take: the most accesses one thread made; the bytes the
+/// accesses asked for, and the 32-byte sectors their warps' requests
+/// touched (each request's distinct sectors: what a GPU moves for it).
 inline uint64_t longestThread = 0;
+inline uint64_t requestedBytes = 0, sectorsTouched = 0;
 } // namespace simt
 
 // The watched ranges are one list in the process (inline variables are
@@ -259,6 +276,13 @@ SIMT_UNCOUNTED uint64_t simt_take_longest_thread() {
   simt::longestThread = 0;
   return longest;
 }
+/// The bytes the accesses asked for and the sectors their warps' requests
+/// touched since the last call.
+SIMT_UNCOUNTED void simt_take_sectors(uint64_t *requested, uint64_t *sectors) {
+  *requested = simt::requestedBytes;
+  *sectors = simt::sectorsTouched;
+  simt::requestedBytes = simt::sectorsTouched = 0;
+}
 /// Marks the access's bytes in `coverage` if a watched range holds it: the
 /// last access's range, or the last range that starts at or below it, found
 /// by binary search (a scan of every range for each access, most of them
@@ -282,7 +306,18 @@ SIMT_UNCOUNTED void simt_record(const void *address, uint64_t bytes,
       at >= simt::ranges[low].end)
     return;
   simt::lastRange = low;
-  ++simt::threadAccesses[simt::running];
+  simt::AccessLog &log = simt::threadLogs[simt::running];
+  if (log.count == log.capacity) {
+    log.capacity = log.capacity ? 2 * log.capacity : 256;
+    log.entries = static_cast<uint64_t *>(
+        realloc(log.entries, log.capacity * sizeof(uint64_t)));
+    if (!log.entries)
+      __builtin_trap();
+  }
+  const uint64_t firstSector = at / 32, lastSector = (at + bytes - 1) / 32;
+  const uint64_t sectors = lastSector - firstSector + 1;
+  log.entries[log.count++] = firstSector << 8 | (sectors < 255 ? sectors : 255);
+  simt::requestedBytes += bytes;
   const simt::Range &range = simt::ranges[low];
   simt::Coverage &c = *coverage;
   uint64_t *bits = range.bits[c.kind];
@@ -320,14 +355,51 @@ SIMT_UNCOUNTED uint64_t simt_covered(simt::Coverage *coverage) {
   return bytes;
 }
 namespace simt {
+/// The distinct sectors of the k-th accesses of one warp's lanes (a
+/// request), from their logs: an insertion sort of at most two sectors a
+/// lane, no library call; an access over more than two (a range) counts
+/// all of its own.
+SIMT_HARNESS inline uint64_t requestSectors(const AccessLog *lanes, size_t k) {
+  uint64_t sectors[2 * kWarp];
+  unsigned n = 0;
+  uint64_t wide = 0;
+  for (unsigned lane = 0; lane < kWarp; ++lane) {
+    if (k >= lanes[lane].count)
+      continue;
+    const uint64_t entry = lanes[lane].entries[k];
+    const uint64_t first = entry >> 8, count = entry & 255;
+    if (count > 2) {
+      wide += count;
+      continue;
+    }
+    for (uint64_t s = first; s < first + count; ++s) {
+      unsigned at = n++;
+      for (; at > 0 && sectors[at - 1] > s; --at)
+        sectors[at] = sectors[at - 1];
+      sectors[at] = s;
+    }
+  }
+  uint64_t distinct = wide;
+  for (unsigned i = 0; i < n; ++i)
+    distinct += i == 0 || sectors[i] != sectors[i - 1];
+  return distinct;
+}
+
 /// Adds the block that ended to the counts.
 SIMT_HARNESS inline void endBlockCounts() {
   bytesRead += simt_covered(&blockReads);
   bytesWritten += simt_covered(&blockWrites);
-  for (uint64_t &accesses : threadAccesses) {
-    longestThread = std::max(longestThread, accesses);
-    accesses = 0;
+  for (unsigned warp = 0; warp < kMostThreads / kWarp; ++warp) {
+    const AccessLog *lanes = threadLogs + warp * kWarp;
+    size_t most = 0;
+    for (unsigned lane = 0; lane < kWarp; ++lane)
+      most = std::max(most, lanes[lane].count);
+    longestThread = std::max<uint64_t>(longestThread, most);
+    for (size_t k = 0; k < most; ++k)
+      sectorsTouched += requestSectors(lanes, k);
   }
+  for (AccessLog &log : threadLogs)
+    log.count = 0;
 }
 } // namespace simt
 #define SIMT_ACCESS_HOOKS(size)                                               \

@@ -49,6 +49,7 @@ struct SimtKernels {
   void (*unwatchAll)() = nullptr;
   void (*takeBytes)(uint64_t *read, uint64_t *written) = nullptr;
   uint64_t (*takeLongestThread)() = nullptr;
+  void (*takeSectors)(uint64_t *requested, uint64_t *sectors) = nullptr;
 };
 
 /// Compiles `x`'s kernels into `dir`/kernels.so and loads it, with the
@@ -101,8 +102,10 @@ inline SimtKernels compileSimt(const tcx::Executable &x, const std::string &dir,
         dlsym(out.library, "simt_unwatch_all"));
     out.takeLongestThread = reinterpret_cast<uint64_t (*)()>(
         dlsym(out.library, "simt_take_longest_thread"));
+    out.takeSectors = reinterpret_cast<void (*)(uint64_t *, uint64_t *)>(
+        dlsym(out.library, "simt_take_sectors"));
     EXPECT_TRUE(out.watch && out.takeBytes && out.unwatchAll &&
-                out.takeLongestThread);
+                out.takeLongestThread && out.takeSectors);
   }
   for (const tcx::Kernel *kernel : *x.kernels())
     out.kernels.push_back(reinterpret_cast<void (*)(void **)>(
@@ -134,12 +137,15 @@ public:
   }
 
   /// What one kernel launch read and wrote in the spaces (kernels compiled
-  /// with countBytes), and the most loads and stores there one of its
-  /// threads made, in launch order, for every run until cleared.
+  /// with countBytes); the most loads and stores there one of its threads
+  /// made; and the bytes its accesses asked for against the 32-byte
+  /// sectors its warps' requests touched: in launch order, for every run
+  /// until cleared.
   struct LaunchBytes {
     uint32_t kernel = 0;
     uint64_t read = 0, written = 0;
     uint64_t longestThread = 0;
+    uint64_t requested = 0, sectors = 0;
   };
   std::vector<LaunchBytes> launchBytes;
 
@@ -239,6 +245,7 @@ public:
           bytes.kernel = k->kernel;
           kernels_.takeBytes(&bytes.read, &bytes.written);
           bytes.longestThread = kernels_.takeLongestThread();
+          kernels_.takeSectors(&bytes.requested, &bytes.sectors);
         }
       } else if (const auto *g = std::get_if<rt::GemmLaunch>(&step)) {
         if (runGemms)

@@ -19,8 +19,9 @@
 // So the harness also counts each thread's loads and stores, and on small
 // (batches padded as tc-run pads them) a launch's longest thread, at
 // kAccessInTurnSeconds an access, is held to kMostOverModel times the
-// launch's time in the model. Other slowness (uncoalesced accesses, low
-// occupancy, bank conflicts) only a GPU shows.
+// launch's time in the model; and each warp request's 32-byte sectors
+// against the bytes it asked for, held to half coalesced. Other slowness
+// (occupancy, too few blocks, bank conflicts) only a GPU shows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,7 +63,13 @@ struct KernelBytes {
   int64_t model = 0;    ///< the launch's buffers, each once
   uint64_t counted = 0; ///< loads and stores in the spaces
   uint64_t longestThread = 0; ///< the most loads and stores of one thread
+  uint64_t requested = 0, sectors = 0; ///< bytes asked for, sectors moved
   double ratio() const { return double(counted) / double(model); }
+  /// The bytes its warps' requests asked for over the sectors' bytes a GPU
+  /// moves for them: 1 coalesced, 1/8 for 4 bytes a lane from 32 rows.
+  double coalescing() const {
+    return sectors ? double(requested) / (32.0 * double(sectors)) : 1.0;
+  }
   /// The longest thread's accesses in turn against the launch's time in
   /// the step model (its bytes at the H100's bandwidth, at least a launch).
   double serialRatio() const {
@@ -148,6 +155,8 @@ trainStepBytes(const std::string &model, int32_t vocabulary,
       k.model += bytesOf(*b);
     k.counted = counted.read + counted.written;
     k.longestThread = counted.longestThread;
+    k.requested = counted.requested;
+    k.sectors = counted.sectors;
     out.push_back(k);
   }
   EXPECT_EQ(launch, gpu.launchBytes.size());
@@ -186,6 +195,19 @@ void expectNearTheModel(const std::vector<KernelBytes> &launches) {
             [](const KernelBytes &a, const KernelBytes &b) {
               return a.serialRatio() > b.serialRatio();
             });
+  std::sort(worst.begin(), worst.end(),
+            [](const KernelBytes &a, const KernelBytes &b) {
+              return a.coalescing() < b.coalescing();
+            });
+  std::cout << "least coalesced (bytes asked for / sectors' bytes):\n";
+  for (size_t i = 0; i < std::min<size_t>(8, worst.size()); ++i)
+    std::cout << "  " << worst[i].kernel << " " << worst[i].op << " "
+              << worst[i].coalescing() << " (" << worst[i].requested
+              << " bytes in " << worst[i].sectors << " sectors)\n";
+  std::sort(worst.begin(), worst.end(),
+            [](const KernelBytes &a, const KernelBytes &b) {
+              return a.serialRatio() > b.serialRatio();
+            });
   std::cout << "longest threads against the model's time:\n";
   for (size_t i = 0; i < std::min<size_t>(8, worst.size()); ++i)
     std::cout << "  " << worst[i].kernel << " " << worst[i].op << " "
@@ -209,14 +231,24 @@ TEST(KernelBytes, TinyBf16TrainingStepKernelsMoveAboutTheirBuffers) {
 
 /// Every launch's longest thread within kMostOverModel of the launch's time
 /// in the model: no chain of accesses one thread makes in turn (a row that
-/// one block adds token by token) outlasts the launch's bytes.
+/// one block adds token by token) outlasts the launch's bytes. And every
+/// launch that asks for kCoalescedFrom bytes or more at least half
+/// coalesced (a kernel whose lanes each walk a row of their own moves 8x
+/// the bytes it uses); the step's scalar kernels (the learning rate, the
+/// gradient's norm) ask for a few bytes and are left out.
+constexpr uint64_t kCoalescedFrom = 65536;
 void expectNoLongThreads(const std::vector<KernelBytes> &launches) {
-  for (const KernelBytes &k : launches)
+  for (const KernelBytes &k : launches) {
     EXPECT_LE(k.serialRatio(), kMostOverModel)
         << k.kernel << " (" << k.op << "): a thread made " << k.longestThread
         << " loads and stores, at least "
         << double(k.longestThread) * kAccessInTurnSeconds * 1e6
         << " us in turn, for a launch of " << k.model << " bytes";
+    if (k.requested >= kCoalescedFrom)
+      EXPECT_GE(k.coalescing(), 0.5)
+          << k.kernel << " (" << k.op << "): its warps asked for "
+          << k.requested << " bytes in " << k.sectors << " 32-byte sectors";
+  }
 }
 
 // About 40 s on a Zen 3 core, most of it the counting hooks (test/simt/Simt.h).

@@ -97,4 +97,28 @@ TEST(SimtByteCount, TheLongestThreadIsTheMostAccessesOneThreadMade) {
   simt_unwatch_all();
 }
 
+TEST(SimtByteCount, AWarpsRequestMovesTheDistinctSectorsItsLanesTouch) {
+  alignas(64) static uint8_t buffer[32 * 64];
+  simt_unwatch_all();
+  simt_watch(buffer, sizeof buffer);
+  uint64_t requested = 0, sectors = 0;
+  simt_take_sectors(&requested, &sectors); // nothing before this test
+  // One warp, two requests: the lanes' first accesses read adjacent floats
+  // (128 bytes: 4 sectors), their second a float 64 bytes apart each (32
+  // sectors); lane 31 makes a third, alone, of 16 bytes across a sector's
+  // end (2 sectors).
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    simt::running = lane;
+    __tsan_read4(buffer + 4 * lane);
+    __tsan_read4(buffer + 64 * lane);
+  }
+  __tsan_read16(buffer + 24);
+  endBlock();
+  simt_take_sectors(&requested, &sectors);
+  EXPECT_EQ(requested, 32u * 4 + 32u * 4 + 16u);
+  EXPECT_EQ(sectors, 4u + 32u + 2u);
+  EXPECT_EQ(simt_take_longest_thread(), 3u);
+  simt_unwatch_all();
+}
+
 } // namespace
