@@ -332,6 +332,7 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
   }
   std::string lengthWhy =
       " (up to model.max_length = " + std::to_string(model.maxLength) + ")";
+  std::vector<size_t> indices; // of `buckets` in `array`
   for (size_t index = 0; index < array->size(); ++index) {
     const toml::node &item = *array->get(index);
     const toml::table *table = item.as_table();
@@ -375,6 +376,8 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     }
     for (size_t other = 0; other < buckets.size(); ++other) {
       const Bucket &earlier = buckets[other];
+      // Its index in the TOML array (buckets in error were not kept).
+      size_t earlierIndex = indices[other];
       if (earlier.sourceLength != bucket.sourceLength ||
           earlier.targetLength != bucket.targetLength)
         continue;
@@ -389,7 +392,8 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
                      ? name + " repeats an earlier bucket with the same "
                               "batch, " + lengths
                      : name + " has the " + lengths +
-                           " of training.buckets[" + std::to_string(other) +
+                           " of training.buckets[" +
+                           std::to_string(earlierIndex) +
                            "] with another batch: pairs go to the first "
                            "bucket of their lengths, so it would never train",
                  earlier == bucket
@@ -398,6 +402,7 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
       break;
     }
     buckets.push_back(bucket);
+    indices.push_back(index);
   }
 }
 

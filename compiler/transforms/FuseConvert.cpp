@@ -9,7 +9,7 @@
 // bf16 (rounded once from the f32 value, as the convert would), so that the
 // conversion is no kernel of its own; where others read that result in f32
 // too, the LayerNorms' kernels store a bf16 copy beside it. A convert left
-// beside a reduction of the same value joins it in one kernel. See
+// beside a column sum of the same value joins it in one kernel. See
 // Passes.td.
 //
 //===----------------------------------------------------------------------===//
@@ -142,20 +142,32 @@ bool storeCopy(ConvertOp convert) {
   return true;
 }
 
+/// Whether `op` sums `input` over every dimension but the last: a bias
+/// gradient's column sum, which the loop kernels run across columns (the
+/// CUDA lanes along a row, coalesced; the host's blocks of columns), so
+/// that a convert of the same elements joins it with its stores in order.
+bool isColumnSum(Operation *op, Value input) {
+  auto sum = dyn_cast<ReduceSumOp>(op);
+  if (!sum || sum.getInput() != input)
+    return false;
+  int64_t rank = typeOf(input).getRank();
+  return rank >= 2 && llvm::equal(sum.getAxes(), llvm::seq<int64_t>(0, rank - 1));
+}
+
 /// Where a convert to bf16 is left (its input's producer can store no
-/// bf16 value) and a reduction over the same shape reads the same input
-/// (a bias gradient's column sum, beside the convert of that gradient for
-/// its GEMMs), the two become one tc.fused: one pass over the input stores
-/// the bf16 values and sums the columns, instead of two kernels each reading
-/// it. The sums and the rounding are the ops', unchanged.
-void joinReduction(ConvertOp convert) {
+/// bf16 value) and a column sum reads the same input (a bias gradient,
+/// beside the convert of that gradient for its GEMMs), the two become one
+/// tc.fused: one pass over the input stores the bf16 values and sums the
+/// columns, instead of two kernels each reading it. The sums and the
+/// rounding are the ops', unchanged.
+void joinColumnSum(ConvertOp convert) {
   Value input = convert.getInput();
-  if (!narrowsF32ToBf16(convert) || isa<FusedOp>(convert->getParentOp()))
+  if (!narrowsF32ToBf16(convert) || convert.use_empty() ||
+      isa<FusedOp>(convert->getParentOp()))
     return;
   for (Operation *reader : input.getUsers()) {
-    if (!reader->hasTrait<tc::OpTrait::Reduction>() ||
-        reader->getBlock() != convert->getBlock() ||
-        reader->getOperand(0) != input)
+    if (!isColumnSum(reader, input) || reader->use_empty() ||
+        reader->getBlock() != convert->getBlock())
       continue;
     SmallVector<Operation *> ops = {convert, reader};
     if (reader->isBeforeInBlock(convert))
@@ -203,7 +215,7 @@ struct FuseConvertPass : public tc::impl::TcFuseConvertBase<FuseConvertPass> {
       if (!fold(convert) && !storeCopy(convert))
         left.push_back(convert);
     for (ConvertOp convert : left)
-      joinReduction(convert);
+      joinColumnSum(convert);
   }
 };
 

@@ -273,9 +273,10 @@ def TcFuseConvert : Pass<"tc-fuse-convert", "mlir::ModuleOp"> {
     stores beside the f32 value and the convert's readers read; any other
     such result keeps its convert, and so does a `tc.linear`'s: its bias is
     f32, and cuBLASLt adds a bias into a bf16 result only in bf16. A convert
-    left whose input a reduction over the same shape also reads (a
-    projection's output gradient and its bias gradient's column sum) joins
-    that reduction in one `tc.fused`: one kernel, one pass over the input.
+    left whose input a column sum (`tc.reduce_sum` over every dimension but
+    the last) also reads, a projection's output gradient and its bias
+    gradient, joins that sum in one `tc.fused`: one kernel, one pass over
+    the input.
 
     First, converts move above the view ops (`tc.reshape`, `tc.transpose`,
     `tc.split`) whose every result only converts to bf16 read: one convert

@@ -146,13 +146,26 @@ bool checkPair(const SentencePair &pair, uint64_t index,
                const Vocabulary &vocab, const std::string &file,
                std::string &error) {
   for (const std::vector<int32_t> *side : {&pair.source, &pair.target})
-    for (int32_t id : *side)
+    for (int32_t id : *side) {
       if (id < 0 || (vocab.size > 0 && id >= vocab.size)) {
         error = file + ": pair " + std::to_string(index) + " has token id " +
                 std::to_string(id) + ", outside the vocabulary [0, " +
                 std::to_string(vocab.size) + ")";
         return false;
       }
+      // Batching adds padding after a sentence; inside one it would be
+      // masked where it is a source and get no embedding gradient
+      // (padding_id) where it is a target.
+      if (id == vocab.pad) {
+        error = file + ": the " +
+                (side == &pair.source ? "source" : "target") + " of pair " +
+                std::to_string(index) + " holds the padding id " +
+                std::to_string(id) +
+                ", which only batching adds after a sentence; rebuild the "
+                "file with tc-run prepare";
+        return false;
+      }
+    }
   if (pair.source.empty() || pair.source.back() != vocab.eos) {
     error = file + ": the source of pair " + std::to_string(index) +
             " does not end with EOS (" + std::to_string(vocab.eos) +

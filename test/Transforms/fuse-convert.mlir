@@ -258,3 +258,24 @@ func.func @sum_first(%g: tensor<8x4xf32>, %w: tensor<4x4xbf16>) -> (tensor<4xf32
   %2 = tc.matmul %1, %w : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
   return %0, %2 : tensor<4xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// Not joined: a row sum (its kernel would stride the joined stores), and a
+// convert whose result nothing reads.
+// CHECK-LABEL: func.func @not_column_sums(
+// CHECK-NEXT:    tc.convert %arg0
+// CHECK-NEXT:    tc.reduce_sum %arg0 axes = [1]
+// CHECK-NEXT:    tc.matmul
+// CHECK-NEXT:    tc.convert %arg1
+// CHECK-NEXT:    tc.reduce_sum %arg1 axes = [0]
+// CHECK-NOT:     tc.fused
+func.func @not_column_sums(%g: tensor<8x4xf32>, %h: tensor<8x4xf32>, %w: tensor<4x4xbf16>)
+    -> (tensor<8xf32>, tensor<8x4xf32>, tensor<4xf32>) {
+  %0 = tc.convert %g : tensor<8x4xf32> -> tensor<8x4xbf16>
+  %1 = tc.reduce_sum %g axes = [1] : tensor<8x4xf32> -> tensor<8xf32>
+  %2 = tc.matmul %0, %w : tensor<8x4xbf16>, tensor<4x4xbf16> -> tensor<8x4xf32>
+  %3 = tc.convert %h : tensor<8x4xf32> -> tensor<8x4xbf16>
+  %4 = tc.reduce_sum %h axes = [0] : tensor<8x4xf32> -> tensor<4xf32>
+  return %1, %2, %4 : tensor<8xf32>, tensor<8x4xf32>, tensor<4xf32>
+}

@@ -8,11 +8,10 @@ the same initial state on the same batches (dropout on), run by tc-interpret.
 import argparse
 import os
 import sys
-import tomllib
 
 import numpy as np
 
-from model_state import TrainStep
+from model_state import TrainStep, first_bucket
 
 # Fused ops compute in double and round once where the unfused graph rounds
 # after every op: losses agree to ~1e-7 relative, parameters after two Adam
@@ -37,11 +36,8 @@ def main():
     parser.add_argument("--fusion", required=True)
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
-    config = tomllib.load(open(args.description, "rb"))
-    bucket = config["training"]["buckets"][0]
-    B, S, T = bucket["batch"], bucket["source_length"], bucket["target_length"]
+    config, (B, S, T), function = first_bucket(args.description)
     V = config["model"]["vocab_size"]
-    function = f"train_step_{B}x{S}x{T}"
 
     plain = TrainStep(args.description, os.path.join(args.work, "none"), "--fusion=none")
     fused = TrainStep(args.description, os.path.join(args.work, "fused"),

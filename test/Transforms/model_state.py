@@ -4,8 +4,18 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 
 import numpy as np
+
+
+def first_bucket(description):
+    """The description's parsed TOML, its first bucket's batch, source and
+    target lengths, and the name of that bucket's training step."""
+    config = tomllib.load(open(description, "rb"))
+    bucket = config["training"]["buckets"][0]
+    B, S, T = bucket["batch"], bucket["source_length"], bucket["target_length"]
+    return config, (B, S, T), f"train_step_{B}x{S}x{T}"
 
 
 def run(*args):

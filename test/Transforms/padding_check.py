@@ -18,11 +18,10 @@ import argparse
 import os
 import re
 import sys
-import tomllib
 
 import numpy as np
 
-from model_state import TrainStep
+from model_state import TrainStep, first_bucket
 
 STEPS = 2
 
@@ -72,12 +71,9 @@ def main():
     parser.add_argument("description")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
-    config = tomllib.load(open(args.description, "rb"))
-    bucket = config["training"]["buckets"][0]
-    B, S, T = bucket["batch"], bucket["source_length"], bucket["target_length"]
+    config, (B, S, T), function = first_bucket(args.description)
     V = config["model"]["vocab_size"]
     pad = config["model"].get("pad_id", 0)
-    function = f"train_step_{B}x{S}x{T}"
 
     skip = TrainStep(args.description, os.path.join(args.work, "skip"))
     keep, removed = without_padding_id(skip, os.path.join(args.work, "keep"))
@@ -87,10 +83,15 @@ def main():
 
     # As tc-run pads: each sentence, then padding (the target's input is
     # BOS and the sentence, its output the sentence and EOS).
+    # The last step's last row is all padding (with more than one row), as
+    # tc-run fills a batch that has fewer pairs than rows.
     batches = []
-    for _ in range(STEPS):
+    for step in range(STEPS):
         src = padded(rng, B, S, [max(1, S - 1 - r * 2) for r in range(B)], V, pad)
         tgt = padded(rng, B, T + 1, [max(2, T - r * 2) for r in range(B)], V, pad)
+        if step == STEPS - 1 and B > 1:
+            src[-1, :] = pad
+            tgt[-1, :] = pad
         batches.append((src, tgt[:, :-1].copy(), tgt[:, 1:].copy()))
     losses, a, b = run_steps(skip, keep, function, state, batches)
     failures = [f"step {i + 1}: loss {s!r} against {k!r}"

@@ -444,6 +444,9 @@ extern "C" SIMT_HARNESS void simt_launch(void (*kernel)(void **),
     fputs("simt_launch: a block of more than 1024 threads\n", stderr);
     abort();
   }
+  // Accesses made outside a block (the host's) belong to no thread.
+  for (simt::AccessLog &log : simt::threadLogs)
+    log.count = 0;
 #endif
   while (fibers.size() < block)
     fibers.push_back(std::make_unique<simt::Fiber>());

@@ -80,8 +80,8 @@ struct KernelBytes {
 };
 
 /// Sentences as tc-run batches them: each row of ids [B, L] a sentence of
-/// L/4 to L tokens, then padding (id 0), so that the padding token's rows
-/// are the long ones they are in training.
+/// L/4 to L tokens, then padding (id 0, tiny's and small's pad_id), so
+/// that the padding token's rows are the long ones they are in training.
 void padRows(const tcx::Binding &b, std::vector<uint8_t> &bytes,
              std::mt19937_64 &rng) {
   const tcx::Buffer &buffer = *b.buffer();
