@@ -66,15 +66,14 @@ SmallVector<Operation *> chainFromLookup(Value v) {
 
 /// A lookup's gradient or a link added on, added onto `base` in place.
 Value addedOnto(OpBuilder &b, Value base, Operation *op) {
-  Type type = base.getType();
+  auto add = [&](auto part) -> Value {
+    return EmbeddingGradAddOp::create(b, part.getLoc(), base.getType(), base,
+                                      part.getIds(), part.getOutputGrad(),
+                                      part.getPaddingIdAttr());
+  };
   if (auto grad = dyn_cast<EmbeddingGradOp>(op))
-    return EmbeddingGradAddOp::create(b, grad.getLoc(), type, base,
-                                      grad.getIds(), grad.getOutputGrad(),
-                                      grad.getPaddingIdAttr());
-  auto link = cast<EmbeddingGradAddOp>(op);
-  return EmbeddingGradAddOp::create(b, link.getLoc(), type, base,
-                                    link.getIds(), link.getOutputGrad(),
-                                    link.getPaddingIdAttr());
+    return add(grad);
+  return add(cast<EmbeddingGradAddOp>(op));
 }
 
 /// One rewrite of `add`, or none: a lookup's gradient added onto the other
