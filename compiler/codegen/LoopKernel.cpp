@@ -65,9 +65,11 @@ enum class Skeleton {
   /// CUDA's: tiles of columns across blocks, the rows split among groups of
   /// a block's threads (the prelude's TC_COLUMN_BLOCKS); a thread per column
   /// had a few thousand threads read a whole activation. Few tiles (a bias
-  /// gradient of 512 columns: 64) split the rows into `rowParts` parts too,
-  /// a block each, whose sums the last block to finish adds in part order:
-  /// 64 blocks took 60 us over 4096 x 512 on an H100, 20x their bytes.
+  /// gradient of 512 columns: 16) split the rows into `rowParts` parts too,
+  /// a block each, whose sums the last block of each tile to finish adds
+  /// (the prelude's tc::columnTotals, as the row kernels' column sums): 64
+  /// blocks took 60 us over 4096 x 512 on an H100, 20x their bytes, and the
+  /// grid's last block adding every column's 64 parts in turn, 4.3x.
   GpuColumns,
   /// A result element of the reductions per iteration, across threads, all
   /// the elements reduced into it in order (deterministic, no atomics).
@@ -325,11 +327,28 @@ LogicalResult declareBuffers(const Group &group, const TargetBackend &backend,
   return success();
 }
 
-/// A split reduction's (rowParts > 1) sums of each part, part by part for
-/// each result element, and the count of blocks done (combineParts).
+/// The reductions of the group.
+int64_t reductionCount(const Group &group) {
+  return llvm::count_if(group.outputs,
+                        [&](Value v) { return group.reductionOf(v); });
+}
+
+/// A split reduction's (rowParts > 1) sums of each part: GpuRows', part by
+/// part for each result element, and the count of blocks done
+/// (combineParts); GpuColumns', tc::columnTotals's scratch and a count per
+/// tile.
 void declareParts(const Group &group, StringRef acc, llvm::raw_ostream &os) {
   if (group.rowParts == 1)
     return;
+  if (group.skeleton == Skeleton::GpuColumns) {
+    os << llvm::formatv(
+        "  static double tc_column_scratch[{0}];\n"
+        "  static unsigned tc_column_arrived[({1} + tc::kColumnLanes - 1) / "
+        "tc::kColumnLanes];\n",
+        reductionCount(group) * group.rowParts * group.reducedCount,
+        group.reducedCount);
+    return;
+  }
   for (auto [j, value] : llvm::enumerate(group.outputs))
     if (group.reductionOf(value))
       os << llvm::formatv("  static {1} part{0}[{2}];\n", j, acc,
@@ -373,11 +392,12 @@ void openLoop(const Group &group, Target target, StringRef acc,
     os << "  for (int64_t t = blockIdx.x; t < (" << reduced
        << " + tc::kColumnLanes - 1) / tc::kColumnLanes * " << parts
        << "; t += gridDim.x) {\n"
-       << "  const int64_t part = t % " << parts << ";\n"
-       << "  const int64_t k = t / " << parts
-       << " * tc::kColumnLanes + threadIdx.x % tc::kColumnLanes;\n";
+       << "  const int64_t tile = t / " << parts << ", part = t % " << parts
+       << ";\n"
+       << "  const int64_t k = tile * tc::kColumnLanes + threadIdx.x % "
+          "tc::kColumnLanes;\n";
     forEachReduction([&](size_t j, Operation *) {
-      os << llvm::formatv("  {1} acc{0} = 0.0;\n", j, acc);
+      os << llvm::formatv("  {1} acc{0}[1] = {{0.0};\n", j, acc);
     });
     os << "  if (k < " << reduced << ")\n"
        << "  for (int64_t row = part * (blockDim.x / tc::kColumnLanes) + "
@@ -441,9 +461,10 @@ void openLoop(const Group &group, Target target, StringRef acc,
 std::string accumulator(const Group &group, size_t j, Operation *def) {
   switch (group.skeleton) {
   case Skeleton::PerResult:
-  case Skeleton::GpuColumns:
   case Skeleton::GpuRows:
     return "acc" + std::to_string(j);
+  case Skeleton::GpuColumns:
+    return llvm::formatv("acc{0}[0]", j).str();
   case Skeleton::ColumnBlocks:
     return llvm::formatv("acc{0}[k - k0]", j).str();
   case Skeleton::Elements:
@@ -474,19 +495,10 @@ std::string storeReduction(const Group &group, const TargetBackend &backend,
                          group.rowParts > 1 ? "acc" + std::to_string(j)
                                             : result(""))
         .str();
-  case Skeleton::GpuColumns:
-    return llvm::formatv("  acc{0} = tc::columnTotal(acc{0});\n"
-                         "  if (threadIdx.x < tc::kColumnLanes && k < {2})\n"
-                         "    {3} = {1};\n",
-                         j,
-                         group.rowParts > 1 ? "acc" + std::to_string(j)
-                                            : result(""),
-                         group.reducedCount,
-                         group.rowParts > 1
-                             ? llvm::formatv("part{0}[k * {1} + part]", j,
-                                             group.rowParts)
-                                   .str()
-                             : "out" + std::to_string(j) + "[k]")
+  case Skeleton::GpuColumns: // after columnTotals (columnTotalsCall)
+    return llvm::formatv("  if (tc_column_store)\n"
+                         "    out{0}[k] = {1};\n",
+                         j, result("[0]"))
         .str();
   case Skeleton::ColumnBlocks:
     return llvm::formatv("  for (int64_t k = k0; k < k1; ++k)\n"
@@ -502,8 +514,25 @@ std::string storeReduction(const Group &group, const TargetBackend &backend,
       .str();
 }
 
-/// A split reduction's stores (GpuRows, GpuColumns), after every block's
-/// loop: the last block to finish combines each result's parts in order.
+/// The totals of a GpuColumns group's sums, before their stores: whether
+/// this thread stores them (tc_column_store).
+std::string columnTotalsCall(const Group &group) {
+  std::string sums;
+  for (auto [j, value] : llvm::enumerate(group.outputs))
+    if (group.reductionOf(value))
+      sums += ", acc" + std::to_string(j);
+  bool split = group.rowParts > 1;
+  return llvm::formatv(
+             "  const bool tc_column_store = tc::columnTotals<{0}>(tile, part, "
+             "{1}, k, {2}, {3}, {4}{5});\n",
+             reductionCount(group), group.rowParts, group.reducedCount,
+             split ? "tc_column_scratch" : "nullptr",
+             split ? "tc_column_arrived" : "nullptr", sums)
+      .str();
+}
+
+/// A split GpuRows reduction's stores, after every block's loop: the last
+/// block to finish combines each result's parts in order.
 std::string combineParts(const Group &group, const TargetBackend &backend,
                          size_t j, Operation *def, Value value, double scale,
                          StringRef acc) {
@@ -530,6 +559,8 @@ void writeOutputs(const Group &group, const TargetBackend &backend,
                   const ExpressionEmitter &emitter, StringRef acc,
                   llvm::raw_ostream &os, std::string &finish,
                   std::string &after) {
+  if (group.skeleton == Skeleton::GpuColumns)
+    finish += columnTotalsCall(group);
   for (auto [j, value] : llvm::enumerate(group.outputs)) {
     Operation *def = group.reductionOf(value);
     if (!def) {
@@ -544,7 +575,7 @@ void writeOutputs(const Group &group, const TargetBackend &backend,
     double scale =
         isa<ReduceMeanOp>(def) ? double(size) / double(group.count) : 1.0;
     finish += storeReduction(group, backend, j, def, value, size, scale);
-    if (group.rowParts > 1)
+    if (group.skeleton == Skeleton::GpuRows && group.rowParts > 1)
       after += combineParts(group, backend, j, def, value, scale, acc);
   }
 }

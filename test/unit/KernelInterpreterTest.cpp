@@ -276,7 +276,7 @@ TEST_P(Kernels, CudaKernelsOnTheSimtHarnessEqualTheInterpreterBitForBit) {
 INSTANTIATE_TEST_SUITE_P(
     Files, Kernels,
     testing::Values(KernelFile{"bf16-kernels.mlir", 9},
-                    KernelFile{"reduction-kernels.mlir", 7},
+                    KernelFile{"reduction-kernels.mlir", 8},
                     KernelFile{"copy-kernels.mlir", 2}),
     [](const testing::TestParamInfo<KernelFile> &info) {
       return stemOf(info.param);

@@ -37,9 +37,9 @@ func.func @short_rows(%x: tensor<300x8xf32>) -> tensor<300xf32> {
 }
 
 // Sums over the leading axes (a bias gradient, GpuColumns) of a value the
-// same loop computes and stores: 700 rows of 20 columns (3 tiles) split
-// into 3 parts of at least 256 rows, whose sums the last block adds in part
-// order; and a mean over the two leading axes of 10 rows (1 part).
+// same loop computes and stores: 700 rows of 20 columns (1 tile) split
+// into 3 parts of at least 256 rows, whose sums the tile's last block adds;
+// and a mean over the two leading axes of 10 rows (1 part).
 func.func @columns(%x: tensor<700x20xf32>, %y: tensor<2x5x12xf32>)
     -> (tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>) {
   %twice = tc.add %x, %x : tensor<700x20xf32>, tensor<700x20xf32> -> tensor<700x20xf32>
@@ -48,9 +48,17 @@ func.func @columns(%x: tensor<700x20xf32>, %y: tensor<2x5x12xf32>)
   return %sum, %twice, %mean : tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>
 }
 
-// LayerNorm's gamma and beta gradients over 1,024 rows: on CUDA each tile of
-// 8 columns splits its rows into 4 parts among blocks, and the last block
-// of a tile adds the parts in order (TC_COLUMN_TOTALS). The RNG state comes
+// More parts than a block's 8 groups of 32 lanes: 2,600 rows of 40 columns
+// (2 tiles, the second part empty) in 11 parts, so that the last block's
+// groups 0-2 add two parts each before columnTotal adds the groups.
+func.func @many_parts(%x: tensor<2600x40xf32>) -> tensor<40xf32> {
+  %sum = tc.reduce_sum %x axes = [0] : tensor<2600x40xf32> -> tensor<40xf32>
+  return %sum : tensor<40xf32>
+}
+
+// LayerNorm's gamma and beta gradients over 1,024 rows: on CUDA the tile of
+// 32 columns splits its rows into 4 parts among blocks, and the last block
+// of a tile adds the parts (TC_COLUMN_TOTALS). The RNG state comes
 // first, so that no LayerNorm input holds the rounding cases' NaNs.
 func.func @layer_norm_grad_columns(%rng: tensor<2xi64>, %r: tensor<1024x16xf32>,
                                    %s: tensor<1024x16xf32>, %g: tensor<16xf32>,
@@ -64,7 +72,7 @@ func.func @layer_norm_grad_columns(%rng: tensor<2xi64>, %r: tensor<1024x16xf32>,
       : tensor<1024x16xf32>, tensor<1024x16xf32>, tensor<16xf32>, tensor<16xf32>
 }
 
-// The same over 20 columns (the last tile of 8 half empty) and 1,025 rows:
+// The same over 20 columns (the tile of 32 part empty) and 1,025 rows:
 // 4 parts of 257 rows, the last of 254.
 func.func @layer_norm_grad_uneven(%rng: tensor<2xi64>, %r: tensor<1025x20xf32>,
                                   %s: tensor<1025x20xf32>, %g: tensor<20xf32>,
