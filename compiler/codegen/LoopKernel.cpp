@@ -94,8 +94,9 @@ constexpr int64_t kGpuFewResults = 4096;
 /// thread of a 256-thread block), into at most kGpuRowsBlocks blocks in all.
 constexpr int64_t kGpuRowPart = 4096;
 constexpr int64_t kGpuRowsBlocks = 1024;
-/// A GpuColumns part holds at least this many rows (32 for each of a
-/// 256-thread block's 8 groups of tc::kColumnLanes), and the parts of all
+/// A GpuColumns part holds about this many rows (32 for each of a
+/// 256-thread block's 8 groups of tc::kColumnLanes; the rows over it,
+/// rounded up, are the parts), and the parts of all
 /// tiles make at most kGpuRowsBlocks blocks.
 constexpr int64_t kGpuColumnPartRows = 256;
 /// The CUDA prelude's tc::kColumnLanes, for choosing the parts only (the

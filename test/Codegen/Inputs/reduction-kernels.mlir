@@ -38,7 +38,8 @@ func.func @short_rows(%x: tensor<300x8xf32>) -> tensor<300xf32> {
 
 // Sums over the leading axes (a bias gradient, GpuColumns) of a value the
 // same loop computes and stores: 700 rows of 20 columns (1 tile) split
-// into 3 parts of at least 256 rows, whose sums the tile's last block adds;
+// into 3 parts (the rows over 256, rounded up), whose sums the tile's last
+// block adds;
 // and a mean over the two leading axes of 10 rows (1 part).
 func.func @columns(%x: tensor<700x20xf32>, %y: tensor<2x5x12xf32>)
     -> (tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>) {
@@ -48,12 +49,36 @@ func.func @columns(%x: tensor<700x20xf32>, %y: tensor<2x5x12xf32>)
   return %sum, %twice, %mean : tensor<20xf32>, tensor<700x20xf32>, tensor<12xf32>
 }
 
-// More parts than a block's 8 groups of 32 lanes: 2,600 rows of 40 columns
-// (2 tiles, the second part empty) in 11 parts, so that the last block's
-// groups 0-2 add two parts each before columnTotal adds the groups.
-func.func @many_parts(%x: tensor<2600x40xf32>) -> tensor<40xf32> {
-  %sum = tc.reduce_sum %x axes = [0] : tensor<2600x40xf32> -> tensor<40xf32>
-  return %sum : tensor<40xf32>
+// More parts than a block's 8 groups of 32 lanes, two sums in one loop
+// (tc::columnTotals<2>): 2,600 rows of 40 columns (2 tiles, the second 8
+// columns wide) in 11 parts of about 236 rows, so that each tile's last
+// block's groups 0-2 add two parts each before columnTotal adds the groups.
+// The first argument takes the rounding cases' NaNs, so that every column
+// of %x is checked.
+func.func @many_parts(%cases: tensor<4xf32>, %x: tensor<2600x40xf32>)
+    -> (tensor<4xf32>, tensor<2600x40xf32>, tensor<40xf32>, tensor<40xf32>) {
+  %doubled = tc.add %cases, %cases : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %twice = tc.add %x, %x : tensor<2600x40xf32>, tensor<2600x40xf32> -> tensor<2600x40xf32>
+  %sum = tc.reduce_sum %twice axes = [0] : tensor<2600x40xf32> -> tensor<40xf32>
+  %squares = tc.mul %twice, %x : tensor<2600x40xf32>, tensor<2600x40xf32> -> tensor<2600x40xf32>
+  %mean = tc.reduce_mean %squares axes = [0] : tensor<2600x40xf32> -> tensor<40xf32>
+  return %doubled, %twice, %sum, %mean
+      : tensor<4xf32>, tensor<2600x40xf32>, tensor<40xf32>, tensor<40xf32>
+}
+
+// LayerNorm's gamma and beta gradients with more parts than groups: 2,304
+// rows of 256 columns (8 tiles, 256-thread blocks of 8 groups) in 9 parts
+// of 256 rows (TC_COLUMN_TOTALS).
+func.func @layer_norm_grad_many_parts(%rng: tensor<2xi64>, %r: tensor<2304x256xf32>,
+                                      %s: tensor<2304x256xf32>, %g: tensor<256xf32>,
+                                      %mean: tensor<2304x1xf32>, %rstd: tensor<2304x1xf32>,
+                                      %dy: tensor<2304x256xf32>)
+    -> (tensor<2304x256xf32>, tensor<2304x256xf32>, tensor<256xf32>, tensor<256xf32>) {
+  %dr, %ds, %dg, %db = tc.residual_layer_norm_grad %r, %s, %g, %mean, %rstd, %dy, %rng
+      rate = 0.0 key = 4
+      : tensor<2304x256xf32>, tensor<256xf32>, tensor<2304x1xf32>, tensor<2xi64>
+  return %dr, %ds, %dg, %db
+      : tensor<2304x256xf32>, tensor<2304x256xf32>, tensor<256xf32>, tensor<256xf32>
 }
 
 // LayerNorm's gamma and beta gradients over 1,024 rows: on CUDA the tile of
