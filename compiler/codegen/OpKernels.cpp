@@ -168,7 +168,7 @@ std::string topKBody(TopKOp top) {
 /// was a libm call per position), a masked position's 0, then summed in
 /// order. With a history, position j is read from cache row history[r, j]
 /// (the beam's parent table), else from the row's slot.
-/// A task per (row, head) (a thread each on CUDA); on the host, where there
+/// A task per (row, head) (on CUDA a warp each, below); on the host, where there
 /// are at least 64 rows (a decoder step's, a task for each of 64 threads),
 /// a task per row, which scores a position for all its heads one after the
 /// other: their chains of dependent adds overlap, where a head alone waited
@@ -176,6 +176,68 @@ std::string topKBody(TopKOp top) {
 /// 105 us a call for the self-attention, 141 -> 108 for the cross-attention;
 /// the same bits, each head's sums in the same order). One sentence's few
 /// rows keep a task per head, for the threads to share.
+/// On CUDA a warp per (row, head) (kCudaAttentionBody): its lanes score
+/// positions lane, lane + 32, ... into shared memory, each dot product in
+/// the host's order; the maximum through shuffles (order-free); every lane
+/// sums the exponentials in position order, so the sum is the host's; then
+/// a lane a channel of the context, over the positions in order: the host's
+/// arithmetic in the host's order (NVRTC's --fmad=true may fuse its
+/// multiply-adds, as it did in the thread per (row, head) this replaces,
+/// which kept the scores in local memory and walked every position and
+/// channel alone: 512 threads for a decoder step of 64 rows and 8 heads).
+const char kCudaAttentionBody[] = R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
+                LANES = @6;
+  const @E scale = @E(1.0 / std::sqrt(double(DK)));
+  __shared__ @E score[L];
+  const int64_t lane = threadIdx.x;
+  for (int64_t task = blockIdx.x; task < R * H; task += gridDim.x) {
+    const int64_t r = task / H, h = task % H, last = @8;
+    // Position j's cache row; one outside the cache is not read.
+    auto row = [&](int64_t j) -> int64_t { return @7; };
+    auto allowed = [&](int64_t j) {
+      const int64_t c = row(j);
+      return c >= 0 && c < C && @9;
+    };
+    const @E *q = in0 + r * H * DK + h * DK;
+    @E top = -3.0e38f;
+    for (int64_t j = lane; j <= last; j += 32) {
+      @E s = -3.0e38f; // a masked position's exponential is 0
+      if (allowed(j)) {
+        const @E *k = in1 + (row(j) * L + j) * H * DK + h * DK;
+        @E partial[LANES] = {};
+        for (int64_t d = 0; d < DK; d += LANES)
+          for (int64_t l = 0; l < LANES; ++l)
+            partial[l] += q[d + l] * k[d + l];
+        @E dot = 0;
+        for (int64_t l = 0; l < LANES; ++l)
+          dot += partial[l];
+        s = dot * scale;
+      }
+      score[j] = s;
+      top = s > top ? s : top;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const @E other = __shfl_xor_sync(0xffffffffu, top, offset);
+      top = other > top ? other : top;
+    }
+    for (int64_t j = lane; j <= last; j += 32)
+      score[j] = tc::rowExp(score[j] - top);
+    __syncwarp();
+    @E sum = 0;
+    for (int64_t j = 0; j <= last; ++j)
+      sum += score[j];
+    @E *out = out0 + r * H * DV + h * DV;
+    for (int64_t d = lane; d < DV; d += 32) {
+      @E context = 0;
+      for (int64_t j = 0; j <= last; ++j)
+        if (allowed(j))
+          context += score[j] / sum * in2[(row(j) * L + j) * H * DV + h * DV + d];
+      out[d] = context;
+    }
+    __syncwarp(); // every lane has read the scores before the next task's
+  }
+)cpp";
+
 std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   ArrayRef<int64_t> keys = shapeOf(attention.getKeys());
   int64_t heads = attention.getHeads();
@@ -191,7 +253,7 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   int64_t rows = shapeOf(attention.getQuery())[0];
   int64_t headsPerTask = target == Target::Host && rows >= 64 ? heads : 1;
   return fill(
-      R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
+      target == Target::Cuda ? kCudaAttentionBody : R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
                 LANES = @6, HT = @10; // HT: heads per task
   const @E scale = @E(1.0 / std::sqrt(double(DK)));
   TC_FOR(task, R * (H / HT)) {

@@ -158,6 +158,12 @@ SIMT_HARNESS inline T __shfl_xor_sync(unsigned, T value, int laneMask,
   return other;
 }
 
+/// A barrier of the warp's threads (they wait for each other's earlier
+/// stores to shared memory).
+SIMT_HARNESS inline void __syncwarp(unsigned = 0xffffffffu) {
+  simt::warpBarriers[threadIdx.x / simt::kWarp].arriveAndWait();
+}
+
 /// A bit per thread of the warp (lane order) where `predicate` holds.
 SIMT_HARNESS inline unsigned __ballot_sync(unsigned, bool predicate) {
   unsigned thread = threadIdx.x, warp = thread / simt::kWarp;

@@ -4,7 +4,7 @@
 // walks every registered tc op and checks that the categories exclude each
 // other, then lowers models/tiny.toml and checks every kernel against its
 // op's traits: a row-wise op is launched a block per row and emitted with the
-// row skeleton, tc.cached_attention a thread per (row, head), every other
+// row skeleton, tc.cached_attention a warp per (row, head), every other
 // kernel a thread per element with the loop
 // skeleton; fused groups hold only elementwise ops and reductions.
 //
@@ -93,11 +93,10 @@ TEST(OpCategories, KernelsFollowTheirOpsTraits) {
         EXPECT_EQ(block, 256) << what;
         EXPECT_EQ(grid, std::min<int64_t>(result.getDimSize(0), 256)) << what;
       } else if (auto attention = dyn_cast<tc::CachedAttentionOp>(op)) {
-        // The decoder's attention: a thread per (row, head), a warp a block.
+        // The decoder's attention: a block of one warp per (row, head).
         int64_t tasks = result.getDimSize(0) * attention.getHeads();
         EXPECT_EQ(block, 32) << what;
-        EXPECT_EQ(grid, (tasks + 31) / 32)
-            << what << ": a thread per (row, head)";
+        EXPECT_EQ(grid, tasks) << what << ": a warp per (row, head)";
       } else {
         // The largest operand or result: a bias gradient reads rows it sums.
         int64_t elements = 1;
