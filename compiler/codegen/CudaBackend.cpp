@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/OpKernels.h"
 #include "compiler/codegen/Preludes.h"
 #include "compiler/codegen/TargetBackend.h"
 #include "dialects/tc/TcDialect.h"
@@ -46,7 +47,9 @@ public:
   /// One block per row of the first operand for the row-wise ops
   /// (tc.cross_entropy too, whose result is a scalar), a block per table
   /// row up to kEmbeddingGradBlocks for tc.embedding_grad(_add), a block of
-  /// one warp per (row, head) for tc.cached_attention, else one thread per
+  /// one warp per (row, head) for tc.cached_attention up to
+  /// kMaxElementBlocks (a thread per (row, head) where its scores do not fit
+  /// shared memory: cachedAttentionOnWarps), else one thread per
   /// element of the largest operand or result (a sum over rows reads more
   /// than it writes), up to kMaxElementBlocks blocks.
   std::pair<int64_t, int64_t>
@@ -65,13 +68,15 @@ public:
       return {std::clamp<int64_t>(rows, 1, kEmbeddingGradBlocks),
               kBlockThreads};
     }
-    // tc.cached_attention: a block of one warp per (row, head).
-    if (auto attention = mlir::dyn_cast<tc::CachedAttentionOp>(op))
-      return {mlir::cast<mlir::RankedTensorType>(
-                  attention.getQuery().getType())
-                      .getDimSize(0) *
-                  attention.getHeads(),
-              32};
+    if (auto attention = mlir::dyn_cast<tc::CachedAttentionOp>(op)) {
+      int64_t tasks =
+          mlir::cast<mlir::RankedTensorType>(attention.getQuery().getType())
+              .getDimSize(0) *
+          attention.getHeads();
+      if (!cachedAttentionOnWarps(attention))
+        return {(tasks + 31) / 32, 32};
+      return {std::min(tasks, kMaxElementBlocks), 32};
+    }
     int64_t elements = 1;
     for (mlir::Type type : llvm::concat<const mlir::Type>(op->getOperandTypes(),
                                                           op->getResultTypes()))

@@ -185,6 +185,7 @@ std::string topKBody(TopKOp top) {
 /// multiply-adds, as it did in the thread per (row, head) this replaces,
 /// which kept the scores in local memory and walked every position and
 /// channel alone: 512 threads for a decoder step of 64 rows and 8 heads).
+/// `lane` is threadIdx.x: blocks of one warp (CudaBackend's launchGeometry).
 const char kCudaAttentionBody[] = R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
                 LANES = @6;
   const @E scale = @E(1.0 / std::sqrt(double(DK)));
@@ -238,6 +239,16 @@ const char kCudaAttentionBody[] = R"cpp(  const int64_t R = @0, C = @1, L = @2, 
   }
 )cpp";
 
+} // namespace
+
+bool cachedAttentionOnWarps(CachedAttentionOp attention) {
+  constexpr int64_t kSharedBytes = 48 * 1024;
+  return shapeOf(attention.getKeys())[1] * int64_t(sizeof(float)) <=
+         kSharedBytes;
+}
+
+namespace {
+
 std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   ArrayRef<int64_t> keys = shapeOf(attention.getKeys());
   int64_t heads = attention.getHeads();
@@ -253,7 +264,9 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   int64_t rows = shapeOf(attention.getQuery())[0];
   int64_t headsPerTask = target == Target::Host && rows >= 64 ? heads : 1;
   return fill(
-      target == Target::Cuda ? kCudaAttentionBody : R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
+      target == Target::Cuda && cachedAttentionOnWarps(attention)
+          ? kCudaAttentionBody
+          : R"cpp(  const int64_t R = @0, C = @1, L = @2, H = @3, DK = @4, DV = @5,
                 LANES = @6, HT = @10; // HT: heads per task
   const @E scale = @E(1.0 / std::sqrt(double(DK)));
   TC_FOR(task, R * (H / HT)) {

@@ -5,11 +5,19 @@
 
 #include "compiler/codegen/TargetBackend.h"
 
+#include "dialects/tc/TcDialect.h"
+
 #include "mlir/IR/Operation.h"
 
 #include <string>
 
 namespace tc::codegen {
+
+/// Whether tc.cached_attention's CUDA kernel gives a warp to each (row,
+/// head): where a row's scores (the cache's positions, f32) fit a block's
+/// 48 KiB of shared memory; longer caches keep a thread per (row, head),
+/// its scores in local memory.
+bool cachedAttentionOnWarps(CachedAttentionOp attention);
 
 /// The kernel `name` for tc.adam (all parameters in one call), tc.embed,
 /// tc.embedding, tc.cache_update (in place), tc.top_k, tc.prefix_mask,

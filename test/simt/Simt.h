@@ -4,8 +4,9 @@
 // threads of a block are fibers on the launching thread (one block at a
 // time; Boost.Context switches, each thread running until it waits at a
 // barrier or ends, then the next, round robin), __syncthreads is a barrier
-// of the block's threads, a warp's shuffles exchange values through a
-// per-warp slot between two barriers of the warp, __shared__ variables are
+// of the block's threads, __syncwarp one of the warp's, a warp's shuffles
+// exchange values through a per-warp slot between two barriers of the
+// warp, __shared__ variables are
 // statics (shared by the block's threads; blocks do not overlap), and
 // CUDA's math builtins map to the C++ library's. Fibers, not host threads:
 // creating and waking a host thread per CUDA thread cost a hundred times

@@ -42,7 +42,9 @@ constexpr double kTolerance = 1e-5;
 
 // R = 6 rows, h = 2 heads, dk = 8 (the vectorised dot product), dv = 5;
 // functions() makes them of 64 rows too, where the host kernel takes a row
-// a task (all of its heads), not a (row, head) (OpKernels.cpp).
+// a task (all of its heads), not a (row, head) (OpKernels.cpp). @self_long:
+// 70 positions and dv = 40, more than a warp's 32 lanes (the CUDA kernel's
+// lanes take positions and channels 32 apart).
 constexpr const char *kFunctions = R"mlir(
 func.func @self(%q: tensor<6x1x16xf32>, %k: tensor<6x7x16xf32>,
                 %v: tensor<6x7x10xf32>, %limit: tensor<6xi32>)
@@ -51,6 +53,14 @@ func.func @self(%q: tensor<6x1x16xf32>, %k: tensor<6x7x16xf32>,
       : (tensor<6x1x16xf32>, tensor<6x7x16xf32>, tensor<6x7x10xf32>,
          tensor<6xi32>) -> tensor<6x1x10xf32>
   return %0 : tensor<6x1x10xf32>
+}
+func.func @self_long(%q: tensor<6x1x16xf32>, %k: tensor<6x70x16xf32>,
+                     %v: tensor<6x70x80xf32>, %limit: tensor<6xi32>)
+    -> tensor<6x1x80xf32> {
+  %0 = tc.cached_attention %q, %k, %v limit %limit {heads = 2 : i64}
+      : (tensor<6x1x16xf32>, tensor<6x70x16xf32>, tensor<6x70x80xf32>,
+         tensor<6xi32>) -> tensor<6x1x80xf32>
+  return %0 : tensor<6x1x80xf32>
 }
 func.func @beam(%q: tensor<6x1x16xf32>, %k: tensor<6x7x16xf32>,
                 %v: tensor<6x7x10xf32>, %history: tensor<6x7xi32>,
@@ -120,7 +130,7 @@ std::vector<double> reference(func::FuncOp function,
                               int64_t heads) {
   const tc::Tensor &q = in[0], &k = in[1], &v = in[2];
   bool beam = function.getSymName() == "beam",
-       self = function.getSymName() == "self" || beam,
+       self = function.getSymName().starts_with("self") || beam,
        cross = function.getSymName() == "cross";
   const tc::Tensor *limit = self ? &in[beam ? 4 : 3] : nullptr;
   int64_t R = q.shape[0], L = k.shape[1], dk = q.shape[2] / heads,
@@ -260,14 +270,19 @@ TEST(CachedAttention, TheHostKernelEqualsTheInterpreter) {
 }
 
 #ifdef TC_TEST_CUDA
+// 2,050 rows: 4,100 (row, head) tasks, more than the grid's 4,096 blocks,
+// so that some blocks' warps take a second task (grid-stride).
 TEST(CachedAttention, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module = functions(context);
-  ASSERT_TRUE(module);
-  tc::test::onTheSimtHarness(
-      *module, "cached-attention", [&](const tc::rt::Executable &x, tc::rt::Device &d) {
-        expectDeviceMatches(*module, x, d);
-      });
+  for (int64_t rows : {6, 2050}) {
+    MLIRContext context;
+    OwningOpRef<ModuleOp> module = functions(context, rows);
+    ASSERT_TRUE(module) << rows << " rows";
+    tc::test::onTheSimtHarness(
+        *module, "cached-attention-" + std::to_string(rows),
+        [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+          expectDeviceMatches(*module, x, d);
+        });
+  }
 }
 #endif
 
