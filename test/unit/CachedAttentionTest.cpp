@@ -256,33 +256,35 @@ void expectDeviceMatches(ModuleOp module, const tc::rt::Executable &executable,
   }
 }
 
-TEST(CachedAttention, TheHostKernelEqualsTheInterpreter) {
-  for (int64_t rows : {6, 64}) {
+/// kFunctions of each of `rowCounts` rows run by `device` (onTheCpuDevice
+/// or onTheSimtHarness) equal the interpreter.
+template <typename OnADevice>
+void expectEachRowCountMatches(std::initializer_list<int64_t> rowCounts,
+                               OnADevice device) {
+  for (int64_t rows : rowCounts) {
     MLIRContext context;
     OwningOpRef<ModuleOp> module = functions(context, rows);
     ASSERT_TRUE(module) << rows << " rows";
-    tc::test::onTheCpuDevice(
-        *module, "cached-attention-" + std::to_string(rows),
-        [&](const tc::rt::Executable &x, tc::rt::Device &d) {
-          expectDeviceMatches(*module, x, d);
-        });
+    device(*module, "cached-attention-" + std::to_string(rows),
+           [&](const tc::rt::Executable &x, tc::rt::Device &d) {
+             expectDeviceMatches(*module, x, d);
+           });
   }
+}
+
+TEST(CachedAttention, TheHostKernelEqualsTheInterpreter) {
+  expectEachRowCountMatches({6, 64}, [](auto... device) {
+    tc::test::onTheCpuDevice(device...);
+  });
 }
 
 #ifdef TC_TEST_CUDA
 // 2,050 rows: 4,100 (row, head) tasks, more than the grid's 4,096 blocks,
 // so that some blocks' warps take a second task (grid-stride).
 TEST(CachedAttention, TheCudaKernelOnTheSimtHarnessEqualsTheInterpreter) {
-  for (int64_t rows : {6, 2050}) {
-    MLIRContext context;
-    OwningOpRef<ModuleOp> module = functions(context, rows);
-    ASSERT_TRUE(module) << rows << " rows";
-    tc::test::onTheSimtHarness(
-        *module, "cached-attention-" + std::to_string(rows),
-        [&](const tc::rt::Executable &x, tc::rt::Device &d) {
-          expectDeviceMatches(*module, x, d);
-        });
-  }
+  expectEachRowCountMatches({6, 2050}, [](auto... device) {
+    tc::test::onTheSimtHarness(device...);
+  });
 }
 #endif
 
