@@ -159,14 +159,24 @@ std::string topKBody(TopKOp top) {
                std::to_string(elements(top.getInput()) / n)});
 }
 
+/// Both forms' positions of task (r, ...): j's cache row and whether j is
+/// scored (fill's @7 and @9, substituted after this fragment, @11).
+const char kAttentionPositions[] =
+    R"cpp(    // Position j's cache row; one outside the cache is not read.
+    auto row = [&](int64_t j) -> int64_t { return @7; };
+    auto allowed = [&](int64_t j) {
+      const int64_t c = row(j);
+      return c >= 0 && c < C && @9;
+    };)cpp";
+
 /// tc.cached_attention: the scores of the allowed positions only (up to the
 /// row's limit, where the key mask allows), their softmax, then the context,
 /// accumulated over the positions a vector of dv at a time. The dot products
-/// keep `lanes` partial sums, so that the host compiler vectorises them
-/// without reordering a sum itself; the exponentials are the row kernels'
-/// tc::rowExp in a loop of their own (vectorised on the host, where std::exp
-/// was a libm call per position), a masked position's 0, then summed in
-/// order. With a history, position j is read from cache row history[r, j]
+/// keep `lanes` partial sums (tc::dotInLanes), so that the host compiler
+/// vectorises them without reordering a sum itself; the exponentials are
+/// the row kernels' tc::rowExp in a loop of their own (vectorised on the
+/// host, where std::exp was a libm call per position), a masked position's
+/// 0, then summed in order. With a history, position j is read from cache row history[r, j]
 /// (the beam's parent table), else from the row's slot.
 /// A task per (row, head) (on CUDA a warp each, below); on the host, where there
 /// are at least 64 rows (a decoder step's, a task for each of 64 threads),
@@ -180,7 +190,8 @@ std::string topKBody(TopKOp top) {
 /// positions lane, lane + 32, ... into shared memory, each dot product in
 /// the host's order; the maximum through shuffles (order-free); every lane
 /// sums the exponentials in position order, so the sum is the host's; then
-/// a lane a channel of the context, over the positions in order: the host's
+/// each lane its channels of the context (lane, lane + 32, ...), over the
+/// positions in order, a position's weight computed once for them: the host's
 /// arithmetic in the host's order (NVRTC's --fmad=true may fuse its
 /// multiply-adds, as it did in the thread per (row, head) this replaces,
 /// which kept the scores in local memory and walked every position and
@@ -193,26 +204,14 @@ const char kCudaAttentionBody[] = R"cpp(  const int64_t R = @0, C = @1, L = @2, 
   const int64_t lane = threadIdx.x;
   for (int64_t task = blockIdx.x; task < R * H; task += gridDim.x) {
     const int64_t r = task / H, h = task % H, last = @8;
-    // Position j's cache row; one outside the cache is not read.
-    auto row = [&](int64_t j) -> int64_t { return @7; };
-    auto allowed = [&](int64_t j) {
-      const int64_t c = row(j);
-      return c >= 0 && c < C && @9;
-    };
+@11
     const @E *q = in0 + r * H * DK + h * DK;
     @E top = -3.0e38f;
     for (int64_t j = lane; j <= last; j += 32) {
       @E s = -3.0e38f; // a masked position's exponential is 0
       if (allowed(j)) {
         const @E *k = in1 + (row(j) * L + j) * H * DK + h * DK;
-        @E partial[LANES] = {};
-        for (int64_t d = 0; d < DK; d += LANES)
-          for (int64_t l = 0; l < LANES; ++l)
-            partial[l] += q[d + l] * k[d + l];
-        @E dot = 0;
-        for (int64_t l = 0; l < LANES; ++l)
-          dot += partial[l];
-        s = dot * scale;
+        s = tc::dotInLanes<LANES>(DK, q, k) * scale;
       }
       score[j] = s;
       top = s > top ? s : top;
@@ -227,14 +226,20 @@ const char kCudaAttentionBody[] = R"cpp(  const int64_t R = @0, C = @1, L = @2, 
     @E sum = 0;
     for (int64_t j = 0; j <= last; ++j)
       sum += score[j];
-    @E *out = out0 + r * H * DV + h * DV;
-    for (int64_t d = lane; d < DV; d += 32) {
-      @E context = 0;
-      for (int64_t j = 0; j <= last; ++j)
-        if (allowed(j))
-          context += score[j] / sum * in2[(row(j) * L + j) * H * DV + h * DV + d];
-      out[d] = context;
+    // Lane `lane` keeps channels lane, lane + 32, ...: each position's
+    // weight is computed once for all of them.
+    @E context[(DV + 31) / 32] = {};
+    for (int64_t j = 0; j <= last; ++j) {
+      if (!allowed(j))
+        continue;
+      const @E weight = score[j] / sum,
+               *v = in2 + (row(j) * L + j) * H * DV + h * DV;
+      for (int64_t e = 0; lane + 32 * e < DV; ++e)
+        context[e] += weight * v[lane + 32 * e];
     }
+    @E *out = out0 + r * H * DV + h * DV;
+    for (int64_t e = 0; lane + 32 * e < DV; ++e)
+      out[lane + 32 * e] = context[e];
     __syncwarp(); // every lane has read the scores before the next task's
   }
 )cpp";
@@ -272,12 +277,7 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
   TC_FOR(task, R * (H / HT)) {
     const int64_t r = task / (H / HT), first = task % (H / HT) * HT,
                   last = @8;
-    // Position j's cache row; one outside the cache is not read.
-    auto row = [&](int64_t j) -> int64_t { return @7; };
-    auto allowed = [&](int64_t j) {
-      const int64_t c = row(j);
-      return c >= 0 && c < C && @9;
-    };
+@11
     const @E *q = in0 + r * H * DK + first * DK;
     @E score[HT][L], top[HT];
     for (int64_t t = 0; t < HT; ++t)
@@ -290,14 +290,7 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
       }
       const @E *k = in1 + (row(j) * L + j) * H * DK + first * DK;
       for (int64_t t = 0; t < HT; ++t) {
-        @E partial[LANES] = {};
-        for (int64_t d = 0; d < DK; d += LANES)
-          for (int64_t l = 0; l < LANES; ++l)
-            partial[l] += q[t * DK + d + l] * k[t * DK + d + l];
-        @E dot = 0;
-        for (int64_t l = 0; l < LANES; ++l)
-          dot += partial[l];
-        score[t][j] = dot * scale;
+        score[t][j] = tc::dotInLanes<LANES>(DK, q + t * DK, k + t * DK) * scale;
         top[t] = score[t][j] > top[t] ? score[t][j] : top[t];
       }
     }
@@ -334,7 +327,7 @@ std::string cachedAttentionBody(CachedAttentionOp attention, Target target) {
            ? "L - 1"
            : "(" + limit + "[r] < L ? int64_t(" + limit + "[r]) : L - 1)",
        mask.empty() ? "true" : "bool(" + mask + "[c * L + j])",
-       std::to_string(headsPerTask)});
+       std::to_string(headsPerTask), kAttentionPositions});
 }
 
 /// tc.adam over every parameter. Operands: p..., g..., m..., v...,

@@ -13,10 +13,18 @@
 // WARP-LABEL: void short_k0(
 // WARP:      __shared__ float score[L];
 // WARP:      for (int64_t task = blockIdx.x; task < R * H; task += gridDim.x) {
+// WARP:        auto allowed = [&](int64_t j) {
+// WARP:        s = tc::dotInLanes<LANES>(DK, q, k) * scale;
+// A lane's channels (lane, lane + 32, ...) share each position's weight.
+// WARP:        float context[(DV + 31) / 32] = {};
+// WARP:        const float weight = score[j] / sum,
+// WARP:          context[e] += weight * v[lane + 32 * e];
 // WARP-PLAN: plan.launch @{{.*}} grid [4096, 1, 1] block [32, 1, 1]
 // THREAD-LABEL: void long_k0(
 // THREAD-NOT: __shared__
 // THREAD:     TC_FOR(task, R * (H / HT)) {
+// THREAD:       auto allowed = [&](int64_t j) {
+// THREAD:         score[t][j] = tc::dotInLanes<LANES>(DK, q + t * DK, k + t * DK) * scale;
 // THREAD-PLAN: plan.launch @{{.*}} grid [1, 1, 1] block [32, 1, 1]
 
 //--- short.mlir

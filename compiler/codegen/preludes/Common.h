@@ -68,6 +68,20 @@ inline void topKOfRow(int64_t n, int64_t k, ValueOf value, T *best,
     }
   }
 }
+// q . k over n values (a multiple of Lanes) in Lanes partial sums, added
+// in lane order at the end: a sum the host compiler vectorises without
+// reordering any of it (tc.cached_attention's scores, both targets).
+template <int64_t Lanes, typename T>
+inline T dotInLanes(int64_t n, const T *q, const T *k) {
+  T partial[Lanes] = {};
+  for (int64_t d = 0; d < n; d += Lanes)
+    for (int64_t l = 0; l < Lanes; ++l)
+      partial[l] += q[d + l] * k[d + l];
+  T total = 0;
+  for (int64_t l = 0; l < Lanes; ++l)
+    total += partial[l];
+  return total;
+}
 // tc.max and tc.min propagate NaN (std::max and std::min do not).
 template <typename T> inline T maximum(T a, T b) {
   return a != a || b != b ? a + b : (a > b ? a : b);
