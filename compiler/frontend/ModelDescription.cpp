@@ -269,7 +269,8 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
     diag.error(table.source(), "[model] has no vocab_size",
                "add vocab_size = N, the size of the shared vocabulary");
   else
-    s.integer("vocab_size", m.vocabSize, 2, kMaxVocab);
+    s.integer("vocab_size", m.vocabSize, 3, kMaxVocab,
+              "; padding, BOS and EOS take 3 ids");
   s.boolean("share_embeddings", m.shareEmbeddings);
   s.boolean("tie_output", m.tieOutput);
   s.integer("max_length", m.maxLength, 1, kMaxLength);
@@ -290,6 +291,21 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
     m.dK = m.dModel / m.heads;
   if (!explicitDv && m.dModel % m.heads == 0)
     m.dV = m.dModel / m.heads;
+  // The attention's projections are heads x d_k (and d_v) wide: the
+  // products, not only their factors, stay within kMaxWidth (each factor
+  // is at most 2^20, so the product does not overflow).
+  for (auto [key, perHead] : {std::pair<const char *, int64_t>{"d_k", m.dK},
+                              {"d_v", m.dV}})
+    if (headsOk && perHead >= 1 && perHead <= kMaxWidth &&
+        m.heads * perHead > kMaxWidth)
+      diag.error(whereOf(table, table.contains(key) ? key : "heads"),
+                 std::string("model.heads x model.") + key + " is " +
+                     std::to_string(m.heads * perHead) + ", above " +
+                     std::to_string(kMaxWidth) +
+                     ", the widest a layer may be",
+                 std::string("use fewer heads or a smaller ") + key +
+                     ": the attention's projections are heads x " + key +
+                     " wide");
 
   if (!idsOk)
     return;
@@ -328,6 +344,15 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     diag.error(node->source(),
                "training.buckets must be a non-empty array of tables",
                std::string("for example: ") + example);
+    return;
+  }
+  if (array->size() > size_t(kMaxBuckets)) {
+    diag.error(node->source(),
+               "training.buckets has " + std::to_string(array->size()) +
+                   " buckets, more than " + std::to_string(kMaxBuckets),
+               "every bucket is compiled into the executable; join buckets "
+               "of similar lengths (tc-compile --buckets-from chooses them "
+               "for a token file)");
     return;
   }
   std::string lengthWhy =
@@ -370,7 +395,8 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
     if (!fitsTensorLimit(model, bucket)) {
       diag.error(item.source(),
                  name + " makes tensors of more than 2^40 elements (batch x "
-                        "length x max(vocab_size, d_ff, heads x length))",
+                        "length x max(vocab_size, d_model, d_ff, heads x "
+                        "d_k, heads x d_v, heads x length))",
                  "use a smaller batch or shorter lengths");
       continue;
     }
@@ -439,10 +465,11 @@ void readTraining(Diagnostics &diag, const toml::table &table,
   readBuckets(diag, s, table, model, t.batchTokens, t.buckets);
   s.real("adam_beta1", t.adamBeta1, 0.0, kMaxAdamBetaExclusive);
   s.real("adam_beta2", t.adamBeta2, 0.0, kMaxAdamBetaExclusive);
-  s.real("adam_epsilon", t.adamEpsilon, 0.0, kUnbounded);
+  s.real("adam_epsilon", t.adamEpsilon, 0.0, kMaxStepScalarExclusive);
   s.integer("warmup_steps", t.warmupSteps, 1, kMaxWarmupSteps);
-  s.real("learning_rate_scale", t.learningRateScale, 0.0, kUnbounded);
-  s.real("gradient_clip", t.gradientClip, 0.0, kUnbounded);
+  s.real("learning_rate_scale", t.learningRateScale, 0.0,
+         kMaxStepScalarExclusive);
+  s.real("gradient_clip", t.gradientClip, 0.0, kMaxStepScalarExclusive);
   s.integer("accumulation_steps", t.accumulationSteps, 1, kMaxAccumulationSteps,
             "; each micro-batch is unrolled into the compiled step");
   s.integer("seed", t.seed, 0, contract::kMaxSeed);
@@ -452,6 +479,10 @@ void readTraining(Diagnostics &diag, const toml::table &table,
             std::numeric_limits<int64_t>::max(),
             " bytes of a training step's activations (0: no budget)");
   s.rejectUnknownKeys();
+  if (t.accumulationSteps > 1 && t.buckets.size() > 1)
+    diag.error(whereOf(table, "accumulation_steps"),
+               accumulationOverBuckets(t.accumulationSteps, t.buckets.size()),
+               kAccumulationOverBucketsFix);
 }
 
 void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
@@ -555,6 +586,16 @@ std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
   return buckets;
 }
 
+std::string accumulationOverBuckets(int64_t accumulationSteps,
+                                    size_t buckets) {
+  // tc-run train cuts batches per bucket and draws them in any order: the
+  // micro-batches of one step would often need a shape no bucket has.
+  return "training.accumulation_steps = " +
+         std::to_string(accumulationSteps) + " sums micro-batches of one " +
+         "compiled shape per step, but there are " + std::to_string(buckets) +
+         " shape buckets, and tc-run train cannot feed such a step";
+}
+
 bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket) {
   // The largest tensors of a step: logits [B, T, V] and attention scores
   // [B, h, T, S]; keep every element count far below int64's range.
@@ -562,7 +603,8 @@ bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket) {
   int64_t tokens =
       bucket.batch * std::max(bucket.sourceLength, bucket.targetLength);
   int64_t widest = std::max(
-      {model.vocabSize, model.dFF,
+      {model.vocabSize, model.dModel, model.dFF, model.heads * model.dK,
+       model.heads * model.dV,
        model.heads * std::max(bucket.sourceLength, bucket.targetLength)});
   return tokens <= kMaxElements / std::max<int64_t>(widest, 1);
 }
@@ -658,6 +700,20 @@ parseModelDescription(std::string_view text, const std::string &path,
                      std::to_string(m.vocabSize),
                  "set [model] vocab_size to " +
                      std::to_string(firstSymbol + 1) + " or more");
+    // tc-run train draws the task's pairs for the smallest bucket.
+    std::vector<Bucket> sorted = description.training.buckets;
+    contract::sortBySize(sorted);
+    if (!diag.failed() && !description.data.synthetic.empty() &&
+        contract::maxSyntheticSymbols(sorted.front()) < 1)
+      diag.error(whereOf(*root["training"].as_table(), "buckets"),
+                 "the " + description.data.synthetic +
+                     " task draws its pairs for the smallest bucket, " +
+                     std::to_string(sorted.front().sourceLength) + "x" +
+                     std::to_string(sorted.front().targetLength) +
+                     " (source x target length), which has no room for a "
+                     "symbol and EOS",
+                 "give that bucket source_length and target_length 2 or "
+                 "more");
   }
   if (!diag.failed()) {
     std::string why, fix;

@@ -135,8 +135,21 @@ precisionFromName(std::string_view name, std::string &why, std::string &fix);
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;
 
+/// The most buckets a description (or --buckets-from) may have: every
+/// bucket is compiled into the executable (a train step, an encoder and
+/// decoders each), as every layer is.
+inline constexpr int64_t kMaxBuckets = 64;
+
+/// Why accumulation_steps > 1 cannot go with several buckets, and the fix.
+std::string accumulationOverBuckets(int64_t accumulationSteps, size_t buckets);
+inline constexpr const char *kAccumulationOverBucketsFix =
+    "give [training] one bucket, or set accumulation_steps = 1 and train on "
+    "more ranks (mpirun -np K)";
+
 /// Whether the largest tensors of `bucket`'s step (logits [B, T, V],
-/// attention scores [B, h, T, S], [B, T, d_ff]) hold at most 2^40 elements.
+/// attention scores [B, h, T, S], [B, T, d_ff], the activations [B, T,
+/// d_model] and their projections [B, T, h x d_k]) hold at most 2^40
+/// elements.
 bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket);
 
 /// The rows of a bucket of these lengths under a budget of `batchTokens`

@@ -137,8 +137,8 @@ struct BuildTrainStepPass
          {std::pair<StringRef, double>{"adam-epsilon", adamEpsilon},
           {"lr-scale", learningRateScale},
           {"gradient-clip", gradientClip}})
-      if (!(value >= 0.0 && value < kUnbounded))
-        return outside(option, value, "[0, inf)");
+      if (!(value >= 0.0 && value < kMaxStepScalarExclusive))
+        return outside(option, value, "[0, 3.40282e+38)");
     for (auto [option, value, max] :
          {std::tuple<StringRef, int64_t, int64_t>{"d-model", dModel,
                                                   kMaxModelWidth},

@@ -15,10 +15,13 @@ namespace tc {
 
 /// The ranges of the training settings that tc-build-train-step builds into
 /// the step: Adam's betas in [0, 1), its epsilon, the learning rate's
-/// factor and the clipping norm in [0, inf), warmup steps and d_model (which
-/// scales the learning rate) in [1, max].
+/// factor and the clipping norm in [0, f32's largest) (the step holds them
+/// as f32 constants: a factor of 1e40 became +inf, and every parameter NaN
+/// after the first step), warmup steps and d_model (which scales the
+/// learning rate) in [1, max].
 inline constexpr double kMaxAdamBetaExclusive = 1.0;
-inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+inline constexpr double kMaxStepScalarExclusive =
+    std::numeric_limits<float>::max();
 inline constexpr int64_t kMaxWarmupSteps = std::numeric_limits<int32_t>::max();
 inline constexpr int64_t kMaxModelWidth = int64_t(1) << 20;
 

@@ -243,7 +243,7 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
     return nullptr;
   }
   const BucketShape &first = buckets.front();
-  int64_t maxSymbols = maxSyntheticSymbols(first);
+  int64_t maxSymbols = contract::maxSyntheticSymbols(first);
   if (!canDrawSyntheticTask(vocab, maxSymbols, error))
     return nullptr;
   return std::make_unique<SyntheticSource>(*task, vocab, first.batch,

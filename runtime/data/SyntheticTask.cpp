@@ -22,13 +22,6 @@ int64_t firstSymbolOf(const Vocabulary &vocab) {
 }
 } // namespace
 
-int64_t maxSyntheticSymbols(const contract::BucketShape &bucket) {
-  // A source of n symbols and EOS, a target of n symbols and the positions
-  // a target takes beyond its tokens.
-  int64_t beyondTarget = contract::paddedLengths(0, 0).target;
-  return std::min(bucket.sourceLength - 1, bucket.targetLength - beyondTarget);
-}
-
 bool canDrawSyntheticTask(const Vocabulary &vocab, int64_t maxSymbols,
                           std::string &error) {
   int64_t first = firstSymbolOf(vocab);

@@ -22,11 +22,6 @@ enum class SyntheticTask { Copy, Reverse };
 
 std::optional<SyntheticTask> parseSyntheticTask(const std::string &name);
 
-/// The most symbols a pair of a task may have to fit `bucket`: its source
-/// is the symbols and EOS, its target the symbols (which take one position
-/// more: contract::paddedLengths).
-int64_t maxSyntheticSymbols(const contract::BucketShape &bucket);
-
 /// Whether the task can be drawn for `vocab` with sequences of up to
 /// `maxSymbols` symbols: false with `error` when the vocabulary has no
 /// symbol besides padding, BOS and EOS, or the bucket has no room for one.

@@ -19,7 +19,7 @@ evaluateSyntheticTask(const Executable &executable, Device &device,
   }
   const BucketShape &bucket = buckets.front();
   Vocabulary vocab = vocabularyOf(executable.root());
-  int64_t maxSymbols = maxSyntheticSymbols(bucket);
+  int64_t maxSymbols = contract::maxSyntheticSymbols(bucket);
   if (!canDrawSyntheticTask(vocab, maxSymbols, error))
     return std::nullopt;
   // Drawn a training bucket's batch at a time, as before the incremental

@@ -10,6 +10,13 @@ PairLengths paddedLengths(int64_t sourceTokens, int64_t targetTokens) {
   return {sourceTokens, targetTokens + 1}; // BOS + target, target + EOS
 }
 
+int64_t maxSyntheticSymbols(const BucketShape &bucket) {
+  // A source of n symbols and EOS, a target of n symbols and the positions
+  // a target takes beyond its tokens.
+  int64_t beyondTarget = paddedLengths(0, 0).target;
+  return std::min(bucket.sourceLength - 1, bucket.targetLength - beyondTarget);
+}
+
 bool holds(const BucketShape &shape, const PairLengths &lengths, int64_t rows) {
   return shape.batch >= rows && shape.sourceLength >= lengths.source &&
          shape.targetLength >= lengths.target;

@@ -48,6 +48,13 @@ struct PairLengths {
 /// `targetTokens` target tokens (without BOS or EOS).
 PairLengths paddedLengths(int64_t sourceTokens, int64_t targetTokens);
 
+/// The most symbols a pair of a synthetic task (copy, reverse) may have to
+/// fit `bucket`: its source is the symbols and EOS, its target the symbols
+/// (which take one position more: paddedLengths). tc-run train draws them
+/// for the smallest bucket (sortBySize's first); tc-compile refuses a
+/// synthetic description whose smallest bucket has room for none.
+int64_t maxSyntheticSymbols(const BucketShape &bucket);
+
 /// Whether `shape` holds a pair of `lengths`, and `rows` pairs of them.
 bool holds(const BucketShape &shape, const PairLengths &lengths,
            int64_t rows = 1);

@@ -12,7 +12,7 @@
 // RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="d-model=0" 2>&1 | FileCheck %s --check-prefix=DMODEL
 // DMODEL: error: tc-build-train-step: d-model=0{{.*}} is outside [1, 1048576]
 // RUN: not tc-opt %s --tc-autodiff --tc-build-train-step="gradient-clip=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
-// CLIP: error: tc-build-train-step: gradient-clip=-1{{.*}} is outside [0, inf)
+// CLIP: error: tc-build-train-step: gradient-clip=-1{{.*}} is outside [0, 3.40282e+38)
 
 // Two micro-batches: data inputs gain a leading [2], the gradient function is
 // inlined once per micro-batch, and the second draws its dropout masks with

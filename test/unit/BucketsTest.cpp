@@ -62,12 +62,12 @@ TEST(Buckets, ABatchHasBosBeforeAndEosAfterTheTarget) {
 TEST(Buckets, TheLongestSyntheticPairFitsTheBucket) {
   for (BucketShape bucket :
        {BucketShape{4, 6, 5}, BucketShape{4, 5, 6}, BucketShape{1, 2, 2}}) {
-    int64_t n = maxSyntheticSymbols(bucket);
+    int64_t n = tc::contract::maxSyntheticSymbols(bucket);
     EXPECT_TRUE(tc::contract::holds(bucket, lengthsOf(pair(n + 1, n))));
     EXPECT_FALSE(tc::contract::holds(bucket, lengthsOf(pair(n + 2, n + 1))));
   }
-  EXPECT_EQ(maxSyntheticSymbols({4, 6, 5}), 4);
-  EXPECT_EQ(maxSyntheticSymbols({1, 1, 9}), 0);
+  EXPECT_EQ(tc::contract::maxSyntheticSymbols({4, 6, 5}), 4);
+  EXPECT_EQ(tc::contract::maxSyntheticSymbols({1, 1, 9}), 0);
 }
 
 } // namespace

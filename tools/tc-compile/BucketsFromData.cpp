@@ -49,7 +49,20 @@ bool chooseBucketsFromData(ModelDescription &description,
   // The positions each pair takes as the runtime batches it (read from the
   // index: the ids are not touched).
   std::map<std::pair<int64_t, int64_t>, int64_t> histogram;
+  if (table->size() == 0) {
+    error = path + ": the token file holds no pairs; give --buckets-from "
+                   "the training data (tc-run prepare)";
+    return false;
+  }
   for (uint64_t i = 0; i < table->size(); ++i) {
+    // Every source ends with EOS (tc-run train refuses one that does not);
+    // an empty one would choose a bucket of no source positions.
+    if (table->sourceLength(i) == 0) {
+      error = path + ": pair " + std::to_string(i) +
+              " has an empty source (a source ends with EOS); rebuild the "
+              "file with tc-run prepare";
+      return false;
+    }
     contract::PairLengths lengths =
         contract::paddedLengths(int64_t(table->sourceLength(i)),
                                 int64_t(table->targetLength(i)));
@@ -65,6 +78,13 @@ bool chooseBucketsFromData(ModelDescription &description,
   if (chosen.empty()) {
     error = path + ": no pair fits model.max_length = " +
             std::to_string(maxLength);
+    return false;
+  }
+  if (training.accumulationSteps > 1 && chosen.size() > 1) {
+    error = "--bucket-count=" + std::to_string(chosen.size()) + ": " +
+            accumulationOverBuckets(training.accumulationSteps,
+                                    chosen.size()) +
+            "; " + kAccumulationOverBucketsFix;
     return false;
   }
   for (const Bucket &bucket : chosen)

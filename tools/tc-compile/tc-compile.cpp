@@ -165,9 +165,6 @@ static cl::opt<std::string> memoryBudget(
              "refused with the smallest that can. BYTES, or a number with "
              "K, M or G (powers of 1024)"),
     cl::value_desc("BYTES"), cl::cat(category));
-/// Every bucket is compiled into the executable (a train step, an encoder
-/// and decoders each), as every layer is: the same bound.
-constexpr int64_t kMaxBucketCount = 64;
 
 static cl::list<std::string> architectures(
     "arch",
@@ -291,7 +288,7 @@ static std::optional<int64_t> parseBucketCount() {
   }
   std::string error;
   std::optional<int64_t> count =
-      tc::support::parseIntegerIn(bucketCount, 1, kMaxBucketCount, error);
+      tc::support::parseIntegerIn(bucketCount, 1, tc::kMaxBuckets, error);
   if (!count)
     llvm::errs() << "tc-compile: error: --bucket-count: " << error << "\n";
   return count;
@@ -310,8 +307,11 @@ static bool parsePrecision(Request &request) {
 }
 
 /// Whether the target runs GEMMs in `precision`, where the target matters
-/// (an executable, or an explicit --target); false after saying why not.
-static bool checkPrecisionOfTarget(tc::support::Precision precision) {
+/// (an executable, or an explicit --target); false after saying why not,
+/// and where the precision came from: --precision, or else `fromInput`
+/// (the description's key, the .mlir file's record).
+static bool checkPrecisionOfTarget(tc::support::Precision precision,
+                                   const std::string &fromInput) {
   if (outputFile.empty() && !target.getNumOccurrences())
     return true;
   tc::ExportOptions options;
@@ -320,7 +320,11 @@ static bool checkPrecisionOfTarget(tc::support::Precision precision) {
   std::string error, fix;
   if (tc::checkPrecision(options, precision, error, fix))
     return true;
-  llvm::errs() << "tc-compile: error: " << error << "\nnote: " << fix << "\n";
+  std::string origin = precisionName.getNumOccurrences()
+                           ? "--precision=" + precisionName
+                           : fromInput;
+  llvm::errs() << "tc-compile: error: " << origin << ": " << error
+               << "\nnote: " << fix << "\n";
   return false;
 }
 
@@ -396,6 +400,15 @@ static OwningOpRef<ModuleOp> readTcFile(MLIRContext &context,
                     "--tc-recompute=budget=BYTES)\n";
     return nullptr;
   }
+  if (bucketsFrom.getNumOccurrences() || bucketCount.getNumOccurrences()) {
+    llvm::errs() << "tc-compile: error: --buckets-from and --bucket-count "
+                    "choose a model description's buckets (.toml); the "
+                    "functions of "
+                 << inputFile << " have their shapes already\n"
+                 << "note: compile the description with --buckets-from, or "
+                    "this file without the flags\n";
+    return nullptr;
+  }
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
   if (!module)
@@ -408,7 +421,8 @@ static OwningOpRef<ModuleOp> readTcFile(MLIRContext &context,
   }
   std::optional<tc::support::Precision> precision =
       request.precision ? request.precision : tc::precisionOf(*module);
-  if (precision && !checkPrecisionOfTarget(*precision))
+  if (precision &&
+      !checkPrecisionOfTarget(*precision, inputFile + "'s recorded precision"))
     return nullptr;
   if (failed(tc::compileTcModule(*module, request.stage(), request.precision)))
     return nullptr;
@@ -427,7 +441,8 @@ compileDescription(MLIRContext &context, const Request &request,
     description->training.precision = *request.precision;
   if (request.memoryBudget)
     description->training.memoryBudget = *request.memoryBudget;
-  if (!checkPrecisionOfTarget(description->training.precision))
+  if (!checkPrecisionOfTarget(description->training.precision,
+                              inputFile + "'s training.precision"))
     return nullptr;
   std::string error;
   if (!bucketsFrom.empty() &&
