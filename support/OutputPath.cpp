@@ -84,6 +84,33 @@ bool checkRunDirectory(const Output &output, const Place &place, bool &inRun,
   return true;
 }
 
+/// Whether the directory `output` lands in is there and writable now, not
+/// only after the work (a translation's minutes, a compile) that a failed
+/// write at its end would lose; false with `error`.
+bool checkDirectoryOf(const Output &output, std::string &error) {
+  std::string directory = placeOf(writtenPath(output.path)).shown;
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) {
+    bool exists = fs::exists(directory, ec);
+    error = refused(output, "is in " + directory +
+                                (exists ? ", which is not a directory; "
+                                        : ", which does not exist; create "
+                                          "it (mkdir -p " + directory +
+                                              ") or ") +
+                                "choose another " + output.flag +
+                                " (nothing was written)");
+    return false;
+  }
+  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
+    error = refused(output, "is in " + directory +
+                                ", where this user cannot create files; "
+                                "choose another " + output.flag +
+                                " (nothing was written)");
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool sameFile(const std::string &a, const std::string &b) {
@@ -131,8 +158,16 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
   bool inRun = false;
   if (!checkRunDirectory(output, placeOf(written), inRun, error))
     return std::nullopt;
-  if (!fs::exists(status))
+  if (!fs::exists(status)) {
+    // A new file needs its directory now, not after the work (a --profile
+    // in a missing one lost a translation's output): unless that is the
+    // run's own checkpoint directory, which the trainer creates.
+    bool runMakesIt = output.trainsInto && !output.trainsInto->empty() &&
+                      sameFile(placeOf(written).shown, *output.trainsInto);
+    if (!runMakesIt && !checkDirectoryOf(output, error))
+      return std::nullopt;
     return OutputKind::New;
+  }
   if (!fs::is_regular_file(status))
     return OutputKind::Stream;
   if ((status.permissions() & (fs::perms::owner_exec | fs::perms::group_exec |
@@ -188,30 +223,8 @@ bool checkReplaceableOutput(const Output &output, bool overwrite,
     return false;
   }
   // The file is written in the directory of the file it puts in place (a
-  // symbolic link's target's; AtomicFile.h): that directory must be there
-  // and writable now, not only after the work (a translation's minutes, a
-  // compile) that the write would lose.
-  std::string directory = placeOf(writtenPath(output.path)).shown;
-  std::error_code ec;
-  if (!fs::is_directory(directory, ec)) {
-    bool exists = fs::exists(directory, ec);
-    error = refused(output, "is in " + directory +
-                                (exists ? ", which is not a directory; "
-                                        : ", which does not exist; create "
-                                          "it (mkdir -p " + directory +
-                                              ") or ") +
-                                "choose another " + output.flag +
-                                " (nothing was written)");
-    return false;
-  }
-  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
-    error = refused(output, "is in " + directory +
-                                ", where this user cannot create files; "
-                                "choose another " + output.flag +
-                                " (nothing was written)");
-    return false;
-  }
-  return true;
+  // symbolic link's target's; AtomicFile.h).
+  return checkDirectoryOf(output, error);
 }
 
 } // namespace tc::support

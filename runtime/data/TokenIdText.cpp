@@ -32,13 +32,12 @@ std::optional<std::vector<int32_t>> parseTokenIds(std::string_view line,
     std::string word(at, wordEnd);
     int64_t id = -1;
     auto [next, ec] = std::from_chars(at, wordEnd, id);
-    // An executable without run settings states no vocabulary size.
-    bool bounded = vocab.size > 0;
-    if (ec != std::errc() || next != wordEnd || id < 0 ||
-        (bounded && id >= vocab.size)) {
-      error = where + ": '" + word + "' is not a token id " +
-              (bounded ? "in [0, " + std::to_string(vocab.size) + ")"
-                       : std::string("(a number from 0)"));
+    // An executable without run settings states no vocabulary size; ids
+    // are i32 either way (4294967296 became 0, the padding id).
+    int64_t limit = vocab.size > 0 ? vocab.size : int64_t(1) << 31;
+    if (ec != std::errc() || next != wordEnd || id < 0 || id >= limit) {
+      error = where + ": '" + word + "' is not a token id in [0, " +
+              std::to_string(limit) + ")";
       return std::nullopt;
     }
     const char *special = id == vocab.pad   ? "padding"

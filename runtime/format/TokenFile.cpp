@@ -79,9 +79,16 @@ std::unique_ptr<TokenTable> TokenTable::open(const std::string &path,
   }
   char head[12] = {};
   uint32_t version = 0;
-  if (table->read(0, head, sizeof head) &&
-      std::memcmp(head, kMagic, 8) == 0)
-    std::memcpy(&version, head + 8, 4);
+  if (!table->read(0, head, sizeof head) ||
+      std::memcmp(head, kMagic, 8) != 0) {
+    // Refused from its first bytes: read whole, a text corpus given as
+    // --data took its size in memory before it was refused.
+    error = path + ": not a token file (no TCTOKENS header); write one from "
+                   "the text with tc-run prepare MODEL.tcx --source S "
+                   "--target T -o FILE.tok";
+    return nullptr;
+  }
+  std::memcpy(&version, head + 8, 4);
   if (version == 4)
     return table->readVersion4(uint64_t(info.st_size), error) ? std::move(table)
                                                              : nullptr;

@@ -8,6 +8,7 @@
 #include "runtime/train/ParameterArchive.h"
 #include "runtime/train/ParameterInit.h"
 #include "runtime/train/StepSchedule.h"
+#include "support/RunDirectory.h"
 
 #include <filesystem>
 
@@ -56,6 +57,35 @@ bool setUpValidation(const Executable &executable, const TrainOptions &options,
   bool text = !run.data->vocabulary().empty();
   run.metric =
       v.metric.value_or(text ? ValidationMetric::Bleu : ValidationMetric::Loss);
+  // A resumed run keeps the metric its record's best was chosen by: another
+  // would take its first validation for a new best and replace best.tcck
+  // (a run kept by loss and resumed without --keep-best, whose default for
+  // text is bleu, lost its best checkpoint without a word).
+  std::optional<BestValidation> recorded;
+  if (options.resume) {
+    recorded = readBestValidation(options.checkpointDir, run.state.step, error);
+    if (!recorded)
+      return false;
+    std::optional<ValidationMetric> kept =
+        recorded->step > 0 ? parseValidationMetric(recorded->metric)
+                           : std::nullopt;
+    if (kept && v.metric && *kept != *v.metric) {
+      error = support::runFilePath(options.checkpointDir,
+                                   support::kValidationRecordName) +
+              ": the best so far (" +
+              recorded->metric + " at step " +
+              std::to_string(recorded->step) +
+              ", best.tcck) was chosen by " + recorded->metric +
+              ", and --keep-best " + validationMetricName(*v.metric) +
+              " would replace it; resume with --keep-best " +
+              recorded->metric +
+              ", or move best.tcck and validation.txt out of the directory "
+              "to start keep-best afresh";
+      return false;
+    }
+    if (kept)
+      run.metric = *kept;
+  }
   if (run.metric != ValidationMetric::Loss && !text) {
     error = std::string("--keep-best ") + validationMetricName(run.metric) +
             " needs text: the training data holds no vocabulary (it was "
@@ -63,13 +93,9 @@ bool setUpValidation(const Executable &executable, const TrainOptions &options,
     return false;
   }
   run.best.metric = validationMetricName(run.metric);
-  if (options.resume) {
-    std::optional<BestValidation> best =
-        readBestValidation(options.checkpointDir, run.state.step, error);
-    if (!best)
-      return false;
-    if (best->metric == run.best.metric)
-      run.best = *best;
+  if (recorded) {
+    if (recorded->metric == run.best.metric)
+      run.best = *recorded;
     int64_t step = run.state.step;
     run.validationPending =
         StepSchedule(options).validates(step) && run.best.last < step;

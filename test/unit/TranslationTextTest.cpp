@@ -40,6 +40,20 @@ TEST(TokenIdText, RefusesWhatIsNotAnIdOfTheVocabulary) {
   }
 }
 
+// Without a vocabulary size (an executable without run settings) ids are
+// still i32: 4294967296 was taken as 0, the padding id, past its check.
+TEST(TokenIdText, IdsAreI32WithoutAVocabularySize) {
+  const Vocabulary unsized{0, 0, 1, 2};
+  std::string error;
+  EXPECT_EQ(parseTokenIds("2147483647", unsized, "in:1", error),
+            (Ids{2147483647}));
+  for (const char *word : {"2147483648", "4294967296", "4294967299"}) {
+    EXPECT_FALSE(parseTokenIds(word, unsized, "in:2", error)) << word;
+    EXPECT_EQ(error, std::string("in:2: '") + word +
+                         "' is not a token id in [0, 2147483648)");
+  }
+}
+
 // tc adds padding, BOS and EOS itself: one in a sentence would end it early
 // (EOS in a source) or be ignored by the loss (padding in a target).
 TEST(TokenIdText, RefusesPaddingBosAndEos) {

@@ -74,6 +74,15 @@ bool hasHostCode(const tcx::Executable &executable) {
 
 } // namespace
 
+std::string optionGivenEmpty(const CLI::App &command) {
+  for (const CLI::Option *option : command.get_options())
+    if (option->get_expected_min() > 0)
+      for (const std::string &value : option->results())
+        if (value.empty())
+          return option->get_name();
+  return "";
+}
+
 CLI::Validator integerIn(int64_t min, int64_t max) {
   return checkedNumber("INT in [" + std::to_string(min) + ", " +
                            std::to_string(max) + "]",

@@ -39,6 +39,12 @@ CLI::Validator positiveNumberUpTo(double max);
 /// --synthetic's check: a task rt::parseSyntheticTask knows.
 CLI::Validator syntheticTask();
 
+/// The first option or argument of `command` that was given an empty
+/// value (-o "$OUT" with OUT unset), or "" when none was: no option of
+/// tc-run takes one (an empty -o wrote hidden .new files into the working
+/// directory after the work, --metrics '' silently wrote no metrics).
+std::string optionGivenEmpty(const CLI::App &command);
+
 /// A subcommand and what runs it (its options live in the closure).
 struct Command {
   CLI::App *app = nullptr;

@@ -219,7 +219,8 @@ Command addTrainCommand(CLI::App &app) {
       ->add_option("--keep-best", o->metric,
                    "the validation score that decides best.tcck and early "
                    "stopping: bleu, chrf or loss (default: bleu for text, "
-                   "loss for --ids data)")
+                   "loss for --ids data; on --resume, the one "
+                   "validation.txt records, and no other)")
       ->check(CLI::IsMember({"bleu", "chrf", "loss"}))
       ->needs(valid);
   command

@@ -255,17 +255,19 @@ int translateText(const TranslateOptions &o) {
   if (!translations)
     return fail(o.model.model + ": " + error, kRunFailed);
   progress.finish();
-  if (!o.profilePath.empty() &&
-      !rt::writeProfile(o.profilePath, trained.device->profile(),
-                        progress.elapsed(), error))
-    return fail(error, kRunFailed);
   reportTranslations(o, *sources, *translations, progress.elapsed(), doneAt,
                      limit);
+  // The translations first: a profile that cannot be written costs only
+  // itself.
   if (!rt::writeTranslations(o.output,
                              rt::translationText(*translations, *sources,
                                                  lines->size(), subwords,
                                                  o.nBestOutput),
                              support::ifPresentFor(o.overwrite), error))
+    return fail(error, kRunFailed);
+  if (!o.profilePath.empty() &&
+      !rt::writeProfile(o.profilePath, trained.device->profile(),
+                        progress.elapsed(), error))
     return fail(error, kRunFailed);
   return kSuccess;
 }

@@ -50,8 +50,13 @@ int main(int argc, char **argv) {
   // written stay as they are.
   try {
     for (const run::Command &command : commands)
-      if (*command.app)
+      if (*command.app) {
+        std::string empty = run::optionGivenEmpty(*command.app);
+        if (!empty.empty())
+          return run::fail(empty + " was given an empty value (an unset "
+                                   "shell variable?); give it one");
         return command.run();
+      }
   } catch (const std::exception &e) {
     return run::fail(std::string("the device failed: ") + e.what(),
                      run::kRunFailed);
