@@ -8,7 +8,7 @@
 #include "runtime/train/Checkpoint.h"
 
 namespace {
-constexpr uint64_t kFingerprint = 0x7463667a7a000001ull;
+constexpr tc::rt::ModelFingerprint kFingerprint{0x7463667a7a000001ull, 0x7463u};
 constexpr int64_t kParamBytes = 16;
 } // namespace
 

@@ -404,7 +404,7 @@ fb::Offset<tcx::RunConfig> Writer::runConfig(const ModelDescription *d) {
       &buckets, d->model.vocabSize, d->model.maxLength, d->model.padId,
       d->model.bosId, d->model.eosId, d->data.synthetic.c_str(),
       d->data.train.c_str(), d->data.valid.c_str(), d->data.test.c_str(),
-      d->training.accumulationSteps);
+      d->training.accumulationSteps, modelSettingsFingerprint(d->model));
 }
 
 std::optional<std::vector<uint8_t>> Writer::write(const ExportOptions &options,

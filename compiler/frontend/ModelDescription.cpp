@@ -4,12 +4,14 @@
 #include "compiler/transforms/TrainStepLimits.h"
 #include "runtime/format/Contract.h"
 #include "support/FileBytes.h"
+#include "support/Fnv1a.h"
 
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -584,6 +586,19 @@ std::vector<Bucket> decodingBuckets(const ModelDescription &description) {
       buckets.push_back({decoding.beam, s, targets});
   }
   return buckets;
+}
+
+uint32_t modelSettingsFingerprint(const ModelConfig &m) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "heads %lld d_k %lld d_v %lld layer_norm_epsilon %.17g "
+                "positions %d ids %lld %lld %lld",
+                (long long)m.heads, (long long)m.dK, (long long)m.dV,
+                m.layerNormEpsilon, int(m.positionalEncoding),
+                (long long)m.padId, (long long)m.bosId, (long long)m.eosId);
+  uint64_t hash = support::fnv1a(text, std::strlen(text));
+  uint32_t folded = uint32_t(hash ^ (hash >> 32));
+  return folded ? folded : 1;
 }
 
 std::string accumulationOverBuckets(int64_t accumulationSteps,

@@ -135,6 +135,13 @@ precisionFromName(std::string_view name, std::string &why, std::string &fix);
 /// The largest description file tc reads (the shipped ones are about 2 KiB).
 constexpr uint64_t kMaxDescriptionBytes = uint64_t(1) << 20;
 
+/// A hash of the [model] settings that change what the parameters compute
+/// without changing their table (names, shapes, offsets): heads, d_k and
+/// d_v (transformer_base and Table 3's A rows have one table), LayerNorm's
+/// epsilon, the positional encoding, the special ids. Never 0 (0 in a .tcx
+/// or a checkpoint means "not recorded").
+uint32_t modelSettingsFingerprint(const ModelConfig &model);
+
 /// The most buckets a description (or --buckets-from) may have: every
 /// bucket is compiled into the executable (a train step, an encoder and
 /// decoders each), as every layer is.

@@ -31,7 +31,9 @@ constexpr uint64_t kMaxCheckpointBytes = uint64_t(64) << 30;
 struct Header {
   char magic[8];
   uint32_t version;
-  uint32_t reserved;
+  /// ModelFingerprint::settings (0: not recorded; reserved and 0 in files
+  /// before it, which any executable takes).
+  uint32_t settings;
   int64_t step;
   uint64_t seed;
   uint64_t dataPosition;
@@ -99,7 +101,7 @@ bool killedHere() {
 
 } // namespace
 
-uint64_t parameterFingerprint(const tcx::Executable &executable) {
+ModelFingerprint modelFingerprint(const tcx::Executable &executable) {
   std::string text;
   if (executable.parameters())
     for (const tcx::Parameter *p : *executable.parameters()) {
@@ -108,8 +110,10 @@ uint64_t parameterFingerprint(const tcx::Executable &executable) {
         text += "x" + std::to_string(extent);
       text += ";";
     }
-  return tcx::checksum(reinterpret_cast<const uint8_t *>(text.data()),
-                       text.size());
+  const tcx::RunConfig *run = executable.run();
+  return {tcx::checksum(reinterpret_cast<const uint8_t *>(text.data()),
+                        text.size()),
+          run ? run->model_settings() : 0u};
 }
 
 std::string checkpointPath(const std::string &directory) {
@@ -134,7 +138,7 @@ readCheckpointIdentity(const std::string &path) {
 }
 
 bool writeCheckpoint(const std::string &path, const TrainingState &state,
-                     uint64_t fingerprint, std::string &error,
+                     const ModelFingerprint &fingerprint, std::string &error,
                      support::IfPresent ifPresent) {
   Header header{};
   std::memcpy(header.magic, kMagic, 8);
@@ -143,7 +147,8 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
   header.seed = state.seed;
   header.dataPosition = state.dataPosition;
   header.paramBytes = int64_t(state.params.size());
-  header.fingerprint = fingerprint;
+  header.fingerprint = fingerprint.parameters;
+  header.settings = fingerprint.settings;
   header.dataFingerprint = state.dataFingerprint;
   header.vocabularyFingerprint = state.vocabularyFingerprint;
   header.checksum = bodyChecksum(state);
@@ -174,7 +179,7 @@ bool writeCheckpoint(const std::string &path, const TrainingState &state,
 }
 
 std::optional<TrainingState> readCheckpoint(const std::string &path,
-                                            uint64_t fingerprint,
+                                            const ModelFingerprint &fingerprint,
                                             int64_t paramBytes,
                                             std::string &error) {
   std::error_code ec;
@@ -195,7 +200,8 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
 
 std::optional<TrainingState>
 parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
-                uint64_t fingerprint, int64_t paramBytes, std::string &error) {
+                const ModelFingerprint &fingerprint, int64_t paramBytes,
+                std::string &error) {
   Header header{};
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
     error = path + ": not a tc checkpoint (no TCCKPT header)";
@@ -216,10 +222,22 @@ parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
             ", this tc-run reads versions 2 and " + std::to_string(kVersion);
     return std::nullopt;
   }
-  if (header.fingerprint != fingerprint || header.paramBytes != paramBytes) {
+  if (header.fingerprint != fingerprint.parameters ||
+      header.paramBytes != paramBytes) {
     error = path + ": the checkpoint is of another model (its parameters "
                    "differ from the executable's); use the .tcx it was "
                    "trained with, or another --checkpoint-dir";
+    return std::nullopt;
+  }
+  // 0 in version 2, and in 3 before it was recorded.
+  if (header.settings != 0 && fingerprint.settings != 0 &&
+      header.settings != fingerprint.settings) {
+    error = path + ": the checkpoint is of a model with other [model] "
+                   "settings (heads, d_k, d_v, layer_norm_epsilon, "
+                   "positional_encoding or the special ids): its parameters "
+                   "fit the executable's, but they would compute something "
+                   "else; use the .tcx it was trained with, or another "
+                   "--checkpoint-dir";
     return std::nullopt;
   }
   if (bytes.size() != kHeaderBytes + 3 * size_t(paramBytes)) {

@@ -30,9 +30,18 @@
 
 namespace tc::rt {
 
-/// A hash of the parameter names, shapes and offsets: a checkpoint is only
-/// loaded into the model it was written from.
-uint64_t parameterFingerprint(const tcx::Executable &executable);
+/// Which model a checkpoint is of: a checkpoint is only loaded into the
+/// model it was written from.
+struct ModelFingerprint {
+  /// A hash of the parameter names, shapes and offsets.
+  uint64_t parameters = 0;
+  /// The executable's RunConfig.model_settings: the [model] settings the
+  /// table does not show (heads, d_k, d_v, ...). 0: not recorded (an
+  /// executable or a checkpoint from before it, or one compiled from
+  /// .mlir), which any takes.
+  uint32_t settings = 0;
+};
+ModelFingerprint modelFingerprint(const tcx::Executable &executable);
 
 /// The checkpoint file inside a checkpoint directory.
 std::string checkpointPath(const std::string &directory);
@@ -54,14 +63,14 @@ readCheckpointIdentity(const std::string &path);
 /// file that is there (the trainer replaces its own checkpoint; average
 /// without --overwrite replaces none).
 bool writeCheckpoint(
-    const std::string &path, const TrainingState &state, uint64_t fingerprint,
-    std::string &error,
+    const std::string &path, const TrainingState &state,
+    const ModelFingerprint &fingerprint, std::string &error,
     support::IfPresent ifPresent = support::IfPresent::Replace);
 
 /// The state in `path`, or none with `error` naming the file and what is
 /// wrong (missing, truncated, corrupted, another model).
 std::optional<TrainingState> readCheckpoint(const std::string &path,
-                                            uint64_t fingerprint,
+                                            const ModelFingerprint &fingerprint,
                                             int64_t paramBytes,
                                             std::string &error);
 
@@ -69,7 +78,8 @@ std::optional<TrainingState> readCheckpoint(const std::string &path,
 /// messages name).
 std::optional<TrainingState>
 parseCheckpoint(const std::vector<uint8_t> &bytes, const std::string &path,
-                uint64_t fingerprint, int64_t paramBytes, std::string &error);
+                const ModelFingerprint &fingerprint, int64_t paramBytes,
+                std::string &error);
 
 /// Whether `vocabulary`, the fingerprint of the vocabulary file at
 /// `vocabularyPath`, is that of the vocabulary the checkpoint at

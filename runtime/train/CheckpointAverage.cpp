@@ -8,7 +8,8 @@
 namespace tc::rt {
 
 std::optional<TrainingState>
-averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
+averageCheckpoints(const std::vector<std::string> &paths,
+                   const ModelFingerprint &fingerprint,
                    int64_t paramBytes, std::string &error) {
   std::vector<double> sums(paramBytes / 4, 0.0);
   std::optional<TrainingState> newest;

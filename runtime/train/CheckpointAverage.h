@@ -12,6 +12,7 @@
 #ifndef TC_RUNTIME_TRAIN_CHECKPOINTAVERAGE_H
 #define TC_RUNTIME_TRAIN_CHECKPOINTAVERAGE_H
 
+#include "runtime/train/Checkpoint.h"
 #include "runtime/train/TrainingState.h"
 
 #include <optional>
@@ -24,7 +25,8 @@ namespace tc::rt {
 /// the model of `fingerprint` and `paramBytes`; none with `error` naming
 /// the first that cannot be read or is of another model.
 std::optional<TrainingState>
-averageCheckpoints(const std::vector<std::string> &paths, uint64_t fingerprint,
+averageCheckpoints(const std::vector<std::string> &paths,
+                   const ModelFingerprint &fingerprint,
                    int64_t paramBytes, std::string &error);
 
 } // namespace tc::rt

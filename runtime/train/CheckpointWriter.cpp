@@ -37,7 +37,7 @@ bool CheckpointWriter::save(std::string &error) {
   savedStep_ = state.step;
   return written && (options_.keepLast == 0 ||
                      keepNumberedCheckpoint(options_.checkpointDir,
-                                            {run_.fingerprint, state.seed,
+                                            {run_.fingerprint.parameters, state.seed,
                                              state.dataFingerprint, state.step},
                                             options_.keepLast, error));
 }

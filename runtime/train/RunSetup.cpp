@@ -232,7 +232,7 @@ bool setUpRun(const Executable &executable, Device &device, Communicator &ranks,
               const TrainOptions &options, Run &run, std::string &error) {
   const tcx::Executable &x = executable.root();
   bool lead = ranks.rank() == 0;
-  run.fingerprint = parameterFingerprint(x);
+  run.fingerprint = modelFingerprint(x);
   run.buckets = bucketsOf(x);
   run.vocab = vocabularyOf(x);
   if (!allStarted(ranks, !lead || setUpState(executable, options, run, error),

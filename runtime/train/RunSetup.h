@@ -15,6 +15,7 @@
 
 #include "runtime/Communicator.h"
 #include "runtime/data/Buckets.h"
+#include "runtime/train/Checkpoint.h"
 #include "runtime/train/CheckpointDirectory.h"
 #include "runtime/train/DirectoryLock.h"
 #include "runtime/train/Trainer.h"
@@ -31,7 +32,7 @@ namespace tc::rt {
 /// and its data.
 struct Run {
   std::string checkpoint; ///< the checkpoint file; empty: none
-  uint64_t fingerprint = 0;
+  ModelFingerprint fingerprint;
   DirectoryLock lock;
   TrainingState state;
   std::unique_ptr<DataSource> data;

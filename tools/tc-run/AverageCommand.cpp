@@ -125,7 +125,7 @@ int average(const AverageOptions &o) {
 
   const tcx::Executable &x = executable->root();
   std::optional<rt::TrainingState> state = rt::averageCheckpoints(
-      *paths, rt::parameterFingerprint(x), x.param_bytes(), error);
+      *paths, rt::modelFingerprint(x), x.param_bytes(), error);
   if (!state)
     return fail(error);
   if (serialized) {
@@ -143,7 +143,7 @@ int average(const AverageOptions &o) {
     if (!rt::storeVocabulary(outputDirectory, *serialized, error))
       return fail(error, kRunFailed);
   }
-  if (!rt::writeCheckpoint(o.output, *state, rt::parameterFingerprint(x),
+  if (!rt::writeCheckpoint(o.output, *state, rt::modelFingerprint(x),
                            error, support::ifPresentFor(o.overwrite)))
     return fail(error, kRunFailed);
   std::fprintf(stderr, "tc-run: averaged %zu checkpoint%s into %s:\n",

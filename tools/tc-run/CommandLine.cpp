@@ -190,7 +190,7 @@ int loadTrainedModel(const ModelOptions &options,
   std::string error;
   trained.checkpoint = rt::resolveCheckpoint(checkpoint);
   std::optional<rt::TrainingState> state =
-      rt::readCheckpoint(trained.checkpoint, rt::parameterFingerprint(x),
+      rt::readCheckpoint(trained.checkpoint, rt::modelFingerprint(x),
                          x.param_bytes(), error);
   if (!state)
     return fail(error);
