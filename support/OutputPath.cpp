@@ -5,6 +5,7 @@
 #include "support/FileBytes.h"
 #include "support/RunDirectory.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,6 +85,20 @@ bool checkRunDirectory(const Output &output, const Place &place, bool &inRun,
   return true;
 }
 
+/// Whether directory `outer` is `inner` or one above it, as paths (neither
+/// need exist; "ck/" is "ck").
+bool encloses(const std::string &outer, const std::string &inner) {
+  auto normal = [](const std::string &path) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    p = p.lexically_normal();
+    return p.has_filename() ? p : p.parent_path();
+  };
+  fs::path a = normal(outer), b = normal(inner);
+  return std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first ==
+         a.end();
+}
+
 /// Whether the directory `output` lands in is there and writable now, not
 /// only after the work (a translation's minutes, a compile) that a failed
 /// write at its end would lose; false with `error`.
@@ -160,10 +175,12 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
     return std::nullopt;
   if (!fs::exists(status)) {
     // A new file needs its directory now, not after the work (a --profile
-    // in a missing one lost a translation's output): unless that is the
-    // run's own checkpoint directory, which the trainer creates.
+    // in a missing one lost a translation's output): unless the trainer
+    // creates it with its checkpoint directory (that one or one above it).
+    std::string directory = placeOf(written).shown;
     bool runMakesIt = output.trainsInto && !output.trainsInto->empty() &&
-                      sameFile(placeOf(written).shown, *output.trainsInto);
+                      !fs::exists(directory, ec) &&
+                      encloses(directory, *output.trainsInto);
     if (!runMakesIt && !checkDirectoryOf(output, error))
       return std::nullopt;
     return OutputKind::New;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <set>
 
 #include <toml++/toml.h>
@@ -296,9 +297,13 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
   // The attention's projections are heads x d_k (and d_v) wide: the
   // products, not only their factors, stay within kMaxWidth (each factor
   // is at most 2^20, so the product does not overflow).
-  for (auto [key, perHead] : {std::pair<const char *, int64_t>{"d_k", m.dK},
-                              {"d_v", m.dV}})
-    if (headsOk && perHead >= 1 && perHead <= kMaxWidth &&
+  // (A size neither given nor derived, d_model not divisible, is not one.)
+  bool divides = dModelOk && headsOk && m.dModel % m.heads == 0;
+  for (auto [key, perHead, known] :
+       {std::tuple<const char *, int64_t, bool>{"d_k", m.dK,
+                                                explicitDk || divides},
+        {"d_v", m.dV, explicitDv || divides}})
+    if (known && headsOk && perHead >= 1 && perHead <= kMaxWidth &&
         m.heads * perHead > kMaxWidth)
       diag.error(whereOf(table, table.contains(key) ? key : "heads"),
                  std::string("model.heads x model.") + key + " is " +

@@ -80,11 +80,14 @@ bool chooseBucketsFromData(ModelDescription &description,
             std::to_string(maxLength);
     return false;
   }
+  // (count is above 1 here: the description's own count, one bucket with
+  // accumulation, passed its check.)
   if (training.accumulationSteps > 1 && chosen.size() > 1) {
-    error = "--bucket-count=" + std::to_string(chosen.size()) + ": " +
+    error = "--bucket-count=" + std::to_string(count) + ": " +
             accumulationOverBuckets(training.accumulationSteps,
                                     chosen.size()) +
-            "; " + kAccumulationOverBucketsFix;
+            "; leave --bucket-count out (one bucket, the description's "
+            "count) or set accumulation_steps = 1";
     return false;
   }
   for (const Bucket &bucket : chosen)
