@@ -170,17 +170,17 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
   if (namesStandardStream(path) ||
       (path.rfind("/dev/", 0) == 0 && !fs::exists(status)))
     return OutputKind::Stream;
+  Place place = placeOf(written);
   bool inRun = false;
-  if (!checkRunDirectory(output, placeOf(written), inRun, error))
+  if (!checkRunDirectory(output, place, inRun, error))
     return std::nullopt;
   if (!fs::exists(status)) {
     // A new file needs its directory now, not after the work (a --profile
     // in a missing one lost a translation's output): unless the trainer
     // creates it with its checkpoint directory (that one or one above it).
-    std::string directory = placeOf(written).shown;
     bool runMakesIt = output.trainsInto && !output.trainsInto->empty() &&
-                      !fs::exists(directory, ec) &&
-                      encloses(directory, *output.trainsInto);
+                      !fs::exists(place.shown, ec) &&
+                      encloses(place.shown, *output.trainsInto);
     if (!runMakesIt && !checkDirectoryOf(output, error))
       return std::nullopt;
     return OutputKind::New;
@@ -199,7 +199,7 @@ std::optional<OutputKind> checkOutputPath(const Output &output,
     if (inRun) {
       error =
           refused(output, "exists in the checkpoint directory " +
-                              placeOf(written).shown + ", where " + output.what +
+                              place.shown + ", where " + output.what +
                               " replace no file (it may be the run's); "
                               "give another path (nothing was written)");
       return std::nullopt;
@@ -240,8 +240,9 @@ bool checkReplaceableOutput(const Output &output, bool overwrite,
     return false;
   }
   // The file is written in the directory of the file it puts in place (a
-  // symbolic link's target's; AtomicFile.h).
-  return checkDirectoryOf(output, error);
+  // symbolic link's target's; AtomicFile.h); checkOutputPath checked it
+  // for a new file.
+  return *kind == OutputKind::New || checkDirectoryOf(output, error);
 }
 
 } // namespace tc::support
