@@ -199,7 +199,8 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
   }
   Vocabulary vocab = vocabularyOf(x);
   std::string file = choice.tokenFile, synthetic = choice.synthetic;
-  if (file.empty() && synthetic.empty())
+  bool fromDescription = file.empty() && synthetic.empty();
+  if (fromDescription)
     if (const tcx::RunConfig *run = x.run()) {
       synthetic = run->synthetic() ? run->synthetic()->str() : "";
       file = run->train_data() ? run->train_data()->str() : "";
@@ -211,8 +212,13 @@ std::unique_ptr<DataSource> makeDataSource(const tcx::Executable &x,
   }
   if (!file.empty()) {
     std::unique_ptr<TokenTable> table = TokenTable::open(file, error);
-    if (!table)
+    if (!table) {
+      if (fromDescription)
+        error = "the model description's [data] train (a path from the "
+                "working directory; --data FILE.tok overrides it): " +
+                error;
       return nullptr;
+    }
     // The vocabulary first: a mismatch there explains any bad pair.
     std::string subwordBytes;
     if (!table->vocabulary().empty()) {

@@ -101,8 +101,10 @@ bool setUpValidation(const Executable &executable, const TrainOptions &options,
         StepSchedule(options).validates(step) && run.best.last < step;
   }
   if (!options.quiet)
-    std::fprintf(stderr, "tc-run: validation: %s every %lld steps\n",
-                 run.validation->describe().c_str(), (long long)v.every);
+    std::fprintf(stderr, "tc-run: validation: %s every %s\n",
+                 run.validation->describe().c_str(),
+                 v.every == 1 ? "step"
+                              : (std::to_string(v.every) + " steps").c_str());
   return true;
 }
 
@@ -220,9 +222,12 @@ bool setUpOutputs(const Executable &executable, const TrainOptions &options,
     return false;
   if (!options.quiet && run.data->skipped() > 0)
     std::fprintf(stderr,
-                 "tc-run: note: %lld pairs fit no shape bucket and are left "
-                 "out; add a larger bucket to keep them\n",
-                 (long long)run.data->skipped());
+                 "tc-run: note: %lld %s no shape bucket and %s left out; add "
+                 "a larger bucket to keep %s\n",
+                 (long long)run.data->skipped(),
+                 run.data->skipped() == 1 ? "pair fits" : "pairs fit",
+                 run.data->skipped() == 1 ? "is" : "are",
+                 run.data->skipped() == 1 ? "it" : "them");
   return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <climits>
+#include <filesystem>
 
 namespace tc::run {
 namespace {
@@ -30,6 +31,38 @@ struct TrainCommandOptions {
 /// about eleven days for one sum to wait (0: for ever).
 constexpr double kMaxTimeLimitMinutes = 1e6;
 constexpr double kMaxCollectiveTimeout = 1e6;
+
+/// Takes the description's [data] valid where the run's data come from its
+/// [data] section (neither --data nor --synthetic) and --valid is not
+/// given; returns the refusal of a validation option without validation
+/// pairs (empty: none).
+std::string resolveValidationPairs(const tcx::RunConfig *run,
+                                   TrainCommandOptions &o) {
+  rt::ValidationOptions &v = o.train.validation;
+  bool dataFromDescription =
+      o.train.data.tokenFile.empty() && o.train.data.synthetic.empty();
+  if (dataFromDescription && v.tokenFile.empty() && run &&
+      run->valid_data() && run->valid_data()->size() > 0) {
+    v.tokenFile = run->valid_data()->str();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(v.tokenFile, ec))
+      return "the model description's [data] valid: " + v.tokenFile +
+             " is not a file (a path from the working directory); pass "
+             "--valid FILE.tok";
+  }
+  // Each of these options is at least 1 (or a name) when given.
+  const char *given = v.every > 0        ? "--valid-every"
+                      : v.translate > 0  ? "--valid-translate"
+                      : !o.metric.empty() ? "--keep-best"
+                      : v.patience > 0   ? "--early-stop"
+                                         : nullptr;
+  if (!given || !v.tokenFile.empty())
+    return "";
+  return std::string(given) +
+         " needs validation pairs: pass --valid FILE.tok (or set [data] "
+         "valid in the model description, which is used when neither "
+         "--data nor --synthetic is given)";
+}
 
 int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   std::string error;
@@ -53,6 +86,8 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   o.train.seed = o.seedGiven ? uint64_t(o.seed) : run ? run->seed() : 1;
   o.train.executablePath = o.model.model;
   o.train.maxSeconds = 60 * o.minutes;
+  if (std::string message = resolveValidationPairs(run, o); !message.empty())
+    return fail(message);
   if (!o.metric.empty())
     o.train.validation.metric = rt::parseValidationMetric(o.metric);
   if (!o.train.validation.tokenFile.empty() &&
@@ -195,40 +230,38 @@ Command addTrainCommand(CLI::App &app) {
                    "of wall time (validated and checkpointed as at the "
                    "end)")
       ->transform(positiveNumberUpTo(kMaxTimeLimitMinutes));
-  CLI::Option *valid =
-      command
-          ->add_option("--valid", o->train.validation.tokenFile,
-                       "validation pairs, a token file (tc-run prepare "
-                       "--vocabulary TRAIN.tok): loss, perplexity, and BLEU "
-                       "and chrF of greedy decoding, to stderr and the "
-                       "metrics file")
-          ->check(CLI::ExistingFile);
+  // The options below that only validation reads need validation pairs:
+  // --valid, or the description's [data] valid (checked once it is read).
+  command
+      ->add_option("--valid", o->train.validation.tokenFile,
+                   "validation pairs, a token file (tc-run prepare "
+                   "--vocabulary TRAIN.tok): loss, perplexity, and BLEU "
+                   "and chrF of greedy decoding, to stderr and the metrics "
+                   "file (default: the model description's [data] valid "
+                   "when neither --data nor --synthetic is given)")
+      ->check(CLI::ExistingFile);
   command
       ->add_option("--valid-every", o->train.validation.every,
                    "steps between validations (default: "
                    "--checkpoint-every); also at the end")
-      ->transform(integerIn(1, contract::kMaxTrainingSteps))
-      ->needs(valid);
+      ->transform(integerIn(1, contract::kMaxTrainingSteps));
   command
       ->add_option("--valid-translate", o->train.validation.translate,
                    "translate only the first N validation sources for BLEU "
                    "and chrF (default: all)")
-      ->transform(integerIn(1, INT32_MAX))
-      ->needs(valid);
+      ->transform(integerIn(1, INT32_MAX));
   command
       ->add_option("--keep-best", o->metric,
                    "the validation score that decides best.tcck and early "
                    "stopping: bleu, chrf or loss (default: bleu for text, "
                    "loss for --ids data; on --resume, the one "
                    "validation.txt records, and no other)")
-      ->check(CLI::IsMember({"bleu", "chrf", "loss"}))
-      ->needs(valid);
+      ->check(CLI::IsMember({"bleu", "chrf", "loss"}));
   command
       ->add_option("--early-stop", o->train.validation.patience,
                    "stop after N validations in a row without a better "
                    "score (default: never)")
-      ->transform(integerIn(1, INT32_MAX))
-      ->needs(valid);
+      ->transform(integerIn(1, INT32_MAX));
   command
       ->add_option("--keep-last", o->train.keepLast,
                    "keep the last N checkpoints as checkpoint-STEP.tcck "
