@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <tuple>
 #include <set>
+#include <tuple>
 
 #include <toml++/toml.h>
 
@@ -29,7 +29,7 @@ namespace {
 // and 1.38 GB for its four; docs/performance.md, "Compile time by depth").
 constexpr int64_t kMaxLayers = 128;
 constexpr int64_t kMaxWidth = kMaxModelWidth; // d_model, d_ff, heads, d_k, d_v
-constexpr int64_t kMaxLength = 1 << 20; // max_length, batch
+constexpr int64_t kMaxLength = 1 << 20;       // max_length, batch
 constexpr int64_t kMaxVocab = std::numeric_limits<int32_t>::max(); // i32 ids
 
 const char *typeName(const toml::node &node) {
@@ -146,7 +146,7 @@ public:
     return true;
   }
 
-  /// A number in [min, maxExclusive) (or [min, inf)).
+  /// A number in [min, maxExclusive).
   void real(const char *key, double &out, double min, double maxExclusive) {
     const toml::node *node = find(key);
     if (!node)
@@ -158,13 +158,11 @@ public:
     double value = node->is_integer() ? double(*node->value<int64_t>())
                                       : *node->value<double>();
     if (!(value >= min && value < maxExclusive))
-      return diag.error(
-          node->source(),
-          qualified(key) + " is " + formatNumber(value) + ", outside its range",
-          "use a value in [" + formatNumber(min) + ", " +
-              (std::isinf(maxExclusive) ? std::string("inf")
-                                        : formatNumber(maxExclusive)) +
-              ")");
+      return diag.error(node->source(),
+                        qualified(key) + " is " + formatNumber(value) +
+                            ", outside its range",
+                        "use a value in [" + formatNumber(min) + ", " +
+                            formatNumber(maxExclusive) + ")");
     out = value;
   }
 
@@ -249,7 +247,6 @@ const toml::source_region &whereOf(const toml::table &table, const char *key) {
 
 void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
   Section s(diag, table, "model");
-  const double inf = std::numeric_limits<double>::infinity();
   const char *layersWhy = "; every layer is compiled into the executable";
   s.integer("encoder_layers", m.encoderLayers, 1, kMaxLayers, layersWhy);
   s.integer("decoder_layers", m.decoderLayers, 1, kMaxLayers, layersWhy);
@@ -263,7 +260,8 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
   s.real("attention_dropout", m.attentionDropout, 0.0, 1.0);
   s.real("relu_dropout", m.reluDropout, 0.0, 1.0);
   s.real("label_smoothing", m.labelSmoothing, 0.0, 1.0);
-  s.real("layer_norm_epsilon", m.layerNormEpsilon, 1e-30, inf);
+  s.real("layer_norm_epsilon", m.layerNormEpsilon, 1e-30,
+         kMaxStepScalarExclusive);
   std::string positions = "sinusoid";
   s.string("positional_encoding", positions, {"sinusoid", "learned"});
   m.positionalEncoding = positions == "learned" ? PositionalEncoding::Learned
@@ -299,17 +297,15 @@ void readModel(Diagnostics &diag, const toml::table &table, ModelConfig &m) {
   // is at most 2^20, so the product does not overflow).
   // (A size neither given nor derived, d_model not divisible, is not one.)
   bool divides = dModelOk && headsOk && m.dModel % m.heads == 0;
-  for (auto [key, perHead, known] :
-       {std::tuple<const char *, int64_t, bool>{"d_k", m.dK,
-                                                explicitDk || divides},
-        {"d_v", m.dV, explicitDv || divides}})
+  for (auto [key, perHead, known] : {std::tuple<const char *, int64_t, bool>{
+                                         "d_k", m.dK, explicitDk || divides},
+                                     {"d_v", m.dV, explicitDv || divides}})
     if (known && headsOk && perHead >= 1 && perHead <= kMaxWidth &&
         m.heads * perHead > kMaxWidth)
       diag.error(whereOf(table, table.contains(key) ? key : "heads"),
                  std::string("model.heads x model.") + key + " is " +
                      std::to_string(m.heads * perHead) + ", above " +
-                     std::to_string(kMaxWidth) +
-                     ", the widest a layer may be",
+                     std::to_string(kMaxWidth) + ", the widest a layer may be",
                  std::string("use fewer heads or a smaller ") + key +
                      ": the attention's projections are heads x " + key +
                      " wide");
@@ -416,16 +412,16 @@ void readBuckets(Diagnostics &diag, Section &s, const toml::table &training,
         continue;
       // A batch goes to the first bucket of its lengths: a second one,
       // whatever its batch, would be compiled and never run.
-      std::string lengths = "source_length " +
-                            std::to_string(bucket.sourceLength) +
-                            " and target_length " +
-                            std::to_string(bucket.targetLength);
+      std::string lengths =
+          "source_length " + std::to_string(bucket.sourceLength) +
+          " and target_length " + std::to_string(bucket.targetLength);
       diag.error(item.source(),
                  earlier == bucket
-                     ? name + " repeats an earlier bucket with the same "
-                              "batch, " + lengths
-                     : name + " has the " + lengths +
-                           " of training.buckets[" +
+                     ? name +
+                           " repeats an earlier bucket with the same "
+                           "batch, " +
+                           lengths
+                     : name + " has the " + lengths + " of training.buckets[" +
                            std::to_string(earlierIndex) +
                            "] with another batch: pairs go to the first "
                            "bucket of their lengths, so it would never train",
@@ -507,12 +503,12 @@ void readData(Diagnostics &diag, const toml::table &table, DataConfig &d) {
 void readDecoding(Diagnostics &diag, const toml::table &table,
                   DecodingConfig &d) {
   Section s(diag, table, "decoding");
-  bool rowsOk = s.integer(
-      "rows", d.rows, 1, 4096,
-      "; every row of a decoder step is computed, sentence or not");
-  bool beamOk = s.integer(
-      "beam", d.beam, 1, 256,
-      "; the step returns each row's 2 x beam most probable tokens");
+  bool rowsOk =
+      s.integer("rows", d.rows, 1, 4096,
+                "; every row of a decoder step is computed, sentence or not");
+  bool beamOk =
+      s.integer("beam", d.beam, 1, 256,
+                "; the step returns each row's 2 x beam most probable tokens");
   s.rejectUnknownKeys();
   if (rowsOk && beamOk && d.rows < d.beam)
     diag.error(table.source(),
@@ -606,12 +602,11 @@ uint32_t modelSettingsFingerprint(const ModelConfig &m) {
   return folded ? folded : 1;
 }
 
-std::string accumulationOverBuckets(int64_t accumulationSteps,
-                                    size_t buckets) {
+std::string accumulationOverBuckets(int64_t accumulationSteps, size_t buckets) {
   // tc-run train cuts batches per bucket and draws them in any order: the
   // micro-batches of one step would often need a shape no bucket has.
-  return "training.accumulation_steps = " +
-         std::to_string(accumulationSteps) + " sums micro-batches of one " +
+  return "training.accumulation_steps = " + std::to_string(accumulationSteps) +
+         " sums micro-batches of one " +
          "compiled shape per step, but there are " + std::to_string(buckets) +
          " shape buckets, and tc-run train cannot feed such a step";
 }
@@ -631,8 +626,8 @@ bool fitsTensorLimit(const ModelConfig &model, const Bucket &bucket) {
 
 int64_t rowsWithin(int64_t batchTokens, int64_t sourceLength,
                    int64_t targetLength) {
-  return std::clamp<int64_t>(
-      batchTokens / std::max(sourceLength, targetLength), 1, kMaxLength);
+  return std::clamp<int64_t>(batchTokens / std::max(sourceLength, targetLength),
+                             1, kMaxLength);
 }
 
 std::optional<ModelDescription>
@@ -688,8 +683,9 @@ parseModelDescription(std::string_view text, const std::string &path,
                  std::string("write [") + name +
                      "] on its own line, then "
                      "its keys; see models/tiny.toml");
-    else if (!node && (std::string(name) == "model" ||
-                       std::string(name) == "training") &&
+    else if (!node &&
+             (std::string(name) == "model" ||
+              std::string(name) == "training") &&
              !misspelt.count(name))
       diag.error("missing section [" + std::string(name) + "]",
                  std::string("add [") + name +

@@ -18,7 +18,8 @@ namespace tc {
 /// factor and the clipping norm in [0, f32's largest) (the step holds them
 /// as f32 constants: a factor of 1e40 became +inf, and every parameter NaN
 /// after the first step), warmup steps and d_model (which scales the
-/// learning rate) in [1, max].
+/// learning rate) in [1, max]. LayerNorm's epsilon, an f32 in its kernels,
+/// shares the upper bound.
 inline constexpr double kMaxAdamBetaExclusive = 1.0;
 inline constexpr double kMaxStepScalarExclusive =
     std::numeric_limits<float>::max();

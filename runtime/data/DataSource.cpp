@@ -16,8 +16,8 @@ public:
                   int64_t maxSymbols, uint64_t seed)
       : task(task), vocab(vocab), rows(rows), maxSymbols(maxSymbols),
         seed(seed) {}
-  std::optional<std::vector<SentencePair>>
-  batch(uint64_t index, std::string &) override {
+  std::optional<std::vector<SentencePair>> batch(uint64_t index,
+                                                 std::string &) override {
     return syntheticPairs(task, vocab, rows, maxSymbols, seed, index);
   }
   std::string describe() const override {
@@ -63,8 +63,8 @@ public:
                        members[b].begin() + end);
       }
   }
-  std::optional<std::vector<SentencePair>>
-  batch(uint64_t index, std::string &error) override {
+  std::optional<std::vector<SentencePair>> batch(uint64_t index,
+                                                 std::string &error) override {
     uint64_t epoch = index / batches.size();
     if (order.empty() || epoch != orderEpoch) {
       // Each epoch's order of the batches from its own random stream.
@@ -157,9 +157,8 @@ bool checkPair(const SentencePair &pair, uint64_t index,
       // masked where it is a source and get no embedding gradient
       // (padding_id) where it is a target.
       if (id == vocab.pad) {
-        error = file + ": the " +
-                (side == &pair.source ? "source" : "target") + " of pair " +
-                std::to_string(index) + " holds the padding id " +
+        error = file + ": the " + (side == &pair.source ? "source" : "target") +
+                " of pair " + std::to_string(index) + " holds the padding id " +
                 std::to_string(id) +
                 ", which only batching adds after a sentence; rebuild the "
                 "file with tc-run prepare";

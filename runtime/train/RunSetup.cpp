@@ -72,13 +72,11 @@ bool setUpValidation(const Executable &executable, const TrainOptions &options,
     if (kept && v.metric && *kept != *v.metric) {
       error = support::runFilePath(options.checkpointDir,
                                    support::kValidationRecordName) +
-              ": the best so far (" +
-              recorded->metric + " at step " +
-              std::to_string(recorded->step) +
-              ", best.tcck) was chosen by " + recorded->metric +
-              ", and --keep-best " + validationMetricName(*v.metric) +
-              " would replace it; resume with --keep-best " +
-              recorded->metric +
+              ": the best so far (" + recorded->metric + " at step " +
+              std::to_string(recorded->step) + ", best.tcck) was chosen by " +
+              recorded->metric + ", and --keep-best " +
+              validationMetricName(*v.metric) +
+              " would replace it; resume with --keep-best " + recorded->metric +
               ", or move best.tcck and validation.txt out of the directory "
               "to start keep-best afresh";
       return false;

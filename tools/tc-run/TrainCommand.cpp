@@ -41,8 +41,8 @@ std::string resolveValidationPairs(const tcx::RunConfig *run,
   rt::ValidationOptions &v = o.train.validation;
   bool dataFromDescription =
       o.train.data.tokenFile.empty() && o.train.data.synthetic.empty();
-  if (dataFromDescription && v.tokenFile.empty() && run &&
-      run->valid_data() && run->valid_data()->size() > 0) {
+  if (dataFromDescription && v.tokenFile.empty() && run && run->valid_data() &&
+      run->valid_data()->size() > 0) {
     v.tokenFile = run->valid_data()->str();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(v.tokenFile, ec))
@@ -51,11 +51,11 @@ std::string resolveValidationPairs(const tcx::RunConfig *run,
              "--valid FILE.tok";
   }
   // Each of these options is at least 1 (or a name) when given.
-  const char *given = v.every > 0        ? "--valid-every"
-                      : v.translate > 0  ? "--valid-translate"
+  const char *given = v.every > 0         ? "--valid-every"
+                      : v.translate > 0   ? "--valid-translate"
                       : !o.metric.empty() ? "--keep-best"
-                      : v.patience > 0   ? "--early-stop"
-                                         : nullptr;
+                      : v.patience > 0    ? "--early-stop"
+                                          : nullptr;
   if (!given || !v.tokenFile.empty())
     return "";
   return std::string(given) +
@@ -68,9 +68,9 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   std::string error;
   bool lead = ranks->rank() == 0;
   auto onRank = [&](const std::string &message) {
-    return ranks->size() > 1 ? "rank " + std::to_string(ranks->rank()) +
-                                   ": " + message
-                             : message;
+    return ranks->size() > 1
+               ? "rank " + std::to_string(ranks->rank()) + ": " + message
+               : message;
   };
   if (!lead) {
     o.train.quiet = true; // rank 0 speaks for the job
@@ -90,8 +90,7 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
     return fail(message);
   if (!o.metric.empty())
     o.train.validation.metric = rt::parseValidationMetric(o.metric);
-  if (!o.train.validation.tokenFile.empty() &&
-      o.train.validation.every == 0)
+  if (!o.train.validation.tokenFile.empty() && o.train.validation.every == 0)
     o.train.validation.every = o.train.checkpointEvery;
   if (o.train.resume && o.train.checkpointDir.empty())
     return fail("--resume needs --checkpoint-dir");
