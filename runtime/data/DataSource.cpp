@@ -4,6 +4,7 @@
 #include "runtime/Random.h"
 #include "runtime/data/SubwordVocabulary.h"
 #include "runtime/format/TokenFile.h"
+#include "support/Fnv1a.h"
 
 #include <algorithm>
 
@@ -96,6 +97,24 @@ public:
     return name + " (" + std::to_string(table->size() - left) + " pairs, " +
            std::to_string(batches.size()) +
            (batches.size() == 1 ? " batch)" : " batches)");
+  }
+  /// The pairs' lengths, the ids' range, the vocabulary and the batches,
+  /// not the path: the file moved or named another way (./train.tok) is
+  /// the same data, and another file under the same name is not. The ids
+  /// themselves are not read (a file may hold gigabytes of them).
+  std::string identity() const override {
+    uint64_t hash = support::kFnv1aStart;
+    for (uint64_t i = 0; i < table->size(); ++i) {
+      uint32_t lengths[2] = {table->sourceLength(i), table->targetLength(i)};
+      hash = support::fnv1a(lengths, sizeof lengths, hash);
+    }
+    const TokenIds &ids = table->ids();
+    int32_t range[3] = {ids.smallest, ids.largest, ids.sourceEnd};
+    hash = support::fnv1a(range, sizeof range, hash);
+    hash = support::fnv1a(subwords.data(), subwords.size(), hash);
+    return "token pairs " + std::to_string(hash) + " (" +
+           std::to_string(table->size() - left) + " pairs, " +
+           std::to_string(batches.size()) + " batches)";
   }
   int64_t skipped() const override { return left; }
   const std::string &vocabulary() const override { return subwords; }

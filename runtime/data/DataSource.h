@@ -31,6 +31,10 @@ public:
   batch(uint64_t index, std::string &error) = 0;
   /// "copy task, 1 to 11 symbols", "train.tok (3 pairs, 1 batch)".
   virtual std::string describe() const = 0;
+  /// What a checkpoint records of the data (as a fingerprint), so that a
+  /// run resumes on the same data only: describe() unless the data have
+  /// an identity apart from their name.
+  virtual std::string identity() const { return describe(); }
   /// Pairs left out because no bucket fits them.
   virtual int64_t skipped() const { return 0; }
   /// The serialised subword vocabulary the pairs were made with; empty

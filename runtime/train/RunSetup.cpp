@@ -175,8 +175,12 @@ bool setUpData(const Executable &executable, const TrainOptions &options,
   // The description, and the version of the batch order (2: an order of
   // its own per epoch), so that a checkpoint never resumes on other data or
   // another order.
-  uint64_t dataFingerprint = fingerprintOf(run.data->describe() + "\norder 2");
-  if (options.resume && state.dataFingerprint != dataFingerprint) {
+  uint64_t dataFingerprint = fingerprintOf(run.data->identity() + "\norder 2");
+  // Checkpoints written before identity() recorded describe()'s: the token
+  // file's path as it was typed.
+  uint64_t olderFingerprint = fingerprintOf(run.data->describe() + "\norder 2");
+  if (options.resume && state.dataFingerprint != dataFingerprint &&
+      state.dataFingerprint != olderFingerprint) {
     error = checkpointPath(options.checkpointDir) +
             " was trained on other data than " + run.data->describe() +
             "; resume with the --data or --synthetic it was trained with";
