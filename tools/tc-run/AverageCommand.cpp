@@ -107,19 +107,19 @@ int average(const AverageOptions &o) {
         rt::vocabularyThere(outputDirectory, *serialized, error);
     if (!there)
       return fail(error);
-    std::string why =
-        *there == rt::VocabularyThere::Other
-            ? "is beside " + rt::vocabularyPath(outputDirectory) +
-                  ", another vocabulary than the run's (" + vocabulary + ")"
-        : *there == rt::VocabularyThere::None &&
-                support::isRunDirectory(outputDirectory)
-            ? "is in the checkpoint directory " + outputDirectory +
-                  " of another run"
-            : "";
+    std::string why = *there == rt::VocabularyThere::Other
+                          ? "is beside " + rt::vocabularyPath(outputDirectory) +
+                                ", another vocabulary than the run's (" +
+                                vocabulary + ")"
+                      : *there == rt::VocabularyThere::None &&
+                              support::isRunDirectory(outputDirectory)
+                          ? "is in the checkpoint directory " +
+                                outputDirectory + " of another run"
+                          : "";
     if (!why.empty())
-      return fail("-o " + o.output + " " + why +
-                  ", and the average needs " + vocabulary +
-                  " beside it; write the average into " + o.directory +
+      return fail("-o " + o.output + " " + why + ", and the average needs " +
+                  vocabulary + " beside it; write the average into " +
+                  o.directory +
                   " or a directory of its own (nothing was written)");
   }
 
@@ -135,7 +135,8 @@ int average(const AverageOptions &o) {
     uint64_t fingerprint = rt::vocabularyFingerprint(*serialized);
     if (state->vocabularyRecorded &&
         state->vocabularyFingerprint != fingerprint)
-      return fail(vocabulary + " is not the vocabulary the checkpoints "
+      return fail(vocabulary +
+                  " is not the vocabulary the checkpoints "
                   "averaged were trained with; give the --checkpoint-dir of "
                   "their run, whose vocabulary goes beside -o (nothing was "
                   "written)");
@@ -143,12 +144,11 @@ int average(const AverageOptions &o) {
     if (!rt::storeVocabulary(outputDirectory, *serialized, error))
       return fail(error, kRunFailed);
   }
-  if (!rt::writeCheckpoint(o.output, *state, rt::modelFingerprint(x),
-                           error, support::ifPresentFor(o.overwrite)))
+  if (!rt::writeCheckpoint(o.output, *state, rt::modelFingerprint(x), error,
+                           support::ifPresentFor(o.overwrite)))
     return fail(error, kRunFailed);
   std::fprintf(stderr, "tc-run: averaged %zu checkpoint%s into %s:\n",
-               paths->size(), paths->size() == 1 ? "" : "s",
-               o.output.c_str());
+               paths->size(), paths->size() == 1 ? "" : "s", o.output.c_str());
   for (const std::string &path : *paths)
     std::fprintf(stderr, "  %s\n", path.c_str());
   return kSuccess;

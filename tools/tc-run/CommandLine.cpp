@@ -74,12 +74,26 @@ bool hasHostCode(const tcx::Executable &executable) {
 
 } // namespace
 
-std::string optionGivenEmpty(const CLI::App &command) {
-  for (const CLI::Option *option : command.get_options())
-    if (option->get_expected_min() > 0)
-      for (const std::string &value : option->results())
-        if (value.empty())
-          return option->get_name();
+std::string badOptionValue(const CLI::App &command) {
+  for (const CLI::Option *option : command.get_options()) {
+    if (option->get_expected_min() == 0)
+      continue;
+    // CLI11 does not say which of an option's names was typed.
+    std::string names = option->get_name(false, true);
+    for (const std::string &value : option->results()) {
+      if (value.empty())
+        return names + " was given an empty value (an unset shell "
+                       "variable?); give it one";
+      // --metrics --quiet: the value forgotten, the next option taken for
+      // it (a metrics file named --quiet, and a run that was not quiet).
+      std::string name = value.substr(0, value.find('='));
+      if (value.size() > 1 && value[0] == '-' &&
+          command.get_option_no_throw(name))
+        return names + " took " + name + ", an option of tc-run " +
+               command.get_name() + ", as its value: give " + names +
+               " a value first (./" + value + " names a file of that name)";
+    }
+  }
   return "";
 }
 
@@ -181,17 +195,15 @@ int loadModel(const ModelOptions &options, LoadedModel &loaded) {
   return kSuccess;
 }
 
-int loadTrainedModel(const ModelOptions &options,
-                     const std::string &checkpoint, bool needVocabulary,
-                     TrainedModel &trained) {
+int loadTrainedModel(const ModelOptions &options, const std::string &checkpoint,
+                     bool needVocabulary, TrainedModel &trained) {
   if (int code = loadModel(options, trained))
     return code;
   const tcx::Executable &x = trained.executable->root();
   std::string error;
   trained.checkpoint = rt::resolveCheckpoint(checkpoint);
-  std::optional<rt::TrainingState> state =
-      rt::readCheckpoint(trained.checkpoint, rt::modelFingerprint(x),
-                         x.param_bytes(), error);
+  std::optional<rt::TrainingState> state = rt::readCheckpoint(
+      trained.checkpoint, rt::modelFingerprint(x), x.param_bytes(), error);
   if (!state)
     return fail(error);
   trained.state = std::move(*state);

@@ -39,11 +39,14 @@ CLI::Validator positiveNumberUpTo(double max);
 /// --synthetic's check: a task rt::parseSyntheticTask knows.
 CLI::Validator syntheticTask();
 
-/// The first option or argument of `command` that was given an empty
-/// value (-o "$OUT" with OUT unset), or "" when none was: no option of
-/// tc-run takes one (an empty -o wrote hidden .new files into the working
-/// directory after the work, --metrics '' silently wrote no metrics).
-std::string optionGivenEmpty(const CLI::App &command);
+/// The refusal of the first option or argument of `command` given a value
+/// no option of tc-run takes, or "" when there is none:
+/// - an empty one (-o "$OUT" with OUT unset: an empty -o wrote hidden .new
+///   files into the working directory after the work, --metrics '' silently
+///   wrote no metrics);
+/// - another of the command's options (--metrics --quiet: CLI11 took
+///   --quiet for the file's name).
+std::string badOptionValue(const CLI::App &command);
 
 /// A subcommand and what runs it (its options live in the closure).
 struct Command {
@@ -101,9 +104,8 @@ struct TrainedModel : LoadedModel {
 /// Loads `options`' model and the checkpoint `checkpoint` names (a file, or
 /// a directory's latest); with `needVocabulary`, a model without one is an
 /// error. Returns the exit code after reporting why not.
-int loadTrainedModel(const ModelOptions &options,
-                     const std::string &checkpoint, bool needVocabulary,
-                     TrainedModel &trained);
+int loadTrainedModel(const ModelOptions &options, const std::string &checkpoint,
+                     bool needVocabulary, TrainedModel &trained);
 
 Command addTrainCommand(CLI::App &app);
 Command addEvalCommand(CLI::App &app);

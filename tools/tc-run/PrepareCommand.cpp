@@ -30,8 +30,8 @@ struct PrepareOptions {
 
 /// The vocabulary of `path`: a SentencePiece model, or the one a token file
 /// carries.
-std::unique_ptr<rt::SubwordVocabulary>
-loadVocabulary(const std::string &path, std::string &error) {
+std::unique_ptr<rt::SubwordVocabulary> loadVocabulary(const std::string &path,
+                                                      std::string &error) {
   if (!support::fileStartsWith(path, rt::kTokenFileMagic))
     return rt::SubwordVocabulary::load(path, error);
   // Only the vocabulary (and index) of a large training file is read.
@@ -134,9 +134,9 @@ bool encodeAndWrite(const PrepareOptions &o, const rt::ParallelTextScan &scan,
     if (block.source.empty())
       break;
     std::optional<std::vector<rt::SentencePair>> pairs =
-        subwords ? rt::encodePairs(block, *subwords, vocab)
-                 : rt::parseIdPairs(block, o.sourceText, o.targetText, vocab,
-                                    error);
+        subwords
+            ? rt::encodePairs(block, *subwords, vocab)
+            : rt::parseIdPairs(block, o.sourceText, o.targetText, vocab, error);
     if (!pairs)
       return false;
     for (const rt::SentencePair &pair : *pairs) {

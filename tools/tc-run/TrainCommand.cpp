@@ -102,8 +102,9 @@ int trainAsRank(TrainCommandOptions o, rt::Communicator *ranks) {
   if (o.train.steps < 1)
     return fail("no step count: pass --steps N");
   if (!o.train.quiet)
-    std::fprintf(stderr, "tc-run: training %s, %lld steps, device %s\n",
+    std::fprintf(stderr, "tc-run: training %s, %lld step%s, device %s\n",
                  o.model.model.c_str(), (long long)o.train.steps,
+                 o.train.steps == 1 ? "" : "s",
                  loaded.device->describe().c_str());
   if (!o.train.quiet && ranks->size() > 1)
     std::fprintf(stderr,

@@ -13,16 +13,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
-#include "runtime/report/Progress.h"
-#include "runtime/data/LineLimit.h"
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cpu/OpenMpThreads.h"
+#include "runtime/data/LineLimit.h"
 #include "runtime/decode/ParallelTranslation.h"
 #include "runtime/decode/PrefixGreedySearch.h"
 #include "runtime/decode/SourceLines.h"
 #include "runtime/decode/TranslationOutput.h"
 #include "runtime/decode/Translator.h"
 #include "runtime/report/ProfileReport.h"
+#include "runtime/report/Progress.h"
 #include "runtime/train/CheckpointDirectory.h"
 #include "support/FileBytes.h"
 #include "support/OutputPath.h"
@@ -55,14 +55,13 @@ int checkOptions(const TranslateOptions &o) {
   std::string error;
   if (o.search.nBest > o.search.beam)
     return fail("--n-best " + std::to_string(o.search.nBest) +
-                " is more than the --beam of " +
-                std::to_string(o.search.beam) +
+                " is more than the --beam of " + std::to_string(o.search.beam) +
                 "; a search keeps at most its beam's hypotheses");
   if (o.recomputePrefix && (o.search.beam != 1 || o.nBestOutput))
     return fail("--recompute-prefix decodes greedily: use it with --beam 1 "
                 "and without --n-best");
   if (o.workers > 1 && (o.recomputePrefix || o.search.batchSentences == 1 ||
-                         !o.profilePath.empty()))
+                        !o.profilePath.empty()))
     return fail("--workers runs several decoders at once: leave it out with "
                 "--recompute-prefix, with --batch-sentences 1 (the latency "
                 "mode: one sentence at a time) and with --profile (which "
@@ -85,16 +84,16 @@ int checkOptions(const TranslateOptions &o) {
           o.overwrite, error))
     return fail(error);
   if (!o.profilePath.empty() &&
-      !support::checkOutputPath({"--profile",
-                                 o.profilePath,
-                                 "the profile",
-                                 rt::kProfileMagic,
-                                 {{o.model.model, "the executable"},
-                                  {o.input, "the input"},
-                                  {o.output, "the translations"},
-                                  {rt::resolveCheckpoint(o.checkpoint),
-                                   "the checkpoint"}}},
-                                error))
+      !support::checkOutputPath(
+          {"--profile",
+           o.profilePath,
+           "the profile",
+           rt::kProfileMagic,
+           {{o.model.model, "the executable"},
+            {o.input, "the input"},
+            {o.output, "the translations"},
+            {rt::resolveCheckpoint(o.checkpoint), "the checkpoint"}}},
+          error))
     return fail(error);
   return kSuccess;
 }
@@ -231,8 +230,7 @@ int translateText(const TranslateOptions &o) {
   rt::Progress progress({"tc-run: translated", "sentences", "target tokens"},
                         int64_t(sources->sources.size()), stderr, !o.quiet);
   std::vector<std::unique_ptr<rt::Device>> others;
-  if (int code =
-          addWorkers(o, model, trained, sources->sources.size(), others))
+  if (int code = addWorkers(o, model, trained, sources->sources.size(), others))
     return code;
   std::vector<double> doneAt; // seconds from the start, per sentence
   if (!o.profilePath.empty() && !trained.device->startProfile())
@@ -243,15 +241,15 @@ int translateText(const TranslateOptions &o) {
           ? rt::translateByRecompute(*trained.executable, *trained.device,
                                      sources->sources, o.search.maxLengthOffset,
                                      error)
-          : translateOnWorkers(o, trained, others, sources->sources, error,
-                               [&](size_t done, int64_t tokens) {
-                                 doneAt.push_back(
-                                     std::chrono::duration<double>(
-                                         std::chrono::steady_clock::now() -
-                                         started)
-                                         .count());
-                                 progress.count(int64_t(done), tokens);
-                               });
+          : translateOnWorkers(
+                o, trained, others, sources->sources, error,
+                [&](size_t done, int64_t tokens) {
+                  doneAt.push_back(
+                      std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - started)
+                          .count());
+                  progress.count(int64_t(done), tokens);
+                });
   if (!translations)
     return fail(o.model.model + ": " + error, kRunFailed);
   progress.finish();
@@ -322,12 +320,12 @@ Command addTranslateCommand(CLI::App &app) {
                                  ? rt::StopRule::BeamFinished
                                  : rt::StopRule::BestProven;
           },
-                   "when a sentence's beam search stops: best-proven (once "
-                   "its best finished hypothesis beats every live one's best "
-                   "reachable score: the search's own best) or beam-finished "
-                   "(once --beam hypotheses have finished, as CTranslate2, "
-                   "fairseq and Hugging Face's early_stopping=True do: fewer "
-                   "steps, and a better hypothesis may be left unfinished)")
+          "when a sentence's beam search stops: best-proven (once "
+          "its best finished hypothesis beats every live one's best "
+          "reachable score: the search's own best) or beam-finished "
+          "(once --beam hypotheses have finished, as CTranslate2, "
+          "fairseq and Hugging Face's early_stopping=True do: fewer "
+          "steps, and a better hypothesis may be left unfinished)")
       ->check(CLI::IsMember({"best-proven", "beam-finished"}))
       ->default_str("best-proven");
   command
@@ -352,8 +350,7 @@ Command addTranslateCommand(CLI::App &app) {
                    "row at run time); bf16 (on a CPU with bf16 GEMM "
                    "instructions)")
       ->capture_default_str();
-  command->add_flag("--overwrite", o->overwrite,
-                    "replace -o when it exists");
+  command->add_flag("--overwrite", o->overwrite, "replace -o when it exists");
   command->add_flag("--quiet", o->quiet, "no progress output");
   command
       ->add_option("--workers", o->workers,

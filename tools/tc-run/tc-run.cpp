@@ -2,8 +2,8 @@
 //
 //   tc-run train model.tcx --checkpoint-dir ck        # train, checkpointing
 //   tc-run train model.tcx --checkpoint-dir ck --resume --steps 2000
-//   tc-run eval model.tcx --checkpoint-dir ck         # copy/reverse exact match
-//   tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
+//   tc-run eval model.tcx --checkpoint-dir ck         # copy/reverse exact
+//   match tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
 //   tc-run score --reference ref.txt hyp.txt          # BLEU and chrF
 //
 // Each command is a file of its own (CommandLine.h). Links only the runtime
@@ -33,12 +33,9 @@ int main(int argc, char **argv) {
   CLI::App app{"tc-run: train, evaluate and feed tc executables (.tcx)"};
   app.require_subcommand(1);
   run::Command commands[] = {
-      run::addTrainCommand(app),
-      run::addEvalCommand(app),
-      run::addPrepareCommand(app),
-      run::addTranslateCommand(app),
-      run::addAverageCommand(app),
-      run::addExportCommand(app),
+      run::addTrainCommand(app),   run::addEvalCommand(app),
+      run::addPrepareCommand(app), run::addTranslateCommand(app),
+      run::addAverageCommand(app), run::addExportCommand(app),
       run::addScoreCommand(app),
   };
   try {
@@ -51,10 +48,9 @@ int main(int argc, char **argv) {
   try {
     for (const run::Command &command : commands)
       if (*command.app) {
-        std::string empty = run::optionGivenEmpty(*command.app);
-        if (!empty.empty())
-          return run::fail(empty + " was given an empty value (an unset "
-                                   "shell variable?); give it one");
+        std::string bad = run::badOptionValue(*command.app);
+        if (!bad.empty())
+          return run::fail(bad);
         return command.run();
       }
   } catch (const std::exception &e) {
