@@ -355,12 +355,16 @@ Writer::kernelTable(const std::vector<codegen::NamedKernelSource> &kernels,
                   tcx::hostSignatureDeclaration(
                       kernel.name, tcx::kernelSignature(
                                        function.getNumArguments(), arguments)));
-    std::string op =
-        function.getBody().front().front().getName().getStringRef().str();
+    Operation &computed = function.getBody().front().front();
+    std::string op = computed.getName().getStringRef().str();
+    std::vector<int64_t> attributes;
+    if (auto candidates = dyn_cast<tc::LogSoftmaxTopKOp>(computed))
+      attributes = {int64_t(candidates.getK()),
+                    int64_t(candidates.getColumn())};
     table.push_back(tcx::CreateKernelDirect(
         fbb, kernel.name.c_str(), kernel.source.c_str(),
         function.getNumArguments(), function.getNumResults(), &signature,
-        op.c_str()));
+        op.c_str(), attributes.empty() ? nullptr : &attributes));
   }
   return table;
 }

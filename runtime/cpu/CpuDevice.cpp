@@ -2,6 +2,7 @@
 
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cpu/Bf16Instructions.h"
+#include "runtime/cpu/PanelGemm.h"
 
 #include <omp.h>
 
@@ -129,8 +130,8 @@ std::string CpuDevice::describe() const {
          ")";
 }
 
-void CpuDevice::writeSpace(tcx::Space space, int64_t offset,
-                           const void *data, int64_t bytes) {
+void CpuDevice::writeSpace(tcx::Space space, int64_t offset, const void *data,
+                           int64_t bytes) {
   if (space == tcx::Space::Params || space == tcx::Space::ParamCopies)
     prepared_->clear();
   std::memcpy(shared_[int(space)].data() + offset, data, bytes);
@@ -271,6 +272,76 @@ void runInParts(const tcx::Gemm &g, GemmBlock whole, int threads,
 
 } // namespace
 
+GemmBlock CpuDevice::wholeBlock(const tcx::Function &function,
+                                const tcx::Gemm &g) {
+  return {.transposeA = g.transpose_lhs(),
+          .transposeB = g.transpose_rhs(),
+          .rows = g.m(),
+          .cols = g.n(),
+          .k = g.k(),
+          .alpha = g.alpha(),
+          .beta = g.beta(),
+          .a = address(function, *g.lhs()),
+          .lda = g.lda(),
+          .b = address(function, *g.rhs()),
+          .ldb = g.ldb(),
+          .c = address(function, *g.out()),
+          .ldc = g.ldc(),
+          .bias = g.bias() ? address(function, *g.bias()) : nullptr,
+          .relu = g.relu()};
+}
+
+bool CpuDevice::gemmWithCandidates(const tcx::Function &function,
+                                   const tcx::Gemm &g,
+                                   const tcx::Launch &launch,
+                                   const CandidatesAfterGemm &fusion) {
+  if (computeType_ != ComputeType::Int8 || updatesParameters(function))
+    return false;
+  auto at = [&](const tcx::Buffer *buffer) {
+    return address(function, *buffer);
+  };
+  GemmBlock whole = wholeBlock(function, g);
+  CandidatesBlock candidates{
+      .addend = reinterpret_cast<const float *>(at(launch.inputs()->Get(1))),
+      .columns = g.n(),
+      .k = fusion.k,
+      .column = fusion.column,
+      .values = reinterpret_cast<float *>(at(launch.outputs()->Get(0))),
+      .indices = reinterpret_cast<int32_t *>(at(launch.outputs()->Get(1))),
+      .columnValues = reinterpret_cast<float *>(at(launch.outputs()->Get(2)))};
+  if (!prepared_->takesCandidates(whole, candidates))
+    return false;
+  // By rows, as gemm() splits an int8 weight GEMM of 64 rows or more: a
+  // thread quantizes only its rows, and takes only their candidates.
+  int threads = omp_get_max_threads();
+  int64_t blocks = std::min<int64_t>(threads, (g.m() + 31) / 32);
+  int64_t perBlock = (g.m() + blocks - 1) / blocks;
+  GemmLibraries libraries{sgemm_, bf16_.get()};
+  GemmKernel f32Kernel = cpuGemmKernel(tcx::gemmTypesOf(g));
+#pragma omp parallel for schedule(static) num_threads(threads) if (blocks > 1)
+  for (int64_t block = 0; block < blocks; ++block) {
+    int64_t first = block * perBlock;
+    int64_t rows = std::min(perBlock, g.m() - first);
+    if (rows <= 0)
+      continue;
+    GemmBlock part = whole;
+    part.rows = rows;
+    part.a = static_cast<const float *>(whole.a) +
+             (whole.transposeA ? first : first * whole.lda);
+    part.c = static_cast<float *>(whole.c) + first * whole.ldc;
+    CandidatesBlock rowsOf = candidates;
+    rowsOf.values += first * fusion.k;
+    rowsOf.indices += first * fusion.k;
+    rowsOf.columnValues += first;
+    if (!prepared_->runWithCandidates(part, rowsOf)) {
+      f32Kernel(libraries, part); // an activation int8 cannot carry
+      candidatesOfRows(static_cast<const float *>(part.c), part.ldc, rows,
+                       rowsOf);
+    }
+  }
+  return true;
+}
+
 void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   // The device was made for these types (allocate checked them).
   tcx::GemmTypes types = tcx::gemmTypesOf(g);
@@ -309,21 +380,7 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
                (count >= 2 * omp_get_max_threads() && work >= double(1 << 17));
   int threads = large ? omp_get_max_threads() : 1;
   bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
-  GemmBlock whole{.transposeA = ta,
-                  .transposeB = tb,
-                  .rows = m,
-                  .cols = n,
-                  .k = k,
-                  .alpha = g.alpha(),
-                  .beta = g.beta(),
-                  .a = a,
-                  .lda = g.lda(),
-                  .b = b,
-                  .ldb = g.ldb(),
-                  .c = c,
-                  .ldc = ldc,
-                  .bias = bias,
-                  .relu = g.relu()};
+  GemmBlock whole = wholeBlock(function, g);
   // A bf16 batch whose outermost dimension splits evenly over the threads
   // (or into many parts: at most a part's imbalance) runs as one block a
   // thread (runInParts), one oneDNN matmul each. f32 gains nothing from it
@@ -424,6 +481,17 @@ void CpuDevice::allReduce(const tcx::Function &function,
                              : ReduceElement::F32);
 }
 
+void CpuDevice::addToProfile(const std::string &name, const std::string &kind,
+                             std::chrono::steady_clock::time_point start) {
+  ProfileEntry &p = profile_[name];
+  p.name = name;
+  p.kind = kind;
+  ++p.calls;
+  p.seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+}
+
 bool CpuDevice::startProfile() {
   profiling_ = true;
   profile_.clear();
@@ -440,8 +508,25 @@ std::vector<ProfileEntry> CpuDevice::profile() const {
 void CpuDevice::run(const tcx::Function &function) {
   std::vector<void *> pointers;
   using Clock = std::chrono::steady_clock;
-  for (const tcx::StepEntry *entry : *function.steps()) {
+  auto [fusions, added] = candidatesAfterGemms_.try_emplace(&function);
+  if (added)
+    fusions->second = findCandidatesAfterGemms(executable_.root(), function);
+  const auto &steps = *function.steps();
+  for (size_t index = 0; index < steps.size(); ++index) {
+    const tcx::StepEntry *entry = steps.Get(index);
     Clock::time_point start = profiling_ ? Clock::now() : Clock::time_point();
+    if (const std::optional<CandidatesAfterGemm> &fusion =
+            fusions->second[index];
+        fusion &&
+        gemmWithCandidates(function, *entry->step_as_Gemm(),
+                           *steps.Get(index + 1)->step_as_Launch(), *fusion)) {
+      if (profiling_)
+        addToProfile(tcx::describe(*entry->step_as_Gemm()) +
+                         " + tc.log_softmax_top_k",
+                     "gemm + tc.log_softmax_top_k", start);
+      ++index; // the launch's results are written
+      continue;
+    }
     switch (entry->step_type()) {
     case tcx::Step::Launch: {
       const tcx::Launch *launch = entry->step_as_Launch();
@@ -471,8 +556,6 @@ void CpuDevice::run(const tcx::Function &function) {
       break;
     }
     if (profiling_ && entry->step_type() != tcx::Step::AllReduce) {
-      double seconds =
-          std::chrono::duration<double>(Clock::now() - start).count();
       const tcx::Kernel *kernel = entry->step_type() == tcx::Step::Launch
                                       ? executable_.root().kernels()->Get(
                                             entry->step_as_Launch()->kernel())
@@ -483,14 +566,12 @@ void CpuDevice::run(const tcx::Function &function) {
                          : entry->step_type() == tcx::Step::Wait
                              ? "allreduce wait"
                              : "copy";
-      ProfileEntry &p = profile_[name];
-      p.name = name;
-      p.kind = kernel && kernel->op() ? kernel->op()->str()
-               : kernel                                  ? "kernel"
-               : entry->step_type() == tcx::Step::Gemm ? "gemm"
-                                                         : name;
-      ++p.calls;
-      p.seconds += seconds;
+      addToProfile(name,
+                   kernel && kernel->op()                  ? kernel->op()->str()
+                   : kernel                                ? "kernel"
+                   : entry->step_type() == tcx::Step::Gemm ? "gemm"
+                                                           : name,
+                   start);
     }
   }
   if (updatesParameters(function))

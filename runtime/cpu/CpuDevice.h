@@ -23,13 +23,17 @@
 #include "runtime/Device.h"
 #include "runtime/DeviceRegistry.h"
 #include "runtime/Executable.h"
+#include "runtime/cpu/CandidatesFusion.h"
 #include "runtime/cpu/CpuGemm.h"
 #include "runtime/cpu/KernelLibrary.h"
 #include "runtime/cpu/PreparedGemms.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tc::rt {
 
@@ -125,7 +129,18 @@ private:
                                              std::string &error);
   FunctionBuffers &buffersOf(const tcx::Function &function);
   uint8_t *address(const tcx::Function &function, const tcx::Buffer &buffer);
+  /// `gemm`'s operands as one block.
+  GemmBlock wholeBlock(const tcx::Function &function, const tcx::Gemm &gemm);
   void gemm(const tcx::Function &function, const tcx::Gemm &gemm);
+  /// Runs `gemm` and `launch` (its tc.log_softmax_top_k) as one
+  /// (CandidatesFusion.h) and returns true, or returns false having run
+  /// nothing: the GEMMs are not int8 on tc's panels.
+  bool gemmWithCandidates(const tcx::Function &function, const tcx::Gemm &gemm,
+                          const tcx::Launch &launch,
+                          const CandidatesAfterGemm &fusion);
+  /// One more call of `name` (of `kind`), from `start` until now.
+  void addToProfile(const std::string &name, const std::string &kind,
+                    std::chrono::steady_clock::time_point start);
   void copy(const tcx::Function &function, const tcx::Copy &copy);
   /// Starts the sum of a verified contiguous F32 or I32 buffer over ranks_.
   void allReduce(const tcx::Function &function, const tcx::Buffer &buffer);
@@ -138,6 +153,9 @@ private:
   /// describe() names it unless it is the default, f32.
   ComputeType computeType_ = ComputeType::F32;
   std::map<const tcx::Function *, bool> updatesParameters_;
+  std::map<const tcx::Function *,
+           std::vector<std::optional<CandidatesAfterGemm>>>
+      candidatesAfterGemms_;
   HostBuffer shared_[int(tcx::Space::MAX) + 1];
   std::map<const tcx::Function *, FunctionBuffers> functions_;
   bool profiling_ = false;

@@ -1,17 +1,15 @@
 //===- PanelGemm.cpp - weight GEMMs on weights packed once into panels ----===//
 
 #include "runtime/cpu/PanelGemm.h"
+#include "runtime/cpu/Avx2.h"
+#include "runtime/cpu/RowCandidates.h"
 
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstring>
 #include <new>
-
-// The kernel's functions are compiled for AVX2 and FMA whatever the
-// build's target; they run only where cpuHasPanelKernel() says so.
-#define TC_AVX2 __attribute__((target("avx2,fma")))
-#define TC_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
+#include <vector>
 
 namespace tc::rt {
 
@@ -22,8 +20,8 @@ bool cpuHasPanelKernel() {
 }
 
 AlignedBytes::AlignedBytes(size_t bytes)
-    : data(std::aligned_alloc(
-          64, std::max<size_t>((bytes + 63) / 64, 1) * 64)) {
+    : data(
+          std::aligned_alloc(64, std::max<size_t>((bytes + 63) / 64, 1) * 64)) {
   if (!data)
     throw std::bad_alloc();
 }
@@ -41,9 +39,9 @@ PackedPanels::PackedPanels(const GemmBlock &g)
     for (int64_t kk = 0; kk < k_; ++kk)
       for (int64_t c = 0; c < kPanelWidth; ++c, ++out) {
         int64_t j = p * kPanelWidth + c;
-        *out = j >= g.cols ? 0.0f
-                           : (g.transposeB ? b[j * g.ldb + kk]
-                                           : b[kk * g.ldb + j]);
+        *out = j >= g.cols
+                   ? 0.0f
+                   : (g.transposeB ? b[j * g.ldb + kk] : b[kk * g.ldb + j]);
       }
 }
 
@@ -73,8 +71,8 @@ namespace {
 /// anyway, and the prefetches only competed with the hardware's. Not the
 /// int8 panels: the demo's int8 weights (3 MB) stay in L3, and prefetching
 /// them was no faster.
-TC_AVX2_INLINE void prefetchShare(const char *next, int64_t bytes,
-                                  int64_t tile, int64_t tiles) {
+TC_AVX2_INLINE void prefetchShare(const char *next, int64_t bytes, int64_t tile,
+                                  int64_t tiles) {
   if (!next || bytes > 16 * 1024)
     return;
   int64_t lines = (bytes + 63) / 64, share = (lines + tiles - 1) / tiles;
@@ -121,9 +119,8 @@ TC_AVX2_INLINE void storeRow(float *row, __m256 y0, __m256 y1, int64_t cols) {
 
 /// Stores `count` rows of a tile's sums (+ bias, ReLU) into C: `cols` of
 /// the panel's 16 columns.
-TC_AVX2_INLINE void storeTile(const __m256 *sums, int count,
-                              const float *bias, bool relu, float *c,
-                              int64_t ldc, int64_t cols) {
+TC_AVX2_INLINE void storeTile(const __m256 *sums, int count, const float *bias,
+                              bool relu, float *c, int64_t ldc, int64_t cols) {
   alignas(32) float padded[16] = {};
   __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
   if (bias) {
@@ -175,24 +172,24 @@ TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
     out[r] = sums[r];
 }
 
-} // namespace
-
+/// Runs every 4-row tile of A over every panel and gives each row's
+/// dequantized 16 results to sink(row, first column, columns, y0, y1).
 // The dequantization's multiplies and add stay apart (CMakeLists.txt
 // compiles this file with -ffp-contract=off: GCC's vector intrinsics are
 // plain operators, which it would fuse under target("fma")), as in the
 // scalar pass of PreparedGemms.cpp, whose bits these must equal.
-TC_AVX2 void PackedInt8Panels::product(const uint8_t *a, int64_t rows,
-                                       const Int8Dequantization &d, float *c,
-                                       int64_t ldc) const {
-  const int8_t *panels = static_cast<const int8_t *>(bytes_.data.get());
-  int64_t ld = paddedK();
-  for (int64_t first = 0; first < cols_; first += kPanelWidth) {
-    const int8_t *panel = panels + first / kPanelWidth * quads_ * 64;
-    int64_t cols = std::min(kPanelWidth, cols_ - first);
+template <typename Sink>
+TC_AVX2_INLINE void int8Product(const int8_t *panels, int64_t quads,
+                                int64_t allCols, const uint8_t *a, int64_t rows,
+                                const Int8Dequantization &d, Sink &sink) {
+  int64_t ld = quads * 4;
+  for (int64_t first = 0; first < allCols; first += kPanelWidth) {
+    const int8_t *panel = panels + first / kPanelWidth * quads * 64;
+    int cols = int(std::min(kPanelWidth, allCols - first));
     // The panel's columns' terms, zero past its last column.
     alignas(32) int32_t shiftedSums[16] = {};
     alignas(32) float scales[16] = {}, bias[16] = {};
-    for (int64_t j = 0; j < cols; ++j) {
+    for (int j = 0; j < cols; ++j) {
       shiftedSums[j] = d.shift * d.columnSums[first + j];
       scales[j] = d.columnScales[first + j];
       bias[j] = d.bias ? d.bias[first + j] : 0.0f;
@@ -211,22 +208,80 @@ TC_AVX2 void PackedInt8Panels::product(const uint8_t *a, int64_t rows,
       for (int r = 0; r < 4; ++r)
         tile[r] = a + (i + (r < count ? r : 0)) * ld;
       __m256i got[8];
-      int8Tile<4>(tile, panel, quads_, got);
+      int8Tile<4>(tile, panel, quads, got);
       for (int r = 0; r < count; ++r) {
         __m256 rowScale = _mm256_set1_ps(d.rowScales[i + r]);
         __m256 y[2];
         for (int h = 0; h < 2; ++h) {
-          __m256 x = _mm256_cvtepi32_ps(
-              _mm256_sub_epi32(got[2 * r + h], shifted[h]));
-          x = _mm256_add_ps(
-              _mm256_mul_ps(_mm256_mul_ps(x, rowScale), scale[h]), add[h]);
+          __m256 x =
+              _mm256_cvtepi32_ps(_mm256_sub_epi32(got[2 * r + h], shifted[h]));
+          x = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(x, rowScale), scale[h]),
+                            add[h]);
           // max(0, x) keeps x where it is not below 0 (-0 and NaN too),
           // as std::max(x, 0.0f) does.
           y[h] = d.relu ? _mm256_max_ps(_mm256_setzero_ps(), x) : x;
         }
-        storeRow(c + (i + r) * ldc + first, y[0], y[1], cols);
+        sink(i + r, first, cols, y[0], y[1]);
       }
     }
+  }
+}
+
+/// int8Product's results into C.
+struct StoreRows {
+  float *c;
+  int64_t ldc;
+  TC_AVX2_INLINE void operator()(int64_t row, int64_t first, int cols,
+                                 __m256 y0, __m256 y1) {
+    storeRow(c + row * ldc + first, y0, y1, cols);
+  }
+};
+
+/// int8Product's results into each row's candidates.
+struct TakeCandidates {
+  RowCandidates *rows;
+  const CandidatesBlock &block;
+  TC_AVX2_INLINE void operator()(int64_t row, int64_t first, int cols,
+                                 __m256 y0, __m256 y1) {
+    rows[row].take(first, cols, y0, y1, block);
+  }
+};
+
+} // namespace
+
+TC_AVX2 void PackedInt8Panels::product(const uint8_t *a, int64_t rows,
+                                       const Int8Dequantization &d, float *c,
+                                       int64_t ldc) const {
+  StoreRows sink{c, ldc};
+  int8Product(static_cast<const int8_t *>(bytes_.data.get()), quads_, cols_, a,
+              rows, d, sink);
+}
+
+TC_AVX2 void
+PackedInt8Panels::productCandidates(const uint8_t *a, int64_t rows,
+                                    const Int8Dequantization &d,
+                                    const CandidatesBlock &block) const {
+  std::vector<RowCandidates> state(rows, RowCandidates(block.k));
+  TakeCandidates sink{state.data(), block};
+  int8Product(static_cast<const int8_t *>(bytes_.data.get()), quads_, cols_, a,
+              rows, d, sink);
+  for (int64_t i = 0; i < rows; ++i)
+    state[i].finish(block, i);
+}
+
+TC_AVX2 void candidatesOfRows(const float *c, int64_t ldc, int64_t rows,
+                              const CandidatesBlock &block) {
+  for (int64_t i = 0; i < rows; ++i) {
+    RowCandidates row(block.k);
+    const float *logits = c + i * ldc;
+    for (int64_t first = 0; first < block.columns; first += kPanelWidth) {
+      int cols = int(std::min(kPanelWidth, block.columns - first));
+      alignas(32) float chunk[16] = {};
+      std::memcpy(chunk, logits + first, cols * sizeof(float));
+      row.take(first, cols, _mm256_load_ps(chunk), _mm256_load_ps(chunk + 8),
+               block);
+    }
+    row.finish(block, i);
   }
 }
 
@@ -243,8 +298,8 @@ TC_AVX2 void panelGemm(const GemmBlock &g, const PackedPanels &panels) {
   for (int64_t first = 0; first < g.cols; first += kPanelWidth) {
     const float *panel = panels.panel(first / kPanelWidth);
     int64_t cols = std::min(kPanelWidth, g.cols - first);
-    const float *bias = g.bias ? static_cast<const float *>(g.bias) + first
-                               : nullptr;
+    const float *bias =
+        g.bias ? static_cast<const float *>(g.bias) + first : nullptr;
     const char *next =
         first + kPanelWidth < g.cols
             ? reinterpret_cast<const char *>(panel + g.k * kPanelWidth)
@@ -264,8 +319,7 @@ TC_AVX2 void panelGemm(const GemmBlock &g, const PackedPanels &panels) {
         panelTile<6>(rows, kStride, panel, g.k, sums);
       else
         panelTile<4>(rows, kStride, panel, g.k, sums);
-      storeTile(sums, count, bias, g.relu, c + i * g.ldc + first, g.ldc,
-                cols);
+      storeTile(sums, count, bias, g.relu, c + i * g.ldc + first, g.ldc, cols);
       i += count;
     }
   }

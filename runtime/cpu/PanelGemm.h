@@ -35,6 +35,7 @@
 #define TC_RUNTIME_CPU_PANELGEMM_H
 
 #include "runtime/cpu/GemmBlock.h"
+#include "runtime/cpu/RowCandidates.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -65,8 +66,7 @@ public:
 
   /// Panel p: k rows of kPanelWidth floats.
   const float *panel(int64_t p) const {
-    return static_cast<const float *>(bytes_.data.get()) +
-           p * k_ * kPanelWidth;
+    return static_cast<const float *>(bytes_.data.get()) + p * k_ * kPanelWidth;
   }
 
 private:
@@ -112,11 +112,23 @@ public:
   void product(const uint8_t *a, int64_t rows,
                const Int8Dequantization &dequantization, float *c,
                int64_t ldc) const;
+  /// The same products' rows' candidates into `block` (RowCandidates.h),
+  /// C never stored. block.k is at most kMaxRowCandidates.
+  void productCandidates(const uint8_t *a, int64_t rows,
+                         const Int8Dequantization &dequantization,
+                         const CandidatesBlock &block) const;
 
 private:
   int64_t quads_, cols_;
   AlignedBytes bytes_;
 };
+
+/// The candidates of `rows` stored rows of logits (row i at c + i * ldc)
+/// into `block`, as productCandidates gives them: where an int8 block's
+/// rows could not be quantized (RowCandidates.h). Needs
+/// cpuHasPanelKernel().
+void candidatesOfRows(const float *c, int64_t ldc, int64_t rows,
+                      const CandidatesBlock &block);
 
 } // namespace tc::rt
 

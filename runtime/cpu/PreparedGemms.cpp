@@ -1,17 +1,17 @@
 //===- PreparedGemms.cpp - weight GEMMs with weights prepared once --------===//
 
 #include "runtime/cpu/PreparedGemms.h"
-#include "support/Bf16Rounding.h"
 #include "runtime/cpu/OneDnnThread.h"
 #include "runtime/cpu/PanelGemm.h"
+#include "support/Bf16Rounding.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <unordered_map>
 #include <vector>
@@ -31,9 +31,8 @@ struct Shape {
 };
 
 Shape shapeOf(const GemmBlock &g) {
-  return {g.transposeA, g.transposeB, g.relu, g.bias != nullptr,
-          g.rows,       g.cols,       g.k,    g.lda,
-          g.ldb};
+  return {g.transposeA, g.transposeB, g.relu, g.bias != nullptr, g.rows, g.cols,
+          g.k,          g.lda,        g.ldb};
 }
 
 /// The int8 activations' range: [-63, 63], shifted by 64 (PreparedGemms.h).
@@ -113,10 +112,10 @@ Primitive make(ComputeType type, const Shape &s) {
                                memory::dims{s.k, 1});
     memory::desc anyWeights({s.k, s.cols}, typeOf(type),
                             memory::format_tag::any);
-    p.dst =
-        int8
-            ? memory::desc({s.rows, s.cols}, Type::s32, memory::dims{s.cols, 1})
-            : memory::desc({s.rows, s.cols}, Type::f32, memory::dims{s.cols, 1});
+    p.dst = int8 ? memory::desc({s.rows, s.cols}, Type::s32,
+                                memory::dims{s.cols, 1})
+                 : memory::desc({s.rows, s.cols}, Type::f32,
+                                memory::dims{s.cols, 1});
     if (s.bias && !int8)
       p.bias = memory::desc({1, s.cols}, Type::f32, memory::dims{s.cols, 1});
     dnnl::primitive_attr attr;
@@ -220,7 +219,7 @@ std::unique_ptr<Weights> prepare(ComputeType type, const Primitive *p,
 /// The clones round exactly as the baseline because CMakeLists.txt
 /// compiles this file without FMA contraction: keep them here.
 #if defined(__x86_64__) && defined(__ELF__) // ifunc: chosen at load time
-#define TC_VECTOR_CLONES                                                      \
+#define TC_VECTOR_CLONES                                                       \
   __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define TC_VECTOR_CLONES
@@ -247,8 +246,8 @@ void convertToBf16(const GemmBlock &g, uint16_t *out) {
 /// the bits from 0x7f800000 up), so that both loops vectorise: found with
 /// maxss one element at a time, quantizing was three quarters of the int8
 /// path's time outside its GEMMs.
-inline bool quantizeRow(const float *x, int64_t stride, int64_t k,
-                        uint8_t *out, int64_t ld, float &scale) {
+inline bool quantizeRow(const float *x, int64_t stride, int64_t k, uint8_t *out,
+                        int64_t ld, float &scale) {
   uint32_t largestBits = 0;
   for (int64_t kk = 0; kk < k; ++kk) {
     uint32_t bits;
@@ -273,8 +272,7 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k,
 /// `out` unfinished, when an activation is NaN or infinite (int8 cannot
 /// carry it: the block runs in f32 instead).
 TC_VECTOR_CLONES
-bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld,
-                  float *scales) {
+bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld, float *scales) {
   const float *a = static_cast<const float *>(g.a);
   for (int64_t i = 0; i < g.rows; ++i)
     // Two calls, so that the row of an untransposed A is a stride of 1.
@@ -290,9 +288,12 @@ bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld,
 /// ReLU, with the rows' scales at `rowScales`.
 Int8Dequantization dequantizationOf(const GemmBlock &g, const Weights &w,
                                     const float *rowScales) {
-  return {rowScales,        w.scales.data(),
-          w.sums.data(),    kActivationShift,
-          static_cast<const float *>(g.bias), g.relu};
+  return {rowScales,
+          w.scales.data(),
+          w.sums.data(),
+          kActivationShift,
+          static_cast<const float *>(g.bias),
+          g.relu};
 }
 
 /// C from oneDNN's dense s32 sums as Int8Dequantization says (the panels
@@ -317,6 +318,11 @@ struct Scratch {
   std::vector<uint8_t> pad, activations, sums, dense;
   std::vector<float> rowScales;
 };
+
+Scratch &threadScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
 
 template <typename T> T *grow(std::vector<uint8_t> &v, int64_t count) {
   v.resize(std::max<size_t>(v.size(), count * sizeof(T)));
@@ -451,7 +457,7 @@ bool PreparedGemms::run(const GemmBlock &g) {
     panelGemm(g, *w->f32Panels);
     return true;
   }
-  thread_local Scratch scratch;
+  Scratch &scratch = threadScratch();
   const dnnl::engine &engine = cpuEngine();
   void *src = const_cast<void *>(g.a);
   int32_t *sums = nullptr;
@@ -467,10 +473,9 @@ bool PreparedGemms::run(const GemmBlock &g) {
                       scratch.rowScales.data()))
       return false;
     if (w->int8Panels) {
-      w->int8Panels->product(
-          static_cast<const uint8_t *>(src), g.rows,
-          dequantizationOf(g, *w, scratch.rowScales.data()),
-          static_cast<float *>(g.c), g.ldc);
+      w->int8Panels->product(static_cast<const uint8_t *>(src), g.rows,
+                             dequantizationOf(g, *w, scratch.rowScales.data()),
+                             static_cast<float *>(g.c), g.ldc);
       return true;
     }
     sums = grow<int32_t>(scratch.sums, g.rows * g.cols);
@@ -495,10 +500,36 @@ bool PreparedGemms::run(const GemmBlock &g) {
   stream.wait();
   if (dense != g.c)
     for (int64_t i = 0; i < g.rows; ++i)
-      std::memcpy(static_cast<float *>(g.c) + i * g.ldc,
-                  dense + i * g.cols, g.cols * sizeof(float));
+      std::memcpy(static_cast<float *>(g.c) + i * g.ldc, dense + i * g.cols,
+                  g.cols * sizeof(float));
   if (sums)
     dequantize(g, sums, dequantizationOf(g, *w, scratch.rowScales.data()));
+  return true;
+}
+
+bool PreparedGemms::takesCandidates(const GemmBlock &whole,
+                                    const CandidatesBlock &block) {
+  if (cache_->type != ComputeType::Int8 || !takes(whole) ||
+      block.k > kMaxRowCandidates || block.k > whole.cols ||
+      block.columns != whole.cols || block.column < 0 ||
+      block.column >= whole.cols)
+    return false;
+  auto [p, w] = cache_->find(whole);
+  return w && w->finite && w->int8Panels;
+}
+
+bool PreparedGemms::runWithCandidates(const GemmBlock &g,
+                                      const CandidatesBlock &candidates) {
+  auto [p, w] = cache_->find(g);
+  Scratch &scratch = threadScratch();
+  int64_t ld = w->int8Panels->paddedK();
+  auto *src = grow<uint8_t>(scratch.activations, g.rows * ld);
+  scratch.rowScales.resize(std::max<size_t>(scratch.rowScales.size(), g.rows));
+  if (!quantizeRows(g, src, ld, scratch.rowScales.data()))
+    return false;
+  w->int8Panels->productCandidates(
+      src, g.rows, dequantizationOf(g, *w, scratch.rowScales.data()),
+      candidates);
   return true;
 }
 

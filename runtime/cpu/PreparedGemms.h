@@ -33,6 +33,7 @@
 
 #include "runtime/cpu/ComputeType.h"
 #include "runtime/cpu/GemmBlock.h"
+#include "runtime/cpu/RowCandidates.h"
 
 #include <cstddef>
 #include <memory>
@@ -67,6 +68,19 @@ public:
   /// weight or an activation is NaN or infinite (the caller's sgemm then
   /// shows it in C). Any thread may call it.
   bool run(const GemmBlock &block);
+
+  /// Whether runWithCandidates() takes row blocks of `whole`: run() takes
+  /// it, the products are int8 on tc's panels (where the candidates come
+  /// from the tiles), and `block` asks for at most kMaxRowCandidates.
+  /// Prepares the weight.
+  bool takesCandidates(const GemmBlock &whole, const CandidatesBlock &block);
+  /// Instead of C, its rows' candidates into `candidates` (RowCandidates.h),
+  /// for a row block of a GEMM takesCandidates() took, and true; false
+  /// without touching anything where an activation is NaN or infinite (the
+  /// caller then computes C in f32 and takes the candidates from it:
+  /// candidatesOfRows). Any thread may call it.
+  bool runWithCandidates(const GemmBlock &block,
+                         const CandidatesBlock &candidates);
 
   /// Drops every prepared weight (the parameters changed). Not while any
   /// thread runs a block.
