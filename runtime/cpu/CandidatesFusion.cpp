@@ -70,6 +70,13 @@ int64_t elementsOf(const tcx::Buffer &buffer) {
   return count;
 }
 
+/// Whether `buffer` is `count` elements of `dtype`, one after the other.
+bool isDense(const tcx::Buffer &buffer, tcx::DType dtype, int64_t count) {
+  ByteRange r = rangeOf(buffer);
+  return buffer.dtype() == dtype && elementsOf(buffer) == count &&
+         r.end - r.begin == count * tcx::sizeOf(dtype);
+}
+
 /// Whether a and b are the same elements, in views of any shape (the GEMM
 /// writes [R, 1, N], the launch reads [R, N]).
 bool sameElements(const tcx::Buffer &a, const tcx::Buffer &b) {
@@ -103,6 +110,34 @@ std::optional<CandidatesAfterGemm> fusionAt(const tcx::Executable &executable,
       gemm->alpha() != 1.0f || gemm->beta() != 0.0f ||
       !sameElements(*launch->inputs()->Get(0), *gemm->out()))
     return std::nullopt;
+  // What the fused run writes and reads must be what the kernel's
+  // signature says (an edited file may say otherwise): the logits [m, n],
+  // the addend [n], and [m, k], [m, k], [m, 1] out, all dense.
+  int64_t m = gemm->m(), n = gemm->n();
+  int64_t k = kernel->attributes()->Get(0),
+          column = kernel->attributes()->Get(1);
+  const tcx::Buffer &addend = *launch->inputs()->Get(1);
+  const tcx::Buffer &values = *launch->outputs()->Get(0),
+                    &indices = *launch->outputs()->Get(1),
+                    &columnValues = *launch->outputs()->Get(2);
+  if (k < 1 || k > n || column < 0 || column >= n ||
+      elementsOf(*gemm->out()) != m * n ||
+      !isDense(addend, tcx::DType::F32, n) ||
+      !isDense(values, tcx::DType::F32, m * k) ||
+      !isDense(indices, tcx::DType::I32, m * k) ||
+      !isDense(columnValues, tcx::DType::F32, m))
+    return std::nullopt;
+  // The row blocks run at once: one block's results must not land on what
+  // another block still reads (A, the bias, the addend, the logits of the
+  // f32 fallback), as the memory plan may place them where the unfused
+  // order had finished reading.
+  std::vector<const tcx::Buffer *> read = {gemm->lhs(), &addend, gemm->out()};
+  if (gemm->bias())
+    read.push_back(gemm->bias());
+  for (const tcx::Buffer *written : {&values, &indices, &columnValues})
+    for (const tcx::Buffer *r : read)
+      if (rangeOf(*written).overlaps(rangeOf(*r)))
+        return std::nullopt;
   // The logits are read by the launch alone: no later step reads their
   // bytes before a step has written over them (the arena places later
   // tensors there), and no output holds them. A write covers its bytes
@@ -140,8 +175,7 @@ std::optional<CandidatesAfterGemm> fusionAt(const tcx::Executable &executable,
     for (const tcx::Binding *output : *function.outputs())
       if (readsLogits(output->buffer()))
         return std::nullopt;
-  return CandidatesAfterGemm{kernel->attributes()->Get(0),
-                             kernel->attributes()->Get(1)};
+  return CandidatesAfterGemm{k, column};
 }
 
 } // namespace

@@ -309,10 +309,10 @@ bool CpuDevice::gemmWithCandidates(const tcx::Function &function,
       .values = reinterpret_cast<float *>(at(launch.outputs()->Get(0))),
       .indices = reinterpret_cast<int32_t *>(at(launch.outputs()->Get(1))),
       .columnValues = reinterpret_cast<float *>(at(launch.outputs()->Get(2)))};
-  if (!prepared_->takesCandidates(whole, candidates))
+  if (g.m() < 1 || !prepared_->takesCandidates(whole, candidates))
     return false;
-  // By rows, as gemm() splits an int8 weight GEMM of 64 rows or more: a
-  // thread quantizes only its rows, and takes only their candidates.
+  // By rows, in blocks of 32 rows or more: a thread quantizes only its
+  // rows, and takes only their candidates.
   int threads = omp_get_max_threads();
   int64_t blocks = std::min<int64_t>(threads, (g.m() + 31) / 32);
   int64_t perBlock = (g.m() + blocks - 1) / blocks;
@@ -352,10 +352,11 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
   bool prepared = types == kF32 && g.rhs()->space() == tcx::Space::Params &&
                   g.batch()->size() == 0 && !updatesParameters(function);
   GemmLibraries libraries{sgemm_, bf16_.get()};
-  const uint8_t *a = address(function, *g.lhs());
-  const uint8_t *b = address(function, *g.rhs());
-  uint8_t *c = address(function, *g.out());
-  const uint8_t *bias = g.bias() ? address(function, *g.bias()) : nullptr;
+  GemmBlock whole = wholeBlock(function, g);
+  const auto *a = static_cast<const uint8_t *>(whole.a);
+  const auto *b = static_cast<const uint8_t *>(whole.b);
+  auto *c = static_cast<uint8_t *>(whole.c);
+  const auto *bias = static_cast<const uint8_t *>(whole.bias);
   int64_t sizeA = tcx::sizeOf(g.lhs()->dtype()),
           sizeB = tcx::sizeOf(g.rhs()->dtype()),
           sizeC = tcx::sizeOf(g.out()->dtype());
@@ -380,7 +381,6 @@ void CpuDevice::gemm(const tcx::Function &function, const tcx::Gemm &g) {
                (count >= 2 * omp_get_max_threads() && work >= double(1 << 17));
   int threads = large ? omp_get_max_threads() : 1;
   bool ta = g.transpose_lhs(), tb = g.transpose_rhs();
-  GemmBlock whole = wholeBlock(function, g);
   // A bf16 batch whose outermost dimension splits evenly over the threads
   // (or into many parts: at most a part's imbalance) runs as one block a
   // thread (runInParts), one oneDNN matmul each. f32 gains nothing from it

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -261,7 +262,10 @@ TC_AVX2 void
 PackedInt8Panels::productCandidates(const uint8_t *a, int64_t rows,
                                     const Int8Dequantization &d,
                                     const CandidatesBlock &block) const {
-  std::vector<RowCandidates> state(rows, RowCandidates(block.k));
+  thread_local std::vector<RowCandidates> state;
+  state.clear();
+  for (int64_t i = 0; i < rows; ++i)
+    state.emplace_back(block.k);
   TakeCandidates sink{state.data(), block};
   int8Product(static_cast<const int8_t *>(bytes_.data.get()), quads_, cols_, a,
               rows, d, sink);
@@ -272,8 +276,24 @@ PackedInt8Panels::productCandidates(const uint8_t *a, int64_t rows,
 TC_AVX2 void candidatesOfRows(const float *c, int64_t ldc, int64_t rows,
                               const CandidatesBlock &block) {
   for (int64_t i = 0; i < rows; ++i) {
-    RowCandidates row(block.k);
     const float *logits = c + i * ldc;
+    // A NaN, +inf, or nothing above -inf makes the generated kernel's sum
+    // NaN, and so every candidate: NaN, the first k columns in order.
+    float max = -INFINITY;
+    bool nan = false;
+    for (int64_t j = 0; j < block.columns; ++j) {
+      nan |= logits[j] != logits[j];
+      max = logits[j] > max ? logits[j] : max;
+    }
+    if (nan || std::isinf(max)) {
+      for (int64_t t = 0; t < block.k; ++t) {
+        block.values[i * block.k + t] = NAN;
+        block.indices[i * block.k + t] = int32_t(t);
+      }
+      block.columnValues[i] = NAN;
+      continue;
+    }
+    RowCandidates row(block.k);
     for (int64_t first = 0; first < block.columns; first += kPanelWidth) {
       int cols = int(std::min(kPanelWidth, block.columns - first));
       alignas(32) float chunk[16] = {};

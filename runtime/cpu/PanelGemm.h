@@ -34,8 +34,8 @@
 #ifndef TC_RUNTIME_CPU_PANELGEMM_H
 #define TC_RUNTIME_CPU_PANELGEMM_H
 
+#include "runtime/cpu/CandidatesBlock.h"
 #include "runtime/cpu/GemmBlock.h"
-#include "runtime/cpu/RowCandidates.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -125,7 +125,8 @@ private:
 
 /// The candidates of `rows` stored rows of logits (row i at c + i * ldc)
 /// into `block`, as productCandidates gives them: where an int8 block's
-/// rows could not be quantized (RowCandidates.h). Needs
+/// rows could not be quantized (RowCandidates.h). A row with a NaN or +inf
+/// logit, or none above -inf, gets the generated kernel's NaNs. Needs
 /// cpuHasPanelKernel().
 void candidatesOfRows(const float *c, int64_t ldc, int64_t rows,
                       const CandidatesBlock &block);

@@ -329,6 +329,17 @@ template <typename T> T *grow(std::vector<uint8_t> &v, int64_t count) {
   return reinterpret_cast<T *>(v.data());
 }
 
+/// op(A) of an int8 block quantized into `scratch` (rows as w's int8
+/// panels read them, else dense), the rows' scales in scratch.rowScales;
+/// null where an activation is NaN or infinite.
+uint8_t *quantizedActivations(const GemmBlock &g, const Weights &w,
+                              Scratch &scratch) {
+  int64_t ld = w.int8Panels ? w.int8Panels->paddedK() : g.k;
+  uint8_t *out = grow<uint8_t>(scratch.activations, g.rows * ld);
+  scratch.rowScales.resize(std::max<size_t>(scratch.rowScales.size(), g.rows));
+  return quantizeRows(g, out, ld, scratch.rowScales.data()) ? out : nullptr;
+}
+
 } // namespace
 
 struct PreparedGemms::Cache {
@@ -465,12 +476,8 @@ bool PreparedGemms::run(const GemmBlock &g) {
     src = grow<uint16_t>(scratch.activations, g.rows * g.k);
     convertToBf16(g, static_cast<uint16_t *>(src));
   } else if (cache_->type == ComputeType::Int8) {
-    int64_t ld = w->int8Panels ? w->int8Panels->paddedK() : g.k;
-    src = grow<uint8_t>(scratch.activations, g.rows * ld);
-    scratch.rowScales.resize(
-        std::max<size_t>(scratch.rowScales.size(), g.rows));
-    if (!quantizeRows(g, static_cast<uint8_t *>(src), ld,
-                      scratch.rowScales.data()))
+    src = quantizedActivations(g, *w, scratch);
+    if (!src)
       return false;
     if (w->int8Panels) {
       w->int8Panels->product(static_cast<const uint8_t *>(src), g.rows,
@@ -509,9 +516,8 @@ bool PreparedGemms::run(const GemmBlock &g) {
 
 bool PreparedGemms::takesCandidates(const GemmBlock &whole,
                                     const CandidatesBlock &block) {
-  if (cache_->type != ComputeType::Int8 || !takes(whole) ||
-      block.k > kMaxRowCandidates || block.k > whole.cols ||
-      block.columns != whole.cols || block.column < 0 ||
+  if (cache_->type != ComputeType::Int8 || !takes(whole) || block.k < 1 ||
+      block.k > kMaxRowCandidates || block.k > whole.cols || block.column < 0 ||
       block.column >= whole.cols)
     return false;
   auto [p, w] = cache_->find(whole);
@@ -520,12 +526,13 @@ bool PreparedGemms::takesCandidates(const GemmBlock &whole,
 
 bool PreparedGemms::runWithCandidates(const GemmBlock &g,
                                       const CandidatesBlock &candidates) {
+  // A block's shape is not the whole's: it may run otherwise.
   auto [p, w] = cache_->find(g);
+  if (!w || !w->finite || !w->int8Panels)
+    return false;
   Scratch &scratch = threadScratch();
-  int64_t ld = w->int8Panels->paddedK();
-  auto *src = grow<uint8_t>(scratch.activations, g.rows * ld);
-  scratch.rowScales.resize(std::max<size_t>(scratch.rowScales.size(), g.rows));
-  if (!quantizeRows(g, src, ld, scratch.rowScales.data()))
+  const uint8_t *src = quantizedActivations(g, *w, scratch);
+  if (!src)
     return false;
   w->int8Panels->productCandidates(
       src, g.rows, dequantizationOf(g, *w, scratch.rowScales.data()),

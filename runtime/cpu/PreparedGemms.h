@@ -31,9 +31,9 @@
 #ifndef TC_RUNTIME_CPU_PREPAREDGEMMS_H
 #define TC_RUNTIME_CPU_PREPAREDGEMMS_H
 
+#include "runtime/cpu/CandidatesBlock.h"
 #include "runtime/cpu/ComputeType.h"
 #include "runtime/cpu/GemmBlock.h"
-#include "runtime/cpu/RowCandidates.h"
 
 #include <cstddef>
 #include <memory>
@@ -76,8 +76,9 @@ public:
   bool takesCandidates(const GemmBlock &whole, const CandidatesBlock &block);
   /// Instead of C, its rows' candidates into `candidates` (RowCandidates.h),
   /// for a row block of a GEMM takesCandidates() took, and true; false
-  /// without touching anything where an activation is NaN or infinite (the
-  /// caller then computes C in f32 and takes the candidates from it:
+  /// without touching anything where an activation is NaN or infinite, or
+  /// the block's shape does not run on the int8 panels (the caller then
+  /// computes C in f32 and takes the candidates from it:
   /// candidatesOfRows). Any thread may call it.
   bool runWithCandidates(const GemmBlock &block,
                          const CandidatesBlock &candidates);

@@ -10,11 +10,15 @@
 //
 // The log-sum-exp is online: the row's max so far and the sum of
 // exp(logit - max) in 8 f32 lanes, rescaled when the max grows. So the
-// results are not the generated kernel's bits (its max comes first, its
-// sum is a double); it is used only where the products are int8, whose
-// rounding is far larger. The candidates are ranked by logit + addend,
-// which orders them as c does; equal ones keep the lower column, as
-// tc::topKOfRow does.
+// log-probabilities are not the generated kernel's bits (its max comes
+// first, its sum is a double); it is used only where the products are
+// int8, whose rounding is far larger. The candidates are kept by logit +
+// addend, which orders them as their log-probabilities c do but for ties:
+// distinct logits may round to one c. So the top k + kTieMargin are kept,
+// and the k with the largest c, the lower column first among equal c, are
+// returned: tc::topKOfRow's choice, unless more than kTieMargin candidates
+// after the k-th tie with it. The logits must be finite (an int8 GEMM's
+// are; candidatesOfRows, PanelGemm.h, handles the others).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +26,11 @@
 #define TC_RUNTIME_CPU_ROWCANDIDATES_H
 
 #include "runtime/cpu/Avx2.h"
+#include "runtime/cpu/CandidatesBlock.h"
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -32,21 +38,12 @@
 
 namespace tc::rt {
 
-/// What a block of rows' candidates go to, and what they are of.
-struct CandidatesBlock {
-  const float *addend; ///< [columns]: added to each log-probability
-  int64_t columns, k, column;
-  float *values;       ///< [rows, k], the block's first row first
-  int32_t *indices;    ///< [rows, k]
-  float *columnValues; ///< [rows]
-};
-
-/// The widest top-k kept this way (2 x a beam of 8); wider ones are left
-/// to the generated kernel.
-constexpr int64_t kMaxRowCandidates = 16;
+/// Candidates kept past the k-th, for ties of c among distinct logits.
+constexpr int64_t kTieMargin = 4;
 
 /// exp(x) in 8 lanes: Cephes' expf, as tc::rowExp computes it (within 2
-/// ulp; 0 below -87.3, -inf included), with fused multiply-adds.
+/// ulp; 0 below -87.3, -inf included), with fused multiply-adds. Not for
+/// NaN (it gives ~1e-38), which RowCandidates never has.
 TC_AVX2_INLINE __m256 exp8(__m256 x) {
   __m256 c = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)),
                            _mm256_set1_ps(88.0f));
@@ -72,7 +69,7 @@ TC_AVX2_INLINE __m256 exp8(__m256 x) {
 /// One row's running state.
 class RowCandidates {
 public:
-  explicit RowCandidates(int64_t k) : k_(k) {}
+  explicit RowCandidates(int64_t k) : k_(k), kept_(k + kTieMargin) {}
 
   /// Columns first .. first + count - 1 (count <= 16) of the row: their
   /// logits in y0 (the first 8) and y1, the rest of the lanes ignored.
@@ -109,12 +106,13 @@ public:
     sums = _mm256_add_ps(sums, exp8(_mm256_sub_ps(y0, shift)));
     sums = _mm256_add_ps(sums, exp8(_mm256_sub_ps(y1, shift)));
     _mm256_store_ps(sums_, sums);
-    // The top k by logit + addend: once there are k, only lanes above the
-    // k-th so far enter (ties keep the lower column: it came first).
+    // The top k + kTieMargin by logit + addend: once there are that many,
+    // only lanes above the last so far enter (ties keep the lower column:
+    // it came first).
     __m256 key0 = _mm256_add_ps(y0, addend0), key1 = _mm256_add_ps(y1, addend1);
     unsigned enter = 0xffffu >> (16 - count);
-    if (count_ == k_) {
-      __m256 kth = _mm256_set1_ps(keys_[k_ - 1]);
+    if (count_ == kept_) {
+      __m256 kth = _mm256_set1_ps(keys_[kept_ - 1]);
       enter &=
           unsigned(_mm256_movemask_ps(_mm256_cmp_ps(key0, kth, _CMP_GT_OQ))) |
           unsigned(_mm256_movemask_ps(_mm256_cmp_ps(key1, kth, _CMP_GT_OQ)))
@@ -145,18 +143,28 @@ public:
     auto candidate = [&](float logit, int64_t column) {
       return ((logit - max_) - logSum) + block.addend[column];
     };
+    // The kept ones by c, then the lower column (they are in logit order).
+    float c[kMaxRowCandidates + kTieMargin];
+    int order[kMaxRowCandidates + kTieMargin];
+    for (int64_t i = 0; i < count_; ++i) {
+      c[i] = candidate(logits_[i], columns_[i]);
+      order[i] = int(i);
+    }
+    std::sort(order, order + count_, [&](int l, int r) {
+      return c[l] > c[r] || (!(c[r] > c[l]) && columns_[l] < columns_[r]);
+    });
     for (int64_t i = 0; i < k_; ++i) {
-      block.values[row * k_ + i] = candidate(logits_[i], columns_[i]);
-      block.indices[row * k_ + i] = columns_[i];
+      block.values[row * k_ + i] = c[order[i]];
+      block.indices[row * k_ + i] = columns_[order[i]];
     }
     block.columnValues[row] = candidate(columnLogit_, block.column);
   }
 
 private:
   void insert(float key, float logit, int32_t column) {
-    if (count_ == k_ && !(key > keys_[k_ - 1]))
+    if (count_ == kept_ && !(key > keys_[kept_ - 1]))
       return;
-    int64_t p = count_ < k_ ? count_++ : k_ - 1;
+    int64_t p = count_ < kept_ ? count_++ : kept_ - 1;
     for (; p > 0 && key > keys_[p - 1]; --p) {
       keys_[p] = keys_[p - 1];
       logits_[p] = logits_[p - 1];
@@ -170,10 +178,11 @@ private:
   alignas(32) float sums_[8] = {};
   float max_ = -std::numeric_limits<float>::infinity();
   float columnLogit_ = 0.0f;
-  int64_t k_, count_ = 0;
-  float keys_[kMaxRowCandidates];   ///< logit + addend, largest first
-  float logits_[kMaxRowCandidates]; ///< their logits
-  int32_t columns_[kMaxRowCandidates];
+  int64_t k_, kept_, count_ = 0;
+  float
+      keys_[kMaxRowCandidates + kTieMargin]; ///< logit + addend, largest first
+  float logits_[kMaxRowCandidates + kTieMargin]; ///< their logits
+  int32_t columns_[kMaxRowCandidates + kTieMargin];
 };
 
 } // namespace tc::rt

@@ -177,7 +177,9 @@ bool setUpData(const Executable &executable, const TrainOptions &options,
   // another order.
   uint64_t dataFingerprint = fingerprintOf(run.data->identity() + "\norder 2");
   // Checkpoints written before identity() recorded describe()'s: the token
-  // file's path as it was typed.
+  // file's path as it was typed. Such a run keeps its fingerprint, which
+  // its numbered checkpoints carry (--keep-last and tc-run average know a
+  // run's checkpoints by it).
   uint64_t olderFingerprint = fingerprintOf(run.data->describe() + "\norder 2");
   if (options.resume && state.dataFingerprint != dataFingerprint &&
       state.dataFingerprint != olderFingerprint) {
@@ -186,7 +188,8 @@ bool setUpData(const Executable &executable, const TrainOptions &options,
             "; resume with the --data or --synthetic it was trained with";
     return false;
   }
-  state.dataFingerprint = dataFingerprint;
+  if (!options.resume)
+    state.dataFingerprint = dataFingerprint;
   // Translate refuses a vocabulary other than the one the run trained with.
   uint64_t vocabulary = run.data->vocabulary().empty()
                             ? 0

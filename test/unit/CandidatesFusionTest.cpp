@@ -44,7 +44,8 @@ struct Plan {
   Plan(bool attributes,
        std::function<void(Plan &, std::vector<fb::Offset<tcx::StepEntry>> &)>
            more,
-       bool logitsAreAnOutput = false) {
+       bool logitsAreAnOutput = false, std::vector<int64_t> kAndColumn = {2, 3},
+       int64_t valuesAt = 0) {
     std::vector<int64_t> none;
     std::vector<fb::Offset<tcx::StepEntry>> steps;
     auto gemm = tcx::CreateGemmDirect(
@@ -57,7 +58,8 @@ struct Plan {
         launch(0,
                {buffer(tcx::Space::Arena, 0, {4, 16}),
                 buffer(tcx::Space::Constants, 0, {16})},
-               {buffer(tcx::Space::Outputs, 0, {4, 2}),
+               {valuesAt ? buffer(tcx::Space::Arena, valuesAt, {4, 2})
+                         : buffer(tcx::Space::Outputs, 0, {4, 2}),
                 buffer(tcx::Space::Outputs, 32, {4, 2}, tcx::DType::I32),
                 buffer(tcx::Space::Outputs, 64, {4, 1})}));
     more(*this, steps);
@@ -67,7 +69,6 @@ struct Plan {
           fbb, "logits", buffer(tcx::Space::Arena, 0, {4, 16})));
     auto function = tcx::CreateFunctionDirect(fbb, "decode_step", 32768,
                                               nullptr, &outputs, &steps);
-    std::vector<int64_t> kAndColumn = {2, 3};
     std::vector<fb::Offset<tcx::Kernel>> kernels = {
         tcx::CreateKernelDirect(fbb, "k0", "", 2, 3, nullptr,
                                 "tc.log_softmax_top_k",
@@ -100,6 +101,23 @@ TEST(CandidatesFusion, AGemmAndTheLaunchThatAloneReadsItsLogits) {
 
 TEST(CandidatesFusion, NotWithoutTheKernelsAttributes) {
   EXPECT_FALSE(Plan(false, nothingMore).fusions()[0].has_value());
+}
+
+// k and column must be what the launch's outputs and the logits hold (an
+// edited file may say otherwise).
+TEST(CandidatesFusion, NotWithAttributesTheBuffersDoNotHold) {
+  for (std::vector<int64_t> kAndColumn :
+       {std::vector<int64_t>{0, 3}, {3, 3}, {2, 16}, {2, -1}})
+    EXPECT_FALSE(
+        Plan(true, nothingMore, false, kAndColumn).fusions()[0].has_value())
+        << kAndColumn[0] << ", " << kAndColumn[1];
+}
+
+// The row blocks run at once: results placed over A (which the unfused
+// order had finished reading) would race with another block's reads.
+TEST(CandidatesFusion, NotWhenItsResultsLieOverTheGemmsInput) {
+  EXPECT_FALSE(
+      Plan(true, nothingMore, false, {2, 3}, 16384).fusions()[0].has_value());
 }
 
 TEST(CandidatesFusion, NotWhenALaterStepReadsTheLogits) {

@@ -17,6 +17,8 @@
 // - candidatesOfRows on the stored logits gives the tiles' results bit for
 //   bit (the same logits, the same chunks);
 // - masked columns (addend -inf) never enter while others are left;
+// - distinct logits whose log-probabilities tie keep the lower column
+//   first, and a row with a NaN or +inf logit gets the kernel's NaNs;
 // - an activation int8 cannot carry (NaN) is refused before any write.
 //
 //===----------------------------------------------------------------------===//
@@ -180,6 +182,44 @@ TEST(RowCandidates, EqualLogitsKeepTheLowerColumnFirst) {
       EXPECT_EQ(fused.values[i * 6 + t], fused.values[i * 6 + t + 1]);
       EXPECT_EQ(fused.indices[i * 6 + t] + 1, fused.indices[i * 6 + t + 1]);
     }
+}
+
+// Distinct logits whose log-probabilities round to one value tie as the
+// generated kernel sees them: the lower column first, though its logit is
+// the smaller (the larger logit's column is the higher here).
+TEST(RowCandidates, EqualLogProbabilitiesOfDistinctLogitsKeepTheLowerColumn) {
+  if (!rt::cpuHasPanelKernel())
+    GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
+  Projection p(1, 64, 4); // only its stored logits are used
+  std::fill(p.c.begin(), p.c.end(), -1.0f);
+  p.c[3] = 0.5f;
+  p.c[7] = std::nextafter(0.5f, 1.0f);
+  std::vector<float> addend(p.cols, 0.0f);
+  Candidates stored(1, 3);
+  rt::candidatesOfRows(p.c.data(), p.cols, 1, stored.block(addend, 3, 0));
+  Candidates want = reference(p, addend, 3, 0);
+  ASSERT_EQ(want.values[0], want.values[1]) << "the case needs a tie";
+  EXPECT_EQ(stored.indices, want.indices);
+  EXPECT_EQ(stored.indices[0], 3);
+}
+
+// A row with a NaN or +inf logit (an f32 fallback's, from activations int8
+// cannot carry) gets the generated kernel's NaNs: its sum is NaN.
+TEST(RowCandidates, NonFiniteLogitsGiveTheKernelsNaNs) {
+  if (!rt::cpuHasPanelKernel())
+    GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
+  for (float odd : {std::nanf(""), INFINITY}) {
+    Projection p(1, 40, 4);
+    std::fill(p.c.begin(), p.c.end(), 0.25f);
+    p.c[9] = odd;
+    std::vector<float> addend(p.cols, 0.0f);
+    Candidates stored(1, 4);
+    rt::candidatesOfRows(p.c.data(), p.cols, 1, stored.block(addend, 4, 2));
+    EXPECT_EQ(stored.indices, (std::vector<int32_t>{0, 1, 2, 3}));
+    for (float v : stored.values)
+      EXPECT_TRUE(std::isnan(v));
+    EXPECT_TRUE(std::isnan(stored.column[0]));
+  }
 }
 
 TEST(RowCandidates, RefusesWhatTheTilesCannotTake) {

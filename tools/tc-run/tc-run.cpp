@@ -2,8 +2,8 @@
 //
 //   tc-run train model.tcx --checkpoint-dir ck        # train, checkpointing
 //   tc-run train model.tcx --checkpoint-dir ck --resume --steps 2000
-//   tc-run eval model.tcx --checkpoint-dir ck         # copy/reverse exact
-//   match tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
+//   tc-run eval model.tcx --checkpoint-dir ck         # loss, exact match
+//   tc-run prepare model.tcx --source s.txt --target t.txt -o train.tok
 //   tc-run score --reference ref.txt hyp.txt          # BLEU and chrF
 //
 // Each command is a file of its own (CommandLine.h). Links only the runtime
