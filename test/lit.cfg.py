@@ -84,3 +84,8 @@ if "avx512_bf16" in flags or "amx_bf16" in flags:
 # The CPU device's default sgemm library follows AVX-512 (runtime/cpu/Sgemm.h).
 if "avx512f" in flags:
     config.available_features.add("cpu-avx512")
+# int8 weight GEMMs run on tc's AVX2 panels where oneDNN 2.6 keeps no packed
+# weight: on AVX2 without AVX-512 (runtime/cpu/PreparedGemms.h). With
+# AVX-512 oneDNN's brgemm may keep one, shape by shape.
+if "avx2" in flags and "fma" in flags and "avx512f" not in flags:
+    config.available_features.add("int8-panels")
