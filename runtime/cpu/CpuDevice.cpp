@@ -3,6 +3,7 @@
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cpu/Bf16Instructions.h"
 #include "runtime/cpu/PanelGemm.h"
+#include "runtime/cpu/StepBuffers.h"
 
 #include <omp.h>
 
@@ -211,21 +212,10 @@ bool CpuDevice::updatesParameters(const tcx::Function &function) {
   auto [it, added] = updatesParameters_.try_emplace(&function, false);
   if (!added)
     return it->second;
-  auto writesParams = [](const tcx::Buffer *buffer) {
-    return buffer && buffer->space() == tcx::Space::Params;
-  };
-  for (const tcx::StepEntry *entry : *function.steps()) {
-    bool writes = false;
-    if (const tcx::Launch *launch = entry->step_as_Launch())
-      writes = launch->outputs() &&
-               std::any_of(launch->outputs()->begin(), launch->outputs()->end(),
-                           writesParams);
-    else if (const tcx::Gemm *gemm = entry->step_as_Gemm())
-      writes = writesParams(gemm->out());
-    else if (const tcx::Copy *copy = entry->step_as_Copy())
-      writes = writesParams(copy->target());
-    it->second = it->second || writes;
-  }
+  for (const tcx::StepEntry *entry : *function.steps())
+    for (const tcx::Buffer *written : writesOf(*entry))
+      it->second =
+          it->second || (written && written->space() == tcx::Space::Params);
   return it->second;
 }
 
