@@ -19,12 +19,12 @@
 // on its batch.
 //
 // int8 (PackedInt8Panels): the same layout for a weight quantized to s8
-// (PreparedGemms.h says how), 4 k values of each of 16 columns in 64
-// bytes, so that vpmaddubsw multiplies 4 u8 values of a row, broadcast,
-// with them; the s32 sums are exact, the same as oneDNN's u8s8s32 matmul
-// gives (which, like its f32 one, repacks the weight on every call on
-// AVX2). Each tile's sums are dequantized into C while they are in
-// registers (Int8Dequantization), in the order of PreparedGemms.cpp's
+// within [-63, 63] (PreparedGemms.h says how), 4 k values of each of 16
+// columns in 64 bytes, so that vpmaddubsw multiplies 4 u8 values of a row,
+// broadcast, with them; the s32 sums are exact, the same as oneDNN's
+// u8s8s32 matmul gives (which, like its f32 one, repacks the weight on
+// every call on AVX2). Each tile's sums are dequantized into C while they
+// are in registers (Int8Dequantization), in the order of PreparedGemms.cpp's
 // pass over oneDNN's sums, so both give the same bits. (Written to memory
 // and dequantized in a pass of its own, the sums cost the demo decoder's
 // int8 GEMMs 17% more time on a Zen 3.)
@@ -91,22 +91,29 @@ struct Int8Dequantization {
   bool relu;
 };
 
-/// A quantized weight block, op(B) as s8, in panels of 16 columns whose k
-/// is padded with zeros to whole quads: a panel's quad q is 64 bytes,
-/// column c's values k = 4q..4q+3 at bytes 4c..4c+3 (what AVX2's
-/// vpmaddubsw multiplies with 4 bytes of a row broadcast to every column).
+/// The largest weight magnitude the int8 panels take: 2 x 127 x 63 fits
+/// twice in s16, so the kernel adds two of vpmaddubsw's pair sums before
+/// widening them (PanelGemm.cpp's int8Tile).
+constexpr int kInt8PanelWeightLimit = 63;
+
+/// A quantized weight block, op(B) as s8 within +-kInt8PanelWeightLimit,
+/// in panels of 16 columns whose k is padded with zeros to whole pairs of
+/// quads: a panel's quad q is 64 bytes, column c's values k = 4q..4q+3 at
+/// bytes 4c..4c+3 (what AVX2's vpmaddubsw multiplies with 4 bytes of a row
+/// broadcast to every column).
 class PackedInt8Panels {
 public:
-  /// `columns`: op(B)'s cols columns of k values each, one after the other.
+  /// `columns`: op(B)'s cols columns of k values each, one after the other;
+  /// throws std::invalid_argument where one is out of range.
   PackedInt8Panels(const int8_t *columns, int64_t k, int64_t cols);
 
-  /// k rounded up to whole quads: the row length A must have.
+  /// k rounded up to whole pairs of quads: the row length A must have.
   int64_t paddedK() const { return quads_ * 4; }
 
   /// C = dequantized(A op(B)), from the exact s32 sums of A op(B): A is
   /// rows x paddedK() u8 (row i at a + i * paddedK(); the values past k
   /// are not read into the sums: the padding of B is zero), each at most
-  /// 127 (7 bits: vpmaddubsw's pair sums saturate at 32,767); C is rows x
+  /// 127 (7 bits: two of vpmaddubsw's pair sums must fit in s16); C is rows x
   /// cols at c with leading dimension ldc. Needs cpuHasPanelKernel(). Runs
   /// on the calling thread.
   void product(const uint8_t *a, int64_t rows,

@@ -35,10 +35,11 @@ Shape shapeOf(const GemmBlock &g) {
           g.k,          g.lda,        g.ldb};
 }
 
-/// The int8 activations' range: [-63, 63], shifted by 64 (PreparedGemms.h).
+/// The int8 activations' range: [-63, 63], shifted by 64; the weights'
+/// [-63, 63] (PreparedGemms.h).
 constexpr float kActivationLevels = 63;
 constexpr int32_t kActivationShift = 64;
-constexpr float kWeightLevels = 127;
+constexpr float kWeightLevels = kInt8PanelWeightLimit;
 
 /// x rounded to the nearest integer, ties to even, as lrintf does in the
 /// default rounding mode, for |x| < 2^22 (the quantized values are within
@@ -53,7 +54,7 @@ inline int32_t roundedToInt(float x) {
 /// The scale that maps magnitudes up to `largest` onto `levels`: 1 for a
 /// block that is all zeros, or too small for 1 / its scale to be finite
 /// (largest under ~1.9e-37 for activations; a weight scale that underflows
-/// to 0 under ~1.8e-43), which then quantizes to zeros instead of
+/// to 0 under ~9e-44), which then quantizes to zeros instead of
 /// converting infinity or NaN to an integer (undefined).
 inline float quantizationScale(float largest, float levels) {
   float scale = largest / levels;

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -155,9 +156,10 @@ TEST(PanelGemm, RowResultsDoNotDependOnTheBlock) {
 // PackedInt8Panels::product's sums against int64 sums computed here,
 // dequantized with unit scales and no shift (exact in f32: every sum here
 // is below 2^24): exactly equal, with every u8 value 0..127 and s8 value
-// -127..127 (the extremes as well, where vpmaddubsw's s16 pair sums come
-// closest to saturating), k that is not a whole number of quads, and 1..9
-// rows; C's columns past cols untouched. (The dequantization's scales,
+// -63..63 (the extremes as well: a row's first 8 values 127 times a
+// column's 63 or -63 make the kernel's s16 sums of two pair sums +-32,004,
+// the closest to saturating), k that is not a whole number of quads, and
+// 1..9 rows; C's columns past cols untouched. (The dequantization's scales,
 // shift, bias and ReLU: PreparedGemmsTest's Int8PanelsEqualOneDnnBitForBit.)
 TEST(PanelGemm, Int8SumsAreExact) {
   if (!tc::rt::cpuHasPanelKernel())
@@ -165,20 +167,26 @@ TEST(PanelGemm, Int8SumsAreExact) {
   std::mt19937 random(11);
   for (auto [rows, cols, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 16, 4},
                                {3, 17, 13}, {4, 100, 256}, {9, 33, 1023}}) {
+    const int limit = tc::rt::kInt8PanelWeightLimit;
     std::vector<int8_t> columns(cols * k);
     for (int8_t &w : columns)
-      w = int8_t(std::uniform_int_distribution<int>(-127, 127)(random));
-    columns[0] = 127, columns[1] = -127, columns[2] = 127;
+      w = int8_t(std::uniform_int_distribution<int>(-limit, limit)(random));
+    for (int64_t kk = 0; kk < std::min<int64_t>(k, 8); ++kk) {
+      columns[kk] = int8_t(limit);
+      if (cols > 1)
+        columns[k + kk] = int8_t(-limit);
+    }
     tc::rt::PackedInt8Panels panels(columns.data(), k, cols);
     int64_t ld = panels.paddedK();
-    ASSERT_EQ(ld % 4, 0);
+    ASSERT_EQ(ld % 8, 0);
     ASSERT_GE(ld, k);
     std::vector<uint8_t> a(rows * ld, 0);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t kk = 0; kk < k; ++kk)
         a[i * ld + kk] =
             uint8_t(std::uniform_int_distribution<int>(0, 127)(random));
-    a[0] = a[1] = a[2] = 127;
+    for (int64_t kk = 0; kk < std::min<int64_t>(k, 8); ++kk)
+      a[kk] = 127;
     std::vector<float> ones(std::max(rows, cols), 1.0f);
     std::vector<int32_t> noSums(cols, 0);
     tc::rt::Int8Dequantization unit{ones.data(), ones.data(), noSums.data(),
@@ -198,6 +206,20 @@ TEST(PanelGemm, Int8SumsAreExact) {
         ASSERT_EQ(c[i * ldc + j], -1.0f) << "past the columns, row " << i;
     }
   }
+}
+
+// A weight over 63 in magnitude could saturate the kernel's s16 sums: the
+// panels refuse it rather than give a wrong sum.
+TEST(PanelGemm, Int8PanelsRefuseAWeightOutOfRange) {
+  for (int8_t w : {int8_t(64), int8_t(-64), int8_t(127), int8_t(-128)}) {
+    std::vector<int8_t> columns(16 * 8, 1);
+    columns[37] = w;
+    EXPECT_THROW(tc::rt::PackedInt8Panels(columns.data(), 8, 16),
+                 std::invalid_argument)
+        << int(w);
+  }
+  std::vector<int8_t> inRange(16 * 8, -63);
+  EXPECT_NO_THROW(tc::rt::PackedInt8Panels(inRange.data(), 8, 16));
 }
 
 } // namespace

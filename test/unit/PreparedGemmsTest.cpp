@@ -11,7 +11,7 @@
 //   |got - sgemm| <= 1e-5 (sum_k |a w| + |bias|), both sum k f32 products
 //   in their own order (each within k 2^-24 of the exact sum; k <= 1024).
 // - int8 against a quantize-dequantize computed here: per output column
-//   scale max|w| / 127, per row max|a| / 63, exact integer sums (int64);
+//   scale max|w| / 63, per row max|a| / 63, exact integer sums (int64);
 //   the only difference left is the f32 rounding of the dequantization
 //   (a few ulps of each term): 1e-5 relative to |sum sa sw| + |bias|. And
 //   against the f32 product within the quantization's bound:
@@ -165,7 +165,7 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
       float m = 0;
       for (int64_t kk = 0; kk < t.k; ++kk)
         m = std::max(m, std::fabs(o.wAt(j, kk)));
-      sw[j] = m / 127;
+      sw[j] = m / 63; // 7 bits: PanelGemm.h, kInt8PanelWeightLimit
     }
     for (int64_t i = 0; i < t.rows; ++i) {
       float m = 0;
@@ -395,8 +395,8 @@ TEST(PreparedGemms, Int8RowOfTinyActivationsGivesTheBias) {
   }
 }
 
-// The same for a weight column whose scale (largest / 127) underflows to 0
-// (largest under ~1.8e-43): its C column is the bias alone.
+// The same for a weight column whose scale (largest / 63) underflows to 0
+// (largest under ~9e-44): its C column is the bias alone.
 TEST(PreparedGemms, Int8ColumnOfTinyWeightsGivesTheBias) {
   for (Kernel kernel : kernels()) {
   PreparedGemms gemms(ComputeType::Int8, kernel);
