@@ -151,10 +151,8 @@ TC_AVX2_INLINE void storeTile(const __m256 *sums, int count, const float *bias,
 /// out[2r], out[2r + 1] get its 16 s32 sums. Two quads at a time: each
 /// vpmaddubsw gives pair sums in s16, at most 2 x 127 x 63 = 16,002 in
 /// magnitude, so two of them add exactly in s16 (32,004 < 32,768) before
-/// one vpmaddwd widens them to s32: 3 multiplies per 2 quads and column
-/// half where widening each took 4 (the multiplies are the bound: 1.3x the
-/// rate on a Zen 3 core with the weights in cache, 1.08x with a decoder
-/// step's weights coming from L3).
+/// one vpmaddwd widens them to s32: 3 multiplies per 2 quads and 8 columns
+/// where widening each took 4.
 template <int Rows>
 TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
                              int64_t quads, __m256i out[]) {
@@ -163,24 +161,21 @@ TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
 #pragma GCC unroll 16
   for (int r = 0; r < 2 * Rows; ++r)
     sums[r] = _mm256_setzero_si256();
-#pragma GCC unroll 2
-  for (int h = 0; h < 2; ++h) {
-    // Column half h (8 columns) over the whole of k: its 4 sums, 2 vectors
-    // of B, the ones and the temporaries fit in 16 registers (with both
-    // halves in one pass over k, GCC kept the rows' broadcasts for the
-    // second half and moved sums to the stack and back).
-    const int8_t *half = panel + 32 * h;
-    for (int64_t q = 0; q < quads; q += 2, half += 128) {
-      __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i *>(half));
-      __m256i b1 =
-          _mm256_load_si256(reinterpret_cast<const __m256i *>(half + 64));
+  for (int64_t q = 0; q < quads; q += 2, panel += 128) {
+    // b[h]: quad q's columns 8h..8h+7; b[h + 2]: quad q + 1's.
+    __m256i b[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v)
+      b[v] = _mm256_load_si256(reinterpret_cast<const __m256i *>(panel) + v);
 #pragma GCC unroll 8
-      for (int r = 0; r < Rows; ++r) {
-        int32_t quad[2];
-        std::memcpy(quad, rows[r] + 4 * q, 8);
-        __m256i pairs = _mm256_add_epi16(
-            _mm256_maddubs_epi16(_mm256_set1_epi32(quad[0]), b0),
-            _mm256_maddubs_epi16(_mm256_set1_epi32(quad[1]), b1));
+    for (int r = 0; r < Rows; ++r) {
+      int32_t quad[2];
+      std::memcpy(quad, rows[r] + 4 * q, 8);
+      __m256i x0 = _mm256_set1_epi32(quad[0]), x1 = _mm256_set1_epi32(quad[1]);
+#pragma GCC unroll 2
+      for (int h = 0; h < 2; ++h) {
+        __m256i pairs = _mm256_add_epi16(_mm256_maddubs_epi16(x0, b[h]),
+                                         _mm256_maddubs_epi16(x1, b[h + 2]));
         sums[2 * r + h] =
             _mm256_add_epi32(sums[2 * r + h], _mm256_madd_epi16(pairs, ones));
       }
@@ -191,7 +186,14 @@ TC_AVX2_INLINE void int8Tile(const uint8_t *const rows[], const int8_t *panel,
     out[r] = sums[r];
 }
 
-/// Runs every 4-row tile of A over every panel and gives each row's
+/// The rows of an int8 tile. 2 rows x 16 columns, a panel's 4 vectors of
+/// two quads loaded once for both: on a Zen 3 core, with a decoder step's
+/// 12 weights (1.8 MB) coming from L3, 115 GMAC/s against 101 for 4 rows
+/// one column half at a time (4 rows x 16 columns do not fit 16 registers)
+/// and 104 for 3 rows (best of 200 short interleaved runs each).
+constexpr int kInt8TileRows = 2;
+
+/// Runs every tile of A over every panel and gives each row's
 /// dequantized 16 results to sink(row, first column, columns, y0, y1).
 // The dequantization's multiplies and add stay apart (CMakeLists.txt
 // compiles this file with -ffp-contract=off: GCC's vector intrinsics are
@@ -221,13 +223,13 @@ TC_AVX2_INLINE void int8Product(const int8_t *panels, int64_t quads,
       scale[h] = _mm256_load_ps(scales + 8 * h);
       add[h] = _mm256_load_ps(bias + 8 * h);
     }
-    for (int64_t i = 0; i < rows; i += 4) {
-      int count = int(std::min<int64_t>(4, rows - i));
-      const uint8_t *tile[4];
-      for (int r = 0; r < 4; ++r)
+    for (int64_t i = 0; i < rows; i += kInt8TileRows) {
+      int count = int(std::min<int64_t>(kInt8TileRows, rows - i));
+      const uint8_t *tile[kInt8TileRows];
+      for (int r = 0; r < kInt8TileRows; ++r)
         tile[r] = a + (i + (r < count ? r : 0)) * ld;
-      __m256i got[8];
-      int8Tile<4>(tile, panel, quads, got);
+      __m256i got[2 * kInt8TileRows];
+      int8Tile<kInt8TileRows>(tile, panel, quads, got);
       for (int r = 0; r < count; ++r) {
         __m256 rowScale = _mm256_set1_ps(d.rowScales[i + r]);
         __m256 y[2];
