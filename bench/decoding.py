@@ -42,7 +42,7 @@ full-prefix one (greedy).
 
 Latency (interactive use; --latency N, default 100, 0 skips it): the first
 N beam sentences one at a time, beam k: CTranslate2 one sentence per
-translate_batch call (intra_threads = --threads), timed sentence by
+translate_batch call (intra_threads 1 or --threads, the faster in one pass), timed sentence by
 sentence (the median sentence and the mean); tc `tc-run translate
 --batch-sentences 1` (where tc-run has it, else a row saying why), whose
 own clock gives the mean only. Each in every compute type that ran.
@@ -205,7 +205,9 @@ def vocabulary_model(path, work):
         size = int.from_bytes(header[24:32], "little")
         if version < 2 or size == 0:
             sys.exit(f"bench: {path} (token file version {version}) holds no vocabulary")
-        f.seek(40 if version >= 3 else 32)
+        # The vocabulary follows the header: 64 bytes from version 4
+        # (runtime/format/TokenFile.h), 40 in version 3, 32 before.
+        f.seek(64 if version >= 4 else 40 if version == 3 else 32)
         os.makedirs(os.path.join(work, "checkpoint"), exist_ok=True)
         model = os.path.join(work, "checkpoint", "vocabulary.model")
         with open(model, "wb") as out:
@@ -431,7 +433,8 @@ def peer_rows(args, skip, beam_n, best=None):
         if args.latency:
             rows.append(row(system, compute, f"{beam}, one sentence at a time", args.latency,
                             latency_out, [sum(run) for run in r["latency"]],
-                            r["latency_loads"], settings=f"intra {args.threads} x inter 1",
+                            r["latency_loads"],
+                            settings=f"intra {r['latency_intra_threads']} x inter 1",
                             latency=r["latency"]))
     return rows
 
