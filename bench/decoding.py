@@ -42,8 +42,9 @@ full-prefix one (greedy).
 
 Latency (interactive use; --latency N, default 100, 0 skips it): the first
 N beam sentences one at a time, beam k: CTranslate2 one sentence per
-translate_batch call (intra_threads 1 or --threads, the faster in one pass), timed sentence by
-sentence (the median sentence and the mean); tc `tc-run translate
+translate_batch call (intra_threads 1 or --threads, the faster in the
+first round), timed sentence by sentence (the median sentence and the
+mean); tc `tc-run translate
 --batch-sentences 1` (where tc-run has it, else a row saying why), whose
 own clock gives the mean only. Each in every compute type that ran.
 
@@ -419,11 +420,15 @@ def peer_rows(args, skip, beam_n, best=None):
         batches, splits = ((str(chosen["batch"]),
                             f"{chosen['intra_threads']}x{chosen['inter_threads']}")
                            if chosen else (args.ct2_batches, args.ct2_splits))
+        latency_intra = (["--latency-intra", str(chosen["latency_intra_threads"])]
+                         if chosen and "latency_intra_threads" in chosen else [])
         r = child(args, "decoding_ctranslate2", out, "--compute-type", compute,
                   "--batches", batches, "--splits", splits,
                   "--sweep-every", str(args.sweep_every), "--latency", str(args.latency),
-                  "--latency-output", latency_out)
+                  "--latency-output", latency_out, *latency_intra)
         won = r["best"]
+        if "latency_intra_threads" in r:  # kept for the later rounds with the rest
+            won["latency_intra_threads"] = r["latency_intra_threads"]
         settings = (f"batch {won['batch']}, intra {won['intra_threads']} x inter "
                     f"{won['inter_threads']}")
         system = f"CTranslate2 {r['version']}"

@@ -20,9 +20,10 @@ sentence over --batches (sentences per translate_batch call) and --splits
 submitted asynchronously, so that its workers decode batches side by side),
 the best of 2 runs each; then the whole set --runs times with the fastest.
 --latency N: the first N sentences one per translate_batch call, each
-sentence's seconds, --runs times, with the faster intra_threads of 1 and
---threads (one pass over the N sentences each): on a 2-core Zen 3 VM,
-intra_threads 2 took a sentence ~250 ms where 1 took ~20."""
+sentence's seconds, --runs times, with --latency-intra threads, or else
+the faster intra_threads of 1 and --threads (a warm-up and one timed pass
+over the N sentences each): on a 2-core Zen 3 VM, intra_threads 2 took a
+sentence ~300 ms where 1 took ~20."""
 
 import json
 import os
@@ -172,7 +173,10 @@ def main():
                            "help": "the sweep on every N-th sentence"}),
         ("--latency", {"type": int, "default": 0,
                        "help": "then the first N sentences one at a time"}),
-        ("--latency-output", {"help": "their translations"})])
+        ("--latency-output", {"help": "their translations"}),
+        ("--latency-intra", {"type": int, "default": 0,
+                             "help": "intra_threads for --latency (default: the faster of "
+                             "1 and --threads)"})])
     args.batches = args.batches or str(args.batch)
     args.splits = args.splits or f"{args.threads}x1"
     d = description_of(args.description)
@@ -210,21 +214,32 @@ def main():
     write_lines(args.output, [text(h) for h in outputs])
     report["seconds"], report["loads"] = seconds, loads
     if args.latency:
+        del translator  # its thread pools would share the cores with the latency's
         first = sources[:args.latency]
-        fastest = None  # (seconds of one pass, intra_threads, translate one, outputs)
-        for intra in sorted({1, args.threads}):
-            one = translate_batches(load(ctranslate2, directory, args.compute_type, intra, 1),
-                                    args)
-            outputs = [one([s])()[0] for s in first]  # the warm-up
-            start = time.perf_counter()
-            for s in first:
-                one([s])()
-            seconds = time.perf_counter() - start
-            print(f"ct2 latency {args.compute_type}: intra {intra}: {seconds:.2f} s for "
-                  f"{len(first)} sentences", file=sys.stderr, flush=True)
-            if fastest is None or seconds < fastest[0]:
-                fastest = (seconds, intra, one, outputs)
-        _, report["latency_intra_threads"], one, outputs = fastest
+
+        def one_at_a_time(intra):
+            return translate_batches(load(ctranslate2, directory, args.compute_type, intra, 1),
+                                     args)
+
+        intra = args.latency_intra
+        if not intra:  # the faster, by one timed pass each
+            passes = {}
+            for candidate in sorted({1, args.threads}):
+                one = one_at_a_time(candidate)
+                for s in first:  # the warm-up
+                    one([s])()
+                start = time.perf_counter()
+                for s in first:
+                    one([s])()
+                passes[candidate] = time.perf_counter() - start
+                del one
+                print(f"ct2 latency {args.compute_type}: intra {candidate}: "
+                      f"{passes[candidate]:.2f} s for {len(first)} sentences",
+                      file=sys.stderr, flush=True)
+            intra = min(passes, key=passes.get)
+        report["latency_intra_threads"] = intra
+        one = one_at_a_time(intra)
+        outputs = [one([s])()[0] for s in first]  # also the warm-up
         write_lines(args.latency_output, [text(h) for h in outputs])
         report["latency"], report["latency_loads"] = latency_runs(
             "ct2", first, args.runs, lambda s: one([s])())

@@ -113,9 +113,9 @@ public:
   /// C = dequantized(A op(B)), from the exact s32 sums of A op(B): A is
   /// rows x paddedK() u8 (row i at a + i * paddedK(); the values past k
   /// are not read into the sums: the padding of B is zero), each at most
-  /// 127 (7 bits: two of vpmaddubsw's pair sums must fit in s16); C is rows x
-  /// cols at c with leading dimension ldc. Needs cpuHasPanelKernel(). Runs
-  /// on the calling thread.
+  /// 127 (7 bits: the sum of two of vpmaddubsw's pair sums must fit in
+  /// s16); C is rows x cols at c with leading dimension ldc. Needs
+  /// cpuHasPanelKernel(). Runs on the calling thread.
   void product(const uint8_t *a, int64_t rows,
                const Int8Dequantization &dequantization, float *c,
                int64_t ldc) const;

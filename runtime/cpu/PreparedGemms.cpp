@@ -53,9 +53,9 @@ inline int32_t roundedToInt(float x) {
 
 /// The scale that maps magnitudes up to `largest` onto `levels`: 1 for a
 /// block that is all zeros, or too small for 1 / its scale to be finite
-/// (largest under ~1.9e-37 for activations; a weight scale that underflows
-/// to 0 under ~9e-44), which then quantizes to zeros instead of
-/// converting infinity or NaN to an integer (undefined).
+/// (largest under ~1.9e-37: weights and activations both have 63 levels),
+/// which then quantizes to zeros instead of converting infinity or NaN to
+/// an integer (undefined).
 inline float quantizationScale(float largest, float levels) {
   float scale = largest / levels;
   return scale > 0 && std::isfinite(1.0f / scale) ? scale : 1.0f;

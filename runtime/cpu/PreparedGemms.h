@@ -12,14 +12,16 @@
 // int8 (ComputeType::Int8): each output column of the weight block (a row
 // of the stored [out, in] weight) is quantized symmetrically to [-63, 63]
 // (7 bits) with the scale max|w| / 63; each row of A at run time with the
-// scale max|a| / 63, to [-63, 63], and shifted by 64 to u8: oneDNN 2.6
-// runs u8 x s8 -> s32 on AVX2 with vpmaddubsw, whose 16-bit pair sums
-// saturate above 32,767, and 2 x 127 x 127 fits where 2 x 255 x 127 does
-// not (measured: full-range u8 gives wrong sums, 7-bit ones exact); s8 x
-// s8 runs 3-10x slower there. 7-bit weights (oneDNN's own advice for CPUs
-// without VNNI) let tc's panels add two pair sums in s16 before widening
-// them (PanelGemm.h); the demo's test BLEU was 17.58 with them, 17.57 with
-// 8-bit ones. The s32 sums are exact; C = (sum - 64 colsum(w)) sa sw + bias.
+// scale max|a| / 63, to [-63, 63], and shifted by 64 to u8 (at most 127).
+// vpmaddubsw (u8 x s8 on AVX2, oneDNN 2.6's and tc's panels') sums pairs of
+// products in 16 bits that saturate above 32,767: tc's panels add two of
+// those pair sums before widening them (PanelGemm.h), 2 x 2 x 127 x 63 =
+// 32,004, so both operands are 7-bit (with 8-bit weights oneDNN's single
+// pair sums already needed 7-bit activations: full-range u8 gave wrong
+// sums there; 7-bit weights are oneDNN's own advice for CPUs without
+// VNNI); s8 x s8 runs 3-10x slower there. The demo's test BLEU was 17.58
+// with 7-bit weights, 17.57 with 8-bit ones. The s32 sums are exact;
+// C = (sum - 64 colsum(w)) sa sw + bias.
 //
 // f32 and int8 on a CPU with AVX2 and FMA run tc's panel kernels instead
 // (PanelGemm.h) wherever oneDNN's primitive would keep the weight in a

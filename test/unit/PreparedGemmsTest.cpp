@@ -395,8 +395,9 @@ TEST(PreparedGemms, Int8RowOfTinyActivationsGivesTheBias) {
   }
 }
 
-// The same for a weight column whose scale (largest / 63) underflows to 0
-// (largest under ~9e-44): its C column is the bias alone.
+// The same for a weight column too small for 1 / its scale (largest / 63)
+// to be finite (largest under ~1.9e-37; here its scale underflows to 0):
+// its C column is the bias alone.
 TEST(PreparedGemms, Int8ColumnOfTinyWeightsGivesTheBias) {
   for (Kernel kernel : kernels()) {
   PreparedGemms gemms(ComputeType::Int8, kernel);
