@@ -129,8 +129,9 @@ def tc_flags(tc_run):
 def tc_executable(args):
     """The executable to translate with: --model, or, when it predates the
     incremental decoder (no decode_step functions) or this build's .tcx
-    format (tc-inspect refuses it), the same description compiled again with
-    the same buckets (--buckets-from the demo's training tokens) in the work
+    format (tc-inspect refuses it), or is not f32 (the main job's bf16
+    model), the same description compiled again in f32 with the same
+    buckets (--buckets-from the demo's training tokens) in the work
     directory; the checkpoint fits both."""
     inspect = os.path.join(args.build, "bin", "tc-inspect")
 
@@ -140,9 +141,15 @@ def tc_executable(args):
 
     inspected = subprocess.run([inspect, args.model], capture_output=True, text=True)
     old = inspected.stdout if inspected.returncode == 0 else None
-    if old is not None and "decode_step_" in old:
+    precision = re.search(r"^precision: (\w+)", old or "", re.M)
+    f32 = precision is None or precision.group(1) == "f32"  # older: f32 only
+    if old is not None and "decode_step_" in old and f32:
         return args.model
-    why = ("has no incremental decoder (decode_step functions)" if old is not None
+    # Every tc row is a compute type of an f32 executable (--compute-type);
+    # the main job's model is bf16 where the CPU has bf16 instructions.
+    why = ("has no incremental decoder (decode_step functions)" if old is not None and f32
+           else f"is compiled in {precision.group(1)} (the compute types' rows run an "
+                "f32 executable)" if old is not None
            else "is not readable by this build (" + inspected.stderr.strip() + ")")
     print(f"bench: {args.model} {why}: compiling it again", flush=True)
     train = args.train_tokens or os.path.join(os.path.dirname(args.model), "train.tok")
@@ -153,7 +160,7 @@ def tc_executable(args):
                  "or pass --model or --train-tokens")
     compiled = os.path.join(args.work, "bible.tcx")
     run(os.path.join(args.build, "bin", "tc-compile"), args.description, "--buckets-from",
-        train, "-o", compiled)
+        train, "--precision=f32", "-o", compiled)
     buckets = re.compile(r"train_step_(\d+x\d+x\d+)")
     if old is not None and set(buckets.findall(old)) != set(buckets.findall(functions(compiled))):
         sys.exit(f"bench: {compiled} has other buckets than {args.model}")
