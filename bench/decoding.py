@@ -33,9 +33,10 @@ full-prefix one (greedy).
   beam-finished, the rule CTranslate2 follows with a length penalty), and
   greedy: `--beam 1` (incremental) against `--beam 1 --recompute-prefix`
   (the full-prefix decoder). An executable compiled before the incremental
-  decoder (no decode_step functions) is compiled again from --description
-  with the buckets of its training tokens (`--buckets-from`, the same
-  buckets; the checkpoint fits). Without those flags (tc-run translate
+  decoder (no decode_step functions), or not in f32 (the main job's bf16
+  model: every tc row is a compute type of an f32 executable), is compiled
+  again in f32 from --description with the buckets of its training tokens
+  (`--buckets-from`, the same buckets; the checkpoint fits). Without those flags (tc-run translate
   before issue 17) only the plain greedy full-prefix run is measured.
   L_max = source + O, capped by the decoder shape's target length (which
   tc-compile makes the bucket's source length + 50).
