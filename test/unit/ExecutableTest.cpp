@@ -4,7 +4,8 @@
 // (plan, host kernels, OpenBLAS GEMMs, .tcx bytes loaded and verified by the
 // runtime) runs three training steps; after each, the loss and token count
 // equal the interpreter's @train_step on the same inputs, and after three
-// steps so do all parameters and Adam moments.
+// steps so do all parameters and Adam moments. Issue 31, acceptance 1: the
+// same in bf16 on tiny, and for one step of small (its own tolerances).
 //
 // Tolerances: loss 1e-5 relative; parameters and moments 2e-5 absolute (f32
 // kernels and OpenBLAS against the interpreter's per-op rounding: a few
@@ -12,8 +13,9 @@
 // biases get their own bound: their exact gradient is zero (softmax is
 // invariant to a constant shift of the scores), so their f32 gradients are
 // rounding noise, which Adam normalises into moves of up to the learning
-// rate in any f32 implementation; they are checked to stay within the sum
-// of the learning rates.
+// rate in any f32 implementation; the device's and the interpreter's are
+// checked to stay within twice the sum of the learning rates (each moves at
+// most that sum, perhaps in opposite directions: measured 1.96x on small).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,12 +49,16 @@ struct StepTolerances {
   double state;        ///< absolute, of parameters and moments after 3 steps
 };
 
-/// Tiny, compiled in `precision` with `fusions`, trained for three steps on
-/// the CPU device and by the interpreter from the same state and batches.
-void expectThreeStepsEqualTheInterpreter(
+/// The description at `model` (under the source tree), compiled in
+/// `precision` with `fusions`, trained for `steps` steps on the CPU device
+/// and by the interpreter from the same state and batches.
+void expectStepsEqualTheInterpreter(
+    const std::string &model, int steps,
     std::optional<tc::support::Precision> precision, StepTolerances within,
     const std::string &fusions = "all") {
-  std::unique_ptr<Compiled> compiled = compileTiny({}, precision, fusions);
+  std::unique_ptr<Compiled> compiled =
+      tc::test::compileExecutable(std::string(TC_SOURCE_DIR) + "/" + model, {},
+                                  int64_t(25) << 20, precision, fusions);
   ASSERT_TRUE(compiled);
   func::FuncOp step;
   for (func::FuncOp f : compiled->graph->getOps<func::FuncOp>())
@@ -120,7 +126,7 @@ void expectThreeStepsEqualTheInterpreter(
   }
 
   double learningRates = 0;
-  for (int s = 1; s <= 3; ++s) {
+  for (int s = 1; s <= steps; ++s) {
     // Random batches with padding; the RNG state is (seed, step).
     std::vector<tc::Tensor> args = state;
     for (unsigned a = dataStart; a < step.getNumArguments(); ++a) {
@@ -174,7 +180,8 @@ void expectThreeStepsEqualTheInterpreter(
     if (spaceOf(names[i]) == tc::tcx::Space::ParamCopies) {
       // The device's copy is its own parameter, rounded (Adam wrote both),
       // bit for bit; the interpreter's copy (its parameter, rounded) is
-      // within the parameters' tolerance plus one bf16 step (2^-8).
+      // within the parameters' tolerance plus one bf16 step (2^-7 of the
+      // value at most: the two parameters may round to neighbours).
       const float *param = reinterpret_cast<const float *>(
           device->space(tc::tcx::Space::Params).data() + offsets[i]);
       const uint16_t *copy = reinterpret_cast<const uint16_t *>(
@@ -187,8 +194,8 @@ void expectThreeStepsEqualTheInterpreter(
         std::memcpy(&widened, &bits, 4);
         bool keyBias = names[i].find(".k.bias") != std::string::npos;
         EXPECT_LE(std::abs(widened - state[i].floats[j]),
-                  (keyBias ? learningRates : within.state) +
-                      std::abs(widened) * 0x1p-8)
+                  (keyBias ? 2 * learningRates : within.state) +
+                      std::abs(widened) * 0x1p-7)
             << names[i] << " element " << j;
       }
       ++copies;
@@ -201,14 +208,22 @@ void expectThreeStepsEqualTheInterpreter(
     for (int64_t j = 0; j < state[i].size(); ++j)
       worst = std::max(worst, std::abs(p[j] - state[i].floats[j]));
     if (keyBias && !names[i].starts_with("adam_"))
-      EXPECT_LE(worst, learningRates) << names[i];
+      EXPECT_LE(worst, 2 * learningRates) << names[i];
     else if (!keyBias)
       EXPECT_LE(worst, within.state) << names[i];
     ++compared;
   }
-  EXPECT_EQ(compared, 3 * 85);
+  int64_t parameters = compiled->executable->root().parameters()->size();
+  EXPECT_EQ(compared, 3 * parameters);
   // bf16: every parameter has a copy (Adam writes them all).
-  EXPECT_EQ(copies, precision == tc::support::Precision::BF16 ? 85 : 0);
+  EXPECT_EQ(copies, precision == tc::support::Precision::BF16 ? parameters : 0);
+}
+
+void expectThreeStepsEqualTheInterpreter(
+    std::optional<tc::support::Precision> precision, StepTolerances within,
+    const std::string &fusions = "all") {
+  expectStepsEqualTheInterpreter("models/tiny.toml", 3, precision, within,
+                                 fusions);
 }
 
 TEST(Executable, TinyTrainingStepEqualsTheInterpreterForThreeSteps) {
@@ -232,6 +247,31 @@ TEST(Executable, TinyUnfusedTrainingStepEqualsTheInterpreterForThreeSteps) {
 TEST(Executable, TinyBf16TrainingStepEqualsTheInterpreterForThreeSteps) {
   expectThreeStepsEqualTheInterpreter(tc::support::Precision::BF16,
                                       {1e-5, 2e-5});
+}
+
+// The same on small (bench/models/small.toml: 2 + 2 layers, d_model 256,
+// a vocabulary of 8,000, 32 x 32 tokens), one step: about a minute, most
+// of it the interpreter's, so not run under AddressSanitizer (minutes
+// more). Loss within 1e-5 relative, as on tiny (small's first loss in f32
+// is 5.1e-5 relative from its bf16 one: tc-run, seed 3). State within 2e-4:
+// more elements than tiny's round to the neighbouring bf16 on one side, and a
+// LayerNorm parameter's gradient sums a flip over all 1,024 tokens. Measured:
+// first moments of LayerNorm parameters up to 7.6e-5 apart (0.9% of the
+// tensor's largest), every parameter within 2e-5.
+#if defined(__SANITIZE_ADDRESS__) // GCC's and newer Clang's
+#define TC_UNDER_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_UNDER_ADDRESS_SANITIZER 1
+#endif
+#endif
+TEST(Executable, SmallBf16TrainingStepEqualsTheInterpreter) {
+#ifdef TC_UNDER_ADDRESS_SANITIZER
+  GTEST_SKIP() << "the interpreter's step of small takes minutes under "
+                  "AddressSanitizer; the normal build runs this test";
+#endif
+  expectStepsEqualTheInterpreter("bench/models/small.toml", 1,
+                                 tc::support::Precision::BF16, {1e-5, 2e-4});
 }
 
 } // namespace
