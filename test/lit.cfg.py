@@ -81,9 +81,6 @@ except OSError:
     flags = []
 if "avx512_bf16" in flags or "amx_bf16" in flags:
     config.available_features.add("cpu-bf16")
-# oneDNN runs bf16 GEMMs on AMX there (translate-determinism-bf16.test).
-if "amx_bf16" in flags:
-    config.available_features.add("cpu-amx")
 # The CPU device's default sgemm library follows AVX-512 (runtime/cpu/Sgemm.h).
 if "avx512f" in flags:
     config.available_features.add("cpu-avx512")
