@@ -1,6 +1,7 @@
 //===- Bf16Matmuls.cpp - bf16 GEMM blocks by oneDNN's matmul primitive ----===//
 
 #include "runtime/cpu/Bf16Matmuls.h"
+#include "runtime/cpu/Bf16BlockRows.h"
 #include "runtime/cpu/OneDnnThread.h"
 
 #include <atomic>
@@ -216,6 +217,18 @@ std::string Bf16Matmuls::kernel(const GemmBlock &block, bool bf16C) {
 }
 
 bool Bf16Matmuls::run(const GemmBlock &g, bool bf16C) {
+  if (g.batch.rank == 0) { // a row's sums must not depend on its block
+    int64_t rows = bf16BlockRows(
+        g, [&](const GemmBlock &block) { return kernel(block, bf16C); });
+    if (rows != g.rows)
+      return runWithRows(
+          g, rows, sizeof(uint16_t), bf16C ? sizeof(uint16_t) : sizeof(float),
+          [&](const GemmBlock &block) { return runBlock(block, bf16C); });
+  }
+  return runBlock(g, bf16C);
+}
+
+bool Bf16Matmuls::runBlock(const GemmBlock &g, bool bf16C) {
   if (g.bias && g.batch.rank > 0) // addBiasBeforeProduct fills one product
     return false;
   if (bf16C && (g.bias || g.beta != 0.0f)) // neither added first into bf16

@@ -35,7 +35,8 @@ public:
   /// the f32 sums rounded to nearest even) and returns true, or returns
   /// false without touching C when oneDNN has no fast kernel for its shape,
   /// when it is a batch with a bias, or a bf16 C with a bias or a beta.
-  /// Any thread may call it.
+  /// A block of one product runs with the rows Bf16BlockRows.h gives. Any
+  /// thread may call it.
   bool run(const GemmBlock &block, bool bf16C = false);
 
   /// The oneDNN implementation that runs `block` (with a bf16 C when
@@ -43,6 +44,9 @@ public:
   std::string kernel(const GemmBlock &block, bool bf16C = false);
 
 private:
+  /// run() itself, on the block's own rows.
+  bool runBlock(const GemmBlock &block, bool bf16C);
+
   struct Cache;
   std::unique_ptr<Cache> cache_;
 };

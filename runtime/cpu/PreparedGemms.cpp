@@ -1,6 +1,7 @@
 //===- PreparedGemms.cpp - weight GEMMs with weights prepared once --------===//
 
 #include "runtime/cpu/PreparedGemms.h"
+#include "runtime/cpu/Bf16BlockRows.h"
 #include "runtime/cpu/OneDnnThread.h"
 #include "runtime/cpu/PanelGemm.h"
 #include "support/Bf16Rounding.h"
@@ -461,57 +462,13 @@ std::string PreparedGemms::describe() const {
          ", weights prepared once";
 }
 
-/// The rows a bf16 block runs with, so that a row's sums do not depend on
-/// the block's height: oneDNN 2.6's bf16 matmul sums a lone row in another
-/// order than blocks of 2 or more, and on a CPU with AMX gives short, narrow
-/// blocks (4 rows of 16 or 64 columns: a decoder step of one sentence) its
-/// avx512_core_bf16 kernel, whose order is not AMX's (a sentence's scores
-/// moved in their last digits with --batch-sentences 1; measured on an
-/// Intel Xeon, test/Runtime/translate-determinism-bf16.test). So: at least
-/// 2 rows, and where the block's kernel is not AMX but 33 rows' is (past
-/// oneDNN's rule for short blocks), 33.
-int64_t PreparedGemms::bf16Rows(const GemmBlock &g) {
-  constexpr int64_t kAmxRows = 33;
-  auto onAmx = [&](const GemmBlock &block) {
-    return kernel(block).find("amx") != std::string::npos;
-  };
-  if (g.rows >= 2 && (g.rows >= kAmxRows || onAmx(g)))
-    return g.rows;
-  GemmBlock padded = g;
-  padded.transposeA = false;
-  padded.lda = g.k;
-  padded.rows = kAmxRows;
-  return onAmx(padded) ? kAmxRows : std::max<int64_t>(g.rows, 2);
-}
-
-/// `g` run as `rows` rows: its rows, then zeros; C's extra rows dropped.
-bool PreparedGemms::runPadded(const GemmBlock &g, int64_t rows) {
-  thread_local std::vector<float> a, c;
-  a.assign(rows * g.k, 0.0f);
-  c.resize(rows * g.cols);
-  for (int64_t i = 0; i < g.rows; ++i)
-    for (int64_t kk = 0; kk < g.k; ++kk)
-      a[i * g.k + kk] = activationAt(g, i, kk);
-  GemmBlock padded = g;
-  padded.transposeA = false;
-  padded.rows = rows;
-  padded.a = a.data();
-  padded.lda = g.k;
-  padded.c = c.data();
-  padded.ldc = g.cols;
-  if (!runBlock(padded))
-    return false;
-  for (int64_t i = 0; i < g.rows; ++i)
-    std::memcpy(static_cast<float *>(g.c) + i * g.ldc, c.data() + i * g.cols,
-                g.cols * sizeof(float));
-  return true;
-}
-
 bool PreparedGemms::run(const GemmBlock &g) {
   if (cache_->type == ComputeType::Bf16) {
-    int64_t rows = bf16Rows(g);
+    int64_t rows = bf16BlockRows(
+        g, [&](const GemmBlock &block) { return kernel(block); });
     if (rows != g.rows)
-      return runPadded(g, rows);
+      return runWithRows(g, rows, sizeof(float), sizeof(float),
+                         [&](const GemmBlock &block) { return runBlock(block); });
   }
   return runBlock(g);
 }

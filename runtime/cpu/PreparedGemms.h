@@ -105,10 +105,6 @@ public:
 private:
   /// run() itself, on the block's own rows.
   bool runBlock(const GemmBlock &block);
-  /// bf16 blocks: the rows they run with, and running them so (see the
-  /// .cpp).
-  int64_t bf16Rows(const GemmBlock &block);
-  bool runPadded(const GemmBlock &block, int64_t rows);
 
   struct Cache;
   std::unique_ptr<Cache> cache_;

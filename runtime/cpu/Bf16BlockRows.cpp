@@ -1,0 +1,63 @@
+//===- Bf16BlockRows.cpp - the rows a bf16 GEMM block runs with on oneDNN -===//
+
+#include "runtime/cpu/Bf16BlockRows.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace tc::rt {
+
+int64_t bf16BlockRows(
+    const GemmBlock &g,
+    const std::function<std::string(const GemmBlock &)> &kernelOf) {
+  constexpr int64_t kAmxRows = 33;
+  if (g.rows >= kAmxRows)
+    return g.rows;
+  auto onAmx = [&](const GemmBlock &block) {
+    return kernelOf(block).find("amx") != std::string::npos;
+  };
+  if (g.rows >= 2 && onAmx(g))
+    return g.rows;
+  GemmBlock padded = g;
+  padded.transposeA = false;
+  padded.lda = g.k;
+  padded.rows = kAmxRows;
+  padded.ldc = g.cols;
+  return onAmx(padded) ? kAmxRows : std::max<int64_t>(g.rows, 2);
+}
+
+bool runWithRows(const GemmBlock &g, int64_t rows, int64_t sizeA,
+                 int64_t sizeC,
+                 const std::function<bool(const GemmBlock &)> &run) {
+  thread_local std::vector<uint8_t> a, c;
+  a.assign(rows * g.k * sizeA, 0);
+  c.resize(rows * g.cols * sizeC);
+  const auto *from = static_cast<const uint8_t *>(g.a);
+  for (int64_t i = 0; i < g.rows; ++i)
+    for (int64_t kk = 0; kk < g.k; ++kk)
+      std::memcpy(&a[(i * g.k + kk) * sizeA],
+                  from + (g.transposeA ? kk * g.lda + i : i * g.lda + kk) *
+                             sizeA,
+                  sizeA);
+  auto *to = static_cast<uint8_t *>(g.c);
+  if (g.beta != 0.0f) // the product adds to C's old values
+    for (int64_t i = 0; i < g.rows; ++i)
+      std::memcpy(&c[i * g.cols * sizeC], to + i * g.ldc * sizeC,
+                  g.cols * sizeC);
+  GemmBlock padded = g;
+  padded.transposeA = false;
+  padded.rows = rows;
+  padded.a = a.data();
+  padded.lda = g.k;
+  padded.c = c.data();
+  padded.ldc = g.cols;
+  if (!run(padded))
+    return false;
+  for (int64_t i = 0; i < g.rows; ++i)
+    std::memcpy(to + i * g.ldc * sizeC, &c[i * g.cols * sizeC],
+                g.cols * sizeC);
+  return true;
+}
+
+} // namespace tc::rt
