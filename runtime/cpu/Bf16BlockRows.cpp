@@ -14,17 +14,22 @@ int64_t bf16BlockRows(
   constexpr int64_t kAmxRows = 33;
   if (g.rows >= kAmxRows)
     return g.rows;
-  auto onAmx = [&](const GemmBlock &block) {
+  auto onAmx = [&](int64_t rows) {
+    GemmBlock block = g;
+    if (rows != g.rows) { // as runWithRows gives it
+      block.transposeA = false;
+      block.lda = g.k;
+      block.rows = rows;
+      block.ldc = g.cols;
+    }
     return kernelOf(block).find("amx") != std::string::npos;
   };
-  if (g.rows >= 2 && onAmx(g))
+  if (g.rows >= 2 && onAmx(g.rows))
     return g.rows;
-  GemmBlock padded = g;
-  padded.transposeA = false;
-  padded.lda = g.k;
-  padded.rows = kAmxRows;
-  padded.ldc = g.cols;
-  return onAmx(padded) ? kAmxRows : std::max<int64_t>(g.rows, 2);
+  for (int64_t rows : {int64_t(2), kAmxRows})
+    if (rows > g.rows && onAmx(rows))
+      return rows;
+  return std::max<int64_t>(g.rows, 2);
 }
 
 bool runWithRows(const GemmBlock &g, int64_t rows, int64_t sizeA,
