@@ -7,9 +7,11 @@
 #include "support/Bf16Rounding.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <immintrin.h>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -47,9 +49,9 @@ constexpr float kWeightLevels = kInt8PanelWeightLimit;
 /// 127): adding 1.5 x 2^23 leaves no fraction bits. Plain arithmetic that
 /// loops vectorise, where lrintf was a libm call per element (the int8
 /// path spent more time in it than in its GEMMs).
+constexpr float kRoundingShift = 12582912.0f; // 1.5 x 2^23
 inline int32_t roundedToInt(float x) {
-  constexpr float kShift = 12582912.0f; // 1.5 x 2^23
-  return int32_t((x + kShift) - kShift);
+  return int32_t((x + kRoundingShift) - kRoundingShift);
 }
 
 /// The scale that maps magnitudes up to `largest` onto `levels`: 1 for a
@@ -269,6 +271,48 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k, uint8_t *out,
   return true;
 }
 
+/// quantizeRow for a row of stride 1, 16 lanes at a time: the same
+/// operations on each element, so the same bits. GCC's AVX-512 clone of
+/// quantizeRow kept 8 lanes; this halved the int8 decoder step's
+/// quantizing (Intel Xeon).
+__attribute__((target("avx512f"))) bool
+quantizeRowAvx512(const float *x, int64_t k, uint8_t *out, int64_t ld,
+                  float &scale) {
+  auto lanes = [&](int64_t kk) -> __mmask16 {
+    return k - kk >= 16 ? 0xffff : __mmask16((1u << (k - kk)) - 1);
+  };
+  const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
+  __m512i largest = _mm512_setzero_si512();
+  for (int64_t kk = 0; kk < k; kk += 16)
+    largest = _mm512_max_epu32(
+        largest,
+        _mm512_and_si512(_mm512_maskz_loadu_epi32(lanes(kk), x + kk), magnitude));
+  uint32_t largestBits = _mm512_reduce_max_epu32(largest);
+  if (largestBits >= 0x7f800000u)
+    return false;
+  float largestValue;
+  std::memcpy(&largestValue, &largestBits, 4);
+  scale = quantizationScale(largestValue, kActivationLevels);
+  const __m512 inverse = _mm512_set1_ps(1.0f / scale),
+               rounding = _mm512_set1_ps(kRoundingShift);
+  const __m512i shift = _mm512_set1_epi32(kActivationShift);
+  for (int64_t kk = 0; kk < k; kk += 16) {
+    __mmask16 m = lanes(kk);
+    __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + kk), inverse);
+    v = _mm512_sub_ps(_mm512_add_ps(v, rounding), rounding);
+    _mm512_mask_cvtepi32_storeu_epi8(
+        out + kk, m, _mm512_add_epi32(_mm512_cvttps_epi32(v), shift));
+  }
+  std::fill(out + k, out + ld, uint8_t(0));
+  return true;
+}
+
+/// Whether quantizeRowAvx512 runs here.
+bool cpuHasAvx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
 /// op(A) quantized per row to u8 (PreparedGemms.h), row i at out + i * ld
 /// (zeros after its k values); `scales` gets each row's scale. False, with
 /// `out` unfinished, when an activation is NaN or infinite (int8 cannot
@@ -276,6 +320,12 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k, uint8_t *out,
 TC_VECTOR_CLONES
 bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld, float *scales) {
   const float *a = static_cast<const float *>(g.a);
+  if (!g.transposeA && cpuHasAvx512()) {
+    for (int64_t i = 0; i < g.rows; ++i)
+      if (!quantizeRowAvx512(a + i * g.lda, g.k, out + i * ld, ld, scales[i]))
+        return false;
+    return true;
+  }
   for (int64_t i = 0; i < g.rows; ++i)
     // Two calls, so that the row of an untransposed A is a stride of 1.
     if (!(g.transposeA
@@ -300,17 +350,24 @@ Int8Dequantization dequantizationOf(const GemmBlock &g, const Weights &w,
 
 /// C from oneDNN's dense s32 sums as Int8Dequantization says (the panels
 /// do the same in registers: PanelGemm.cpp).
+/// A column tile at a time, every row: the tile's sums, scales and bias
+/// stay in L1 while the rows pass (a row at a time, the output
+/// projection's 4,000 columns of them came from L2 for every row).
 TC_VECTOR_CLONES
 void dequantize(const GemmBlock &g, const int32_t *sums,
                 const Int8Dequantization &d) {
-  for (int64_t i = 0; i < g.rows; ++i) {
-    float *c = static_cast<float *>(g.c) + i * g.ldc;
-    const int32_t *row = sums + i * g.cols;
-    for (int64_t j = 0; j < g.cols; ++j) {
-      float x = float(row[j] - d.shift * d.columnSums[j]) * d.rowScales[i] *
-                    d.columnScales[j] +
-                (d.bias ? d.bias[j] : 0.0f);
-      c[j] = d.relu ? std::max(x, 0.0f) : x;
+  constexpr int64_t kTile = 512;
+  for (int64_t j0 = 0; j0 < g.cols; j0 += kTile) {
+    const int64_t j1 = std::min(g.cols, j0 + kTile);
+    for (int64_t i = 0; i < g.rows; ++i) {
+      float *c = static_cast<float *>(g.c) + i * g.ldc;
+      const int32_t *row = sums + i * g.cols;
+      for (int64_t j = j0; j < j1; ++j) {
+        float x = float(row[j] - d.shift * d.columnSums[j]) * d.rowScales[i] *
+                      d.columnScales[j] +
+                  (d.bias ? d.bias[j] : 0.0f);
+        c[j] = d.relu ? std::max(x, 0.0f) : x;
+      }
     }
   }
 }
@@ -345,6 +402,12 @@ uint8_t *quantizedActivations(const GemmBlock &g, const Weights &w,
 } // namespace
 
 struct PreparedGemms::Cache {
+  /// Tells this cache's primitives in a thread's table from those of caches
+  /// gone before it at the same address.
+  const uint64_t id = [] {
+    static std::atomic<uint64_t> next{0};
+    return next++;
+  }();
   ComputeType type;
   Kernel kernel;
   mutable std::shared_mutex mutex;
@@ -504,20 +567,33 @@ bool PreparedGemms::runBlock(const GemmBlock &g) {
   float *dense = static_cast<float *>(g.c);
   if (!sums && g.ldc != g.cols && g.rows > 1)
     dense = grow<float>(scratch.dense, g.rows * g.cols);
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, memory(p->src, engine, src)},
-      {DNNL_ARG_WEIGHTS, w->data},
-      {DNNL_ARG_DST, memory(p->dst, engine, sums ? (void *)sums : dense)},
-      {DNNL_ARG_SCRATCHPAD,
-       memory(p->scratchpad, engine,
-              grow<uint8_t>(scratch.pad, p->scratchpad.get_size()))}};
+  // This thread's memory objects for the primitive, made on its first run
+  // here (making one costs about 1 us; a decoder step's int8 block runs in
+  // a few), their addresses set per call.
+  thread_local std::map<std::pair<uint64_t, const Primitive *>,
+                        std::unordered_map<int, memory>>
+      bound;
+  auto [at, added] = bound.try_emplace({cache_->id, p});
+  std::unordered_map<int, memory> &args = at->second;
+  if (added) {
+    args = {{DNNL_ARG_SRC, memory(p->src, engine, nullptr)},
+            {DNNL_ARG_DST, memory(p->dst, engine, nullptr)},
+            {DNNL_ARG_SCRATCHPAD, memory(p->scratchpad, engine, nullptr)}};
+    if (!p->bias.is_zero())
+      args.emplace(DNNL_ARG_BIAS, memory(p->bias, engine, nullptr));
+  }
+  args.at(DNNL_ARG_SRC).set_data_handle(src);
+  args.insert_or_assign(DNNL_ARG_WEIGHTS, w->data);
+  args.at(DNNL_ARG_DST).set_data_handle(sums ? (void *)sums : dense);
+  args.at(DNNL_ARG_SCRATCHPAD)
+      .set_data_handle(grow<uint8_t>(scratch.pad, p->scratchpad.get_size()));
   if (!p->bias.is_zero())
-    args.emplace(DNNL_ARG_BIAS,
-                 memory(p->bias, engine, const_cast<void *>(g.bias)));
+    args.at(DNNL_ARG_BIAS).set_data_handle(const_cast<void *>(g.bias));
   OneOpenMpThread oneThread;
-  dnnl::stream stream(engine);
+  thread_local dnnl::stream stream(engine);
   p->matmul.execute(stream, args);
   stream.wait();
+  args.erase(DNNL_ARG_WEIGHTS); // kept by the cache only: clear() frees it
   if (dense != g.c)
     for (int64_t i = 0; i < g.rows; ++i)
       std::memcpy(static_cast<float *>(g.c) + i * g.ldc, dense + i * g.cols,
