@@ -243,6 +243,41 @@ TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
   }
 }
 
+// op(A) stored transposed is quantized by the plain loop, stored as it is
+// by AVX-512 lanes where the CPU has them (16 at a time, a masked tail):
+// the same operations, so the same bits, at widths around 16.
+TEST(PreparedGemms, Int8QuantizesTransposedAndPlainAToTheSameBits) {
+  for (Kernel kernel : kernels()) {
+    PreparedGemms gemms(ComputeType::Int8, kernel);
+    for (const Case &t : {Case{5, 32, 13, true, false}, Case{3, 48, 16, false,
+                                                             false},
+                          Case{9, 40, 37, true, true},
+                          Case{64, 64, 256, true, false}}) {
+      Operands plain(t), transposed(t);
+      // op(A) of `transposed` is A^T stored [k, rows]: the same values.
+      std::vector<float> at(t.k * t.rows);
+      for (int64_t i = 0; i < t.rows; ++i)
+        for (int64_t kk = 0; kk < t.k; ++kk)
+          at[kk * t.rows + i] = plain.aAt(i, kk);
+      at[0] = plain.a[0] = 0.0f; // a row with a zero, and one all zeros
+      for (int64_t kk = 0; kk < t.k; ++kk)
+        at[kk * t.rows + t.rows - 1] = plain.a[(t.rows - 1) * (t.k + 3) + kk] =
+            0.0f;
+      GemmBlock g = transposed.block();
+      g.transposeA = true;
+      g.a = at.data();
+      g.lda = t.rows;
+      ASSERT_TRUE(gemms.run(plain.block()));
+      ASSERT_TRUE(gemms.run(g));
+      ASSERT_EQ(std::memcmp(plain.c.data(), transposed.c.data(),
+                            plain.c.size() * 4),
+                0)
+          << nameOf(kernel) << " " << t.rows << "x" << t.cols << "x" << t.k;
+      forgetWeights(gemms);
+    }
+  }
+}
+
 // Where oneDNN's ISA is AVX2 (its f32 and int8 matmuls keep the weight
 // plain, packing it on every call), the panels run; elsewhere whichever
 // keeps a packed weight.
