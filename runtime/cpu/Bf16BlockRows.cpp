@@ -11,10 +11,10 @@ namespace tc::rt {
 int64_t bf16BlockRows(
     const GemmBlock &g,
     const std::function<std::string(const GemmBlock &)> &kernelOf) {
-  constexpr int64_t kAmxRows = 33;
-  if (g.rows >= kAmxRows)
+  constexpr int64_t kAmxRows = kBf16RowsAlwaysKept;
+  if (g.rows >= kAmxRows || g.rows == 0)
     return g.rows;
-  auto onAmx = [&](int64_t rows) {
+  auto kernelAt = [&](int64_t rows) {
     GemmBlock block = g;
     if (rows != g.rows) { // as runWithRows gives it
       block.transposeA = false;
@@ -22,14 +22,18 @@ int64_t bf16BlockRows(
       block.rows = rows;
       block.ldc = g.cols;
     }
-    return kernelOf(block).find("amx") != std::string::npos;
+    return kernelOf(block);
+  };
+  auto onAmx = [&](int64_t rows) {
+    return kernelAt(rows).find("amx") != std::string::npos;
   };
   if (g.rows >= 2 && onAmx(g.rows))
     return g.rows;
   for (int64_t rows : {int64_t(2), kAmxRows})
     if (rows > g.rows && onAmx(rows))
       return rows;
-  return std::max<int64_t>(g.rows, 2);
+  // No AMX: only a lone row changes, where oneDNN runs two.
+  return g.rows == 1 && !kernelAt(2).empty() ? 2 : g.rows;
 }
 
 bool runWithRows(const GemmBlock &g, int64_t rows, int64_t sizeA,
@@ -37,14 +41,17 @@ bool runWithRows(const GemmBlock &g, int64_t rows, int64_t sizeA,
                  const std::function<bool(const GemmBlock &)> &run) {
   thread_local std::vector<uint8_t> a, c;
   a.assign(rows * g.k * sizeA, 0);
-  c.resize(rows * g.cols * sizeC);
+  c.assign(rows * g.cols * sizeC, 0);
   const auto *from = static_cast<const uint8_t *>(g.a);
-  for (int64_t i = 0; i < g.rows; ++i)
+  for (int64_t i = 0; i < g.rows; ++i) {
+    if (!g.transposeA) {
+      std::memcpy(&a[i * g.k * sizeA], from + i * g.lda * sizeA, g.k * sizeA);
+      continue;
+    }
     for (int64_t kk = 0; kk < g.k; ++kk)
-      std::memcpy(&a[(i * g.k + kk) * sizeA],
-                  from + (g.transposeA ? kk * g.lda + i : i * g.lda + kk) *
-                             sizeA,
+      std::memcpy(&a[(i * g.k + kk) * sizeA], from + (kk * g.lda + i) * sizeA,
                   sizeA);
+  }
   auto *to = static_cast<uint8_t *>(g.c);
   if (g.beta != 0.0f) // the product adds to C's old values
     for (int64_t i = 0; i < g.rows; ++i)

@@ -27,9 +27,15 @@
 
 namespace tc::rt {
 
+/// Blocks of at least these rows run as they are (past oneDNN 2.6's rule
+/// for short blocks, AMX takes every shape tc has).
+constexpr int64_t kBf16RowsAlwaysKept = 33;
+
 /// The rows `block` (rank 0) runs with, given `kernelOf`, the name of the
-/// oneDNN kernel that would run a block ("" when none). Calls kernelOf only
-/// for blocks of under 33 rows.
+/// oneDNN kernel that would run a block ("" when none): its own where
+/// oneDNN has no kernel for the padded shapes. Asks kernelOf nothing for a
+/// block of kBf16RowsAlwaysKept rows or more (or none). Callers keep the
+/// answer per shape: each question may make a primitive.
 int64_t bf16BlockRows(
     const GemmBlock &block,
     const std::function<std::string(const GemmBlock &)> &kernelOf);
@@ -37,7 +43,8 @@ int64_t bf16BlockRows(
 /// Runs `block` (rank 0; A's and C's elements `sizeA` and `sizeC` bytes) as
 /// `rows` rows by `run`: op(A)'s rows, then zeros, into a dense A (so the
 /// block given to `run` has an untransposed A with lda = k), C's rows into a
-/// dense C first where beta is not 0; then C's first block.rows rows back.
+/// dense C first where beta is not 0 (the padding rows of C zeros); then
+/// C's first block.rows rows back.
 /// Returns what `run` returns (C untouched when false).
 bool runWithRows(const GemmBlock &block, int64_t rows, int64_t sizeA,
                  int64_t sizeC,

@@ -148,6 +148,16 @@ const dnnl::engine &cpuEngine() {
   return *engine;
 }
 
+dnnl::stream &threadStream() {
+  thread_local dnnl::stream stream(cpuEngine());
+  return stream;
+}
+
+uint64_t newPrimitiveCacheId() {
+  static std::atomic<uint64_t> next{0};
+  return next++;
+}
+
 /// A thread's arguments for one primitive: memory objects made once, their
 /// addresses set per call (making one costs about 1 us, setting an address
 /// 15 ns: an attention block's whole product takes 20 us), and its
@@ -156,15 +166,13 @@ struct Bound {
   const Primitive *primitive = nullptr;
   std::unordered_map<int, memory> args;
   std::vector<uint8_t> scratchpad;
+  /// The rows a block of this shape runs with (Bf16BlockRows.h); -1 until
+  /// a block of rank 0 asks.
+  int64_t rows = -1;
 };
 
 struct Bf16Matmuls::Cache {
-  /// Tells this cache's entries in a thread's table from those of caches
-  /// gone before it at the same address.
-  const uint64_t id = [] {
-    static std::atomic<uint64_t> next{0};
-    return next++;
-  }();
+  const uint64_t id = newPrimitiveCacheId();
   std::shared_mutex mutex;
   std::map<Shape, Primitive> primitives; // references stay valid
 
@@ -217,12 +225,15 @@ std::string Bf16Matmuls::kernel(const GemmBlock &block, bool bf16C) {
 }
 
 bool Bf16Matmuls::run(const GemmBlock &g, bool bf16C) {
-  if (g.batch.rank == 0) { // a row's sums must not depend on its block
-    int64_t rows = bf16BlockRows(
-        g, [&](const GemmBlock &block) { return kernel(block, bf16C); });
-    if (rows != g.rows)
+  // A row's sums must not depend on its block.
+  if (g.batch.rank == 0 && g.rows < kBf16RowsAlwaysKept) {
+    Bound &b = cache_->bind(shapeOf(g, bf16C));
+    if (b.rows < 0)
+      b.rows = bf16BlockRows(
+          g, [&](const GemmBlock &block) { return kernel(block, bf16C); });
+    if (b.rows != g.rows)
       return runWithRows(
-          g, rows, sizeof(uint16_t), bf16C ? sizeof(uint16_t) : sizeof(float),
+          g, b.rows, sizeof(uint16_t), bf16C ? sizeof(uint16_t) : sizeof(float),
           [&](const GemmBlock &block) { return runBlock(block, bf16C); });
   }
   return runBlock(g, bf16C);
@@ -246,7 +257,7 @@ bool Bf16Matmuls::runBlock(const GemmBlock &g, bool bf16C) {
     b.args.at(DNNL_ARG_WEIGHTS).set_data_handle(const_cast<void *>(g.b));
     b.args.at(DNNL_ARG_DST).set_data_handle(g.c);
     OneOpenMpThread oneThread;
-    dnnl::stream stream(cpuEngine());
+    dnnl::stream &stream = threadStream();
     p.matmul.execute(stream, b.args);
     stream.wait();
   } catch (const dnnl::error &e) { // the primitive was made for this shape

@@ -39,8 +39,9 @@ public:
   /// thread may call it.
   bool run(const GemmBlock &block, bool bf16C = false);
 
-  /// The oneDNN implementation that runs `block` (with a bf16 C when
-  /// `bf16C`; "brg:avx512_core_bf16"), or "" when none does.
+  /// The oneDNN implementation made for `block`'s shape (with a bf16 C
+  /// when `bf16C`; "brg:avx512_core_bf16"), or "" when none is; run() may
+  /// run a block of few rows padded, as another shape.
   std::string kernel(const GemmBlock &block, bool bf16C = false);
 
 private:

@@ -10,6 +10,7 @@
 #ifndef TC_RUNTIME_CPU_ONEDNNTHREAD_H
 #define TC_RUNTIME_CPU_ONEDNNTHREAD_H
 
+#include <cstdint>
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -29,6 +30,16 @@ private:
 /// The CPU engine of every primitive, made once and never destroyed: memory
 /// objects of a thread may outlive the caches that made them.
 const dnnl::engine &cpuEngine();
+
+/// The calling thread's stream on cpuEngine(), made on its first use
+/// (making one per call cost an allocation a GEMM block).
+dnnl::stream &threadStream();
+
+/// A number no primitive cache of this process had before: the key, with
+/// a shape, of a cache's entries in a thread's own tables (of memory
+/// objects bound once), so that a cache made later at the same address
+/// does not find an earlier one's.
+uint64_t newPrimitiveCacheId();
 
 } // namespace tc::rt
 

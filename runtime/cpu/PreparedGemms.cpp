@@ -7,7 +7,6 @@
 #include "support/Bf16Rounding.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -372,6 +371,29 @@ void dequantize(const GemmBlock &g, const int32_t *sums,
   }
 }
 
+/// The calling thread's memory objects for `p`'s arguments (of the cache
+/// `cacheId`), made on its first run here, their addresses set per call:
+/// making one costs about 1 us, and a decoder step's int8 block runs in a
+/// few.
+std::unordered_map<int, memory> &boundArguments(const Primitive &p,
+                                                uint64_t cacheId) {
+  thread_local std::map<std::pair<uint64_t, const Primitive *>,
+                        std::unordered_map<int, memory>>
+      bound;
+  auto it = bound.find({cacheId, &p});
+  if (it != bound.end())
+    return it->second;
+  const dnnl::engine &engine = cpuEngine();
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, memory(p.src, engine, nullptr)},
+      {DNNL_ARG_WEIGHTS, memory(p.weights, engine, nullptr)},
+      {DNNL_ARG_DST, memory(p.dst, engine, nullptr)},
+      {DNNL_ARG_SCRATCHPAD, memory(p.scratchpad, engine, nullptr)}};
+  if (!p.bias.is_zero())
+    args.emplace(DNNL_ARG_BIAS, memory(p.bias, engine, nullptr));
+  return bound.emplace(std::pair(cacheId, &p), std::move(args)).first->second;
+}
+
 /// A thread's scratch memory, grown as needed.
 struct Scratch {
   std::vector<uint8_t> pad, activations, sums, dense;
@@ -402,12 +424,7 @@ uint8_t *quantizedActivations(const GemmBlock &g, const Weights &w,
 } // namespace
 
 struct PreparedGemms::Cache {
-  /// Tells this cache's primitives in a thread's table from those of caches
-  /// gone before it at the same address.
-  const uint64_t id = [] {
-    static std::atomic<uint64_t> next{0};
-    return next++;
-  }();
+  const uint64_t id = newPrimitiveCacheId();
   ComputeType type;
   Kernel kernel;
   mutable std::shared_mutex mutex;
@@ -526,11 +543,21 @@ std::string PreparedGemms::describe() const {
 }
 
 bool PreparedGemms::run(const GemmBlock &g) {
-  if (cache_->type == ComputeType::Bf16) {
-    int64_t rows = bf16BlockRows(
-        g, [&](const GemmBlock &block) { return kernel(block); });
-    if (rows != g.rows)
-      return runWithRows(g, rows, sizeof(float), sizeof(float),
+  if (cache_->type == ComputeType::Bf16 && g.rows < kBf16RowsAlwaysKept) {
+    // The rows a block of this shape runs with, kept by the thread: asking
+    // looks primitives up under the cache's lock.
+    thread_local std::map<std::pair<uint64_t, Shape>, int64_t> rowsOf;
+    std::pair key(cache_->id, shapeOf(g));
+    auto it = rowsOf.find(key);
+    if (it == rowsOf.end())
+      it = rowsOf
+               .emplace(key, bf16BlockRows(g,
+                                           [&](const GemmBlock &block) {
+                                             return kernel(block);
+                                           }))
+               .first;
+    if (it->second != g.rows)
+      return runWithRows(g, it->second, sizeof(float), sizeof(float),
                          [&](const GemmBlock &block) { return runBlock(block); });
   }
   return runBlock(g);
@@ -545,7 +572,6 @@ bool PreparedGemms::runBlock(const GemmBlock &g) {
     return true;
   }
   Scratch &scratch = threadScratch();
-  const dnnl::engine &engine = cpuEngine();
   void *src = const_cast<void *>(g.a);
   int32_t *sums = nullptr;
   if (cache_->type == ComputeType::Bf16) {
@@ -567,33 +593,18 @@ bool PreparedGemms::runBlock(const GemmBlock &g) {
   float *dense = static_cast<float *>(g.c);
   if (!sums && g.ldc != g.cols && g.rows > 1)
     dense = grow<float>(scratch.dense, g.rows * g.cols);
-  // This thread's memory objects for the primitive, made on its first run
-  // here (making one costs about 1 us; a decoder step's int8 block runs in
-  // a few), their addresses set per call.
-  thread_local std::map<std::pair<uint64_t, const Primitive *>,
-                        std::unordered_map<int, memory>>
-      bound;
-  auto [at, added] = bound.try_emplace({cache_->id, p});
-  std::unordered_map<int, memory> &args = at->second;
-  if (added) {
-    args = {{DNNL_ARG_SRC, memory(p->src, engine, nullptr)},
-            {DNNL_ARG_DST, memory(p->dst, engine, nullptr)},
-            {DNNL_ARG_SCRATCHPAD, memory(p->scratchpad, engine, nullptr)}};
-    if (!p->bias.is_zero())
-      args.emplace(DNNL_ARG_BIAS, memory(p->bias, engine, nullptr));
-  }
+  std::unordered_map<int, memory> &args = boundArguments(*p, cache_->id);
   args.at(DNNL_ARG_SRC).set_data_handle(src);
-  args.insert_or_assign(DNNL_ARG_WEIGHTS, w->data);
+  args.at(DNNL_ARG_WEIGHTS).set_data_handle(w->data.get_data_handle());
   args.at(DNNL_ARG_DST).set_data_handle(sums ? (void *)sums : dense);
   args.at(DNNL_ARG_SCRATCHPAD)
       .set_data_handle(grow<uint8_t>(scratch.pad, p->scratchpad.get_size()));
   if (!p->bias.is_zero())
     args.at(DNNL_ARG_BIAS).set_data_handle(const_cast<void *>(g.bias));
   OneOpenMpThread oneThread;
-  thread_local dnnl::stream stream(engine);
+  dnnl::stream &stream = threadStream();
   p->matmul.execute(stream, args);
   stream.wait();
-  args.erase(DNNL_ARG_WEIGHTS); // kept by the cache only: clear() frees it
   if (dense != g.c)
     for (int64_t i = 0; i < g.rows; ++i)
       std::memcpy(static_cast<float *>(g.c) + i * g.ldc, dense + i * g.cols,

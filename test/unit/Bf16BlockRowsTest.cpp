@@ -52,6 +52,16 @@ TEST(Bf16BlockRows, WithoutAmxOnlyALoneRowChanges) {
   EXPECT_EQ(bf16BlockRows(g, noAmx), 4);
 }
 
+TEST(Bf16BlockRows, NoPaddingOneDnnCannotRun) {
+  auto onlyItsOwn = [](const GemmBlock &g) {
+    return g.rows == 1 ? std::string("gemm:jit") : std::string();
+  };
+  GemmBlock g{.rows = 1, .cols = 64, .k = 64, .lda = 64, .ldc = 64};
+  EXPECT_EQ(bf16BlockRows(g, onlyItsOwn), 1);
+  g.rows = 0;
+  EXPECT_EQ(bf16BlockRows(g, amxCpuKernel), 0);
+}
+
 TEST(Bf16BlockRows, TallBlocksAskNoKernel) {
   int asked = 0;
   auto counting = [&](const GemmBlock &) {
@@ -63,14 +73,15 @@ TEST(Bf16BlockRows, TallBlocksAskNoKernel) {
   EXPECT_EQ(asked, 0);
 }
 
-/// C += op(A) B (beta 1) for element type T, B untransposed, k x cols.
-template <typename T> bool reference(const GemmBlock &g) {
+/// C = op(A) B + beta C (beta 0 or 1) for A and B of type T and C of type
+/// TC, B untransposed, k x cols.
+template <typename T, typename TC = T> bool reference(const GemmBlock &g) {
   auto *a = static_cast<const T *>(g.a);
   auto *b = static_cast<const T *>(g.b);
-  auto *c = static_cast<T *>(g.c);
+  auto *c = static_cast<TC *>(g.c);
   for (int64_t i = 0; i < g.rows; ++i)
     for (int64_t j = 0; j < g.cols; ++j) {
-      T sum = g.beta != 0.0f ? c[i * g.ldc + j] : T(0);
+      TC sum = g.beta != 0.0f ? c[i * g.ldc + j] : TC(0);
       for (int64_t kk = 0; kk < g.k; ++kk)
         sum += (g.transposeA ? a[kk * g.lda + i] : a[i * g.lda + kk]) *
                b[kk * g.ldb + j];
@@ -79,29 +90,31 @@ template <typename T> bool reference(const GemmBlock &g) {
   return true;
 }
 
-template <typename T> void checkPaddedEqualsDirect(float beta) {
+template <typename T, typename TC = T>
+void checkPaddedEqualsDirect(float beta) {
   const int64_t rows = 3, cols = 5, k = 4, lda = 7, ldc = 9;
-  std::vector<T> a(k * lda), b(k * cols), direct(rows * ldc), padded;
+  std::vector<T> a(k * lda), b(k * cols);
+  std::vector<TC> direct(rows * ldc), padded;
   for (size_t i = 0; i < a.size(); ++i)
     a[i] = T(int(i % 11) - 5);
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = T(int(i % 7) - 3);
   for (size_t i = 0; i < direct.size(); ++i)
-    direct[i] = T(int(i % 5));
+    direct[i] = TC(int(i % 5));
   padded = direct;
   GemmBlock g{.transposeA = true, .rows = rows, .cols = cols, .k = k,
               .beta = beta, .a = a.data(), .lda = lda, .b = b.data(),
               .ldb = cols, .c = direct.data(), .ldc = ldc};
-  ASSERT_TRUE(reference<T>(g));
+  ASSERT_TRUE((reference<T, TC>(g)));
   g.c = padded.data();
   int64_t ranRows = 0;
-  ASSERT_TRUE(runWithRows(g, 8, sizeof(T), sizeof(T), [&](const GemmBlock &p) {
+  ASSERT_TRUE(runWithRows(g, 8, sizeof(T), sizeof(TC), [&](const GemmBlock &p) {
     ranRows = p.rows;
     EXPECT_FALSE(p.transposeA);
     EXPECT_EQ(p.lda, k);
     for (int64_t i = rows * k; i < 8 * k; ++i) // the padding rows: zeros
       EXPECT_EQ(static_cast<const T *>(p.a)[i], T(0));
-    return reference<T>(p);
+    return reference<T, TC>(p);
   }));
   EXPECT_EQ(ranRows, 8);
   EXPECT_EQ(padded, direct); // C's padding columns untouched as well
@@ -111,6 +124,8 @@ TEST(Bf16BlockRows, PaddedRunEqualsTheBlockRunDirectly) {
   checkPaddedEqualsDirect<float>(0.0f);
   checkPaddedEqualsDirect<float>(1.0f);
   checkPaddedEqualsDirect<int16_t>(1.0f); // 2-byte elements, as bf16's
+  // 2-byte A, 4-byte C: a bf16 executable's blocks (Bf16Matmuls)
+  checkPaddedEqualsDirect<int16_t, int32_t>(1.0f);
 }
 
 TEST(Bf16BlockRows, AFailedRunLeavesC) {

@@ -128,7 +128,8 @@ std::unique_ptr<rt::Device> deviceFor(const test::Compiled &compiled,
   std::string error;
   if (target == Target::Host) {
     // A bf16 executable runs here without bf16 instructions too, its GEMMs
-    // widened to f32 (tc-run's --allow-slow-bf16): the same numbers.
+    // widened to f32 (tc-run's --allow-slow-bf16): the same products, exact
+    // in f32, summed in another order.
     std::unique_ptr<rt::CpuDevice> cpu = rt::CpuDevice::create(
         *compiled.executable, error,
         {.allowSlowBf16 = true, .computeType = computeType});
