@@ -37,11 +37,18 @@ Shape shapeOf(const GemmBlock &g) {
           g.k,          g.lda,        g.ldb};
 }
 
-/// The int8 activations' range: [-63, 63], shifted by 64; the weights'
-/// [-63, 63] (PreparedGemms.h).
-constexpr float kActivationLevels = 63;
-constexpr int32_t kActivationShift = 64;
-constexpr float kWeightLevels = kInt8PanelWeightLimit;
+/// The int8 operands' ranges (PreparedGemms.h): the weights' levels, and
+/// the activations' levels and their shift to u8.
+struct Int8Levels {
+  float weights, activations;
+  int32_t shift;
+};
+
+Int8Levels levelsOf(PreparedGemms::Int8Range range) {
+  return range == PreparedGemms::Int8Range::EightBit
+             ? Int8Levels{127, 127, 128}
+             : Int8Levels{kInt8PanelWeightLimit, 63, 64};
+}
 
 /// x rounded to the nearest integer, ties to even, as lrintf does in the
 /// default rounding mode, for |x| < 2^22 (the quantized values are within
@@ -84,6 +91,8 @@ struct Weights {
   std::optional<PackedInt8Panels> int8Panels;
   std::vector<float> scales;
   std::vector<int32_t> sums;
+  Int8Levels levels{}; ///< int8: its range, and its activations'
+
   /// False when a weight is NaN or infinite: int8 cannot carry it, so the
   /// GEMM runs in f32 (sgemm) and the non-finite value shows in C.
   bool finite = true;
@@ -153,8 +162,9 @@ float weightAt(const GemmBlock &g, int64_t kk, int64_t j) {
 /// `g`'s weight block in `p`'s layout (converted or quantized), or in
 /// panels when `p` is null.
 std::unique_ptr<Weights> prepare(ComputeType type, const Primitive *p,
-                                 const GemmBlock &g) {
+                                 const GemmBlock &g, Int8Levels levels) {
   auto w = std::make_unique<Weights>();
+  w->levels = levels;
   w->transposeB = g.transposeB;
   w->ldb = g.ldb;
   w->k = g.k;
@@ -192,7 +202,7 @@ std::unique_ptr<Weights> prepare(ComputeType type, const Primitive *p,
     }
     if (!w->finite)
       return w; // never run: run() leaves the block to sgemm
-    float scale = quantizationScale(largest, kWeightLevels);
+    float scale = quantizationScale(largest, levels.weights);
     int32_t sum = 0;
     for (int64_t kk = 0; kk < g.k; ++kk) {
       int8_t q = int8_t(roundedToInt(weightAt(g, kk, j) / scale));
@@ -250,7 +260,7 @@ void convertToBf16(const GemmBlock &g, uint16_t *out) {
 /// maxss one element at a time, quantizing was three quarters of the int8
 /// path's time outside its GEMMs.
 inline bool quantizeRow(const float *x, int64_t stride, int64_t k, uint8_t *out,
-                        int64_t ld, float &scale) {
+                        int64_t ld, const Int8Levels &levels, float &scale) {
   uint32_t largestBits = 0;
   for (int64_t kk = 0; kk < k; ++kk) {
     uint32_t bits;
@@ -261,11 +271,10 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k, uint8_t *out,
     return false;
   float largest;
   std::memcpy(&largest, &largestBits, 4);
-  scale = quantizationScale(largest, kActivationLevels);
+  scale = quantizationScale(largest, levels.activations);
   float inverse = 1.0f / scale;
   for (int64_t kk = 0; kk < k; ++kk)
-    out[kk] =
-        uint8_t(roundedToInt(x[kk * stride] * inverse) + kActivationShift);
+    out[kk] = uint8_t(roundedToInt(x[kk * stride] * inverse) + levels.shift);
   std::fill(out + k, out + ld, uint8_t(0));
   return true;
 }
@@ -276,7 +285,7 @@ inline bool quantizeRow(const float *x, int64_t stride, int64_t k, uint8_t *out,
 /// quantizing (Intel Xeon).
 __attribute__((target("avx512f"))) bool
 quantizeRowAvx512(const float *x, int64_t k, uint8_t *out, int64_t ld,
-                  float &scale) {
+                  const Int8Levels &levels, float &scale) {
   auto lanes = [&](int64_t kk) -> __mmask16 {
     return k - kk >= 16 ? 0xffff : __mmask16((1u << (k - kk)) - 1);
   };
@@ -291,10 +300,10 @@ quantizeRowAvx512(const float *x, int64_t k, uint8_t *out, int64_t ld,
     return false;
   float largestValue;
   std::memcpy(&largestValue, &largestBits, 4);
-  scale = quantizationScale(largestValue, kActivationLevels);
+  scale = quantizationScale(largestValue, levels.activations);
   const __m512 inverse = _mm512_set1_ps(1.0f / scale),
                rounding = _mm512_set1_ps(kRoundingShift);
-  const __m512i shift = _mm512_set1_epi32(kActivationShift);
+  const __m512i shift = _mm512_set1_epi32(levels.shift);
   for (int64_t kk = 0; kk < k; kk += 16) {
     __mmask16 m = lanes(kk);
     __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + kk), inverse);
@@ -317,32 +326,34 @@ bool cpuHasAvx512() {
 /// `out` unfinished, when an activation is NaN or infinite (int8 cannot
 /// carry it: the block runs in f32 instead).
 TC_VECTOR_CLONES
-bool quantizeRows(const GemmBlock &g, uint8_t *out, int64_t ld, float *scales) {
+bool quantizeRows(const GemmBlock &g, const Int8Levels &levels, uint8_t *out,
+                  int64_t ld, float *scales) {
   const float *a = static_cast<const float *>(g.a);
   if (!g.transposeA && cpuHasAvx512()) {
     for (int64_t i = 0; i < g.rows; ++i)
-      if (!quantizeRowAvx512(a + i * g.lda, g.k, out + i * ld, ld, scales[i]))
+      if (!quantizeRowAvx512(a + i * g.lda, g.k, out + i * ld, ld, levels,
+                             scales[i]))
         return false;
     return true;
   }
   for (int64_t i = 0; i < g.rows; ++i)
     // Two calls, so that the row of an untransposed A is a stride of 1.
-    if (!(g.transposeA
-              ? quantizeRow(a + i, g.lda, g.k, out + i * ld, ld, scales[i])
-              : quantizeRow(a + i * g.lda, 1, g.k, out + i * ld, ld,
-                            scales[i])))
+    if (!(g.transposeA ? quantizeRow(a + i, g.lda, g.k, out + i * ld, ld,
+                                     levels, scales[i])
+                       : quantizeRow(a + i * g.lda, 1, g.k, out + i * ld, ld,
+                                     levels, scales[i])))
       return false;
   return true;
 }
 
-/// How `g`'s sums become C: (sums - 64 colsum) sa sw + bias, then the
+/// How `g`'s sums become C: (sums - shift colsum) sa sw + bias, then the
 /// ReLU, with the rows' scales at `rowScales`.
 Int8Dequantization dequantizationOf(const GemmBlock &g, const Weights &w,
                                     const float *rowScales) {
   return {rowScales,
           w.scales.data(),
           w.sums.data(),
-          kActivationShift,
+          w.levels.shift,
           static_cast<const float *>(g.bias),
           g.relu};
 }
@@ -418,7 +429,9 @@ uint8_t *quantizedActivations(const GemmBlock &g, const Weights &w,
   int64_t ld = w.int8Panels ? w.int8Panels->paddedK() : g.k;
   uint8_t *out = grow<uint8_t>(scratch.activations, g.rows * ld);
   scratch.rowScales.resize(std::max<size_t>(scratch.rowScales.size(), g.rows));
-  return quantizeRows(g, out, ld, scratch.rowScales.data()) ? out : nullptr;
+  return quantizeRows(g, w.levels, out, ld, scratch.rowScales.data())
+             ? out
+             : nullptr;
 }
 
 } // namespace
@@ -427,6 +440,7 @@ struct PreparedGemms::Cache {
   const uint64_t id = newPrimitiveCacheId();
   ComputeType type;
   Kernel kernel;
+  Int8Range range;
   mutable std::shared_mutex mutex;
   std::map<Shape, Primitive> primitives; // references stay valid
   /// By the weight block's address: one per way of reading it and, with
@@ -439,8 +453,9 @@ struct PreparedGemms::Cache {
   /// has no matmul that keeps a packed f32 or int8 weight; with AVX-512 its
   /// brgemm matmul keeps one, and runs).
   bool usesPanels(const Primitive &p) const {
-    if (type == ComputeType::Bf16 || kernel == Kernel::OneDnnMatmul)
-      return false;
+    if (type == ComputeType::Bf16 || kernel == Kernel::OneDnnMatmul ||
+        (type == ComputeType::Int8 && range == Int8Range::EightBit))
+      return false; // the panels' 16-bit pair sums need 7-bit operands
     bool keepsPacked = p.made && p.weights.data.format_kind == dnnl_blocked &&
                        p.weights.data.format_desc.blocking.inner_nblks > 0;
     return kernel == Kernel::TcPanels || !keepsPacked;
@@ -491,15 +506,31 @@ struct PreparedGemms::Cache {
     if (const Weights *w = findWeights(g, desc))
       return {p, w};
     auto &list = weights[g.b];
-    list.push_back(prepare(type, p, g));
+    list.push_back(prepare(type, p, g, levelsOf(range)));
     return {p, list.back().get()};
   }
 };
 
 PreparedGemms::PreparedGemms(ComputeType type, Kernel kernel)
+    : PreparedGemms(type, kernel,
+                    kernel == Kernel::TcPanels ? Int8Range::SevenBit
+                                               : int8RangeOfThisCpu()) {}
+
+PreparedGemms::PreparedGemms(ComputeType type, Kernel kernel, Int8Range range)
     : cache_(std::make_unique<Cache>()) {
   cache_->type = type;
   cache_->kernel = kernel;
+  cache_->range = range;
+}
+
+PreparedGemms::Int8Range PreparedGemms::int8RangeOfThisCpu() {
+  // Every CPU with AMX-INT8 has AVX512-VNNI too.
+  static const bool vnni = __builtin_cpu_supports("avx512vnni");
+  return vnni ? Int8Range::EightBit : Int8Range::SevenBit;
+}
+
+PreparedGemms::Int8Range PreparedGemms::int8Range() const {
+  return cache_->range;
 }
 
 PreparedGemms::Kernel PreparedGemms::kernelOfThisCpu() {

@@ -157,6 +157,10 @@ TEST(PreparedGemms, F32EqualsSgemm) {
 TEST(PreparedGemms, Int8EqualsQuantizedReference) {
   for (Kernel kernel : kernels()) {
   PreparedGemms gemms(ComputeType::Int8, kernel);
+  // 7 bits (PanelGemm.h, kInt8PanelWeightLimit), or 8 where every oneDNN
+  // int8 kernel of this CPU sums in 32 bits.
+  const float levels =
+      gemms.int8Range() == PreparedGemms::Int8Range::EightBit ? 127 : 63;
   for (const Case &t : kCases) {
     Operands o(t);
     runSplit(gemms, o);
@@ -165,18 +169,21 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
       float m = 0;
       for (int64_t kk = 0; kk < t.k; ++kk)
         m = std::max(m, std::fabs(o.wAt(j, kk)));
-      sw[j] = m / 63; // 7 bits: PanelGemm.h, kInt8PanelWeightLimit
+      sw[j] = m / levels;
     }
     for (int64_t i = 0; i < t.rows; ++i) {
       float m = 0;
       for (int64_t kk = 0; kk < t.k; ++kk)
         m = std::max(m, std::fabs(o.aAt(i, kk)));
-      float sa = m / 63;
+      float sa = m / levels;
       for (int64_t j = 0; j < t.cols; ++j) {
         int64_t sum = 0;
         double exact = 0, bound = 0;
         for (int64_t kk = 0; kk < t.k; ++kk) {
-          sum += int64_t(std::nearbyint(o.aAt(i, kk) / sa)) *
+          // An activation times the inverse scale, as tc quantizes it: a
+          // quotient rounds otherwise where it lies within an ulp of a half
+          // (at 8 bits one of 7 x 1,024 did).
+          sum += int64_t(std::nearbyint(o.aAt(i, kk) * (1.0f / sa))) *
                  int64_t(std::nearbyint(o.wAt(j, kk) / sw[j]));
           exact += double(o.aAt(i, kk)) * o.wAt(j, kk);
           bound += (std::fabs(o.aAt(i, kk)) * sw[j] +
@@ -212,8 +219,10 @@ TEST(PreparedGemms, Int8EqualsQuantizedReference) {
 TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
   if (!rt::cpuHasPanelKernel())
     GTEST_SKIP() << "this CPU lacks AVX2 or FMA";
+  // The panels take 7-bit operands only: oneDNN with the same.
   PreparedGemms panels(ComputeType::Int8, Kernel::TcPanels),
-      onednn(ComputeType::Int8, Kernel::OneDnnMatmul);
+      onednn(ComputeType::Int8, Kernel::OneDnnMatmul,
+             PreparedGemms::Int8Range::SevenBit);
   for (const Case &t : {Case{5, 37, 13, true, true}, Case{4, 512, 256, true,
                                                           false},
                         Case{64, 2000, 256, false, false},
@@ -240,6 +249,32 @@ TEST(PreparedGemms, Int8PanelsEqualOneDnnBitForBit) {
     }
     forgetWeights(panels);
     forgetWeights(onednn);
+  }
+}
+
+// 8-bit operands at their extremes: every u8 activation 255 and s8 weight
+// 127 (or -127), whose pairs of products (64,770) would saturate a 16-bit
+// pair sum (vpmaddubsw's): the sums must be exact in 32 bits, C = +-k. At
+// decoder shapes of 1, 4 and 64 rows, the kernels oneDNN picks for each.
+TEST(PreparedGemms, EightBitOperandsSumExactlyAtTheirExtremes) {
+  if (PreparedGemms::int8RangeOfThisCpu() != PreparedGemms::Int8Range::EightBit)
+    GTEST_SKIP() << "this CPU's int8 operands take 7 bits (no AVX512-VNNI)";
+  PreparedGemms gemms(ComputeType::Int8, Kernel::OneDnnMatmul);
+  for (const Case &t : {Case{1, 128, 256, false, false},
+                        Case{4, 512, 256, false, false},
+                        Case{64, 256, 1024, false, false}}) {
+    Operands o(t);
+    std::fill(o.a.begin(), o.a.end(), 1.0f);
+    for (int64_t j = 0; j < t.cols; ++j)
+      for (int64_t kk = 0; kk < t.k; ++kk)
+        o.w[j * t.k + kk] = j % 2 ? -1.0f : 1.0f;
+    ASSERT_TRUE(gemms.run(o.block()));
+    for (int64_t i = 0; i < t.rows; ++i)
+      for (int64_t j = 0; j < t.cols; ++j)
+        ASSERT_EQ(o.cAt(i, j), j % 2 ? -float(t.k) : float(t.k))
+            << t.rows << "x" << t.cols << "x" << t.k << " at " << i << ","
+            << j;
+    forgetWeights(gemms);
   }
 }
 
