@@ -62,7 +62,7 @@ inline int32_t roundedToInt(float x) {
 
 /// The scale that maps magnitudes up to `largest` onto `levels`: 1 for a
 /// block that is all zeros, or too small for 1 / its scale to be finite
-/// (largest under ~1.9e-37: weights and activations both have 63 levels),
+/// (largest under ~1.9e-37 at 63 levels, ~3.7e-37 at 127),
 /// which then quantizes to zeros instead of converting infinity or NaN to
 /// an integer (undefined).
 inline float quantizationScale(float largest, float levels) {
@@ -448,7 +448,7 @@ struct PreparedGemms::Cache {
   std::map<const void *, std::vector<std::unique_ptr<Weights>>> weights;
 
   /// Whether `g` runs on tc's panels: where they are chosen, in f32 and
-  /// int8, when oneDNN's primitive for its shape keeps the weight in a
+  /// 7-bit int8, when oneDNN's primitive for its shape keeps the weight in a
   /// plain layout (which it packs again on every call: on AVX2, oneDNN 2.6
   /// has no matmul that keeps a packed f32 or int8 weight; with AVX-512 its
   /// brgemm matmul keeps one, and runs).
@@ -524,8 +524,12 @@ PreparedGemms::PreparedGemms(ComputeType type, Kernel kernel, Int8Range range)
 }
 
 PreparedGemms::Int8Range PreparedGemms::int8RangeOfThisCpu() {
-  // Every CPU with AMX-INT8 has AVX512-VNNI too.
-  static const bool vnni = __builtin_cpu_supports("avx512vnni");
+  // oneDNN's ISA, not the CPU's: ONEDNN_MAX_CPU_ISA may hold oneDNN below
+  // VNNI, where its int8 kernels' vpmaddubsw saturates 8-bit pair sums. An
+  // ISA's value holds the bits of every ISA it extends (AMX's VNNI's).
+  static const bool vnni =
+      (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core_vnni) ==
+      dnnl_cpu_isa_avx512_core_vnni;
   return vnni ? Int8Range::EightBit : Int8Range::SevenBit;
 }
 
@@ -564,9 +568,12 @@ std::string PreparedGemms::kernel(const GemmBlock &block) {
 }
 
 std::string PreparedGemms::describe() const {
+  bool eightBit = cache_->type == ComputeType::Int8 &&
+                  cache_->range == Int8Range::EightBit;
   return std::string("weight GEMMs in ") + nameOf(cache_->type) +
+         (eightBit ? " (8-bit operands)" : "") +
          (cache_->kernel != Kernel::OneDnnMatmul &&
-                  cache_->type != ComputeType::Bf16
+                  cache_->type != ComputeType::Bf16 && !eightBit
               ? " by tc's panel kernels (AVX2) where oneDNN's matmul keeps "
                 "no packed weight, else by it"
               : " by oneDNN's matmul") +

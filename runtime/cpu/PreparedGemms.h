@@ -9,7 +9,8 @@
 // primitive's bias input and the ReLU its post-op, where sgemm pre-fills C
 // with the bias and runs the ReLU as a pass of its own.
 //
-// int8 (ComputeType::Int8): each output column of the weight block (a row
+// int8 (ComputeType::Int8), on a CPU without AVX512-VNNI (the 8-bit form
+// is below): each output column of the weight block (a row
 // of the stored [out, in] weight) is quantized symmetrically to [-63, 63]
 // (7 bits) with the scale max|w| / 63; each row of A at run time with the
 // scale max|a| / 63, to [-63, 63], and shifted by 64 to u8 (at most 127).
@@ -23,7 +24,8 @@
 // with 7-bit weights, 17.57 with 8-bit ones. The s32 sums are exact;
 // C = (sum - 64 colsum(w)) sa sw + bias.
 //
-// On a CPU with AVX512-VNNI (and so on one with AMX) every oneDNN int8
+// Where oneDNN runs AVX512-VNNI (and so AMX: ONEDNN_MAX_CPU_ISA may hold it
+// lower) every oneDNN int8
 // kernel sums its products in 32 bits (vpdpbusd, AMX's tiles), so there the
 // operands take 8 bits (Int8Range::EightBit): weights to [-127, 127] with
 // the scale max|w| / 127, activations to [-127, 127] shifted by 128 (u8 up
@@ -33,7 +35,7 @@
 // 21.27 (f32 21.49), over the 50 verses of the latency bench from 19.78 to
 // 21.27 (f32 21.68), at the same speed.
 //
-// f32 and int8 on a CPU with AVX2 and FMA run tc's panel kernels instead
+// f32 and 7-bit int8 on a CPU with AVX2 and FMA run tc's panel kernels instead
 // (PanelGemm.h) wherever oneDNN's primitive would keep the weight in a
 // plain layout, which it packs again on every call (at a decoder step's few
 // rows that costs more than the product): on AVX2 oneDNN 2.6 has no matmul
@@ -75,8 +77,8 @@ public:
     SevenBit, ///< [-63, 63]: what tc's panels and AVX2's pair sums need
     EightBit, ///< [-127, 127]: oneDNN's VNNI and AMX kernels, 32-bit sums
   };
-  /// EightBit where the CPU has AVX512-VNNI (every oneDNN int8 kernel there
-  /// sums in 32 bits: vpdpbusd, or AMX), else SevenBit.
+  /// EightBit where oneDNN runs AVX512-VNNI or AMX (every oneDNN int8 kernel
+  /// there sums in 32 bits: vpdpbusd, or AMX's tiles), else SevenBit.
   static Int8Range int8RangeOfThisCpu();
 
   /// `kernel`'s int8 range: SevenBit on tc's panels, else this CPU's.

@@ -11,7 +11,8 @@
 //   |got - sgemm| <= 1e-5 (sum_k |a w| + |bias|), both sum k f32 products
 //   in their own order (each within k 2^-24 of the exact sum; k <= 1024).
 // - int8 against a quantize-dequantize computed here: per output column
-//   scale max|w| / 63, per row max|a| / 63, exact integer sums (int64);
+//   scale max|w| / 63, per row max|a| / 63 (127 for both where oneDNN runs
+//   VNNI: PreparedGemms::Int8Range), exact integer sums (int64);
 //   the only difference left is the f32 rounding of the dequantization
 //   (a few ulps of each term): 1e-5 relative to |sum sa sw| + |bias|. And
 //   against the f32 product within the quantization's bound:
@@ -465,7 +466,8 @@ TEST(PreparedGemms, Int8RowOfTinyActivationsGivesTheBias) {
   }
 }
 
-// The same for a weight column too small for 1 / its scale (largest / 63)
+// The same for a weight column too small for 1 / its scale (largest / 63,
+// or / 127)
 // to be finite (largest under ~1.9e-37; here its scale underflows to 0):
 // its C column is the bias alone.
 TEST(PreparedGemms, Int8ColumnOfTinyWeightsGivesTheBias) {
