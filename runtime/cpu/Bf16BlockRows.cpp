@@ -11,8 +11,7 @@ namespace tc::rt {
 int64_t bf16BlockRows(
     const GemmBlock &g,
     const std::function<std::string(const GemmBlock &)> &kernelOf) {
-  constexpr int64_t kAmxRows = kBf16RowsAlwaysKept;
-  if (g.rows >= kAmxRows || g.rows == 0)
+  if (g.rows >= kBf16RowsAlwaysKept || g.rows == 0)
     return g.rows;
   auto kernelAt = [&](int64_t rows) {
     GemmBlock block = g;
@@ -29,7 +28,7 @@ int64_t bf16BlockRows(
   };
   if (g.rows >= 2 && onAmx(g.rows))
     return g.rows;
-  for (int64_t rows : {int64_t(2), kAmxRows})
+  for (int64_t rows : {int64_t(2), kBf16RowsAlwaysKept})
     if (rows > g.rows && onAmx(rows))
       return rows;
   // No AMX: only a lone row changes, where oneDNN runs two.

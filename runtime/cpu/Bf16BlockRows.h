@@ -10,9 +10,9 @@
 // 1; test/Runtime/translate-determinism-bf16.test). So a bf16 block runs
 // with at least 2 rows, and, where its own kernel is not AMX, with the
 // fewest of 2 and 33 rows (past oneDNN's rule for short blocks) that AMX
-// runs: its rows, then zeros, the extra rows of C dropped. Both of the CPU device's bf16 paths follow
-// it: weight GEMMs with --compute-type bf16 (PreparedGemms) and a bf16
-// executable's GEMMs (Bf16Matmuls).
+// runs: its rows, then zeros, the extra rows of C dropped. Both of the CPU
+// device's bf16 paths follow it: weight GEMMs with --compute-type bf16
+// (PreparedGemms) and a bf16 executable's GEMMs (Bf16Matmuls).
 //
 //===----------------------------------------------------------------------===//
 

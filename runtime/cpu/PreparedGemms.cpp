@@ -92,7 +92,6 @@ struct Weights {
   std::vector<float> scales;
   std::vector<int32_t> sums;
   Int8Levels levels{}; ///< int8: its range, and its activations'
-
   /// False when a weight is NaN or infinite: int8 cannot carry it, so the
   /// GEMM runs in f32 (sgemm) and the non-finite value shows in C.
   bool finite = true;
